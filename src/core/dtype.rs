@@ -1,0 +1,250 @@
+//! src/core/dtype.rs: the element types a tensor can hold (PyTorch: `c10::ScalarType`).
+
+use std::fmt;
+
+/// The element type of a tensor. The order of the variants is the order of torch's
+/// `ScalarType` enum for the types we support.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum DType {
+    Bool,
+    UInt8,
+    Int8,
+    Int16,
+    Int32,
+    Int64,
+    Float32,
+    Float64,
+}
+
+/// The category of a dtype for type promotion: bool < integral < floating.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Category {
+    Bool,
+    Integral,
+    Floating,
+}
+
+impl DType {
+    /// Every dtype, in a fixed order (used to build the Python singletons).
+    pub const ALL: [DType; 8] = [
+        DType::Bool,
+        DType::UInt8,
+        DType::Int8,
+        DType::Int16,
+        DType::Int32,
+        DType::Int64,
+        DType::Float32,
+        DType::Float64,
+    ];
+
+    /// torch's default floating dtype, used for float Python scalars and for true division of ints.
+    pub const DEFAULT_FLOAT: DType = DType::Float32;
+
+    /// Bytes per element.
+    pub const fn itemsize(self) -> usize {
+        match self {
+            DType::Bool | DType::UInt8 | DType::Int8 => 1,
+            DType::Int16 => 2,
+            DType::Int32 | DType::Float32 => 4,
+            DType::Int64 | DType::Float64 => 8,
+        }
+    }
+
+    pub const fn category(self) -> Category {
+        match self {
+            DType::Bool => Category::Bool,
+            DType::Float32 | DType::Float64 => Category::Floating,
+            _ => Category::Integral,
+        }
+    }
+
+    pub const fn is_floating_point(self) -> bool {
+        matches!(self, DType::Float32 | DType::Float64)
+    }
+
+    /// True for the integer dtypes (bool excluded, as `torch.is_floating_point`'s counterpart
+    /// `isIntegralType(t, includeBool=false)`).
+    pub const fn is_integral(self) -> bool {
+        matches!(
+            self,
+            DType::UInt8 | DType::Int8 | DType::Int16 | DType::Int32 | DType::Int64
+        )
+    }
+
+    /// The name used after `torch.`/`_C.`: `float32`, `int64`, ...
+    pub const fn name(self) -> &'static str {
+        match self {
+            DType::Bool => "bool",
+            DType::UInt8 => "uint8",
+            DType::Int8 => "int8",
+            DType::Int16 => "int16",
+            DType::Int32 => "int32",
+            DType::Int64 => "int64",
+            DType::Float32 => "float32",
+            DType::Float64 => "float64",
+        }
+    }
+
+    /// torch's C++ name, used in some of its error messages (`Float`, `Long`, ...).
+    pub const fn scalar_type_name(self) -> &'static str {
+        match self {
+            DType::Bool => "Bool",
+            DType::UInt8 => "Byte",
+            DType::Int8 => "Char",
+            DType::Int16 => "Short",
+            DType::Int32 => "Int",
+            DType::Int64 => "Long",
+            DType::Float32 => "Float",
+            DType::Float64 => "Double",
+        }
+    }
+
+    /// The dtype whose `name()` is `name`, if any.
+    pub fn from_name(name: &str) -> Option<DType> {
+        DType::ALL.iter().copied().find(|d| d.name() == name)
+    }
+}
+
+impl fmt::Display for DType {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// A Rust type that can be a tensor element. Conversions follow C++ `static_cast` as torch does,
+/// except that float → int saturates (Rust `as`) where C++ is undefined.
+pub trait Element: Copy + Default + PartialOrd + Send + Sync + 'static + fmt::Debug {
+    const DTYPE: DType;
+    fn to_f64(self) -> f64;
+    fn to_i64(self) -> i64;
+    fn to_bool(self) -> bool;
+    fn from_f64(v: f64) -> Self;
+    fn from_i64(v: i64) -> Self;
+    fn from_bool(v: bool) -> Self;
+    /// Convert from another element type with torch's casting rules.
+    #[inline(always)]
+    fn cast_from<S: Element>(v: S) -> Self {
+        match S::DTYPE.category() {
+            Category::Bool => Self::from_bool(v.to_bool()),
+            Category::Integral => Self::from_i64(v.to_i64()),
+            Category::Floating => Self::from_f64(v.to_f64()),
+        }
+    }
+}
+
+macro_rules! impl_element_num {
+    ($t:ty, $d:ident) => {
+        impl Element for $t {
+            const DTYPE: DType = DType::$d;
+            #[inline(always)]
+            fn to_f64(self) -> f64 {
+                self as f64
+            }
+            #[inline(always)]
+            fn to_i64(self) -> i64 {
+                self as i64
+            }
+            #[inline(always)]
+            fn to_bool(self) -> bool {
+                self != (0 as $t)
+            }
+            #[inline(always)]
+            fn from_f64(v: f64) -> Self {
+                v as $t
+            }
+            #[inline(always)]
+            fn from_i64(v: i64) -> Self {
+                v as $t
+            }
+            #[inline(always)]
+            fn from_bool(v: bool) -> Self {
+                (v as u8) as $t
+            }
+        }
+    };
+}
+impl_element_num!(u8, UInt8);
+impl_element_num!(i8, Int8);
+impl_element_num!(i16, Int16);
+impl_element_num!(i32, Int32);
+impl_element_num!(i64, Int64);
+impl_element_num!(f32, Float32);
+impl_element_num!(f64, Float64);
+
+impl Element for bool {
+    const DTYPE: DType = DType::Bool;
+    #[inline(always)]
+    fn to_f64(self) -> f64 {
+        self as u8 as f64
+    }
+    #[inline(always)]
+    fn to_i64(self) -> i64 {
+        self as i64
+    }
+    #[inline(always)]
+    fn to_bool(self) -> bool {
+        self
+    }
+    #[inline(always)]
+    fn from_f64(v: f64) -> Self {
+        v != 0.0
+    }
+    #[inline(always)]
+    fn from_i64(v: i64) -> Self {
+        v != 0
+    }
+    #[inline(always)]
+    fn from_bool(v: bool) -> Self {
+        v
+    }
+}
+
+/// Run `$body` with the type alias `$T` bound to the Rust element type of `$dtype`:
+/// `dispatch!(t.dtype(), T => t.to_vec::<T>())`.
+#[macro_export]
+macro_rules! dispatch {
+    ($dtype:expr, $T:ident => $body:expr) => {
+        match $dtype {
+            $crate::core::dtype::DType::Bool => {
+                #[allow(dead_code)]
+                type $T = bool;
+                $body
+            }
+            $crate::core::dtype::DType::UInt8 => {
+                #[allow(dead_code)]
+                type $T = u8;
+                $body
+            }
+            $crate::core::dtype::DType::Int8 => {
+                #[allow(dead_code)]
+                type $T = i8;
+                $body
+            }
+            $crate::core::dtype::DType::Int16 => {
+                #[allow(dead_code)]
+                type $T = i16;
+                $body
+            }
+            $crate::core::dtype::DType::Int32 => {
+                #[allow(dead_code)]
+                type $T = i32;
+                $body
+            }
+            $crate::core::dtype::DType::Int64 => {
+                #[allow(dead_code)]
+                type $T = i64;
+                $body
+            }
+            $crate::core::dtype::DType::Float32 => {
+                #[allow(dead_code)]
+                type $T = f32;
+                $body
+            }
+            $crate::core::dtype::DType::Float64 => {
+                #[allow(dead_code)]
+                type $T = f64;
+                $body
+            }
+        }
+    };
+}

@@ -1,0 +1,15 @@
+//! src/core: the tensor library, Python-agnostic (PyTorch: ATen/c10). Nothing in here names
+//! CPython; see ARCHITECTURE.md, "The one rule".
+
+pub mod dtype;
+pub mod error;
+pub mod ops;
+pub mod promote;
+pub mod scalar;
+pub mod storage;
+pub mod tensor;
+
+pub use dtype::DType;
+pub use error::{Error, ErrorKind, Result};
+pub use scalar::Scalar;
+pub use tensor::Tensor;

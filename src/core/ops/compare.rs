@@ -1,0 +1,1 @@
+//! src/core/ops/compare.rs: (being written)

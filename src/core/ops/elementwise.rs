@@ -1,0 +1,1 @@
+//! src/core/ops/elementwise.rs: (being written)

@@ -1,0 +1,1 @@
+//! src/core/ops/factories.rs: (being written)

@@ -1,0 +1,1 @@
+//! src/core/ops/format.rs: (being written)

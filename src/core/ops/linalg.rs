@@ -1,0 +1,1 @@
+//! src/core/ops/linalg.rs: (being written)

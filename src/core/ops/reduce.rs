@@ -1,0 +1,1 @@
+//! src/core/ops/reduce.rs: (being written)

@@ -1,0 +1,1 @@
+//! src/core/ops/shape.rs: (being written)

@@ -1,0 +1,76 @@
+//! src/core/storage.rs: `Storage`, a reference-counted, fallibly allocated byte buffer shared by a
+//! tensor and its views (PyTorch: `c10::StorageImpl`).
+
+use super::error::{Error, Result};
+use std::alloc::{self, Layout};
+use std::cell::UnsafeCell;
+use std::ptr::NonNull;
+
+/// Alignment of every storage allocation: enough for any element type and for SIMD loads.
+const STORAGE_ALIGN: usize = 64;
+
+/// A heap buffer of `nbytes` bytes. Allocation is fallible: a request the allocator cannot meet
+/// returns `ErrorKind::OutOfMemory` instead of aborting the process.
+///
+/// Note [Storage aliasing]: views share one `Storage` and in-place ops write through it, as in
+/// torch. The bytes are therefore behind an `UnsafeCell`; the core never hands out `&mut [T]` to
+/// a whole storage for longer than one kernel, and concurrent writers from several threads are
+/// the caller's responsibility (torch's rule too). Kernels that split work across threads write
+/// disjoint ranges.
+pub struct Storage {
+    ptr: NonNull<u8>,
+    nbytes: usize,
+    _cell: UnsafeCell<()>,
+}
+
+// SAFETY: the buffer is plain bytes owned by this struct; see Note [Storage aliasing] for the
+// rule on concurrent writes, which matches torch's.
+unsafe impl Send for Storage {}
+// SAFETY: as above: shared access hands out raw pointers only, never references that alias.
+unsafe impl Sync for Storage {}
+
+impl Storage {
+    /// Allocate `nbytes` zeroed bytes; `OutOfMemory` if the allocator refuses.
+    pub fn zeroed(nbytes: usize) -> Result<Storage> {
+        if nbytes == 0 {
+            return Ok(Storage { ptr: Self::dangling(), nbytes: 0, _cell: UnsafeCell::new(()) });
+        }
+        let layout = Layout::from_size_align(nbytes, STORAGE_ALIGN).map_err(|_| {
+            Error::runtime(format!("Storage size calculation overflowed: {nbytes} bytes"))
+        })?;
+        // SAFETY: layout has a non-zero size (checked above).
+        let raw = unsafe { alloc::alloc_zeroed(layout) };
+        match NonNull::new(raw) {
+            Some(ptr) => Ok(Storage { ptr, nbytes, _cell: UnsafeCell::new(()) }),
+            None => Err(Error::out_of_memory(format!(
+                "failed to allocate {nbytes} bytes of tensor storage"
+            ))),
+        }
+    }
+
+    fn dangling() -> NonNull<u8> {
+        // A non-null, suitably aligned address for zero-sized storages; never dereferenced.
+        NonNull::new(STORAGE_ALIGN as *mut u8).expect("non-zero constant")
+    }
+
+    /// Size of the buffer in bytes.
+    pub fn nbytes(&self) -> usize {
+        self.nbytes
+    }
+
+    /// Base address of the buffer. Writes through it follow Note [Storage aliasing].
+    pub fn as_ptr(&self) -> *mut u8 {
+        self.ptr.as_ptr()
+    }
+}
+
+impl Drop for Storage {
+    fn drop(&mut self) {
+        if self.nbytes != 0 {
+            let layout = Layout::from_size_align(self.nbytes, STORAGE_ALIGN)
+                .expect("layout was valid at allocation");
+            // SAFETY: `ptr` came from `alloc_zeroed` with exactly this layout and is freed once.
+            unsafe { alloc::dealloc(self.ptr.as_ptr(), layout) };
+        }
+    }
+}

@@ -1,0 +1,509 @@
+//! src/core/tensor.rs: `Tensor`, a strided view of a shared `Storage` (PyTorch: `at::Tensor` /
+//! `TensorImpl`), with the shape helpers every op uses.
+
+use super::dtype::{DType, Element};
+use super::error::{Error, Result};
+use super::scalar::Scalar;
+use super::storage::Storage;
+use std::sync::atomic::{AtomicIsize, Ordering};
+use std::sync::Arc;
+
+/// Number of `Tensor` values alive in the process (clones included). The refleak run checks it
+/// returns to its starting value: a leaked Rust tensor is invisible to `sys.gettotalrefcount()`.
+static LIVE_TENSORS: AtomicIsize = AtomicIsize::new(0);
+
+/// How many `Tensor` values are alive right now.
+pub fn live_tensors() -> isize {
+    LIVE_TENSORS.load(Ordering::Relaxed)
+}
+
+/// A tensor: `sizes`, `strides` (in elements, possibly 0 for broadcast dimensions) and an element
+/// `offset` into a shared `Storage` of elements of `dtype`. Cloning a `Tensor` makes another
+/// handle to the same storage (a view with the same geometry), never a copy of the data.
+pub struct Tensor {
+    storage: Arc<Storage>,
+    sizes: Vec<usize>,
+    strides: Vec<isize>,
+    offset: usize,
+    dtype: DType,
+    /// Set on 0-dim tensors made from a Python number by the binding layer, so that type promotion
+    /// treats them as "weak" operands (torch's `is_wrapped_number`).
+    wrapped_number: bool,
+}
+
+impl Clone for Tensor {
+    fn clone(&self) -> Self {
+        LIVE_TENSORS.fetch_add(1, Ordering::Relaxed);
+        Tensor {
+            storage: Arc::clone(&self.storage),
+            sizes: self.sizes.clone(),
+            strides: self.strides.clone(),
+            offset: self.offset,
+            dtype: self.dtype,
+            wrapped_number: self.wrapped_number,
+        }
+    }
+}
+
+impl Drop for Tensor {
+    fn drop(&mut self) {
+        LIVE_TENSORS.fetch_sub(1, Ordering::Relaxed);
+    }
+}
+
+impl std::fmt::Debug for Tensor {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Tensor")
+            .field("sizes", &self.sizes)
+            .field("strides", &self.strides)
+            .field("offset", &self.offset)
+            .field("dtype", &self.dtype)
+            .finish()
+    }
+}
+
+/// Number of elements of a shape, or a `Runtime` error if the product overflows.
+pub fn checked_numel(sizes: &[usize]) -> Result<usize> {
+    sizes.iter().try_fold(1usize, |acc, &s| acc.checked_mul(s)).ok_or_else(|| {
+        Error::runtime(format!("Storage size calculation overflowed with sizes={sizes:?}"))
+    })
+}
+
+/// Row-major (C-contiguous) strides for `sizes`.
+pub fn contiguous_strides(sizes: &[usize]) -> Vec<isize> {
+    let mut strides = vec![0isize; sizes.len()];
+    let mut acc: isize = 1;
+    for i in (0..sizes.len()).rev() {
+        strides[i] = acc;
+        acc = acc.wrapping_mul(sizes[i].max(1) as isize);
+    }
+    strides
+}
+
+/// Wrap a possibly negative dimension index into `0..ndim` as torch's `maybe_wrap_dim` does
+/// (a 0-dim tensor accepts -1 and 0). Out of range is an `Index` error with torch's message.
+pub fn maybe_wrap_dim(dim: i64, ndim: usize) -> Result<usize> {
+    let n = ndim.max(1) as i64;
+    if dim < -n || dim >= n {
+        return Err(Error::index(format!(
+            "Dimension out of range (expected to be in range of [{}, {}], but got {})",
+            -n,
+            n - 1,
+            dim
+        )));
+    }
+    Ok(if dim < 0 { (dim + n) as usize } else { dim as usize })
+}
+
+/// The broadcast of two shapes, right-aligned as numpy and torch do; a `Runtime` error with
+/// torch's message when a pair of sizes is neither equal nor 1.
+pub fn broadcast_shapes(a: &[usize], b: &[usize]) -> Result<Vec<usize>> {
+    let n = a.len().max(b.len());
+    let mut out = vec![0usize; n];
+    for i in 0..n {
+        let da = if i + a.len() >= n { a[i + a.len() - n] } else { 1 };
+        let db = if i + b.len() >= n { b[i + b.len() - n] } else { 1 };
+        out[i] = if da == db || db == 1 {
+            da
+        } else if da == 1 {
+            db
+        } else {
+            return Err(Error::runtime(format!(
+                "The size of tensor a ({da}) must match the size of tensor b ({db}) at non-singleton dimension {i}"
+            )));
+        };
+    }
+    Ok(out)
+}
+
+/// Visit every element position of an `N`-operand strided loop over `sizes`, calling `f` with the
+/// element offsets (relative to each operand's base) of the `N` operands. The innermost dimension
+/// runs as a tight loop. Zero-size shapes visit nothing; a 0-dim shape visits once.
+#[inline]
+pub fn strided_for_each<const N: usize>(
+    sizes: &[usize],
+    strides: [&[isize]; N],
+    mut f: impl FnMut([isize; N]),
+) {
+    let nd = sizes.len();
+    if sizes.contains(&0) {
+        return;
+    }
+    if nd == 0 {
+        f([0; N]);
+        return;
+    }
+    let inner = sizes[nd - 1];
+    let inner_strides: [isize; N] = std::array::from_fn(|k| strides[k][nd - 1]);
+    let mut index = vec![0usize; nd];
+    let mut base = [0isize; N];
+    loop {
+        let mut off = base;
+        for _ in 0..inner {
+            f(off);
+            for k in 0..N {
+                off[k] += inner_strides[k];
+            }
+        }
+        // Advance the outer index (all dims but the last), carrying like an odometer.
+        let mut d = nd - 1;
+        loop {
+            if d == 0 {
+                return;
+            }
+            d -= 1;
+            index[d] += 1;
+            for k in 0..N {
+                base[k] += strides[k][d];
+            }
+            if index[d] < sizes[d] {
+                break;
+            }
+            for k in 0..N {
+                base[k] -= strides[k][d] * sizes[d] as isize;
+            }
+            index[d] = 0;
+        }
+    }
+}
+
+impl Tensor {
+    // ----- construction ---------------------------------------------------------------------
+
+    fn from_parts(
+        storage: Arc<Storage>,
+        sizes: Vec<usize>,
+        strides: Vec<isize>,
+        offset: usize,
+        dtype: DType,
+    ) -> Tensor {
+        LIVE_TENSORS.fetch_add(1, Ordering::Relaxed);
+        Tensor { storage, sizes, strides, offset, dtype, wrapped_number: false }
+    }
+
+    /// A new contiguous tensor of zeros. Sizes are checked for overflow (element count ×
+    /// itemsize) and memory is reserved fallibly: `Runtime` on overflow, `OutOfMemory` when the
+    /// allocator refuses. (`empty` is the same: fresh memory is always zeroed here.)
+    pub fn zeros(sizes: &[usize], dtype: DType) -> Result<Tensor> {
+        let numel = checked_numel(sizes)?;
+        let nbytes = numel
+            .checked_mul(dtype.itemsize())
+            .filter(|&n| n <= isize::MAX as usize)
+            .ok_or_else(|| {
+                Error::runtime(format!(
+                    "Storage size calculation overflowed with sizes={sizes:?} and dtype={dtype}"
+                ))
+            })?;
+        let storage = Arc::new(Storage::zeroed(nbytes)?);
+        Ok(Tensor::from_parts(storage, sizes.to_vec(), contiguous_strides(sizes), 0, dtype))
+    }
+
+    /// A new contiguous tensor filled with `value` converted to `dtype`.
+    pub fn full(sizes: &[usize], value: Scalar, dtype: DType) -> Result<Tensor> {
+        let t = Tensor::zeros(sizes, dtype)?;
+        t.fill_(value);
+        Ok(t)
+    }
+
+    /// A new contiguous tensor holding `data` (row-major) with shape `sizes`.
+    /// Panics if `data.len()` differs from the shape's element count (a core programming error).
+    pub fn from_vec<T: Element>(data: Vec<T>, sizes: &[usize]) -> Result<Tensor> {
+        assert_eq!(checked_numel(sizes)?, data.len(), "from_vec: data length mismatch");
+        let t = Tensor::zeros(sizes, T::DTYPE)?;
+        // SAFETY: `t` is a fresh contiguous tensor of `data.len()` elements of `T`.
+        unsafe {
+            std::ptr::copy_nonoverlapping(data.as_ptr(), t.data_ptr::<T>(), data.len());
+        }
+        Ok(t)
+    }
+
+    /// A 0-dim tensor holding `value` converted to `dtype`.
+    pub fn scalar_tensor(value: Scalar, dtype: DType) -> Result<Tensor> {
+        Tensor::full(&[], value, dtype)
+    }
+
+    /// A 0-dim "wrapped number" tensor made from a Python number: its dtype is the scalar's
+    /// default (bool, int64, float32) and type promotion treats it as a weak operand.
+    pub fn wrapped_scalar(value: Scalar) -> Result<Tensor> {
+        let dtype = match value {
+            Scalar::Bool(_) => DType::Bool,
+            Scalar::Int(_) => DType::Int64,
+            // Stored in double so no precision is lost before promotion decides the dtype.
+            Scalar::Float(_) => DType::Float64,
+        };
+        let mut t = Tensor::scalar_tensor(value, dtype)?;
+        t.wrapped_number = true;
+        Ok(t)
+    }
+
+    // ----- metadata -------------------------------------------------------------------------
+
+    pub fn dtype(&self) -> DType {
+        self.dtype
+    }
+    pub fn sizes(&self) -> &[usize] {
+        &self.sizes
+    }
+    pub fn strides(&self) -> &[isize] {
+        &self.strides
+    }
+    /// Element offset of the first element within the storage.
+    pub fn storage_offset(&self) -> usize {
+        self.offset
+    }
+    pub fn storage(&self) -> &Arc<Storage> {
+        &self.storage
+    }
+    pub fn dim(&self) -> usize {
+        self.sizes.len()
+    }
+    pub fn numel(&self) -> usize {
+        self.sizes.iter().product()
+    }
+    pub fn is_wrapped_number(&self) -> bool {
+        self.wrapped_number
+    }
+    /// Size of dimension `dim` (negative counts from the end).
+    pub fn size(&self, dim: i64) -> Result<usize> {
+        Ok(self.sizes[maybe_wrap_dim(dim, self.dim())?])
+    }
+    /// Stride of dimension `dim` (negative counts from the end).
+    pub fn stride(&self, dim: i64) -> Result<isize> {
+        Ok(self.strides[maybe_wrap_dim(dim, self.dim())?])
+    }
+    /// True when two tensors share one storage.
+    pub fn shares_storage(&self, other: &Tensor) -> bool {
+        Arc::ptr_eq(&self.storage, &other.storage)
+    }
+
+    /// True when the elements are laid out row-major without gaps (torch's rule: dimensions of
+    /// size 1 may have any stride).
+    pub fn is_contiguous(&self) -> bool {
+        let mut expected: isize = 1;
+        for i in (0..self.sizes.len()).rev() {
+            if self.sizes[i] == 1 {
+                continue;
+            }
+            if self.sizes[i] == 0 {
+                return true;
+            }
+            if self.strides[i] != expected {
+                return false;
+            }
+            expected *= self.sizes[i] as isize;
+        }
+        true
+    }
+
+    // ----- raw data access ------------------------------------------------------------------
+
+    /// Pointer to the first element (at the storage offset). Reads and writes through it must
+    /// stay within the tensor's strided footprint; see Note [Storage aliasing].
+    pub fn data_ptr<T: Element>(&self) -> *mut T {
+        debug_assert_eq!(T::DTYPE, self.dtype, "data_ptr: wrong element type");
+        // SAFETY: offset is within the storage by construction of every view.
+        unsafe { (self.storage.as_ptr() as *mut T).add(self.offset) }
+    }
+
+    /// The elements as a slice when the tensor is contiguous.
+    pub fn as_slice<T: Element>(&self) -> Option<&[T]> {
+        if !self.is_contiguous() || T::DTYPE != self.dtype {
+            return None;
+        }
+        // SAFETY: contiguous tensor: `numel` consecutive initialised elements from `data_ptr`.
+        Some(unsafe { std::slice::from_raw_parts(self.data_ptr::<T>(), self.numel()) })
+    }
+
+    /// The elements in logical (row-major) order, copied out.
+    pub fn to_vec<T: Element>(&self) -> Vec<T> {
+        if let Some(s) = self.as_slice::<T>() {
+            return s.to_vec();
+        }
+        assert_eq!(T::DTYPE, self.dtype, "to_vec: wrong element type");
+        let mut out = Vec::with_capacity(self.numel());
+        let base = self.data_ptr::<T>();
+        strided_for_each(&self.sizes, [&self.strides], |[o]| {
+            // SAFETY: `o` is the offset of an element of this tensor.
+            out.push(unsafe { *base.offset(o) })
+        });
+        out
+    }
+
+    /// The elements in logical order, each converted to `f64` (any dtype).
+    pub fn to_f64_vec(&self) -> Vec<f64> {
+        crate::dispatch!(self.dtype, T => self.to_vec::<T>().into_iter().map(|v| v.to_f64()).collect())
+    }
+
+    /// The element at multi-index `index` (one entry per dimension, already in range).
+    pub fn get(&self, index: &[usize]) -> Scalar {
+        assert_eq!(index.len(), self.dim(), "get: index rank mismatch");
+        let off: isize = index.iter().zip(&self.strides).map(|(&i, &s)| i as isize * s).sum();
+        crate::dispatch!(self.dtype, T => {
+            // SAFETY: every index is in range, so `off` addresses an element of this tensor.
+            let v = unsafe { *self.data_ptr::<T>().offset(off) };
+            Scalar::from_element(v)
+        })
+    }
+
+    /// The single element of a one-element tensor; torch's `RuntimeError` otherwise.
+    pub fn item(&self) -> Result<Scalar> {
+        let n = self.numel();
+        if n != 1 {
+            return Err(Error::runtime(format!(
+                "a Tensor with {n} elements cannot be converted to Scalar"
+            )));
+        }
+        Ok(self.get(&vec![0; self.dim()]))
+    }
+
+    // ----- views and copies -----------------------------------------------------------------
+
+    /// A view of the same storage with new geometry. The caller guarantees every element the
+    /// view can address lies inside the storage (checked in debug builds).
+    pub fn as_strided(&self, sizes: Vec<usize>, strides: Vec<isize>, offset: usize) -> Tensor {
+        debug_assert_eq!(sizes.len(), strides.len());
+        Tensor::from_parts(Arc::clone(&self.storage), sizes, strides, offset, self.dtype)
+    }
+
+    /// A contiguous tensor with the same values: `self` (another handle) when already contiguous,
+    /// otherwise a copy (torch's `contiguous()`).
+    pub fn contiguous(&self) -> Result<Tensor> {
+        if self.is_contiguous() {
+            let mut t = self.clone();
+            t.wrapped_number = false;
+            return Ok(t);
+        }
+        self.clone_data()
+    }
+
+    /// A new contiguous tensor with a copy of the values (torch's `clone()`).
+    pub fn clone_data(&self) -> Result<Tensor> {
+        let out = Tensor::zeros(&self.sizes, self.dtype)?;
+        out.copy_from(self)?;
+        Ok(out)
+    }
+
+    /// A new contiguous tensor with the values converted to `dtype` (always a copy).
+    pub fn to_dtype(&self, dtype: DType) -> Result<Tensor> {
+        let out = Tensor::zeros(&self.sizes, dtype)?;
+        out.copy_from(self)?;
+        Ok(out)
+    }
+
+    /// Strides of `self` broadcast to `shape` (0 for broadcast dimensions), or torch's
+    /// `expand` error when a non-singleton size differs.
+    pub fn broadcast_strides(&self, shape: &[usize]) -> Result<Vec<isize>> {
+        let nd = shape.len();
+        if self.dim() > nd {
+            return Err(Error::runtime(format!(
+                "expand: the number of sizes provided ({nd}) must be greater or equal to the number of dimensions in the tensor ({})",
+                self.dim()
+            )));
+        }
+        let lead = nd - self.dim();
+        let mut out = vec![0isize; nd];
+        for i in 0..self.dim() {
+            let (s, target) = (self.sizes[i], shape[lead + i]);
+            out[lead + i] = if s == target {
+                self.strides[i]
+            } else if s == 1 {
+                0
+            } else {
+                return Err(Error::runtime(format!(
+                    "The expanded size of the tensor ({target}) must match the existing size ({s}) at non-singleton dimension {}.  Target sizes: {shape:?}.  Tensor sizes: {:?}",
+                    lead + i,
+                    self.sizes
+                )));
+            };
+        }
+        Ok(out)
+    }
+
+    /// Write `src` into `self` element by element, broadcasting `src` to `self`'s shape and
+    /// converting its dtype (torch's `copy_`). `self` must not partially overlap `src`.
+    pub fn copy_from(&self, src: &Tensor) -> Result<()> {
+        let src_strides = src.broadcast_strides(&self.sizes)?;
+        crate::dispatch!(self.dtype, D => crate::dispatch!(src.dtype, S => {
+            let (dst_ptr, src_ptr) = (self.data_ptr::<D>(), src.data_ptr::<S>());
+            if let (true, true, true) = (self.is_contiguous(), src.is_contiguous(), src.sizes == self.sizes) {
+                let n = self.numel();
+                // SAFETY: both contiguous with `n` elements; distinct allocations or identical
+                // ranges (a copy onto itself reads each element before writing it).
+                unsafe {
+                    for i in 0..n {
+                        *dst_ptr.add(i) = D::cast_from(*src_ptr.add(i));
+                    }
+                }
+            } else {
+                strided_for_each(&self.sizes, [&self.strides, &src_strides], |[d, s]| {
+                    // SAFETY: offsets come from each tensor's own (broadcast) geometry.
+                    unsafe { *dst_ptr.offset(d) = D::cast_from(*src_ptr.offset(s)) }
+                });
+            }
+        }));
+        Ok(())
+    }
+
+    /// Set every element to `value` converted to the tensor's dtype (torch's `fill_`).
+    pub fn fill_(&self, value: Scalar) {
+        crate::dispatch!(self.dtype, T => {
+            let v: T = value.to::<T>();
+            let p = self.data_ptr::<T>();
+            if self.is_contiguous() {
+                // SAFETY: contiguous: `numel` elements from `p`.
+                unsafe { std::slice::from_raw_parts_mut(p, self.numel()).fill(v) };
+            } else {
+                strided_for_each(&self.sizes, [&self.strides], |[o]| {
+                    // SAFETY: `o` addresses an element of this tensor.
+                    unsafe { *p.offset(o) = v }
+                });
+            }
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn zeros_has_contiguous_strides() {
+        let t = Tensor::zeros(&[2, 3, 4], DType::Float32).unwrap();
+        assert_eq!(t.strides(), &[12, 4, 1]);
+        assert!(t.is_contiguous());
+        assert_eq!(t.numel(), 24);
+    }
+
+    #[test]
+    fn overflowing_size_is_an_error_not_an_abort() {
+        let e = Tensor::zeros(&[1 << 62, 8], DType::Float32).unwrap_err();
+        assert_eq!(e.kind, super::super::error::ErrorKind::Runtime);
+        let e = Tensor::zeros(&[1 << 40], DType::Float64).unwrap_err();
+        assert_eq!(e.kind, super::super::error::ErrorKind::OutOfMemory);
+    }
+
+    #[test]
+    fn broadcast_shapes_follows_numpy() {
+        assert_eq!(broadcast_shapes(&[3, 1], &[4]).unwrap(), vec![3, 4]);
+        assert_eq!(broadcast_shapes(&[], &[2, 2]).unwrap(), vec![2, 2]);
+        assert!(broadcast_shapes(&[3], &[4]).is_err());
+    }
+
+    #[test]
+    fn transposed_view_iterates_in_logical_order() {
+        let t = Tensor::from_vec((0..6i64).collect(), &[2, 3]).unwrap();
+        let tt = t.as_strided(vec![3, 2], vec![1, 3], 0);
+        assert!(!tt.is_contiguous());
+        assert_eq!(tt.to_vec::<i64>(), vec![0, 3, 1, 4, 2, 5]);
+        let c = tt.contiguous().unwrap();
+        assert!(!c.shares_storage(&t));
+        assert_eq!(c.to_vec::<i64>(), vec![0, 3, 1, 4, 2, 5]);
+    }
+
+    #[test]
+    fn wrap_dim() {
+        assert_eq!(maybe_wrap_dim(-1, 3).unwrap(), 2);
+        assert!(maybe_wrap_dim(3, 3).is_err());
+        assert_eq!(maybe_wrap_dim(-1, 0).unwrap(), 0);
+    }
+}
