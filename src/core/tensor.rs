@@ -345,6 +345,11 @@ impl Tensor {
         })
     }
 
+    /// Every element as a `Scalar`, in logical (row-major) order (for `tolist`).
+    pub fn to_scalar_vec(&self) -> Vec<Scalar> {
+        crate::dispatch!(self.dtype, T => self.to_vec::<T>().into_iter().map(Scalar::from_element).collect())
+    }
+
     /// The single element of a one-element tensor; torch's `RuntimeError` otherwise.
     pub fn item(&self) -> Result<Scalar> {
         let n = self.numel();
@@ -442,6 +447,19 @@ impl Tensor {
             }
         }));
         Ok(())
+    }
+
+    /// Write `values` (row-major, one per element) into a contiguous tensor, converting each
+    /// to the tensor's dtype. Panics if the count differs (a core programming error).
+    pub fn copy_from_scalars(&self, values: &[Scalar]) {
+        assert!(self.is_contiguous() && values.len() == self.numel(), "copy_from_scalars: bad input");
+        crate::dispatch!(self.dtype, T => {
+            let p = self.data_ptr::<T>();
+            for (i, v) in values.iter().enumerate() {
+                // SAFETY: contiguous tensor of `values.len()` elements.
+                unsafe { *p.add(i) = v.to::<T>() };
+            }
+        })
     }
 
     /// Set every element to `value` converted to the tensor's dtype (torch's `fill_`).

@@ -1,10 +1,13 @@
-//! src/core/ops/conversion.rs: dtype conversion and element extraction (`to`, `float`, `item`, ...).
+//! src/core/ops/conversion.rs: dtype conversion, element extraction and metadata queries
+//! (`to`, `float`, `item`, `size`, `stride`, ...), plus the whole-tensor forms of reductions.
 
 use crate::core::{DType, Result, Scalar, Tensor};
 
 /// `to(dtype)`: `input` itself (another handle, no copy) when it already has `dtype` and `copy`
 /// is false, otherwise a converted copy (torch's `Tensor.to(dtype, copy=False)`).
-pub fn to(input: &Tensor, dtype: DType, copy: bool) -> Result<Tensor> {
+/// `non_blocking` has no effect on the CPU (torch: likewise).
+pub fn to(input: &Tensor, dtype: DType, non_blocking: bool, copy: bool) -> Result<Tensor> {
+    let _ = non_blocking;
     if input.dtype() == dtype && !copy {
         return Ok(input.clone());
     }
@@ -13,26 +16,76 @@ pub fn to(input: &Tensor, dtype: DType, copy: bool) -> Result<Tensor> {
 
 /// `Tensor.float()`: `to(float32)`.
 pub fn float(input: &Tensor) -> Result<Tensor> {
-    to(input, DType::Float32, false)
+    to(input, DType::Float32, false, false)
 }
 /// `Tensor.double()`: `to(float64)`.
 pub fn double(input: &Tensor) -> Result<Tensor> {
-    to(input, DType::Float64, false)
+    to(input, DType::Float64, false, false)
 }
 /// `Tensor.long()`: `to(int64)`.
 pub fn long(input: &Tensor) -> Result<Tensor> {
-    to(input, DType::Int64, false)
+    to(input, DType::Int64, false, false)
 }
 /// `Tensor.int()`: `to(int32)`.
 pub fn int(input: &Tensor) -> Result<Tensor> {
-    to(input, DType::Int32, false)
+    to(input, DType::Int32, false, false)
 }
 /// `Tensor.bool()`: `to(bool)`.
 pub fn bool(input: &Tensor) -> Result<Tensor> {
-    to(input, DType::Bool, false)
+    to(input, DType::Bool, false, false)
 }
 
 /// `Tensor.item()`: the value of a one-element tensor; `RuntimeError` otherwise.
 pub fn item(input: &Tensor) -> Result<Scalar> {
     input.item()
+}
+
+/// `Tensor.dim()`: the number of dimensions.
+pub fn dim(input: &Tensor) -> Result<i64> {
+    Ok(input.dim() as i64)
+}
+
+/// `numel(input)`: the number of elements.
+pub fn numel(input: &Tensor) -> Result<i64> {
+    Ok(input.numel() as i64)
+}
+
+/// `Tensor.size()`: the shape.
+pub fn sizes(input: &Tensor) -> Result<Vec<i64>> {
+    Ok(input.sizes().iter().map(|&s| s as i64).collect())
+}
+
+/// `Tensor.size(dim)`: one size; IndexError when `dim` is out of range.
+pub fn size_dim(input: &Tensor, dim: i64) -> Result<i64> {
+    Ok(input.size(dim)? as i64)
+}
+
+/// `Tensor.stride()`: the strides, in elements.
+pub fn strides(input: &Tensor) -> Result<Vec<i64>> {
+    Ok(input.strides().iter().map(|&s| s as i64).collect())
+}
+
+/// `Tensor.stride(dim)`: one stride; IndexError when `dim` is out of range.
+pub fn stride_dim(input: &Tensor, dim: i64) -> Result<i64> {
+    Ok(i64::try_from(input.stride(dim)?).unwrap_or(i64::MAX))
+}
+
+/// `Tensor.is_contiguous()`.
+pub fn is_contiguous(input: &Tensor) -> Result<bool> {
+    Ok(input.is_contiguous())
+}
+
+/// `is_floating_point(input)`.
+pub fn is_floating_point(input: &Tensor) -> Result<bool> {
+    Ok(input.dtype().is_floating_point())
+}
+
+/// `sum(input, *, dtype=None)`: the sum of all elements (0-dim).
+pub fn sum_all(input: &Tensor, dtype: Option<DType>) -> Result<Tensor> {
+    super::reduce::sum(input, None, false, dtype)
+}
+
+/// `mean(input, *, dtype=None)`: the mean of all elements (0-dim).
+pub fn mean_all(input: &Tensor, dtype: Option<DType>) -> Result<Tensor> {
+    super::reduce::mean(input, None, false, dtype)
 }

@@ -1,1 +1,363 @@
-//! src/core/ops/factories.rs: (being written)
+//! src/core/ops/factories.rs: tensor factories — `zeros`, `ones`, `empty`, `full`, `arange` and
+//! the `*_like` forms (PyTorch: `TensorFactories.cpp`, `RangeFactories.cpp`).
+
+use crate::core::dtype::{Category, DType};
+use crate::core::error::{Error, Result};
+use crate::core::scalar::Scalar;
+use crate::core::tensor::Tensor;
+
+/// Sizes from Python (`int[]`) as `usize`, with torch's check for negative entries
+/// (`RuntimeError: Trying to create tensor with negative dimension -1: [-1]`).
+pub fn nonnegative_sizes(size: &[i64]) -> Result<Vec<usize>> {
+    if let Some(&neg) = size.iter().find(|&&s| s < 0) {
+        return Err(Error::runtime(format!(
+            "Trying to create tensor with negative dimension {neg}: {size:?}"
+        )));
+    }
+    size.iter()
+        .map(|&s| {
+            usize::try_from(s).map_err(|_| {
+                Error::runtime(format!(
+                    "Storage size calculation overflowed with sizes={size:?}"
+                ))
+            })
+        })
+        .collect()
+}
+
+/// `zeros(size, *, dtype=None)`: a contiguous tensor of zeros of shape `size`; dtype defaults to
+/// float32. RuntimeError for a negative size or an element count that overflows; MemoryError
+/// when the allocation fails (torch: `torch.zeros`).
+pub fn zeros(size: &[i64], dtype: Option<DType>) -> Result<Tensor> {
+    Tensor::zeros(
+        &nonnegative_sizes(size)?,
+        dtype.unwrap_or(DType::DEFAULT_FLOAT),
+    )
+}
+
+/// `ones(size, *, dtype=None)`: a contiguous tensor of ones (True for bool) of shape `size`;
+/// dtype defaults to float32. Errors as `zeros` (torch: `torch.ones`).
+pub fn ones(size: &[i64], dtype: Option<DType>) -> Result<Tensor> {
+    Tensor::full(
+        &nonnegative_sizes(size)?,
+        Scalar::Int(1),
+        dtype.unwrap_or(DType::DEFAULT_FLOAT),
+    )
+}
+
+/// `empty(size, *, dtype=None)`: a contiguous tensor of shape `size` (zero-filled here; torch
+/// leaves the memory uninitialised); dtype defaults to float32. Errors as `zeros`
+/// (torch: `torch.empty`).
+pub fn empty(size: &[i64], dtype: Option<DType>) -> Result<Tensor> {
+    zeros(size, dtype)
+}
+
+/// `full(size, fill_value, *, dtype=None)`: a contiguous tensor of shape `size` holding
+/// `fill_value` converted to the dtype. Without `dtype` the dtype follows the value: bool → bool,
+/// int → int64, float → float32. Errors as `zeros` (torch: `torch.full`).
+pub fn full(size: &[i64], fill_value: Scalar, dtype: Option<DType>) -> Result<Tensor> {
+    Tensor::full(
+        &nonnegative_sizes(size)?,
+        fill_value,
+        dtype.unwrap_or(fill_value.default_dtype()),
+    )
+}
+
+/// `arange(end, *, dtype=None)`: `arange_start_step(0, end, 1, dtype)`.
+pub fn arange(end: Scalar, dtype: Option<DType>) -> Result<Tensor> {
+    arange_start_step(Scalar::Int(0), end, Scalar::Int(1), dtype)
+}
+
+/// `arange(start, end, *, dtype=None)`: `arange_start_step(start, end, 1, dtype)`.
+pub fn arange_start(start: Scalar, end: Scalar, dtype: Option<DType>) -> Result<Tensor> {
+    arange_start_step(start, end, Scalar::Int(1), dtype)
+}
+
+/// C++ `operator<<` spelling of a double in torch's messages (`%g`: 6 significant digits,
+/// `inf`, `-inf`, `nan`, `2.5`, `1e+20`).
+fn fmt_double(v: f64) -> String {
+    if v.is_nan() {
+        return "nan".to_string();
+    }
+    if v.is_infinite() {
+        return if v > 0.0 { "inf" } else { "-inf" }.to_string();
+    }
+    if v == 0.0 {
+        return if v.is_sign_negative() { "-0" } else { "0" }.to_string();
+    }
+    // Round to 6 significant digits first; the exponent of the rounded value picks the style.
+    let sci = format!("{v:.5e}");
+    let (mantissa, exp) = sci.split_once('e').expect("`{:e}` output has an exponent");
+    let exp: i32 = exp.parse().expect("`{:e}` exponent is an integer");
+    let trim = |s: &str| -> String {
+        if s.contains('.') {
+            s.trim_end_matches('0').trim_end_matches('.').to_string()
+        } else {
+            s.to_string()
+        }
+    };
+    if !(-4..6).contains(&exp) {
+        let sign = if exp < 0 { '-' } else { '+' };
+        format!("{}e{sign}{:02}", trim(mantissa), exp.abs())
+    } else {
+        let decimals = (5 - exp).max(0) as usize;
+        trim(&format!("{v:.decimals$}"))
+    }
+}
+
+/// `arange(start, end, step, *, dtype=None)`: the 1-D tensor `start, start + step, ...` stopping
+/// before `end` (torch: `torch.arange`).
+///
+/// * dtype: int64 when `start`, `end` and `step` are all ints (bools count as ints), else
+///   float32; an explicit `dtype` wins.
+/// * length: `ceil((end - start) / step)` computed in double; for int64 with all-int bounds
+///   torch computes `(end - start + step - sign(step)) / step` exactly in integers.
+/// * values: `start + i * step` in double for floating dtypes, in int64 (wrapping) for integer
+///   dtypes (torch's CPU accumulate types), then cast.
+///
+/// Errors (RuntimeError): `step must be nonzero`, `unsupported range: inf -> 5` for non-finite
+/// bounds, `upper bound and larger bound inconsistent with step sign`,
+/// `invalid size, possible overflow?`, and `"arange_cpu" not implemented for 'Bool'`.
+pub fn arange_start_step(
+    start: Scalar,
+    end: Scalar,
+    step: Scalar,
+    dtype: Option<DType>,
+) -> Result<Tensor> {
+    let all_int = [start, end, step]
+        .iter()
+        .all(|s| s.category() != Category::Floating);
+    let dtype = dtype.unwrap_or(if all_int {
+        DType::Int64
+    } else {
+        DType::DEFAULT_FLOAT
+    });
+    if dtype == DType::Bool {
+        return Err(Error::runtime("\"arange_cpu\" not implemented for 'Bool'"));
+    }
+    // Validation in double (torch's `arange_check_bounds`).
+    let (dstart, dend, dstep) = (start.to_f64(), end.to_f64(), step.to_f64());
+    if dstep == 0.0 || dstep.is_nan() {
+        return Err(Error::runtime("step must be nonzero"));
+    }
+    if !(dstart.is_finite() && dend.is_finite()) {
+        return Err(Error::runtime(format!(
+            "unsupported range: {} -> {}",
+            fmt_double(dstart),
+            fmt_double(dend)
+        )));
+    }
+    if !((dstep > 0.0 && dend >= dstart) || (dstep < 0.0 && dend <= dstart)) {
+        return Err(Error::runtime(
+            "upper bound and larger bound inconsistent with step sign",
+        ));
+    }
+    // Length (torch's `compute_arange_size`): exact integer arithmetic for int64 with integer
+    // bounds, double otherwise.
+    let integral = dtype.is_integral();
+    let (istart, iend, istep) = (start.to_i64(), end.to_i64(), step.to_i64());
+    let exact = dtype == DType::Int64
+        && [start, end, step]
+            .iter()
+            .all(|s| matches!(s, Scalar::Int(_)));
+    let size_d: f64 = if exact {
+        let sgn: i128 = if istep > 0 { 1 } else { -1 };
+        let num = iend as i128 - istart as i128 + istep as i128 - sgn;
+        (num / istep as i128) as f64
+    } else {
+        ((dend - dstart) / dstep).ceil()
+    };
+    if !(size_d >= 0.0 && size_d <= i64::MAX as f64) {
+        return Err(Error::runtime("invalid size, possible overflow?"));
+    }
+    let n = size_d as usize;
+    let out = Tensor::zeros(&[n], dtype)?;
+    crate::dispatch!(dtype, T => {
+        use crate::core::dtype::Element;
+        let p = out.data_ptr::<T>();
+        // SAFETY: `out` is a fresh contiguous tensor of exactly `n` elements of `T`.
+        let slice = unsafe { std::slice::from_raw_parts_mut(p, n) };
+        if integral {
+            for (i, v) in slice.iter_mut().enumerate() {
+                *v = T::from_i64(istart.wrapping_add(istep.wrapping_mul(i as i64)));
+            }
+        } else {
+            for (i, v) in slice.iter_mut().enumerate() {
+                *v = T::from_f64(dstart + dstep * i as f64);
+            }
+        }
+    });
+    Ok(out)
+}
+
+/// `zeros_like(input, *, dtype=None)`: a contiguous tensor of zeros with `input`'s shape and
+/// (by default) dtype (torch: `torch.zeros_like`; torch keeps a dense input's strides, tensorbind
+/// always returns a row-major tensor).
+pub fn zeros_like(input: &Tensor, dtype: Option<DType>) -> Result<Tensor> {
+    Tensor::zeros(input.sizes(), dtype.unwrap_or(input.dtype()))
+}
+
+/// `ones_like(input, *, dtype=None)`: as `zeros_like`, filled with ones (torch: `torch.ones_like`).
+pub fn ones_like(input: &Tensor, dtype: Option<DType>) -> Result<Tensor> {
+    Tensor::full(
+        input.sizes(),
+        Scalar::Int(1),
+        dtype.unwrap_or(input.dtype()),
+    )
+}
+
+/// `empty_like(input, *, dtype=None)`: as `zeros_like` (zero-filled here; torch leaves the memory
+/// uninitialised) (torch: `torch.empty_like`).
+pub fn empty_like(input: &Tensor, dtype: Option<DType>) -> Result<Tensor> {
+    zeros_like(input, dtype)
+}
+
+/// `full_like(input, fill_value, *, dtype=None)`: a contiguous tensor with `input`'s shape filled
+/// with `fill_value`; the dtype defaults to `input`'s, not the value's (torch: `torch.full_like`).
+pub fn full_like(input: &Tensor, fill_value: Scalar, dtype: Option<DType>) -> Result<Tensor> {
+    Tensor::full(input.sizes(), fill_value, dtype.unwrap_or(input.dtype()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::core::error::ErrorKind;
+
+    #[test]
+    fn zeros_ones_full_dtypes() {
+        let z = zeros(&[2, 3], None).unwrap();
+        assert_eq!(z.dtype(), DType::Float32);
+        assert_eq!(z.sizes(), &[2, 3]);
+        assert_eq!(z.to_f64_vec(), vec![0.0; 6]);
+        let o = ones(&[2], Some(DType::Bool)).unwrap();
+        assert_eq!(o.to_vec::<bool>(), vec![true, true]);
+        let o = ones(&[], Some(DType::Int32)).unwrap();
+        assert_eq!(o.dim(), 0);
+        assert_eq!(o.to_vec::<i32>(), vec![1]);
+        assert_eq!(empty(&[0, 4], None).unwrap().numel(), 0);
+        assert_eq!(
+            full(&[2], Scalar::Int(7), None).unwrap().dtype(),
+            DType::Int64
+        );
+        assert_eq!(
+            full(&[2], Scalar::Float(2.5), None).unwrap().dtype(),
+            DType::Float32
+        );
+        assert_eq!(
+            full(&[2], Scalar::Bool(true), None).unwrap().dtype(),
+            DType::Bool
+        );
+        let f = full(&[3], Scalar::Float(2.7), Some(DType::Int64)).unwrap();
+        assert_eq!(f.to_vec::<i64>(), vec![2, 2, 2]);
+    }
+
+    #[test]
+    fn negative_size_is_runtime_error() {
+        let e = zeros(&[-1], None).unwrap_err();
+        assert_eq!(e.kind, ErrorKind::Runtime);
+        assert_eq!(
+            e.message,
+            "Trying to create tensor with negative dimension -1: [-1]"
+        );
+        let e = full(&[2, -3], Scalar::Int(1), None).unwrap_err();
+        assert_eq!(
+            e.message,
+            "Trying to create tensor with negative dimension -3: [2, -3]"
+        );
+        assert_eq!(
+            zeros(&[1 << 40, 1 << 40], None).unwrap_err().kind,
+            ErrorKind::Runtime
+        );
+    }
+
+    #[test]
+    fn arange_values_and_dtypes() {
+        let a = arange(Scalar::Int(5), None).unwrap();
+        assert_eq!(a.dtype(), DType::Int64);
+        assert_eq!(a.to_vec::<i64>(), vec![0, 1, 2, 3, 4]);
+        let a = arange_start_step(Scalar::Int(1), Scalar::Float(2.5), Scalar::Float(0.5), None)
+            .unwrap();
+        assert_eq!(a.dtype(), DType::Float32);
+        assert_eq!(a.to_vec::<f32>(), vec![1.0, 1.5, 2.0]);
+        // torch.arange(10, 0, -3) -> [10, 7, 4, 1]
+        let a = arange_start_step(Scalar::Int(10), Scalar::Int(0), Scalar::Int(-3), None).unwrap();
+        assert_eq!(a.to_vec::<i64>(), vec![10, 7, 4, 1]);
+        // torch.arange(0, 1, 0.1).shape == (10,)
+        let a =
+            arange_start_step(Scalar::Int(0), Scalar::Int(1), Scalar::Float(0.1), None).unwrap();
+        assert_eq!(a.numel(), 10);
+        // torch.arange(-1.0, 1.0, 0.5, dtype=float64)
+        let a = arange_start_step(
+            Scalar::Float(-1.0),
+            Scalar::Float(1.0),
+            Scalar::Float(0.5),
+            Some(DType::Float64),
+        )
+        .unwrap();
+        assert_eq!(a.to_vec::<f64>(), vec![-1.0, -0.5, 0.0, 0.5]);
+        // torch.arange(0.5, 5, dtype=torch.int64) -> [0, 1, 2, 3, 4]
+        let a = arange_start(Scalar::Float(0.5), Scalar::Int(5), Some(DType::Int64)).unwrap();
+        assert_eq!(a.to_vec::<i64>(), vec![0, 1, 2, 3, 4]);
+        // torch.arange(2.5) -> [0., 1., 2.]
+        let a = arange(Scalar::Float(2.5), None).unwrap();
+        assert_eq!(a.to_vec::<f32>(), vec![0.0, 1.0, 2.0]);
+        assert_eq!(arange(Scalar::Int(0), None).unwrap().sizes(), &[0]);
+        let a = arange(Scalar::Int(4), Some(DType::UInt8)).unwrap();
+        assert_eq!(a.to_vec::<u8>(), vec![0, 1, 2, 3]);
+        assert_eq!(
+            arange(Scalar::Bool(true), None).unwrap().dtype(),
+            DType::Int64
+        );
+    }
+
+    #[test]
+    fn arange_errors() {
+        let e =
+            arange_start_step(Scalar::Int(0), Scalar::Int(5), Scalar::Int(0), None).unwrap_err();
+        assert_eq!(
+            (e.kind, e.message.as_str()),
+            (ErrorKind::Runtime, "step must be nonzero")
+        );
+        let e =
+            arange_start_step(Scalar::Int(0), Scalar::Int(5), Scalar::Int(-1), None).unwrap_err();
+        assert_eq!(
+            e.message,
+            "upper bound and larger bound inconsistent with step sign"
+        );
+        let e = arange(Scalar::Float(f64::INFINITY), None).unwrap_err();
+        assert_eq!(e.message, "unsupported range: 0 -> inf");
+        let e = arange_start(Scalar::Float(1e20), Scalar::Float(f64::NAN), None).unwrap_err();
+        assert_eq!(e.message, "unsupported range: 1e+20 -> nan");
+        assert_eq!(fmt_double(123456789.0), "1.23457e+08");
+        assert_eq!(fmt_double(0.0001), "0.0001");
+        assert_eq!(fmt_double(2.5), "2.5");
+        assert_eq!(fmt_double(-100000.0), "-100000");
+        assert_eq!(fmt_double(1e-5), "1e-05");
+        let e = arange(Scalar::Int(3), Some(DType::Bool)).unwrap_err();
+        assert_eq!(e.message, "\"arange_cpu\" not implemented for 'Bool'");
+        // torch.arange(0, 2, 0.5, dtype=torch.int64): 4 elements, the step truncates to 0.
+        let a = arange_start_step(
+            Scalar::Int(0),
+            Scalar::Int(2),
+            Scalar::Float(0.5),
+            Some(DType::Int64),
+        )
+        .unwrap();
+        assert_eq!(a.to_vec::<i64>(), vec![0, 0, 0, 0]);
+    }
+
+    #[test]
+    fn like_factories_keep_shape_and_dtype() {
+        let t = Tensor::from_vec((0..6i32).collect(), &[2, 3]).unwrap();
+        let tt = t.as_strided(vec![3, 2], vec![1, 3], 0);
+        let z = zeros_like(&tt, None).unwrap();
+        assert_eq!((z.sizes(), z.dtype()), (&[3usize, 2][..], DType::Int32));
+        assert!(z.is_contiguous());
+        let o = ones_like(&tt, Some(DType::Float64)).unwrap();
+        assert_eq!(o.to_vec::<f64>(), vec![1.0; 6]);
+        let f = full_like(&t, Scalar::Float(2.9), None).unwrap();
+        assert_eq!(f.dtype(), DType::Int32);
+        assert_eq!(f.to_vec::<i32>(), vec![2; 6]);
+        assert_eq!(empty_like(&t, None).unwrap().sizes(), &[2, 3]);
+    }
+}

@@ -1,1 +1,768 @@
-//! src/core/ops/shape.rs: (being written)
+//! src/core/ops/shape.rs: shape and layout ops — views (`view`, `reshape`, `transpose`,
+//! `permute`, `squeeze`, `unsqueeze`, `flatten`, `expand`, `select`) that share storage, and the
+//! copying `contiguous`, `clone`, `cat`, `stack` (PyTorch: `TensorShape.cpp`).
+
+use crate::core::error::{Error, Result};
+use crate::core::promote::result_type;
+use crate::core::tensor::{checked_numel, contiguous_strides, maybe_wrap_dim, Tensor};
+
+/// torch's `infer_size`: `shape` with its one `-1` replaced so the element count is `numel`.
+/// Errors (RuntimeError): `only one dimension can be inferred`, `invalid shape dimension -2`,
+/// `shape '[2, 5]' is invalid for input of size 6`, and the "cannot reshape tensor of 0
+/// elements" message when `-1` would be ambiguous.
+pub fn infer_size(shape: &[i64], numel: usize) -> Result<Vec<usize>> {
+    let mut infer_dim: Option<usize> = None;
+    let mut newsize: Option<usize> = Some(1);
+    for (d, &s) in shape.iter().enumerate() {
+        if s == -1 {
+            if infer_dim.is_some() {
+                return Err(Error::runtime("only one dimension can be inferred"));
+            }
+            infer_dim = Some(d);
+        } else if s >= 0 {
+            newsize = newsize.and_then(|n| n.checked_mul(s as usize));
+        } else {
+            return Err(Error::runtime(format!("invalid shape dimension {s}")));
+        }
+    }
+    let invalid = || {
+        Error::runtime(format!(
+            "shape '{shape:?}' is invalid for input of size {numel}"
+        ))
+    };
+    let newsize = newsize.ok_or_else(invalid)?;
+    let ok = numel == newsize || (infer_dim.is_some() && newsize > 0 && numel % newsize == 0);
+    if !ok {
+        return Err(invalid());
+    }
+    let mut res: Vec<usize> = shape.iter().map(|&s| s.max(0) as usize).collect();
+    if let Some(d) = infer_dim {
+        if newsize == 0 {
+            return Err(Error::runtime(format!(
+                "cannot reshape tensor of 0 elements into shape {shape:?} because the unspecified dimension size -1 can be any value and is ambiguous"
+            )));
+        }
+        res[d] = numel / newsize;
+    }
+    Ok(res)
+}
+
+/// torch's `computeStride`: strides that let a tensor of `oldshape`/`oldstride` be viewed as
+/// `newshape` (same element count) without copying, or `None` when some new dimension would
+/// span two non-contiguous chunks of the old layout.
+pub fn compute_view_strides(
+    oldshape: &[usize],
+    oldstride: &[isize],
+    newshape: &[usize],
+) -> Option<Vec<isize>> {
+    if oldshape.is_empty() {
+        return Some(vec![1; newshape.len()]);
+    }
+    let numel: usize = oldshape.iter().product();
+    if numel == 0 && oldshape == newshape {
+        return Some(oldstride.to_vec());
+    }
+    let mut newstride = vec![0isize; newshape.len()];
+    if numel == 0 {
+        for d in (0..newshape.len()).rev() {
+            newstride[d] = if d == newshape.len() - 1 {
+                1
+            } else {
+                (newshape[d + 1].max(1) as isize).wrapping_mul(newstride[d + 1])
+            };
+        }
+        return Some(newstride);
+    }
+    let mut view_d = newshape.len() as isize - 1;
+    let mut chunk_base_stride = *oldstride.last().expect("non-empty");
+    let mut tensor_numel: usize = 1;
+    let mut view_numel: usize = 1;
+    for tensor_d in (0..oldshape.len()).rev() {
+        tensor_numel *= oldshape[tensor_d];
+        let chunk_end = tensor_d == 0
+            || (oldshape[tensor_d - 1] != 1
+                && oldstride[tensor_d - 1]
+                    != (tensor_numel as isize).wrapping_mul(chunk_base_stride));
+        if chunk_end {
+            while view_d >= 0 && (view_numel < tensor_numel || newshape[view_d as usize] == 1) {
+                newstride[view_d as usize] = (view_numel as isize).wrapping_mul(chunk_base_stride);
+                view_numel *= newshape[view_d as usize];
+                view_d -= 1;
+            }
+            if view_numel != tensor_numel {
+                return None;
+            }
+            if tensor_d > 0 {
+                chunk_base_stride = oldstride[tensor_d - 1];
+                tensor_numel = 1;
+                view_numel = 1;
+            }
+        }
+    }
+    if view_d != -1 {
+        return None;
+    }
+    Some(newstride)
+}
+
+/// `reshape(input, shape)`: the same elements with shape `shape` (one `-1` is inferred). A view
+/// sharing storage when the strides allow it (torch's `computeStride` rule), otherwise a
+/// contiguous copy. Errors: those of `infer_size` (torch: `torch.reshape`).
+pub fn reshape(input: &Tensor, shape: &[i64]) -> Result<Tensor> {
+    let sizes = infer_size(shape, input.numel())?;
+    match compute_view_strides(input.sizes(), input.strides(), &sizes) {
+        Some(strides) => Ok(input.as_strided(sizes, strides, input.storage_offset())),
+        None => {
+            let c = input.clone_data()?;
+            let strides = contiguous_strides(&sizes);
+            Ok(c.as_strided(sizes, strides, 0))
+        }
+    }
+}
+
+/// `Tensor.view(size)`: a view with shape `size` (one `-1` is inferred), always sharing storage.
+/// Errors: those of `infer_size`, and RuntimeError "view size is not compatible with input
+/// tensor's size and stride (...). Use .reshape(...) instead." when no view exists
+/// (torch: `Tensor.view`).
+pub fn view(input: &Tensor, size: &[i64]) -> Result<Tensor> {
+    let sizes = infer_size(size, input.numel())?;
+    match compute_view_strides(input.sizes(), input.strides(), &sizes) {
+        Some(strides) => Ok(input.as_strided(sizes, strides, input.storage_offset())),
+        None => Err(Error::runtime(
+            "view size is not compatible with input tensor's size and stride (at least one dimension spans across two contiguous subspaces). Use .reshape(...) instead.",
+        )),
+    }
+}
+
+/// `transpose(input, dim0, dim1)`: a view with dims `dim0` and `dim1` swapped (negative dims
+/// count from the end; IndexError when out of range) (torch: `torch.transpose`).
+pub fn transpose(input: &Tensor, dim0: i64, dim1: i64) -> Result<Tensor> {
+    let nd = input.dim();
+    let d0 = maybe_wrap_dim(dim0, nd)?;
+    let d1 = maybe_wrap_dim(dim1, nd)?;
+    let mut sizes = input.sizes().to_vec();
+    let mut strides = input.strides().to_vec();
+    if nd > 0 {
+        sizes.swap(d0, d1);
+        strides.swap(d0, d1);
+    }
+    Ok(input.as_strided(sizes, strides, input.storage_offset()))
+}
+
+/// `permute(input, dims)`: a view whose dim `i` is `input`'s dim `dims[i]`. `dims` must be a
+/// permutation of the dims (negative entries count from the end). Errors: RuntimeError when
+/// `len(dims)` differs from `input.dim()` or a dim repeats; IndexError for an out-of-range dim
+/// (torch: `torch.permute`).
+pub fn permute(input: &Tensor, dims: &[i64]) -> Result<Tensor> {
+    let nd = input.dim();
+    if dims.len() != nd {
+        return Err(Error::runtime(format!(
+            "permute(sparse_coo): number of dimensions in the tensor input does not match the length of the desired ordering of dimensions i.e. input.dim() = {nd} is not equal to len(dims) = {}",
+            dims.len()
+        )));
+    }
+    let mut seen = vec![false; nd];
+    let mut sizes = Vec::with_capacity(nd);
+    let mut strides = Vec::with_capacity(nd);
+    for &d in dims {
+        let d = maybe_wrap_dim(d, nd)?;
+        if seen[d] {
+            return Err(Error::runtime("permute(): duplicate dims are not allowed."));
+        }
+        seen[d] = true;
+        sizes.push(input.sizes()[d]);
+        strides.push(input.strides()[d]);
+    }
+    Ok(input.as_strided(sizes, strides, input.storage_offset()))
+}
+
+/// `squeeze(input)`: a view without the dims of size 1 (torch: `torch.squeeze`).
+pub fn squeeze(input: &Tensor) -> Result<Tensor> {
+    let (sizes, strides): (Vec<usize>, Vec<isize>) = input
+        .sizes()
+        .iter()
+        .zip(input.strides())
+        .filter(|(&s, _)| s != 1)
+        .map(|(&s, &st)| (s, st))
+        .unzip();
+    Ok(input.as_strided(sizes, strides, input.storage_offset()))
+}
+
+/// `squeeze(input, dim)`: a view without dim `dim` if its size is 1, else an unchanged view.
+/// IndexError when `dim` is out of range (torch: `torch.squeeze(input, dim)`).
+pub fn squeeze_dim(input: &Tensor, dim: i64) -> Result<Tensor> {
+    let d = maybe_wrap_dim(dim, input.dim())?;
+    let mut sizes = input.sizes().to_vec();
+    let mut strides = input.strides().to_vec();
+    if input.dim() > 0 && sizes[d] == 1 {
+        sizes.remove(d);
+        strides.remove(d);
+    }
+    Ok(input.as_strided(sizes, strides, input.storage_offset()))
+}
+
+/// `unsqueeze(input, dim)`: a view with a dim of size 1 inserted at `dim`, which ranges over
+/// `[-ndim-1, ndim]`; IndexError otherwise (torch: `torch.unsqueeze`).
+pub fn unsqueeze(input: &Tensor, dim: i64) -> Result<Tensor> {
+    let nd = input.dim();
+    let d = maybe_wrap_dim(dim, nd + 1)?;
+    let mut sizes = input.sizes().to_vec();
+    let mut strides = input.strides().to_vec();
+    // torch's inferUnsqueezeGeometry: the new dim's stride is size * stride of the dim it
+    // precedes, or 1 at the end.
+    let new_stride = if d >= nd {
+        1
+    } else {
+        (sizes[d] as isize).wrapping_mul(strides[d])
+    };
+    sizes.insert(d, 1);
+    strides.insert(d, new_stride);
+    Ok(input.as_strided(sizes, strides, input.storage_offset()))
+}
+
+/// `flatten(input, start_dim=0, end_dim=-1)`: dims `start_dim..=end_dim` merged into one, through
+/// `reshape` (a view when possible). A 0-dim tensor becomes shape `[1]`. Errors: IndexError for
+/// an out-of-range dim; RuntimeError "flatten() has invalid args: start_dim cannot come after
+/// end_dim" (torch: `torch.flatten`).
+pub fn flatten(input: &Tensor, start_dim: i64, end_dim: i64) -> Result<Tensor> {
+    let nd = input.dim();
+    let s = maybe_wrap_dim(start_dim, nd)?;
+    let e = maybe_wrap_dim(end_dim, nd)?;
+    if s > e {
+        return Err(Error::runtime(
+            "flatten() has invalid args: start_dim cannot come after end_dim",
+        ));
+    }
+    if nd == 0 {
+        return reshape(input, &[1]);
+    }
+    if s == e {
+        return Ok(input.clone());
+    }
+    let sizes = input.sizes();
+    let merged: usize = sizes[s..=e].iter().product();
+    let shape: Vec<i64> = sizes[..s]
+        .iter()
+        .copied()
+        .chain(std::iter::once(merged))
+        .chain(sizes[e + 1..].iter().copied())
+        .map(|v| v as i64)
+        .collect();
+    reshape(input, &shape)
+}
+
+/// torch's `Tensor::toString()` for a CPU tensor: `torch.FloatTensor`, `torch.LongTensor`, ...
+fn type_string(t: &Tensor) -> String {
+    format!("torch.{}Tensor", t.dtype().scalar_type_name())
+}
+
+/// `Tensor.expand(size)`: a view broadcast to `size`. `-1` keeps a dim's size; new leading dims
+/// may be added (not as `-1`); expanded dims get stride 0 (torch's `inferExpandGeometry`).
+/// Errors (RuntimeError): fewer sizes than dims, a non-singleton size that differs, `-1` in a
+/// new leading dim, a negative size (torch: `Tensor.expand`).
+pub fn expand(input: &Tensor, size: &[i64]) -> Result<Tensor> {
+    let nd = size.len();
+    let td = input.dim();
+    if nd < td {
+        return Err(Error::runtime(format!(
+            "expand({}{{{:?}}}, size={size:?}): the number of sizes provided ({nd}) must be greater or equal to the number of dimensions in the tensor ({td})",
+            type_string(input),
+            input.sizes()
+        )));
+    }
+    let mut out_sizes = vec![0usize; nd];
+    let mut out_strides = vec![0isize; nd];
+    for i in (0..nd).rev() {
+        let offset = nd - 1 - i;
+        let dim = td as isize - 1 - offset as isize;
+        let (cur, mut stride) = if dim >= 0 {
+            (
+                input.sizes()[dim as usize] as i64,
+                input.strides()[dim as usize],
+            )
+        } else if i + 1 < nd {
+            (
+                1,
+                (out_sizes[i + 1] as isize).wrapping_mul(out_strides[i + 1]),
+            )
+        } else {
+            (1, 1)
+        };
+        let mut target = size[i];
+        if target == -1 {
+            if dim < 0 {
+                return Err(Error::runtime(format!(
+                    "The expanded size of the tensor (-1) isn't allowed in a leading, non-existing dimension {i}"
+                )));
+            }
+            target = cur;
+        }
+        if target < 0 {
+            return Err(Error::runtime(format!(
+                "Trying to create tensor with negative dimension {target}: {size:?}"
+            )));
+        }
+        if cur != target {
+            if cur != 1 {
+                return Err(Error::runtime(format!(
+                    "The expanded size of the tensor ({target}) must match the existing size ({cur}) at non-singleton dimension {i}.  Target sizes: {size:?}.  Tensor sizes: {:?}",
+                    input.sizes()
+                )));
+            }
+            stride = 0;
+        }
+        out_sizes[i] = target as usize;
+        out_strides[i] = stride;
+    }
+    checked_numel(&out_sizes)?;
+    Ok(input.as_strided(out_sizes, out_strides, input.storage_offset()))
+}
+
+/// `Tensor.contiguous()`: `input` itself (another handle) when row-major contiguous, else a
+/// contiguous copy (torch: `Tensor.contiguous`).
+pub fn contiguous(input: &Tensor) -> Result<Tensor> {
+    input.contiguous()
+}
+
+/// `clone(input)`: a new contiguous tensor with a copy of the values (torch: `torch.clone`;
+/// torch preserves a dense input's strides, tensorbind returns row-major).
+pub fn clone(input: &Tensor) -> Result<Tensor> {
+    input.clone_data()
+}
+
+/// torch's legacy rule: 1-D empty tensors (shape `[0]`) are skipped by `cat`.
+fn cat_should_skip(t: &Tensor) -> bool {
+    t.dim() == 1 && t.sizes()[0] == 0
+}
+
+/// `cat(tensors, dim=0)`: the tensors concatenated along `dim`; the result dtype is promoted over
+/// all inputs. All non-skipped tensors must have the same number of dims and equal sizes except
+/// along `dim`; 1-D tensors of shape `[0]` are skipped (torch's legacy rule), and if every tensor
+/// is skipped the result has shape `[0]`. Errors (RuntimeError unless noted): an empty list,
+/// a 0-dim input, mismatching dims or sizes, IndexError for an out-of-range `dim`
+/// (torch: `torch.cat`).
+pub fn cat(tensors: &[Tensor], dim: i64) -> Result<Tensor> {
+    if let Some(pos) = tensors.iter().position(|t| t.dim() == 0) {
+        return Err(Error::runtime(format!(
+            "zero-dimensional tensor (at position {pos}) cannot be concatenated"
+        )));
+    }
+    if tensors.is_empty() {
+        return Err(Error::runtime(
+            "torch.cat(): expected a non-empty list of Tensors",
+        ));
+    }
+    let refs: Vec<&Tensor> = tensors.iter().collect();
+    let dtype = result_type(&refs);
+    let Some(valid) = tensors.iter().position(|t| !cat_should_skip(t)) else {
+        return Tensor::zeros(&[0], dtype);
+    };
+    let first = &tensors[valid];
+    let d = maybe_wrap_dim(dim, first.dim())?;
+    let mut size_at_dim = 0usize;
+    for (i, t) in tensors.iter().enumerate() {
+        if cat_should_skip(t) {
+            continue;
+        }
+        if t.dim() != first.dim() {
+            return Err(Error::runtime(format!(
+                "Tensors must have same number of dimensions: got {} and {}",
+                first.dim(),
+                t.dim()
+            )));
+        }
+        for k in 0..first.dim() {
+            if k != d && first.sizes()[k] != t.sizes()[k] {
+                return Err(Error::runtime(format!(
+                    "Sizes of tensors must match except in dimension {d}. Expected size {} but got size {} for tensor number {i} in the list.",
+                    first.sizes()[k],
+                    t.sizes()[k]
+                )));
+            }
+        }
+        size_at_dim = size_at_dim
+            .checked_add(t.sizes()[d])
+            .ok_or_else(|| Error::runtime("cat(): the result size overflows"))?;
+    }
+    let mut out_sizes = first.sizes().to_vec();
+    out_sizes[d] = size_at_dim;
+    let out = Tensor::zeros(&out_sizes, dtype)?;
+    let out_strides = out.strides().to_vec();
+    let mut pos = 0usize;
+    for t in tensors {
+        if cat_should_skip(t) {
+            continue;
+        }
+        let len = t.sizes()[d];
+        if len > 0 {
+            let mut sizes = out_sizes.clone();
+            sizes[d] = len;
+            let offset = pos * out_strides[d] as usize;
+            let part = out.as_strided(sizes, out_strides.clone(), offset);
+            part.copy_from(t)?;
+        }
+        pos += len;
+    }
+    Ok(out)
+}
+
+/// `stack(tensors, dim=0)`: the tensors (all of one shape) stacked along a new dim `dim`, which
+/// ranges over `[-ndim-1, ndim]`; the dtype is promoted as in `cat`. Errors (RuntimeError):
+/// an empty list ("stack expects a non-empty TensorList"), unequal shapes ("stack expects each
+/// tensor to be equal size, but got [2] at entry 0 and [3] at entry 1"; torch checks this only
+/// for a new dim before the last, the last-dim case reports `cat`'s error) (torch: `torch.stack`).
+pub fn stack(tensors: &[Tensor], dim: i64) -> Result<Tensor> {
+    let Some(first) = tensors.first() else {
+        return Err(Error::runtime("stack expects a non-empty TensorList"));
+    };
+    let d = maybe_wrap_dim(dim, first.dim() + 1)?;
+    if d < first.dim() {
+        for (i, t) in tensors.iter().enumerate().skip(1) {
+            if t.sizes() != first.sizes() {
+                return Err(Error::runtime(format!(
+                    "stack expects each tensor to be equal size, but got {:?} at entry 0 and {:?} at entry {i}",
+                    first.sizes(),
+                    t.sizes()
+                )));
+            }
+        }
+    }
+    let parts = tensors
+        .iter()
+        .map(|t| unsqueeze(t, d as i64))
+        .collect::<Result<Vec<_>>>()?;
+    cat(&parts, d as i64)
+}
+
+/// `select(input, dim, index)`: the view at `index` along `dim`, with that dim removed (negative
+/// `index` counts from the end). IndexError: "select() cannot be applied to a 0-dim tensor.",
+/// an out-of-range `dim`, or "select(): index 5 out of range for tensor of size [3] at
+/// dimension 0" (torch: `torch.select`).
+pub fn select(input: &Tensor, dim: i64, index: i64) -> Result<Tensor> {
+    let nd = input.dim();
+    if nd == 0 {
+        return Err(Error::index(
+            "select() cannot be applied to a 0-dim tensor.",
+        ));
+    }
+    let d = maybe_wrap_dim(dim, nd)?;
+    let size = input.sizes()[d] as i64;
+    if index < -size || index >= size {
+        return Err(Error::index(format!(
+            "select(): index {index} out of range for tensor of size {:?} at dimension {d}",
+            input.sizes()
+        )));
+    }
+    let index = if index < 0 { index + size } else { index };
+    let mut sizes = input.sizes().to_vec();
+    let mut strides = input.strides().to_vec();
+    let offset = input.storage_offset() as isize + index as isize * strides[d];
+    sizes.remove(d);
+    strides.remove(d);
+    Ok(input.as_strided(sizes, strides, offset as usize))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::core::dtype::DType;
+    use crate::core::error::ErrorKind;
+
+    fn arange_t(n: i64, shape: &[usize]) -> Tensor {
+        Tensor::from_vec((0..n).collect::<Vec<i64>>(), shape).unwrap()
+    }
+
+    #[test]
+    fn reshape_views_contiguous_and_copies_transposed() {
+        let t = arange_t(6, &[2, 3]);
+        let r = reshape(&t, &[3, -1]).unwrap();
+        assert_eq!(r.sizes(), &[3, 2]);
+        assert!(r.shares_storage(&t));
+        assert_eq!(r.to_vec::<i64>(), vec![0, 1, 2, 3, 4, 5]);
+        let tt = transpose(&t, 0, 1).unwrap();
+        let r = reshape(&tt, &[6]).unwrap();
+        assert!(!r.shares_storage(&t));
+        assert_eq!(r.to_vec::<i64>(), vec![0, 3, 1, 4, 2, 5]);
+        // A transposed tensor can still be viewed when only size-1 dims move.
+        let r = reshape(&tt, &[3, 1, 2]).unwrap();
+        assert!(r.shares_storage(&t));
+        assert_eq!(r.strides(), &[1, 6, 3]); // torch: x.t().reshape(3, 1, 2).stride()
+                                             // 0-dim to [1] and back.
+        let s = Tensor::from_vec(vec![7i64], &[]).unwrap();
+        assert_eq!(reshape(&s, &[1, 1]).unwrap().strides(), &[1, 1]);
+        assert_eq!(reshape(&arange_t(1, &[1]), &[]).unwrap().dim(), 0);
+    }
+
+    #[test]
+    fn reshape_errors() {
+        let t = arange_t(6, &[2, 3]);
+        let e = reshape(&t, &[2, 5]).unwrap_err();
+        assert_eq!(
+            (e.kind, e.message.as_str()),
+            (
+                ErrorKind::Runtime,
+                "shape '[2, 5]' is invalid for input of size 6"
+            )
+        );
+        let e = reshape(&t, &[-1, -1]).unwrap_err();
+        assert_eq!(e.message, "only one dimension can be inferred");
+        let e = reshape(&t, &[-1, 4]).unwrap_err();
+        assert_eq!(e.message, "shape '[-1, 4]' is invalid for input of size 6");
+        let e = reshape(&t, &[-2, 3]).unwrap_err();
+        assert_eq!(e.message, "invalid shape dimension -2");
+        let z = Tensor::zeros(&[0, 3], DType::Float32).unwrap();
+        assert!(reshape(&z, &[-1, 0])
+            .unwrap_err()
+            .message
+            .starts_with("cannot reshape tensor of 0 elements"));
+        assert_eq!(reshape(&z, &[3, -1]).unwrap().sizes(), &[3, 0]);
+    }
+
+    #[test]
+    fn view_requires_compatible_strides() {
+        let t = arange_t(24, &[2, 3, 4]);
+        let v = view(&t, &[6, 4]).unwrap();
+        assert!(v.shares_storage(&t));
+        let p = permute(&t, &[1, 0, 2]).unwrap(); // [3, 2, 4], strides [4, 12, 1]
+        let e = view(&p, &[6, 4]).unwrap_err();
+        assert_eq!(e.kind, ErrorKind::Runtime);
+        assert!(e
+            .message
+            .starts_with("view size is not compatible with input tensor's size and stride"));
+        // Splitting the last dim of the permuted tensor is fine.
+        let v = view(&p, &[3, 2, 2, 2]).unwrap();
+        assert_eq!(v.strides(), &[4, 12, 2, 1]);
+        assert_eq!(v.to_vec::<i64>(), p.to_vec::<i64>());
+        // An expanded tensor: view of the broadcast dim is allowed by torch when merging stride 0 dims.
+        let e = expand(&arange_t(3, &[3]), &[2, 3]).unwrap();
+        assert!(view(&e, &[6]).is_err());
+        assert_eq!(view(&e, &[2, 3, 1]).unwrap().strides(), &[0, 1, 1]);
+    }
+
+    #[test]
+    fn transpose_permute_squeeze_unsqueeze() {
+        let t = arange_t(24, &[2, 3, 4]);
+        let tt = transpose(&t, 0, -1).unwrap();
+        assert_eq!(
+            (tt.sizes(), tt.strides()),
+            (&[4usize, 3, 2][..], &[1isize, 4, 12][..])
+        );
+        let e = transpose(&t, 0, 5).unwrap_err();
+        assert_eq!(e.kind, ErrorKind::Index);
+        assert_eq!(
+            e.message,
+            "Dimension out of range (expected to be in range of [-3, 2], but got 5)"
+        );
+        let p = permute(&t, &[2, 0, 1]).unwrap();
+        assert_eq!(
+            (p.sizes(), p.strides()),
+            (&[4usize, 2, 3][..], &[1isize, 12, 4][..])
+        );
+        let e = permute(&arange_t(6, &[2, 3]), &[0, 1, 2]).unwrap_err();
+        assert_eq!(e.message, "permute(sparse_coo): number of dimensions in the tensor input does not match the length of the desired ordering of dimensions i.e. input.dim() = 2 is not equal to len(dims) = 3");
+        let e = permute(&t, &[0, 0, 1]).unwrap_err();
+        assert_eq!(e.message, "permute(): duplicate dims are not allowed.");
+        let e = permute(&t, &[0, -3, 1]).unwrap_err();
+        assert_eq!(e.message, "permute(): duplicate dims are not allowed.");
+
+        let s = arange_t(6, &[1, 2, 1, 3]);
+        let q = squeeze(&s).unwrap();
+        assert_eq!(
+            (q.sizes(), q.strides()),
+            (&[2usize, 3][..], &[3isize, 1][..])
+        );
+        assert_eq!(squeeze_dim(&s, 2).unwrap().sizes(), &[1, 2, 3]);
+        assert_eq!(squeeze_dim(&s, 1).unwrap().sizes(), &[1, 2, 1, 3]);
+        assert_eq!(squeeze_dim(&s, -4).unwrap().sizes(), &[2, 1, 3]);
+        let z = Tensor::zeros(&[], DType::Float32).unwrap();
+        assert_eq!(squeeze_dim(&z, -1).unwrap().dim(), 0);
+        assert_eq!(squeeze(&z).unwrap().dim(), 0);
+
+        let u = unsqueeze(&t, -1).unwrap();
+        assert_eq!(
+            (u.sizes(), u.strides()),
+            (&[2usize, 3, 4, 1][..], &[12isize, 4, 1, 1][..])
+        );
+        let u = unsqueeze(&t, 1).unwrap();
+        assert_eq!(
+            (u.sizes(), u.strides()),
+            (&[2usize, 1, 3, 4][..], &[12isize, 12, 4, 1][..])
+        );
+        let e = unsqueeze(&t, 4).unwrap_err();
+        assert_eq!(
+            e.message,
+            "Dimension out of range (expected to be in range of [-4, 3], but got 4)"
+        );
+        assert_eq!(unsqueeze(&z, 0).unwrap().sizes(), &[1]);
+    }
+
+    #[test]
+    fn flatten_cases() {
+        let t = arange_t(24, &[2, 3, 4]);
+        assert_eq!(flatten(&t, 0, -1).unwrap().sizes(), &[24]);
+        let f = flatten(&t, 1, 2).unwrap();
+        assert_eq!(f.sizes(), &[2, 12]);
+        assert!(f.shares_storage(&t));
+        let tt = transpose(&t, 0, 2).unwrap();
+        let f = flatten(&tt, 0, 1).unwrap();
+        assert_eq!(f.sizes(), &[12, 2]);
+        assert!(!f.shares_storage(&t));
+        assert_eq!(&f.to_vec::<i64>()[..4], &[0, 12, 4, 16]);
+        let z = Tensor::zeros(&[], DType::Int64).unwrap();
+        assert_eq!(flatten(&z, 0, -1).unwrap().sizes(), &[1]);
+        let e = flatten(&t, 2, 1).unwrap_err();
+        assert_eq!(
+            e.message,
+            "flatten() has invalid args: start_dim cannot come after end_dim"
+        );
+    }
+
+    #[test]
+    fn expand_strides_and_errors() {
+        let t = arange_t(3, &[3, 1]);
+        let e = expand(&t, &[2, 3, 4]).unwrap();
+        assert_eq!(
+            (e.sizes(), e.strides()),
+            (&[2usize, 3, 4][..], &[0isize, 1, 0][..])
+        );
+        assert!(e.shares_storage(&t));
+        assert_eq!(expand(&t, &[-1, 2]).unwrap().sizes(), &[3, 2]);
+        // torch.zeros(3).expand(1, 3).stride() == (3, 1)
+        let v = arange_t(3, &[3]);
+        assert_eq!(expand(&v, &[1, 3]).unwrap().strides(), &[3, 1]);
+        let err = expand(&t, &[-1, 3, 4]).unwrap_err();
+        assert_eq!(err.message, "The expanded size of the tensor (-1) isn't allowed in a leading, non-existing dimension 0");
+        let err = expand(&t, &[4, 2]).unwrap_err();
+        assert_eq!(err.message, "The expanded size of the tensor (4) must match the existing size (3) at non-singleton dimension 0.  Target sizes: [4, 2].  Tensor sizes: [3, 1]");
+        let err = expand(&t, &[3]).unwrap_err();
+        assert_eq!(err.message, "expand(torch.LongTensor{[3, 1]}, size=[3]): the number of sizes provided (1) must be greater or equal to the number of dimensions in the tensor (2)");
+        let z = Tensor::zeros(&[], DType::Float32).unwrap();
+        assert_eq!(expand(&z, &[2, 2]).unwrap().strides(), &[0, 0]);
+    }
+
+    #[test]
+    fn cat_promotes_and_skips_legacy_empty() {
+        let a = arange_t(4, &[2, 2]);
+        let b = Tensor::from_vec(vec![0.5f32, 1.5], &[1, 2]).unwrap();
+        let c = cat(&[a.clone(), b.clone()], 0).unwrap();
+        assert_eq!(c.dtype(), DType::Float32);
+        assert_eq!(c.sizes(), &[3, 2]);
+        assert_eq!(c.to_vec::<f32>(), vec![0.0, 1.0, 2.0, 3.0, 0.5, 1.5]);
+        let c = cat(&[a.clone(), a.clone()], -1).unwrap();
+        assert_eq!(c.sizes(), &[2, 4]);
+        assert_eq!(c.to_vec::<i64>(), vec![0, 1, 0, 1, 2, 3, 2, 3]);
+        // Non-contiguous input.
+        let at = transpose(&a, 0, 1).unwrap();
+        assert_eq!(
+            cat(&[at, a.clone()], 1).unwrap().to_vec::<i64>(),
+            vec![0, 2, 0, 1, 1, 3, 2, 3]
+        );
+        // Legacy skip of shape-[0] tensors, which still take part in promotion.
+        let empty = Tensor::zeros(&[0], DType::Float64).unwrap();
+        let c = cat(&[empty.clone(), a.clone()], 1).unwrap();
+        assert_eq!((c.sizes(), c.dtype()), (&[2usize, 2][..], DType::Float64));
+        let c = cat(&[empty.clone(), empty.clone()], 3).unwrap();
+        assert_eq!(c.sizes(), &[0]);
+        // Bool + uint8 -> uint8.
+        let bb = Tensor::from_vec(vec![true, false], &[2]).unwrap();
+        let u = Tensor::from_vec(vec![7u8], &[1]).unwrap();
+        let c = cat(&[bb, u], 0).unwrap();
+        assert_eq!(c.to_vec::<u8>(), vec![1, 0, 7]);
+    }
+
+    #[test]
+    fn cat_errors() {
+        let e = cat(&[], 0).unwrap_err();
+        assert_eq!(
+            e.message,
+            "torch.cat(): expected a non-empty list of Tensors"
+        );
+        let a = arange_t(4, &[2, 2]);
+        let b = arange_t(6, &[2, 3]);
+        let e = cat(&[a.clone(), b.clone()], 0).unwrap_err();
+        assert_eq!(e.message, "Sizes of tensors must match except in dimension 0. Expected size 2 but got size 3 for tensor number 1 in the list.");
+        let c = arange_t(6, &[3, 2]);
+        let e = cat(&[a.clone(), c], 1).unwrap_err();
+        assert_eq!(e.message, "Sizes of tensors must match except in dimension 1. Expected size 2 but got size 3 for tensor number 1 in the list.");
+        let e = cat(&[a.clone(), arange_t(2, &[2])], 0).unwrap_err();
+        assert_eq!(
+            e.message,
+            "Tensors must have same number of dimensions: got 2 and 1"
+        );
+        let z = Tensor::zeros(&[], DType::Float32).unwrap();
+        let e = cat(&[a.clone(), z], 0).unwrap_err();
+        assert_eq!(
+            e.message,
+            "zero-dimensional tensor (at position 1) cannot be concatenated"
+        );
+        let e = cat(&[a], 2).unwrap_err();
+        assert_eq!(e.kind, ErrorKind::Index);
+    }
+
+    #[test]
+    fn stack_cases() {
+        let a = arange_t(3, &[3]);
+        let b = Tensor::from_vec(vec![10i32, 11, 12], &[3]).unwrap();
+        let s = stack(&[a.clone(), b.clone()], 0).unwrap();
+        assert_eq!((s.sizes(), s.dtype()), (&[2usize, 3][..], DType::Int64));
+        assert_eq!(s.to_vec::<i64>(), vec![0, 1, 2, 10, 11, 12]);
+        let s = stack(&[a.clone(), b.clone()], -1).unwrap();
+        assert_eq!(s.sizes(), &[3, 2]);
+        assert_eq!(s.to_vec::<i64>(), vec![0, 10, 1, 11, 2, 12]);
+        let z = Tensor::from_vec(vec![5i64], &[]).unwrap();
+        assert_eq!(
+            stack(&[z.clone(), z], 0).unwrap().to_vec::<i64>(),
+            vec![5, 5]
+        );
+        let e = stack(&[], 0).unwrap_err();
+        assert_eq!(e.message, "stack expects a non-empty TensorList");
+        let e = stack(&[arange_t(2, &[2]), a.clone()], 0).unwrap_err();
+        assert_eq!(
+            e.message,
+            "stack expects each tensor to be equal size, but got [2] at entry 0 and [3] at entry 1"
+        );
+        let e = stack(&[a.clone(), a], 3).unwrap_err();
+        assert_eq!(e.kind, ErrorKind::Index);
+    }
+
+    #[test]
+    fn select_views() {
+        let t = arange_t(12, &[3, 4]);
+        let s = select(&t, 0, -1).unwrap();
+        assert_eq!(s.to_vec::<i64>(), vec![8, 9, 10, 11]);
+        assert!(s.shares_storage(&t));
+        let s = select(&t, 1, 2).unwrap();
+        assert_eq!(s.to_vec::<i64>(), vec![2, 6, 10]);
+        let s2 = select(&s, 0, 1).unwrap();
+        assert_eq!((s2.dim(), s2.to_vec::<i64>()), (0, vec![6]));
+        let e = select(&t, 0, 5).unwrap_err();
+        assert_eq!(
+            (e.kind, e.message.as_str()),
+            (
+                ErrorKind::Index,
+                "select(): index 5 out of range for tensor of size [3, 4] at dimension 0"
+            )
+        );
+        let e = select(&s2, 0, 0).unwrap_err();
+        assert_eq!(
+            (e.kind, e.message.as_str()),
+            (
+                ErrorKind::Index,
+                "select() cannot be applied to a 0-dim tensor."
+            )
+        );
+    }
+
+    #[test]
+    fn contiguous_and_clone() {
+        let t = arange_t(6, &[2, 3]);
+        let c = contiguous(&t).unwrap();
+        assert!(c.shares_storage(&t));
+        let tt = transpose(&t, 0, 1).unwrap();
+        let c = contiguous(&tt).unwrap();
+        assert!(!c.shares_storage(&t) && c.is_contiguous());
+        let k = clone(&t).unwrap();
+        assert!(!k.shares_storage(&t));
+        assert_eq!(k.to_vec::<i64>(), t.to_vec::<i64>());
+    }
+}

@@ -1,0 +1,130 @@
+# tensorbind — build, test and demo entry points. See README.md.
+#
+#   make demo     build the release wheel, install it into .venv, run the Iris demo
+#   make test     cargo test; pytest on the release wheel; pytest + refleak run under python3.11-dbg
+#   make refleak  only the debug build and the refleak run
+#   make wheel    release wheel into dist/
+#   make lint     cargo fmt --check, cargo clippy -D warnings
+#   make bench    the benchmark script (python/bench/bench.py), when it exists
+#   make clean    remove build outputs and the venvs
+#
+# Re-running is cheap: cargo and maturin build incrementally, the venvs are reused.
+
+SHELL := /bin/bash
+.SHELLFLAGS := -eu -o pipefail -c
+.DEFAULT_GOAL := help
+
+CARGO       ?= cargo
+PYTHON      ?= python3
+PYTHON_DBG  ?= /usr/bin/python3.11-dbg
+DBG_APT_PKGS := python3.11-dbg python3.11-dev python3.11-venv
+
+VENV        := .venv
+VENV_DBG    := .venv-dbg
+VENV_BUILD  := .venv-build
+DIST        := dist
+TARGET_DBG  := target-dbg
+BUILD_DBG   := build-dbg
+
+# Python packages installed into the test venvs.
+TEST_DEPS   := pytest>=8
+MATURIN_REQ := maturin>=1.9,<2
+# maturin from PATH when present, else from the build venv (created on demand).
+MATURIN     ?= $(or $(shell command -v maturin 2>/dev/null),$(VENV_BUILD)/bin/maturin)
+
+PYTEST_ARGS ?=
+REFLEAK_RUNS ?= 3:5
+DEMO        := python/examples/iris_demo.py
+BENCH       := python/bench/bench.py
+
+.PHONY: help wheel install demo test cargo-test pytest-release debug-build pytest-debug refleak \
+        lint bench clean
+
+help:
+	@sed -n '3,10p' Makefile | sed 's/^# \{0,1\}//'
+
+# ---- release wheel ---------------------------------------------------------------------------
+
+$(VENV_BUILD)/bin/maturin:
+	$(PYTHON) -m venv $(VENV_BUILD)
+	$(VENV_BUILD)/bin/python -m pip install -q '$(MATURIN_REQ)'
+
+wheel: $(MATURIN)
+	rm -f $(DIST)/tensorbind-*.whl
+	$(MATURIN) build --release --out $(DIST) -i $(PYTHON)
+
+$(VENV)/bin/python:
+	$(PYTHON) -m venv $(VENV)
+
+$(VENV)/.test-deps: | $(VENV)/bin/python
+	$(VENV)/bin/python -m pip install -q '$(TEST_DEPS)'
+	touch $@
+
+# Install the freshly built wheel into .venv (force: same version, new build).
+install: wheel | $(VENV)/bin/python
+	$(VENV)/bin/python -m pip install -q --force-reinstall --no-deps $(DIST)/tensorbind-*.whl
+
+demo: install
+	$(VENV)/bin/python $(DEMO)
+
+# ---- tests -----------------------------------------------------------------------------------
+
+test: cargo-test pytest-release pytest-debug refleak
+
+cargo-test:
+	$(CARGO) test
+
+pytest-release: install $(VENV)/.test-deps
+	$(VENV)/bin/python -m pytest tests/python $(PYTEST_ARGS)
+
+# The debug interpreter: installed with apt when missing and running as root.
+$(PYTHON_DBG):
+	@if [ "$$(id -u)" = 0 ]; then \
+	    echo "$(PYTHON_DBG) missing: installing $(DBG_APT_PKGS)"; \
+	    apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y $(DBG_APT_PKGS); \
+	else \
+	    echo "error: $(PYTHON_DBG) (the Py_DEBUG interpreter) is missing." >&2; \
+	    echo "Install it as root:  apt-get install -y $(DBG_APT_PKGS)" >&2; \
+	    exit 1; \
+	fi
+
+# The extension compiled for the debug interpreter, staged as a package in build-dbg/_C/.
+debug-build: $(PYTHON_DBG)
+	PYO3_PYTHON=$(PYTHON_DBG) PYO3_BUILD_EXTENSION_MODULE=1 CARGO_TARGET_DIR=$(TARGET_DBG) \
+	    $(CARGO) build --release
+	rm -rf $(BUILD_DBG)/_C && mkdir -p $(BUILD_DBG)/_C
+	find python/_C -maxdepth 1 -type f ! -name '*.so' -exec cp {} $(BUILD_DBG)/_C/ \;
+	suffix="$$($(PYTHON_DBG) -c "import sysconfig; print(sysconfig.get_config_var('EXT_SUFFIX'))")"; \
+	    cp $(TARGET_DBG)/release/lib_C.so "$(BUILD_DBG)/_C/_C$$suffix"
+	PYTHONPATH=$(BUILD_DBG) $(PYTHON_DBG) -c \
+	    "import _C, sys; assert _C._py_debug is True, _C.__file__; print('debug _C:', _C.__file__)"
+
+$(VENV_DBG)/.test-deps: | $(PYTHON_DBG)
+	$(PYTHON_DBG) -m venv $(VENV_DBG)
+	$(VENV_DBG)/bin/python -m pip install -q '$(TEST_DEPS)'
+	touch $@
+
+pytest-debug: debug-build $(VENV_DBG)/.test-deps
+	PYTHONPATH=$(BUILD_DBG) $(VENV_DBG)/bin/python -m pytest tests/python $(PYTEST_ARGS)
+
+refleak: debug-build $(VENV_DBG)/.test-deps
+	PYTHONPATH=$(BUILD_DBG) TENSORBIND_REFLEAK=$(REFLEAK_RUNS) \
+	    $(VENV_DBG)/bin/python -m pytest tests/python -p no:cacheprovider $(PYTEST_ARGS)
+
+# ---- other -----------------------------------------------------------------------------------
+
+lint:
+	$(CARGO) fmt --check
+	$(CARGO) clippy --all-targets -- -D warnings
+
+bench: install
+	@if [ -f $(BENCH) ]; then \
+	    $(VENV)/bin/python $(BENCH); \
+	else \
+	    echo "bench: $(BENCH) is not written yet"; \
+	fi
+
+clean:
+	$(CARGO) clean
+	rm -rf $(TARGET_DBG) $(BUILD_DBG) $(DIST) $(VENV) $(VENV_DBG) $(VENV_BUILD) .pytest_cache
+	find . -name __pycache__ -type d -prune -not -path './.git/*' -exec rm -rf {} +

@@ -1,0 +1,23 @@
+"""tensorbind: a PyTorch-compatible tensor library (Rust core, raw CPython C-API bindings).
+
+This package wraps the compiled extension ``_C._C`` (built by maturin from the Rust crate) and
+re-exports its public names, so that ``import _C; _C.zeros(2, 3)`` works. The names the test
+suite reads are re-exported as well although they start with an underscore:
+
+- ``_C._py_debug``: True only when the extension was compiled for a ``Py_DEBUG`` interpreter.
+- ``_C._live_tensors()``: the number of core tensors alive in the process (leak checks).
+"""
+
+# Star import skips underscore names; the private names the tests need are imported explicitly.
+# The extension also exports dtype singletons named `bool`, `float`, `int`, ... so the builtins
+# of those names are shadowed in this module after this line (as in `torch`): don't use them here.
+from . import _C as _ext
+from ._C import *  # noqa: F401,F403
+from ._C import _live_tensors, _py_debug  # noqa: F401
+
+__all__ = sorted(name for name in vars(_ext) if not name.startswith("_"))
+__version__ = getattr(_ext, "__version__", "0+unknown")
+if _ext.__doc__:
+    __doc__ = _ext.__doc__
+
+del _ext

@@ -1,0 +1,889 @@
+//! src/bindings/arg_parser.rs: `PythonArgParser`, matching vectorcall arguments against torch-style
+//! signature strings (PyTorch: `python_arg_parser.h/.cpp`; numpy: `npy_argparse.c`).
+//!
+//! A parser holds one `FunctionSignature` per overload, parsed once from strings such as
+//! `"add(Tensor input, Tensor other, *, Scalar alpha=1, Tensor? out=None)"`, with the keyword
+//! names interned so a call compares them by identity first. `parse` tries the overloads in
+//! declaration order and returns `ParsedArgs`: the index of the overload that matched and the
+//! argument slots, borrowed from the caller's argument array. Nothing is allocated on the
+//! success path (slots live in a fixed array on the stack).
+//!
+//! Errors follow torch's texts (rendered examples beside each raise site), with one deliberate
+//! fix: "missing 1 required positional argument" is singular (torch pluralizes it backwards).
+
+use super::convert::{self, is_bool, is_float, is_int, is_int_or_bool, is_number, is_str};
+use super::dtype_object::unpack_dtype;
+use super::errors::{type_error, BindError, PyResult};
+use super::object_ptr::Borrowed;
+use super::tensor_object::{is_tensor, tensor_ref, unpack};
+use crate::core::{DType, Scalar, Tensor};
+use pyo3_ffi as ffi;
+use std::ops::Deref;
+use std::sync::OnceLock;
+
+/// Most parameters any signature may have (slots are a fixed array on the stack).
+pub const MAX_PARAMS: usize = 12;
+
+/// The schema types a parameter can have; one extractor each on `ParsedArgs`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ParamType {
+    Tensor,
+    Scalar,
+    Int,
+    Float,
+    Bool,
+    Str,
+    IntList,
+    ScalarType,
+    TensorList,
+    /// `PyObject*`: any object, converted by hand-written code.
+    Object,
+}
+
+impl ParamType {
+    fn parse(s: &str) -> Option<(ParamType, Option<usize>)> {
+        Some(match s {
+            "Tensor" => (ParamType::Tensor, None),
+            "Scalar" => (ParamType::Scalar, None),
+            "int" => (ParamType::Int, None),
+            "float" => (ParamType::Float, None),
+            "bool" => (ParamType::Bool, None),
+            "str" => (ParamType::Str, None),
+            "ScalarType" => (ParamType::ScalarType, None),
+            "Tensor[]" => (ParamType::TensorList, None),
+            "PyObject*" => (ParamType::Object, None),
+            "int[]" => (ParamType::IntList, None),
+            _ => {
+                let n = s.strip_prefix("int[")?.strip_suffix(']')?;
+                (ParamType::IntList, Some(n.parse().ok()?))
+            }
+        })
+    }
+
+    /// How torch names the type in messages and in the signature list.
+    fn describe(self) -> &'static str {
+        match self {
+            ParamType::Tensor => "Tensor",
+            ParamType::Scalar => "Number",
+            ParamType::Int => "int",
+            ParamType::Float => "float",
+            ParamType::Bool => "bool",
+            ParamType::Str => "str",
+            ParamType::IntList => "tuple of ints",
+            ParamType::ScalarType => "_C.dtype",
+            ParamType::TensorList => "tuple of Tensors",
+            ParamType::Object => "object",
+        }
+    }
+}
+
+/// A parameter's default when the caller omits it.
+#[derive(Clone, Debug, PartialEq)]
+pub enum DefaultValue {
+    Required,
+    None,
+    Bool(bool),
+    Int(i64),
+    Float(f64),
+    Str(String),
+    IntList(Vec<i64>),
+}
+
+impl DefaultValue {
+    fn parse(s: &str) -> Option<DefaultValue> {
+        Some(match s {
+            "None" => DefaultValue::None,
+            "True" => DefaultValue::Bool(true),
+            "False" => DefaultValue::Bool(false),
+            _ if s.starts_with('[') => {
+                let inner = s.strip_prefix('[')?.strip_suffix(']')?.trim();
+                if inner.is_empty() {
+                    DefaultValue::IntList(vec![])
+                } else {
+                    DefaultValue::IntList(
+                        inner.split(',').map(|x| x.trim().parse().ok()).collect::<Option<_>>()?,
+                    )
+                }
+            }
+            _ if s.starts_with('\'') || s.starts_with('"') => {
+                DefaultValue::Str(s[1..s.len().checked_sub(1)?].to_string())
+            }
+            _ => {
+                if let Ok(i) = s.parse::<i64>() {
+                    DefaultValue::Int(i)
+                } else {
+                    DefaultValue::Float(s.parse().ok()?)
+                }
+            }
+        })
+    }
+
+    fn render(&self) -> String {
+        match self {
+            DefaultValue::Required => String::new(),
+            DefaultValue::None => "None".into(),
+            DefaultValue::Bool(b) => if *b { "True" } else { "False" }.into(),
+            DefaultValue::Int(i) => i.to_string(),
+            DefaultValue::Float(f) => format!("{f:?}"),
+            DefaultValue::Str(s) => format!("'{s}'"),
+            DefaultValue::IntList(v) => {
+                format!("({})", v.iter().map(|x| x.to_string()).collect::<Vec<_>>().join(", "))
+            }
+        }
+    }
+}
+
+/// An interned `str`, owned by the parser for the life of the process (parsers are static).
+struct Interned(*mut ffi::PyObject);
+
+/// One parameter of one signature.
+pub struct FunctionParameter {
+    pub ty: ParamType,
+    /// `Type?`: `None` is accepted.
+    pub optional: bool,
+    pub name: String,
+    interned: Interned,
+    pub default: DefaultValue,
+    pub keyword_only: bool,
+    /// `int[N]`: the fixed length, so a lone int is accepted (`dim=0`).
+    pub size: Option<usize>,
+}
+
+/// One overload.
+pub struct FunctionSignature {
+    pub name: String,
+    pub params: Vec<FunctionParameter>,
+    /// Positional parameters (those before `*`).
+    pub max_pos_args: usize,
+    /// `zeros(2, 3)`: the only positional parameter is an `int[]`, so varargs ints fill it.
+    pub allow_varargs_intlist: bool,
+    /// Python numbers bind to `Tensor` parameters (as wrapped-number tensors).
+    pub numbers_as_tensors: bool,
+    /// `(Tensor input, Tensor other, *, Number alpha = 1)`, for error messages.
+    pub text: String,
+}
+
+impl FunctionSignature {
+    /// Parse `name(TYPE NAME[=DEFAULT], *, ...)`. A malformed spec is our bug: `Err` carries a
+    /// message that becomes `SystemError`.
+    fn parse(spec: &str, numbers_as_tensors: bool) -> Result<FunctionSignature, String> {
+        let bad = |why: &str| format!("tensorbind: malformed signature {spec:?}: {why}");
+        let open = spec.find('(').ok_or_else(|| bad("no '('"))?;
+        let body = spec[open + 1..].strip_suffix(')').ok_or_else(|| bad("no final ')'"))?;
+        let name = spec[..open].to_string();
+        let mut params = Vec::new();
+        let mut keyword_only = false;
+        for raw in body.split(", ").map(str::trim).filter(|s| !s.is_empty()) {
+            if raw == "*" {
+                keyword_only = true;
+                continue;
+            }
+            let (decl, default) = match raw.split_once('=') {
+                Some((d, v)) => (d.trim(), DefaultValue::parse(v.trim()).ok_or_else(|| bad(raw))?),
+                None => (raw, DefaultValue::Required),
+            };
+            let (ty_s, pname) = decl.rsplit_once(' ').ok_or_else(|| bad(raw))?;
+            let (ty_s, optional) = match ty_s.strip_suffix('?') {
+                Some(t) => (t, true),
+                None => (ty_s, false),
+            };
+            let (ty, size) = ParamType::parse(ty_s).ok_or_else(|| bad(raw))?;
+            let cname = super::errors::c_string(pname);
+            // SAFETY: GIL held (parsers are built on first call); returns a new reference that
+            // the parser keeps forever (see `Interned`), or NULL on MemoryError.
+            let interned = unsafe { ffi::PyUnicode_InternFromString(cname.as_ptr()) };
+            if interned.is_null() {
+                return Err(bad("could not intern a keyword name"));
+            }
+            params.push(FunctionParameter {
+                ty,
+                optional: optional || default == DefaultValue::None,
+                name: pname.to_string(),
+                interned: Interned(interned),
+                default,
+                keyword_only,
+                size,
+            });
+        }
+        if params.len() > MAX_PARAMS {
+            return Err(bad("too many parameters"));
+        }
+        let max_pos_args = params.iter().filter(|p| !p.keyword_only).count();
+        let allow_varargs_intlist = max_pos_args == 1 && params[0].ty == ParamType::IntList;
+        let text = format!(
+            "({})",
+            {
+                let mut parts = Vec::new();
+                let mut star = false;
+                for p in &params {
+                    if p.keyword_only && !star {
+                        parts.push("*".to_string());
+                        star = true;
+                    }
+                    let mut s = format!("{} {}", p.ty.describe(), p.name);
+                    if p.default != DefaultValue::Required {
+                        s.push_str(&format!(" = {}", p.default.render()));
+                    }
+                    parts.push(s);
+                }
+                parts.join(", ")
+            }
+        );
+        Ok(FunctionSignature {
+            name,
+            params,
+            max_pos_args,
+            allow_varargs_intlist,
+            numbers_as_tensors,
+            text,
+        })
+    }
+}
+
+/// A static, lazily built parser for one function or method (one per call site).
+pub struct PythonArgParser {
+    pub name: &'static str,
+    specs: &'static [&'static str],
+    numbers_as_tensors: bool,
+    signatures: OnceLock<Result<Signatures, String>>,
+}
+
+/// The parsed overloads. The raw pointers inside (interned names) are only touched with the GIL
+/// held, and are never freed.
+struct Signatures(Vec<FunctionSignature>);
+// SAFETY: see `Signatures`: the contained `PyObject` pointers are immutable, immortal for the
+// process, and only dereferenced by CPython calls made under the GIL.
+unsafe impl Send for Signatures {}
+// SAFETY: as above.
+unsafe impl Sync for Signatures {}
+
+/// The argument slots of a matched call.
+pub struct ParsedArgs<'a> {
+    /// Index of the overload that matched, in declaration order.
+    pub idx: usize,
+    sig: &'a FunctionSignature,
+    /// Borrowed from the caller's argument array; NULL where the default applies.
+    slots: [*mut ffi::PyObject; MAX_PARAMS],
+    /// `zeros(2, 3)`: the positional ints that make up parameter 0.
+    varargs: Option<&'a [*mut ffi::PyObject]>,
+}
+
+/// A tensor argument: borrowed in place from its Python object, or a wrapped number made for
+/// this call.
+pub enum TensorArg<'a> {
+    Borrowed(&'a Tensor),
+    Owned(Tensor),
+}
+
+impl Deref for TensorArg<'_> {
+    type Target = Tensor;
+    #[inline(always)]
+    fn deref(&self) -> &Tensor {
+        match self {
+            TensorArg::Borrowed(t) => t,
+            TensorArg::Owned(t) => t,
+        }
+    }
+}
+
+/// What the caller passed, as `(Tensor, str, dtype=_C.dtype)`, for the overload error.
+fn describe_call(args: &[*mut ffi::PyObject], kwnames: &[Borrowed<'_>]) -> String {
+    let nargs = args.len() - kwnames.len();
+    let mut parts: Vec<String> = Vec::new();
+    for (i, &a) in args.iter().enumerate() {
+        // SAFETY: every entry of a vectorcall argument array is a live borrowed object.
+        let o = unsafe { Borrowed::from_ptr(a) };
+        let mut ty = describe_value(o);
+        if i >= nargs {
+            let name = convert::str_as_utf8(kwnames[i - nargs]).unwrap_or("?");
+            ty = format!("{name}={ty}");
+        }
+        parts.push(ty);
+    }
+    parts.join(", ")
+}
+
+/// `tuple of (int, str)` for sequences, the type name otherwise (torch's `_formattedArgDesc`).
+fn describe_value(o: Borrowed<'_>) -> String {
+    // SAFETY: type checks of a live object.
+    let (is_list, is_tuple) =
+        unsafe { (ffi::PyList_Check(o.as_ptr()) != 0, ffi::PyTuple_Check(o.as_ptr()) != 0) };
+    if is_list || is_tuple {
+        let items = sequence_items(o);
+        let inner = items
+            .iter()
+            // SAFETY: items of a live list/tuple, alive while it is (we only read them here).
+            .map(|&p| convert::type_name(unsafe { Borrowed::from_ptr(p) }))
+            .collect::<Vec<_>>()
+            .join(", ");
+        return if is_list { format!("list of [{inner}]") } else { format!("tuple of ({inner})") };
+    }
+    convert::type_name(o)
+}
+
+/// The items of a list or tuple, borrowed from it (valid while it is unchanged; no Python code
+/// runs while the parser holds them).
+fn sequence_items<'a>(o: Borrowed<'a>) -> &'a [*mut ffi::PyObject] {
+    // SAFETY: `PySequence_Fast_ITEMS`-style access for exact list/tuple storage: both keep a
+    // contiguous item array of `len` borrowed references.
+    unsafe {
+        let p = o.as_ptr();
+        if ffi::PyTuple_Check(p) != 0 {
+            let n = ffi::PyTuple_GET_SIZE(p) as usize;
+            let items = (*(p as *mut ffi::PyTupleObject)).ob_item.as_ptr();
+            std::slice::from_raw_parts(items, n)
+        } else if ffi::PyList_Check(p) != 0 {
+            let n = ffi::PyList_GET_SIZE(p) as usize;
+            let items = (*(p as *mut ffi::PyListObject)).ob_item as *const *mut ffi::PyObject;
+            if n == 0 {
+                &[]
+            } else {
+                std::slice::from_raw_parts(items, n)
+            }
+        } else {
+            &[]
+        }
+    }
+}
+
+/// True for an int-like argument: a Python int (not bool), or a 0-dim integral tensor.
+fn is_int_like(o: Borrowed<'_>) -> bool {
+    if is_int(o) {
+        return true;
+    }
+    match unpack(o) {
+        Some(t) => t.dim() == 0 && t.dtype().is_integral(),
+        None => false,
+    }
+}
+
+/// Whether `o` binds to a parameter of type `ty`. `Err(msg)` explains an int list element.
+fn check_type(p: &FunctionParameter, o: Borrowed<'_>, numbers_as_tensors: bool) -> Result<(), Option<String>> {
+    // SAFETY: identity comparison with the `None` singleton.
+    if p.optional && o.as_ptr() == unsafe { ffi::Py_None() } {
+        return Ok(());
+    }
+    let ok = match p.ty {
+        ParamType::Tensor => is_tensor(o) || (numbers_as_tensors && is_number(o)),
+        ParamType::Scalar => is_number(o) || unpack(o).is_some_and(|t| t.dim() == 0),
+        ParamType::Int => is_int_like(o),
+        ParamType::Float => is_int_or_bool(o) || is_float(o) || unpack(o).is_some_and(|t| t.dim() == 0),
+        ParamType::Bool => is_bool(o) || unpack(o).is_some_and(|t| t.dim() == 0 && t.dtype() == DType::Bool),
+        ParamType::Str => is_str(o),
+        ParamType::ScalarType => unpack_dtype(o).is_some() || python_type_dtype(o).is_some(),
+        ParamType::Object => true,
+        ParamType::IntList => {
+            if is_int_like(o) {
+                true
+            } else {
+                // SAFETY: type checks of a live object.
+                let seq = unsafe { ffi::PyList_Check(o.as_ptr()) != 0 || ffi::PyTuple_Check(o.as_ptr()) != 0 };
+                if !seq {
+                    false
+                } else {
+                    for (i, &item) in sequence_items(o).iter().enumerate() {
+                        // SAFETY: a borrowed item of the live sequence.
+                        let item = unsafe { Borrowed::from_ptr(item) };
+                        if !is_int_like(item) {
+                            // size(): argument 'size' (position 1) must be tuple of ints, but found element of type str at pos 1
+                            return Err(Some(format!(
+                                "must be tuple of ints, but found element of type {} at pos {}",
+                                convert::type_name(item),
+                                i
+                            )));
+                        }
+                    }
+                    true
+                }
+            }
+        }
+        ParamType::TensorList => {
+            // SAFETY: type checks of a live object.
+            let seq = unsafe { ffi::PyList_Check(o.as_ptr()) != 0 || ffi::PyTuple_Check(o.as_ptr()) != 0 };
+            seq && sequence_items(o).iter().all(|&item| {
+                // SAFETY: a borrowed item of the live sequence.
+                is_tensor(unsafe { Borrowed::from_ptr(item) })
+            })
+        }
+    };
+    if ok {
+        Ok(())
+    } else {
+        Err(None)
+    }
+}
+
+/// torch accepts the Python types `bool`, `int` and `float` where a dtype is expected.
+fn python_type_dtype(o: Borrowed<'_>) -> Option<DType> {
+    // Only the addresses of the static builtin type objects are compared.
+    let p = o.as_ptr();
+    if p == (&raw mut ffi::PyFloat_Type) as *mut ffi::PyObject {
+        Some(DType::Float64)
+    } else if p == (&raw mut ffi::PyLong_Type) as *mut ffi::PyObject {
+        Some(DType::Int64)
+    } else if p == (&raw mut ffi::PyBool_Type) as *mut ffi::PyObject {
+        Some(DType::Bool)
+    } else {
+        None
+    }
+}
+
+impl PythonArgParser {
+    /// A parser for `name` with one spec per overload, in the order they are tried.
+    pub const fn new(name: &'static str, specs: &'static [&'static str], numbers_as_tensors: bool) -> Self {
+        PythonArgParser { name, specs, numbers_as_tensors, signatures: OnceLock::new() }
+    }
+
+    fn signatures(&self) -> PyResult<&[FunctionSignature]> {
+        let parsed = self.signatures.get_or_init(|| {
+            self.specs
+                .iter()
+                .map(|s| FunctionSignature::parse(s, self.numbers_as_tensors))
+                .collect::<Result<Vec<_>, _>>()
+                .map(Signatures)
+        });
+        match parsed {
+            Ok(s) => Ok(&s.0),
+            Err(msg) => {
+                // SAFETY: `PyExc_SystemError` is a live exception type.
+                super::errors::set_error(unsafe { ffi::PyExc_SystemError }, msg);
+                Err(BindError::Python)
+            }
+        }
+    }
+
+    /// The signatures as text, one per line (for docstrings).
+    pub fn signature_texts(&self) -> PyResult<Vec<String>> {
+        Ok(self.signatures()?.iter().map(|s| format!("{}{}", s.name, s.text)).collect())
+    }
+
+    /// Match a vectorcall (`args[..nargs]` positional, then one value per name in `kwnames`)
+    /// against the overloads.
+    ///
+    /// # Safety
+    /// `args` points to `nargs + len(kwnames)` live borrowed objects, `kwnames` is NULL or a
+    /// tuple of str, as CPython passes them to a `METH_FASTCALL | METH_KEYWORDS` function; they
+    /// outlive the returned `ParsedArgs`.
+    pub unsafe fn parse<'a>(
+        &'a self,
+        args: *const *mut ffi::PyObject,
+        nargs: ffi::Py_ssize_t,
+        kwnames: *mut ffi::PyObject,
+    ) -> PyResult<ParsedArgs<'a>> {
+        let sigs = self.signatures()?;
+        // SAFETY: contract of this function.
+        let nkw = if kwnames.is_null() { 0 } else { unsafe { ffi::PyTuple_GET_SIZE(kwnames) as usize } };
+        let nargs = nargs as usize;
+        let all: &[*mut ffi::PyObject] =
+            // SAFETY: contract of this function (a NULL `args` only comes with zero arguments).
+            if nargs + nkw == 0 { &[] } else { unsafe { std::slice::from_raw_parts(args, nargs + nkw) } };
+        let names: [Option<Borrowed<'_>>; MAX_PARAMS] = std::array::from_fn(|i| {
+            // SAFETY: `kwnames` is a tuple of `nkw` live str objects.
+            (i < nkw).then(|| unsafe { Borrowed::from_ptr(ffi::PyTuple_GET_ITEM(kwnames, i as ffi::Py_ssize_t)) })
+        });
+        if nkw > MAX_PARAMS {
+            // More keywords than any signature has: at least one is unknown.
+            let kw: Vec<Borrowed<'_>> = (0..nkw)
+                // SAFETY: as above.
+                .map(|i| unsafe { Borrowed::from_ptr(ffi::PyTuple_GET_ITEM(kwnames, i as ffi::Py_ssize_t)) })
+                .collect();
+            return Err(self.no_match(sigs, all, &kw, nargs));
+        }
+        let kw = &names[..nkw];
+        let kw: Vec<Borrowed<'_>> = kw.iter().map(|k| k.expect("set for i < nkw")).collect();
+        for (idx, sig) in sigs.iter().enumerate() {
+            if let Ok(parsed) = self.try_match(idx, sig, all, nargs, &kw) {
+                return Ok(parsed);
+            }
+        }
+        Err(self.no_match(sigs, all, &kw, nargs))
+    }
+
+    fn no_match(
+        &self,
+        sigs: &[FunctionSignature],
+        all: &[*mut ffi::PyObject],
+        kw: &[Borrowed<'_>],
+        nargs: usize,
+    ) -> BindError {
+        if sigs.len() == 1 {
+            // Re-run the one signature to get its specific message.
+            match self.try_match(0, &sigs[0], all, nargs, kw) {
+                Err(msg) => return type_error(msg),
+                Ok(_) => unreachable!("a matching signature was rejected"),
+            }
+        }
+        // add() received an invalid combination of arguments - got (Tensor, str), but expected one of:
+        //  * (Tensor input, Tensor other, *, Number alpha = 1, Tensor out = None)
+        let mut msg = format!(
+            "{}() received an invalid combination of arguments - got ({}), but expected one of:\n",
+            self.name,
+            describe_call(all, kw)
+        );
+        for s in sigs {
+            msg.push_str(&format!(" * {}\n", s.text));
+        }
+        type_error(msg.trim_end().to_string())
+    }
+
+    /// Try one overload; `Err(message)` says why it does not bind.
+    fn try_match<'a>(
+        &'a self,
+        idx: usize,
+        sig: &'a FunctionSignature,
+        all: &'a [*mut ffi::PyObject],
+        nargs: usize,
+        kw: &[Borrowed<'_>],
+    ) -> Result<ParsedArgs<'a>, String> {
+        let name = self.name;
+        let mut slots = [std::ptr::null_mut(); MAX_PARAMS];
+        let mut varargs = None;
+        let mut positional = nargs;
+        if sig.allow_varargs_intlist && nargs >= 1 {
+            // SAFETY: a live argument.
+            let first = unsafe { Borrowed::from_ptr(all[0]) };
+            if is_int_like(first) {
+                for (i, &a) in all[..nargs].iter().enumerate() {
+                    // SAFETY: a live argument.
+                    let o = unsafe { Borrowed::from_ptr(a) };
+                    if !is_int_like(o) {
+                        // zeros(): argument 'size' must be tuple of ints, but found element of type str at pos 2
+                        return Err(format!(
+                            "{name}(): argument '{}' must be tuple of ints, but found element of type {} at pos {}",
+                            sig.params[0].name,
+                            convert::type_name(o),
+                            i
+                        ));
+                    }
+                }
+                varargs = Some(&all[..nargs]);
+                slots[0] = all[0];
+                positional = 1;
+            }
+        }
+        if varargs.is_none() && nargs > sig.max_pos_args {
+            // zeros_like() takes 1 positional argument but 2 were given
+            // arange() takes from 1 to 3 positional arguments but 4 were given
+            let required = sig
+                .params
+                .iter()
+                .filter(|p| !p.keyword_only && p.default == DefaultValue::Required)
+                .count();
+            let was = if nargs == 1 { "was" } else { "were" };
+            return Err(if required == sig.max_pos_args {
+                format!(
+                    "{name}() takes {} positional argument{} but {nargs} {was} given",
+                    sig.max_pos_args,
+                    if sig.max_pos_args == 1 { "" } else { "s" }
+                )
+            } else {
+                format!(
+                    "{name}() takes from {required} to {} positional arguments but {nargs} {was} given",
+                    sig.max_pos_args
+                )
+            });
+        }
+        let mut used_kw = 0usize;
+        let mut missing: Vec<&str> = Vec::new();
+        for (i, p) in sig.params.iter().enumerate() {
+            let mut obj: *mut ffi::PyObject = std::ptr::null_mut();
+            let mut is_kw = false;
+            if i < positional && !p.keyword_only {
+                obj = if i == 0 && varargs.is_some() { all[0] } else { all[i] };
+            }
+            if let Some(k) = find_keyword(kw, p) {
+                if !obj.is_null() {
+                    // add() got multiple values for argument 'other'
+                    return Err(format!("{name}() got multiple values for argument '{}'", p.name));
+                }
+                obj = all[nargs + k];
+                is_kw = true;
+                used_kw += 1;
+            }
+            if obj.is_null() {
+                if p.default == DefaultValue::Required {
+                    missing.push(&p.name);
+                }
+                continue;
+            }
+            if i == 0 && varargs.is_some() {
+                continue; // elements checked above
+            }
+            // SAFETY: a live argument.
+            let o = unsafe { Borrowed::from_ptr(obj) };
+            if let Err(detail) = check_type(p, o, sig.numbers_as_tensors) {
+                let what = detail.unwrap_or_else(|| {
+                    format!("must be {}, not {}", p.ty.describe(), describe_value(o))
+                });
+                // add(): argument 'other' (position 2) must be Tensor, not str
+                // sum(): argument 'keepdim' must be bool, not int
+                return Err(if is_kw {
+                    format!("{name}(): argument '{}' {what}", p.name)
+                } else {
+                    format!("{name}(): argument '{}' (position {}) {what}", p.name, i + 1)
+                });
+            }
+            slots[i] = obj;
+        }
+        if !missing.is_empty() {
+            // add() missing 1 required positional argument: "other"
+            let list = missing.iter().map(|m| format!("\"{m}\"")).collect::<Vec<_>>().join(", ");
+            return Err(format!(
+                "{name}() missing {} required positional argument{}: {list}",
+                missing.len(),
+                if missing.len() == 1 { "" } else { "s" }
+            ));
+        }
+        if used_kw < kw.len() {
+            for &k in kw {
+                if !sig.params.iter().any(|p| keyword_matches(k, p)) {
+                    // add() got an unexpected keyword argument 'foo'
+                    let kname = convert::str_as_utf8(k).unwrap_or("?");
+                    return Err(format!("{name}() got an unexpected keyword argument '{kname}'"));
+                }
+            }
+            // A keyword named a positional-only slot already filled: reported above.
+        }
+        Ok(ParsedArgs { idx, sig, slots, varargs })
+    }
+}
+
+/// Identity first (interned names), then string equality (numpy's `npy_argparse` habit).
+#[inline]
+fn keyword_matches(k: Borrowed<'_>, p: &FunctionParameter) -> bool {
+    if k.as_ptr() == p.interned.0 {
+        return true;
+    }
+    // SAFETY: both are live str objects; `PyUnicode_Compare` returns 0 when equal (and cannot
+    // fail for two str objects).
+    unsafe { ffi::PyUnicode_Compare(k.as_ptr(), p.interned.0) == 0 }
+}
+
+#[inline]
+fn find_keyword(kw: &[Borrowed<'_>], p: &FunctionParameter) -> Option<usize> {
+    kw.iter().position(|&k| k.as_ptr() == p.interned.0).or_else(|| kw.iter().position(|&k| keyword_matches(k, p)))
+}
+
+impl<'a> ParsedArgs<'a> {
+    #[inline(always)]
+    fn slot(&self, i: usize) -> Option<Borrowed<'a>> {
+        let p = self.slots[i];
+        // SAFETY: identity comparison with the `None` singleton.
+        if p.is_null() || p == unsafe { ffi::Py_None() } {
+            None
+        } else {
+            // SAFETY: a non-NULL slot is a live argument borrowed from the caller for `'a`.
+            Some(unsafe { Borrowed::from_ptr(p) })
+        }
+    }
+
+    fn param(&self, i: usize) -> &'a FunctionParameter {
+        &self.sig.params[i]
+    }
+
+    /// `Tensor` parameter `i`: borrowed in place, or a wrapped number when numbers are allowed.
+    pub fn tensor(&self, i: usize) -> PyResult<TensorArg<'a>> {
+        match self.optional_tensor(i)? {
+            Some(t) => Ok(t),
+            None => Err(type_error(format!(
+                "{}(): argument '{}' must be Tensor, not None",
+                self.sig.name,
+                self.param(i).name
+            ))),
+        }
+    }
+
+    /// `Tensor?` parameter `i` (`None` when omitted or `None`).
+    pub fn optional_tensor(&self, i: usize) -> PyResult<Option<TensorArg<'a>>> {
+        let Some(o) = self.slot(i) else { return Ok(None) };
+        if is_tensor(o) {
+            // SAFETY: checked just above.
+            return Ok(Some(TensorArg::Borrowed(unsafe { tensor_ref(o) })));
+        }
+        let s = convert::number_to_scalar(o)?;
+        Ok(Some(TensorArg::Owned(Tensor::wrapped_scalar(s)?)))
+    }
+
+    /// The Python object passed for parameter `i`, if any and not `None` (for `out=`).
+    pub fn object(&self, i: usize) -> Option<Borrowed<'a>> {
+        self.slot(i)
+    }
+
+    /// `Scalar` parameter `i` (a number, or a 0-dim tensor's value).
+    pub fn scalar(&self, i: usize) -> PyResult<Scalar> {
+        match self.slot(i) {
+            Some(o) => match unpack(o) {
+                Some(t) => Ok(t.item()?),
+                None => convert::number_to_scalar(o),
+            },
+            None => match &self.param(i).default {
+                DefaultValue::Int(v) => Ok(Scalar::Int(*v)),
+                DefaultValue::Float(v) => Ok(Scalar::Float(*v)),
+                DefaultValue::Bool(v) => Ok(Scalar::Bool(*v)),
+                d => Err(self.bad_default(i, d)),
+            },
+        }
+    }
+
+    /// `Scalar?` parameter `i`.
+    pub fn optional_scalar(&self, i: usize) -> PyResult<Option<Scalar>> {
+        if self.slot(i).is_none() && self.param(i).default == DefaultValue::None {
+            return Ok(None);
+        }
+        self.scalar(i).map(Some)
+    }
+
+    /// `int` parameter `i`.
+    pub fn int(&self, i: usize) -> PyResult<i64> {
+        match self.slot(i) {
+            Some(o) => int_value(o),
+            None => match &self.param(i).default {
+                DefaultValue::Int(v) => Ok(*v),
+                d => Err(self.bad_default(i, d)),
+            },
+        }
+    }
+
+    /// `int?` parameter `i`.
+    pub fn optional_int(&self, i: usize) -> PyResult<Option<i64>> {
+        match self.slot(i) {
+            Some(o) => int_value(o).map(Some),
+            None => match &self.param(i).default {
+                DefaultValue::Int(v) => Ok(Some(*v)),
+                _ => Ok(None),
+            },
+        }
+    }
+
+    /// `float` parameter `i`.
+    pub fn float(&self, i: usize) -> PyResult<f64> {
+        match self.slot(i) {
+            Some(o) => match unpack(o) {
+                Some(t) => Ok(t.item()?.to_f64()),
+                None => convert::to_f64(o),
+            },
+            None => match &self.param(i).default {
+                DefaultValue::Float(v) => Ok(*v),
+                DefaultValue::Int(v) => Ok(*v as f64),
+                d => Err(self.bad_default(i, d)),
+            },
+        }
+    }
+
+    /// `bool` parameter `i`.
+    pub fn bool(&self, i: usize) -> PyResult<bool> {
+        match self.slot(i) {
+            Some(o) => match unpack(o) {
+                Some(t) => Ok(t.item()?.to_bool()),
+                // SAFETY: identity comparison with the `True` singleton.
+                None => Ok(o.as_ptr() == unsafe { ffi::Py_True() }),
+            },
+            None => match &self.param(i).default {
+                DefaultValue::Bool(v) => Ok(*v),
+                d => Err(self.bad_default(i, d)),
+            },
+        }
+    }
+
+    /// `str` parameter `i`, borrowed from the argument.
+    pub fn string(&self, i: usize) -> PyResult<&'a str> {
+        match self.optional_string(i)? {
+            Some(s) => Ok(s),
+            None => Err(self.bad_default(i, &self.param(i).default)),
+        }
+    }
+
+    /// `str?` parameter `i`. A non-None default string is returned as `None` here only if the
+    /// schema says `None`; string defaults are `'static` in the spec and leaked never: they are
+    /// read from the parsed signature, which lives for the process.
+    pub fn optional_string(&self, i: usize) -> PyResult<Option<&'a str>> {
+        match self.slot(i) {
+            Some(o) => convert::str_as_utf8(o).map(Some),
+            None => match &self.param(i).default {
+                DefaultValue::Str(s) => Ok(Some(s.as_str())),
+                _ => Ok(None),
+            },
+        }
+    }
+
+    /// `int[]` parameter `i`: varargs ints, a tuple/list of ints, or a lone int.
+    pub fn int_list(&self, i: usize) -> PyResult<Vec<i64>> {
+        match self.optional_int_list(i)? {
+            Some(v) => Ok(v),
+            None => Err(self.bad_default(i, &self.param(i).default)),
+        }
+    }
+
+    /// `int[]?` parameter `i`.
+    pub fn optional_int_list(&self, i: usize) -> PyResult<Option<Vec<i64>>> {
+        if i == 0 {
+            if let Some(items) = self.varargs {
+                return items
+                    .iter()
+                    // SAFETY: live borrowed arguments.
+                    .map(|&p| int_value(unsafe { Borrowed::from_ptr(p) }))
+                    .collect::<PyResult<Vec<_>>>()
+                    .map(Some);
+            }
+        }
+        match self.slot(i) {
+            Some(o) => {
+                if is_int_like(o) {
+                    return Ok(Some(vec![int_value(o)?]));
+                }
+                sequence_items(o)
+                    .iter()
+                    // SAFETY: borrowed items of a live list/tuple.
+                    .map(|&p| int_value(unsafe { Borrowed::from_ptr(p) }))
+                    .collect::<PyResult<Vec<_>>>()
+                    .map(Some)
+            }
+            None => match &self.param(i).default {
+                DefaultValue::IntList(v) => Ok(Some(v.clone())),
+                DefaultValue::Int(v) => Ok(Some(vec![*v])),
+                _ => Ok(None),
+            },
+        }
+    }
+
+    /// `ScalarType` parameter `i`.
+    pub fn scalar_type(&self, i: usize) -> PyResult<DType> {
+        match self.optional_scalar_type(i)? {
+            Some(d) => Ok(d),
+            None => Err(self.bad_default(i, &self.param(i).default)),
+        }
+    }
+
+    /// `ScalarType?` parameter `i`.
+    pub fn optional_scalar_type(&self, i: usize) -> PyResult<Option<DType>> {
+        Ok(self.slot(i).and_then(|o| unpack_dtype(o).or_else(|| python_type_dtype(o))))
+    }
+
+    /// `Tensor[]` parameter `i`: new handles to the tensors (no data copied).
+    pub fn tensor_list(&self, i: usize) -> PyResult<Vec<Tensor>> {
+        let Some(o) = self.slot(i) else {
+            return Err(self.bad_default(i, &self.param(i).default));
+        };
+        Ok(sequence_items(o)
+            .iter()
+            // SAFETY: borrowed items checked to be tensors by `check_type`.
+            .map(|&p| unsafe { tensor_ref(Borrowed::from_ptr(p)) }.clone())
+            .collect())
+    }
+
+    fn bad_default(&self, i: usize, d: &DefaultValue) -> BindError {
+        BindError::Core(crate::core::Error::runtime(format!(
+            "tensorbind internal error: {}(): parameter '{}' has no usable default ({d:?})",
+            self.sig.name,
+            self.param(i).name
+        )))
+    }
+}
+
+/// The value of an int-like argument (a Python int, or a 0-dim integral tensor).
+fn int_value(o: Borrowed<'_>) -> PyResult<i64> {
+    match unpack(o) {
+        Some(t) => Ok(t.item()?.to_i64()),
+        None => convert::to_i64(o),
+    }
+}

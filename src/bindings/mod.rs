@@ -1,0 +1,16 @@
+//! src/bindings: everything that touches CPython (PyTorch: `torch/csrc`). It parses, converts,
+//! calls `core`, and wraps; it never implements math. See ARCHITECTURE.md.
+
+pub mod arg_parser;
+pub mod c_view;
+pub mod convert;
+pub mod dtype_object;
+pub mod errors;
+pub mod generated;
+pub mod mapping;
+pub mod module;
+pub mod number;
+pub mod object_ptr;
+pub mod tensor_methods;
+pub mod tensor_new;
+pub mod tensor_object;

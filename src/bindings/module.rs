@@ -1,0 +1,75 @@
+//! src/bindings/module.rs: `PyInit__C`, the module's entry point (PyTorch: `Module.cpp`). Readies
+//! the types, builds the module from the static method tables (generated plus `tensor`), and adds
+//! the dtype singletons and the debug hooks the test harness reads.
+
+use super::convert::{add_object, py_int};
+use super::errors::PyResult;
+use super::object_ptr::{py_bool, ObjectPtr};
+use pyo3_ffi as ffi;
+use std::ptr::addr_of_mut;
+
+static mut MODULE_DEF: ffi::PyModuleDef = ffi::PyModuleDef {
+    m_base: ffi::PyModuleDef_HEAD_INIT,
+    m_name: c"_C".as_ptr(),
+    m_doc: c"tensorbind's extension module: a PyTorch-compatible tensor library with a Rust core.\n\nSee _C.Tensor, _C.tensor and the factories (_C.zeros, _C.arange, ...).".as_ptr(),
+    m_size: -1,
+    m_methods: std::ptr::null_mut(),
+    m_slots: std::ptr::null_mut(),
+    m_traverse: None,
+    m_clear: None,
+    m_free: None,
+};
+
+unsafe extern "C" fn live_tensors(_m: *mut ffi::PyObject, _: *mut ffi::PyObject) -> *mut ffi::PyObject {
+    crate::handle_errors!({ Ok(py_int(crate::core::tensor::live_tensors() as i64)?.release()) })
+}
+
+/// Hand-written module functions (no sentinel).
+fn hand_written_functions() -> Vec<ffi::PyMethodDef> {
+    vec![
+        ffi::PyMethodDef {
+            ml_name: c"tensor".as_ptr(),
+            ml_meth: ffi::PyMethodDefPointer { PyCFunctionFastWithKeywords: super::tensor_new::fn_tensor },
+            ml_flags: ffi::METH_FASTCALL | ffi::METH_KEYWORDS,
+            ml_doc: super::tensor_new::TENSOR_DOC.as_ptr(),
+        },
+        ffi::PyMethodDef {
+            ml_name: c"_live_tensors".as_ptr(),
+            ml_meth: ffi::PyMethodDefPointer { PyCFunction: live_tensors },
+            ml_flags: ffi::METH_NOARGS,
+            ml_doc: c"_live_tensors($module, /)\n--\n\nThe number of core tensors alive in the process (for leak checks).".as_ptr(),
+        },
+    ]
+}
+
+unsafe fn init() -> PyResult<ObjectPtr> {
+    super::errors::install_quiet_panic_hook();
+    let mut methods: Vec<ffi::PyMethodDef> = Vec::new();
+    methods.extend_from_slice(super::generated::functions());
+    methods.extend(hand_written_functions());
+    methods.push(ffi::PyMethodDef::zeroed());
+    // The table lives for the life of the process (CPython keeps pointers into it).
+    let methods = Box::leak(methods.into_boxed_slice());
+    // SAFETY: module initialisation runs once, under the GIL, before anything is shared.
+    unsafe {
+        let def = addr_of_mut!(MODULE_DEF);
+        (*def).m_methods = methods.as_mut_ptr();
+        let m = ObjectPtr::steal_or_err(ffi::PyModule_Create(def))?;
+        super::dtype_object::init(m.as_ptr())?;
+        super::tensor_object::init(m.as_ptr())?;
+        add_object(m.as_ptr(), "_py_debug", py_bool(cfg!(py_debug)))?;
+        add_object(m.as_ptr(), "__version__", super::convert::py_str(env!("CARGO_PKG_VERSION"))?)?;
+        Ok(m)
+    }
+}
+
+/// The module's init function, found by CPython as `PyInit__C`. Returns a new reference to the
+/// module, or NULL with an exception set.
+///
+/// # Safety
+/// Called by CPython's import machinery with the GIL held.
+#[no_mangle]
+pub unsafe extern "C" fn PyInit__C() -> *mut ffi::PyObject {
+    // SAFETY: called once by the import machinery, under the GIL.
+    crate::handle_errors!({ unsafe { init() }.map(ObjectPtr::release) })
+}

@@ -1,0 +1,198 @@
+//! src/bindings/tensor_new.rs: hand-written because the schema cannot express "nested Python
+//! sequences of numbers": `_C.tensor(data, *, dtype=None)` and the `_C.Tensor(...)` constructor
+//! (PyTorch: `torch/csrc/utils/tensor_new.cpp`). Shape and dtype are inferred here; the core
+//! builds the tensor.
+
+use super::arg_parser::PythonArgParser;
+use super::convert;
+use super::errors::{type_error, value_error, BindError, PyResult};
+use super::object_ptr::{Borrowed, ObjectPtr};
+use super::tensor_object::{alloc_with, unpack, wrap};
+use crate::core::dtype::Category;
+use crate::core::{DType, Scalar, Tensor};
+use pyo3_ffi as ffi;
+
+/// Deepest nesting we follow before calling the data malformed (torch allows 64 dims too).
+const MAX_DIMS: usize = 64;
+
+/// The items of a list or tuple as a fresh, owned vector of new references (so that the
+/// sequence may change under us without invalidating what we read).
+fn items(o: Borrowed<'_>) -> PyResult<Option<Vec<ObjectPtr>>> {
+    // SAFETY: type checks and item reads of a live object; `PySequence_Fast` returns a new
+    // reference to a list or tuple whose items we copy out as new references.
+    unsafe {
+        let p = o.as_ptr();
+        if ffi::PyList_Check(p) == 0 && ffi::PyTuple_Check(p) == 0 {
+            return Ok(None);
+        }
+        let n = ffi::PySequence_Size(p);
+        if n < 0 {
+            return Err(BindError::Python);
+        }
+        let mut out = Vec::with_capacity(n as usize);
+        for i in 0..n {
+            out.push(ObjectPtr::steal_or_err(ffi::PySequence_GetItem(p, i))?);
+        }
+        Ok(Some(out))
+    }
+}
+
+/// Walk nested sequences: record the shape from the first element at each depth, check every
+/// sequence against it, and collect the leaves.
+fn collect(
+    o: Borrowed<'_>,
+    depth: usize,
+    shape: &mut Vec<usize>,
+    leaves: &mut Vec<Scalar>,
+    fname: &str,
+) -> PyResult<()> {
+    if depth > MAX_DIMS {
+        return Err(value_error(format!("{fname}(): too many dimensions (more than {MAX_DIMS})")));
+    }
+    match items(o)? {
+        Some(seq) => {
+            if depth == shape.len() {
+                if !leaves.is_empty() {
+                    // A sequence where an earlier sibling had a number.
+                    return Err(value_error(format!(
+                        "expected a number at dim {} (got a sequence of length {})",
+                        depth.saturating_sub(1),
+                        seq.len()
+                    )));
+                }
+                shape.push(seq.len());
+            } else if shape[depth] != seq.len() {
+                // torch: expected sequence of length 2 at dim 1 (got 3)
+                return Err(value_error(format!(
+                    "expected sequence of length {} at dim {} (got {})",
+                    shape[depth],
+                    depth,
+                    seq.len()
+                )));
+            }
+            for item in &seq {
+                collect(item.as_borrowed(), depth + 1, shape, leaves, fname)?;
+            }
+            Ok(())
+        }
+        None => {
+            if depth < shape.len() {
+                return Err(value_error(format!(
+                    "expected sequence of length {} at dim {} (got {})",
+                    shape[depth],
+                    depth,
+                    convert::type_name(o)
+                )));
+            }
+            if convert::is_number(o) {
+                leaves.push(convert::number_to_scalar(o)?);
+                return Ok(());
+            }
+            if let Some(t) = unpack(o) {
+                if t.numel() == 1 {
+                    leaves.push(t.item()?);
+                    return Ok(());
+                }
+                return Err(value_error("only one element tensors can be converted to Python scalars"));
+            }
+            // torch: new(): invalid data type 'str'
+            Err(type_error(format!("{fname}(): invalid data type '{}'", convert::type_name(o))))
+        }
+    }
+}
+
+/// Build a core tensor from nested sequences of numbers (or a number, or a tensor). Without
+/// `dtype`, the result is bool if every leaf is a bool, float32 if any is a float, else int64
+/// (the legacy `Tensor(...)` constructor passes float32).
+fn from_data(data: Borrowed<'_>, dtype: Option<DType>, fname: &str) -> PyResult<Tensor> {
+    if let Some(t) = unpack(data) {
+        // Copy construction (torch recommends `clone()`; the values and shape are kept).
+        return Ok(t.to_dtype(dtype.unwrap_or(t.dtype()))?);
+    }
+    let mut shape = Vec::new();
+    let mut leaves = Vec::new();
+    collect(data, 0, &mut shape, &mut leaves, fname)?;
+    let dtype = dtype.unwrap_or_else(|| {
+        let top = leaves.iter().map(|s| s.category()).max();
+        match top {
+            Some(Category::Floating) => DType::DEFAULT_FLOAT,
+            Some(Category::Integral) => DType::Int64,
+            Some(Category::Bool) => DType::Bool,
+            None => DType::DEFAULT_FLOAT, // `tensor([])` is float32
+        }
+    });
+    let t = Tensor::zeros(&shape, dtype)?;
+    t.copy_from_scalars(&leaves);
+    Ok(t)
+}
+
+/// `_C.tensor(data, *, dtype=None)`.
+///
+/// # Safety
+/// Called by CPython with the `METH_FASTCALL | METH_KEYWORDS` convention.
+pub unsafe extern "C" fn fn_tensor(
+    _module: *mut ffi::PyObject,
+    args: *const *mut ffi::PyObject,
+    nargs: ffi::Py_ssize_t,
+    kwnames: *mut ffi::PyObject,
+) -> *mut ffi::PyObject {
+    static PARSER: PythonArgParser =
+        PythonArgParser::new("tensor", &["tensor(PyObject* data, *, ScalarType? dtype=None)"], false);
+    crate::handle_errors!({
+        // SAFETY: CPython's METH_FASTCALL|METH_KEYWORDS convention (see generated bindings).
+        let r = unsafe { PARSER.parse(args, nargs, kwnames) }?;
+        let dtype = r.optional_scalar_type(1)?;
+        let data = r.object(0).ok_or_else(|| {
+            type_error("tensor(): argument 'data' must be a number, a sequence or a Tensor, not None")
+        })?;
+        Ok(wrap(from_data(data, dtype, "tensor")?)?.release())
+    })
+}
+
+pub const TENSOR_DOC: &std::ffi::CStr = c"tensor($module, data, *, dtype=None)\n--\n\n\
+Builds a new tensor by copying data: a number, a (nested) list or tuple of numbers, or a tensor.\n\n\
+Without dtype, the result is bool when every element is a bool, float32 when any is a float,\n\
+and int64 otherwise (an empty list gives float32).\n\n\
+Raises ValueError for ragged nested sequences and TypeError for elements that are not numbers.\n\n\
+Mirrors torch.tensor.";
+
+/// `_C.Tensor(...)` (`tp_new`): the legacy constructor, for the type and its subclasses.
+///
+/// # Safety
+/// Called by CPython with a ready subtype of `_C.Tensor`, an argument tuple and a dict or NULL.
+pub unsafe extern "C" fn tensor_type_new(
+    subtype: *mut ffi::PyTypeObject,
+    args: *mut ffi::PyObject,
+    kwargs: *mut ffi::PyObject,
+) -> *mut ffi::PyObject {
+    crate::handle_errors!({
+        // SAFETY: CPython passes a tuple (borrowed) and a dict or NULL (borrowed).
+        unsafe {
+            if !kwargs.is_null() && ffi::PyDict_Size(kwargs) > 0 {
+                return Err(type_error("Tensor(): no keyword arguments are accepted"));
+            }
+            let n = ffi::PyTuple_GET_SIZE(args);
+            let arg = |i: ffi::Py_ssize_t| Borrowed::from_ptr(ffi::PyTuple_GET_ITEM(args, i));
+            let t = if n == 0 {
+                Tensor::zeros(&[0], DType::DEFAULT_FLOAT)?
+            } else if n == 1 && !convert::is_int(arg(0)) {
+                from_data(arg(0), Some(DType::DEFAULT_FLOAT), "Tensor")?
+            } else {
+                let mut sizes = Vec::with_capacity(n as usize);
+                for i in 0..n {
+                    let o = arg(i);
+                    if !convert::is_int(o) {
+                        return Err(type_error(format!(
+                            "Tensor(): argument {} must be int, not {}",
+                            i + 1,
+                            convert::type_name(o)
+                        )));
+                    }
+                    sizes.push(convert::to_i64(o)?);
+                }
+                crate::core::ops::zeros(&sizes, Some(DType::DEFAULT_FLOAT))?
+            };
+            alloc_with(subtype, t).map(ObjectPtr::release)
+        }
+    })
+}

@@ -1,0 +1,591 @@
+"""Elementwise arithmetic: add/sub/mul/div/remainder/floor_divide/pow/neg/abs/exp/log/sqrt/
+maximum/minimum/where — values, result dtypes (torch's type promotion, Python numbers as weak
+operands), broadcasting, out= and errors. Expected values are torch's, written out literally."""
+
+import math
+
+import pytest
+
+import _C
+
+# ---------------------------------------------------------------------------------------------
+# helpers
+
+
+def _structure(x):
+    return [_structure(i) for i in x] if isinstance(x, list) else None
+
+
+def _flat(x):
+    if isinstance(x, list):
+        out = []
+        for i in x:
+            out.extend(_flat(i))
+        return out
+    return [x]
+
+
+def same(t, expected, dtype):
+    """`t` is a tensor of `dtype` whose tolist() equals `expected` (floats approximately)."""
+    assert isinstance(t, _C.Tensor), type(t)
+    assert t.dtype is dtype, f"dtype {t.dtype!r}, expected {dtype!r}"
+    got = t.tolist()
+    assert _structure(got) == _structure(expected), f"{got!r} != {expected!r}"
+    flat = _flat(got)
+    want = bool if dtype is _C.bool else float if dtype.is_floating_point else int
+    assert all(type(v) is want for v in flat), f"element types of {got!r}, expected {want}"
+    if dtype.is_floating_point:
+        assert flat == pytest.approx(_flat(expected), rel=1e-6, abs=1e-6, nan_ok=True)
+    else:
+        assert flat == _flat(expected)
+
+
+nan = float("nan")
+inf = float("inf")
+
+# ---------------------------------------------------------------------------------------------
+# values per op and dtype
+
+BINARY = {
+    "add": _C.add,
+    "sub": _C.sub,
+    "mul": _C.mul,
+    "div": _C.div,
+    "remainder": _C.remainder,
+    "floor_divide": _C.floor_divide,
+    "pow": _C.pow,
+}
+
+# a = [6, -7, 3], b = [4, 2, 3]
+INT_RESULTS = {
+    "add": [10, -5, 6],
+    "sub": [2, -9, 0],
+    "mul": [24, -14, 9],
+    "div": [1.5, -3.5, 1.0],
+    "remainder": [2, 1, 0],
+    "floor_divide": [1, -4, 1],
+    "pow": [1296, 49, 27],
+}
+
+
+@pytest.mark.parametrize("dtype", [_C.int8, _C.int16, _C.int32, _C.int64])
+@pytest.mark.parametrize("op", sorted(BINARY))
+def test_binary_int_dtypes(op, dtype):
+    a = _C.tensor([6, -7, 3], dtype=dtype)
+    b = _C.tensor([4, 2, 3], dtype=dtype)
+    if op == "pow" and dtype is _C.int8:
+        pytest.skip("1296 overflows int8")
+    r = BINARY[op](a, b)
+    if op == "div":
+        same(r, INT_RESULTS[op], _C.float32)  # true division of integers gives float32
+    else:
+        same(r, INT_RESULTS[op], dtype)
+
+
+@pytest.mark.parametrize("dtype", [_C.float32, _C.float64])
+@pytest.mark.parametrize("op", sorted(BINARY))
+def test_binary_float_dtypes(op, dtype):
+    a = _C.tensor([6.0, -7.0, 2.5], dtype=dtype)
+    b = _C.tensor([4.0, 2.0, 2.0], dtype=dtype)
+    expected = {
+        "add": [10.0, -5.0, 4.5],
+        "sub": [2.0, -9.0, 0.5],
+        "mul": [24.0, -14.0, 5.0],
+        "div": [1.5, -3.5, 1.25],
+        "remainder": [2.0, 1.0, 0.5],
+        "floor_divide": [1.0, -4.0, 1.0],
+        "pow": [1296.0, 49.0, 6.25],
+    }[op]
+    same(BINARY[op](a, b), expected, dtype)
+
+
+def test_uint8_arithmetic_wraps():
+    a = _C.tensor([250, 3], dtype=_C.uint8)
+    b = _C.tensor([10, 5], dtype=_C.uint8)
+    same(a + b, [4, 8], _C.uint8)
+    same(a - b, [240, 254], _C.uint8)
+    same(a * b, [196, 15], _C.uint8)
+
+
+def test_bool_arithmetic():
+    t = _C.tensor([True, False, True])
+    f = _C.tensor([True, True, False])
+    same(t + f, [True, True, True], _C.bool)  # bool + bool stays bool (logical or)
+    same(t * f, [True, False, False], _C.bool)
+    same(t + 1, [2, 1, 2], _C.int64)
+    same(t * 2.5, [2.5, 0.0, 2.5], _C.float32)
+    same(t / f, [1.0, 0.0, inf], _C.float32)
+
+
+def test_bool_subtraction_is_error():
+    # torch: RuntimeError: Subtraction, the `-` operator, with two bool tensors is not supported.
+    # Use the `^` or `logical_xor()` operator instead.
+    with pytest.raises(RuntimeError, match="Subtraction, the `-` operator, with two bool tensors"):
+        _C.tensor([True]) - _C.tensor([False])
+    with pytest.raises(RuntimeError, match="bool"):
+        _C.sub(_C.tensor([True]), True)
+    # torch: RuntimeError: Subtraction, the `-` operator, with a bool tensor is not supported. ...
+    with pytest.raises(RuntimeError, match="with a bool tensor is not supported"):
+        _C.tensor([True]) - 1
+
+
+# ---------------------------------------------------------------------------------------------
+# type promotion
+
+
+@pytest.mark.parametrize(
+    "a, b, dtype",
+    [
+        ((_C.int32,), (_C.int64,), _C.int64),
+        ((_C.int8,), (_C.uint8,), _C.int16),
+        ((_C.uint8,), (_C.int32,), _C.int32),
+        ((_C.bool,), (_C.uint8,), _C.uint8),
+        ((_C.int64,), (_C.float32,), _C.float32),
+        ((_C.int32,), (_C.float64,), _C.float64),
+        ((_C.float32,), (_C.float64,), _C.float64),
+        ((_C.bool,), (_C.float32,), _C.float32),
+        ((_C.int16,), (_C.int8,), _C.int16),
+    ],
+)
+def test_promotion_between_tensors(a, b, dtype):
+    x = _C.ones(2, dtype=a[0])
+    y = _C.ones(2, dtype=b[0])
+    assert _C.add(x, y).dtype is dtype
+    assert _C.add(y, x).dtype is dtype
+    assert (x * y).dtype is dtype
+
+
+@pytest.mark.parametrize(
+    "tdtype, scalar, dtype",
+    [
+        (_C.int32, 2, _C.int32),  # int scalar does not widen an int tensor
+        (_C.int32, 2.5, _C.float32),  # float scalar: default float dtype
+        (_C.int64, 2.5, _C.float32),
+        (_C.float64, 2.5, _C.float64),  # float scalar does not narrow float64
+        (_C.float32, 2, _C.float32),
+        (_C.uint8, 3, _C.uint8),
+        (_C.int8, 3, _C.int8),
+        (_C.bool, 2, _C.int64),  # bool tensor + int scalar: int64
+        (_C.bool, True, _C.bool),
+        (_C.bool, 1.5, _C.float32),
+        (_C.int16, True, _C.int16),
+    ],
+)
+def test_promotion_with_python_scalars_is_weak(tdtype, scalar, dtype):
+    t = _C.ones(3, dtype=tdtype)
+    assert (t + scalar).dtype is dtype
+    assert (scalar + t).dtype is dtype
+    assert _C.add(t, scalar).dtype is dtype
+    assert _C.mul(scalar, t).dtype is dtype
+
+
+def test_promotion_zero_dim_tensor_is_weaker_than_dimensioned():
+    # a 0-dim tensor of the same category does not widen a dimensioned tensor
+    same(_C.tensor([1, 2], dtype=_C.int32) + _C.tensor(5), [6, 7], _C.int32)
+    same(_C.tensor([1.0], dtype=_C.float32) + _C.tensor(1.0, dtype=_C.float64), [2.0], _C.float32)
+    # ... but a higher category wins, with the 0-dim tensor's own dtype
+    same(_C.tensor([1], dtype=_C.int32) + _C.tensor(1.5, dtype=_C.float64), [2.5], _C.float64)
+    # two 0-dim tensors promote normally
+    r = _C.tensor(1, dtype=_C.int32) + _C.tensor(2, dtype=_C.int64)
+    assert r.dtype is _C.int64
+    assert r.shape == ()
+    # a 0-dim tensor with a Python scalar
+    assert (_C.tensor(1, dtype=_C.int32) + 2.5).dtype is _C.float32
+    assert (_C.tensor(1, dtype=_C.int16) + 2).dtype is _C.int16
+
+
+def test_scalar_operand_values():
+    t = _C.tensor([1, 2, 3], dtype=_C.int32)
+    same(t + 2.5, [3.5, 4.5, 5.5], _C.float32)
+    same(t * 2, [2, 4, 6], _C.int32)
+    same(_C.tensor([1, 2], dtype=_C.uint8) + 255, [0, 1], _C.uint8)
+    same(_C.tensor([1.5], dtype=_C.float64) + 0.1, [1.6], _C.float64)
+    # the float scalar keeps double precision until the op runs in float64
+    assert (_C.tensor([0.0], dtype=_C.float64) + 0.1).tolist() == [0.1]
+
+
+def test_python_float_scalar_into_int_tensor_div():
+    same(_C.tensor([3, 4]) / 2, [1.5, 2.0], _C.float32)
+    same(_C.tensor([3, 4], dtype=_C.float64) / 2, [1.5, 2.0], _C.float64)
+
+
+# ---------------------------------------------------------------------------------------------
+# alpha
+
+
+def test_add_sub_alpha():
+    a = _C.tensor([1, 2, 3])
+    b = _C.tensor([10, 20, 30])
+    same(_C.add(a, b, alpha=2), [21, 42, 63], _C.int64)
+    same(_C.sub(a, b, alpha=2), [-19, -38, -57], _C.int64)
+    same(a.add(b, alpha=-1), [-9, -18, -27], _C.int64)
+    same(_C.add(_C.tensor([1.0]), _C.tensor([2.0]), alpha=0.5), [2.0], _C.float32)
+    same(_C.add(a, 1, alpha=3), [4, 5, 6], _C.int64)
+    same(_C.add(a, b, alpha=_C.tensor(2)), [21, 42, 63], _C.int64)
+
+
+def test_alpha_float_with_int_tensors_is_error():
+    # torch: RuntimeError: For integral input tensors, argument alpha must not be a floating point number.
+    with pytest.raises(RuntimeError, match="alpha must not be a floating point number"):
+        _C.add(_C.tensor([1]), _C.tensor([2]), alpha=2.5)
+
+
+# ---------------------------------------------------------------------------------------------
+# division
+
+
+def test_div_rounding_modes():
+    a = _C.tensor([7, -7, 7, -7])
+    b = _C.tensor([2, 2, -2, -2])
+    same(_C.div(a, b), [3.5, -3.5, -3.5, 3.5], _C.float32)
+    same(_C.div(a, b, rounding_mode=None), [3.5, -3.5, -3.5, 3.5], _C.float32)
+    same(_C.div(a, b, rounding_mode="trunc"), [3, -3, -3, 3], _C.int64)
+    same(_C.div(a, b, rounding_mode="floor"), [3, -4, -4, 3], _C.int64)
+    f = _C.tensor([7.5, -7.5])
+    same(f.div(2, rounding_mode="trunc"), [3.0, -3.0], _C.float32)
+    same(f.div(2, rounding_mode="floor"), [3.0, -4.0], _C.float32)
+
+
+def test_div_invalid_rounding_mode():
+    # torch: RuntimeError: div expected rounding_mode to be one of None, 'trunc', or 'floor' but found 'foo'
+    with pytest.raises((RuntimeError, ValueError), match="rounding_mode"):
+        _C.div(_C.tensor([1.0]), 2, rounding_mode="foo")
+
+
+def test_float_division_by_zero():
+    same(_C.tensor([1.0, -1.0, 0.0]) / 0, [inf, -inf, nan], _C.float32)
+    same(_C.tensor([1, -1, 0]) / 0, [inf, -inf, nan], _C.float32)
+    same(_C.tensor([1.0, -1.0]) // 0.0, [inf, -inf], _C.float32)
+
+
+def test_integer_division_by_zero_is_error():
+    # torch: RuntimeError: ZeroDivisionError
+    with pytest.raises(RuntimeError, match="ZeroDivisionError"):
+        _C.tensor([1, 2]) // 0
+    with pytest.raises(RuntimeError, match="ZeroDivisionError"):
+        _C.remainder(_C.tensor([1, 2]), _C.tensor([1, 0]))
+    with pytest.raises(RuntimeError, match="ZeroDivisionError"):
+        _C.div(_C.tensor([1]), 0, rounding_mode="trunc")
+
+
+def test_remainder_sign_follows_divisor():
+    same(_C.remainder(_C.tensor([5, -5, 5, -5]), _C.tensor([3, 3, -3, -3])), [2, 1, -1, -2], _C.int64)
+    same(_C.tensor([5.5, -5.5]) % 2, [1.5, 0.5], _C.float32)
+    same(_C.tensor([5.5, -5.5]) % -2, [-0.5, -1.5], _C.float32)
+
+
+def test_floor_divide_values():
+    same(_C.floor_divide(_C.tensor([5, -5]), 2), [2, -3], _C.int64)
+    same(_C.tensor([5.0, -5.0]) // 2, [2.0, -3.0], _C.float32)
+    same(_C.floor_divide(_C.tensor([7], dtype=_C.int32), 2.0), [3.0], _C.float32)
+
+
+# ---------------------------------------------------------------------------------------------
+# pow
+
+
+def test_pow_values_and_dtypes():
+    same(_C.pow(_C.tensor([2, 3]), 2), [4, 9], _C.int64)
+    same(_C.tensor([2, 3]) ** 2.0, [4.0, 9.0], _C.float32)
+    same(_C.tensor([4.0, 9.0]) ** 0.5, [2.0, 3.0], _C.float32)
+    same(_C.tensor([0, 5]) ** 0, [1, 1], _C.int64)
+    same(_C.pow(_C.tensor([2, 3]), _C.tensor([3.0, 1.0])), [8.0, 3.0], _C.float32)
+    same(_C.pow(2, _C.tensor([1, 2, 3])), [2, 4, 8], _C.int64)
+    same(2.0 ** _C.tensor([1, 2]), [2.0, 4.0], _C.float32)
+    same(_C.tensor([2.0]) ** -1, [0.5], _C.float32)
+    same(_C.tensor([-8.0]) ** 0.5, [nan], _C.float32)
+    same(_C.tensor([1, 2], dtype=_C.int32).pow(3), [1, 8], _C.int32)
+
+
+def test_pow_int_negative_scalar_exponent_is_error():
+    # torch: RuntimeError: Integers to negative integer powers are not allowed.
+    with pytest.raises(RuntimeError, match="Integers to negative integer powers are not allowed"):
+        _C.tensor([2, 3]) ** -1
+
+
+# ---------------------------------------------------------------------------------------------
+# unary
+
+
+@pytest.mark.parametrize("dtype", [_C.int8, _C.int32, _C.int64, _C.float32, _C.float64])
+def test_neg_abs_keep_dtype(dtype):
+    t = _C.tensor([-2, 0, 3], dtype=dtype)
+    if dtype.is_floating_point:
+        same(_C.neg(t), [2.0, 0.0, -3.0], dtype)
+        same(_C.abs(t), [2.0, 0.0, 3.0], dtype)
+    else:
+        same(_C.neg(t), [2, 0, -3], dtype)
+        same(t.abs(), [2, 0, 3], dtype)
+        same(-t, [2, 0, -3], dtype)
+
+
+def test_neg_bool_is_error():
+    # torch: RuntimeError: Negation, the `-` operator, on a bool tensor is not supported. ...
+    with pytest.raises(RuntimeError, match="Negation, the `-` operator, on a bool tensor is not supported"):
+        _C.neg(_C.tensor([True]))
+    with pytest.raises(RuntimeError, match="bool tensor"):
+        -_C.tensor([True, False])
+
+
+@pytest.mark.parametrize(
+    "op, data, dtype, expected, rdtype",
+    [
+        ("exp", [0, 1], _C.int64, [1.0, math.e], _C.float32),
+        ("exp", [0.0, 1.0], _C.float64, [1.0, math.e], _C.float64),
+        ("exp", [False, True], _C.bool, [1.0, math.e], _C.float32),
+        ("exp", [-inf, 0.0], _C.float32, [0.0, 1.0], _C.float32),
+        ("log", [1, 4], _C.int32, [0.0, math.log(4)], _C.float32),
+        ("log", [1.0, math.e], _C.float64, [0.0, 1.0], _C.float64),
+        ("log", [0.0, -1.0], _C.float32, [-inf, nan], _C.float32),
+        ("sqrt", [4, 9], _C.uint8, [2.0, 3.0], _C.float32),
+        ("sqrt", [2.0, 16.0], _C.float64, [math.sqrt(2), 4.0], _C.float64),
+        ("sqrt", [-1.0, 0.0], _C.float32, [nan, 0.0], _C.float32),
+        ("sqrt", [True, False], _C.bool, [1.0, 0.0], _C.float32),
+    ],
+)
+def test_float_unary(op, data, dtype, expected, rdtype):
+    t = _C.tensor(data, dtype=dtype)
+    same(getattr(_C, op)(t), expected, rdtype)
+    same(getattr(t, op)(), expected, rdtype)
+
+
+def test_unary_on_non_contiguous_and_scalar():
+    t = _C.tensor([[1.0, 4.0], [9.0, 16.0]]).transpose(0, 1)
+    same(_C.sqrt(t), [[1.0, 3.0], [2.0, 4.0]], _C.float32)
+    r = _C.abs(_C.tensor(-3))
+    assert r.shape == ()
+    assert r.item() == 3
+
+
+@pytest.mark.parametrize("op", ["neg", "abs", "exp", "log", "sqrt"])
+def test_unary_out(op):
+    t = _C.tensor([1.0, 4.0])
+    out = _C.zeros(2)
+    r = getattr(_C, op)(t, out=out)
+    assert r is out
+    expected = {"neg": [-1.0, -4.0], "abs": [1.0, 4.0], "exp": [math.e, math.exp(4)],
+                "log": [0.0, math.log(4)], "sqrt": [1.0, 2.0]}[op]
+    same(out, expected, _C.float32)
+
+
+# ---------------------------------------------------------------------------------------------
+# maximum / minimum
+
+
+def test_maximum_minimum_values():
+    a = _C.tensor([1, 5, 3])
+    b = _C.tensor([4, 2, 3])
+    same(_C.maximum(a, b), [4, 5, 3], _C.int64)
+    same(_C.minimum(a, b), [1, 2, 3], _C.int64)
+    same(a.maximum(b), [4, 5, 3], _C.int64)
+    same(b.minimum(a), [1, 2, 3], _C.int64)
+
+
+def test_maximum_promotes_and_broadcasts():
+    same(_C.maximum(_C.tensor([1, 5]), _C.tensor([3.0, 2.0])), [3.0, 5.0], _C.float32)
+    same(_C.minimum(_C.tensor([[1], [5]]), _C.tensor([2, 3, 4])), [[1, 1, 1], [2, 3, 4]], _C.int64)
+    same(_C.maximum(_C.tensor([True, False]), _C.tensor([False, False])), [True, False], _C.bool)
+
+
+def test_maximum_nan_propagates():
+    a = _C.tensor([nan, 1.0, 2.0])
+    b = _C.tensor([0.0, nan, 1.0])
+    same(_C.maximum(a, b), [nan, nan, 2.0], _C.float32)
+    same(_C.minimum(a, b), [nan, nan, 1.0], _C.float32)
+
+
+def test_maximum_rejects_python_number():
+    # torch.maximum has no Scalar overload: TypeError
+    with pytest.raises(TypeError, match="must be Tensor, not int"):
+        _C.maximum(_C.tensor([1]), 2)
+
+
+def test_maximum_out():
+    out = _C.zeros(2, dtype=_C.int64)
+    assert _C.maximum(_C.tensor([1, 5]), _C.tensor([3, 2]), out=out) is out
+    same(out, [3, 5], _C.int64)
+
+
+# ---------------------------------------------------------------------------------------------
+# where
+
+
+def test_where_values_and_broadcasting():
+    cond = _C.tensor([[True], [False]])
+    x = _C.tensor([1, 2, 3])
+    y = _C.tensor([10, 20, 30])
+    same(_C.where(cond, x, y), [[1, 2, 3], [10, 20, 30]], _C.int64)
+    same(x.where(cond, y), [[1, 2, 3], [10, 20, 30]], _C.int64)
+
+
+def test_where_with_scalars_and_promotion():
+    cond = _C.tensor([True, False, True])
+    same(_C.where(cond, 1.0, 0.0), [1.0, 0.0, 1.0], _C.float32)
+    same(_C.where(cond, 1, 0), [1, 0, 1], _C.int64)
+    same(_C.where(cond, _C.tensor([1, 2, 3], dtype=_C.int32), 0), [1, 0, 3], _C.int32)
+    same(_C.where(cond, _C.tensor([1, 2, 3], dtype=_C.int32), 2.5), [1.0, 2.5, 3.0], _C.float32)
+    same(_C.where(cond, _C.tensor([1.0, 2.0, 3.0]), _C.tensor([7], dtype=_C.int64)), [1.0, 7.0, 3.0], _C.float32)
+
+
+def test_where_condition_must_be_bool():
+    # torch: RuntimeError: where expected condition to be a boolean tensor, but got a tensor with dtype Float
+    with pytest.raises(RuntimeError, match="boolean"):
+        _C.where(_C.tensor([1.0, 0.0]), _C.tensor([1, 2]), _C.tensor([3, 4]))
+
+
+def test_where_shape_mismatch():
+    with pytest.raises(RuntimeError, match="must match"):
+        _C.where(_C.tensor([True, False]), _C.tensor([1, 2, 3]), 0)
+
+
+# ---------------------------------------------------------------------------------------------
+# broadcasting
+
+
+@pytest.mark.parametrize("op", sorted(BINARY))
+def test_binary_broadcasting(op):
+    a = _C.tensor([[1.0], [2.0]])  # (2, 1)
+    b = _C.tensor([1.0, 2.0, 4.0])  # (3,)
+    r = BINARY[op](a, b)
+    assert r.shape == (2, 3)
+    py = {
+        "add": lambda x, y: x + y,
+        "sub": lambda x, y: x - y,
+        "mul": lambda x, y: x * y,
+        "div": lambda x, y: x / y,
+        "remainder": lambda x, y: x % y,
+        "floor_divide": lambda x, y: x // y,
+        "pow": lambda x, y: x**y,
+    }[op]
+    same(r, [[py(x, y) for y in (1.0, 2.0, 4.0)] for x in (1.0, 2.0)], _C.float32)
+
+
+def test_broadcasting_shapes():
+    assert (_C.ones(2, 1, 3) + _C.ones(4, 1)).shape == (2, 4, 3)
+    assert (_C.ones(()) + _C.ones(5)).shape == (5,)
+    assert (_C.ones(0, 3) + _C.ones(3)).shape == (0, 3)
+    assert (_C.ones(1) * _C.ones(0)).shape == (0,)
+    r = _C.ones(3) + _C.ones(())
+    assert r.shape == (3,)
+
+
+def test_broadcasting_non_contiguous_operands():
+    a = _C.arange(6).reshape(2, 3).transpose(0, 1)  # (3, 2), non-contiguous
+    b = _C.tensor([100, 200])
+    same(a + b, [[100, 203], [101, 204], [102, 205]], _C.int64)
+    same(a[::2] * 2, [[0, 6], [4, 10]], _C.int64)
+
+
+def test_broadcasting_mismatch():
+    # torch: RuntimeError: The size of tensor a (3) must match the size of tensor b (2) at non-singleton dimension 0
+    with pytest.raises(RuntimeError, match=r"The size of tensor a \(3\) must match the size of tensor b \(2\) at non-singleton dimension 0"):
+        _C.add(_C.ones(3), _C.ones(2))
+    with pytest.raises(RuntimeError, match=r"non-singleton dimension 1"):
+        _C.ones(2, 3) * _C.ones(2, 2)
+
+
+# ---------------------------------------------------------------------------------------------
+# out=
+
+
+@pytest.mark.parametrize("op", sorted(BINARY))
+def test_binary_out_returns_out(op):
+    a = _C.tensor([6.0, 8.0])
+    b = _C.tensor([4.0, 2.0])
+    out = _C.zeros(2)
+    r = BINARY[op](a, b, out=out)
+    assert r is out
+    same(out, BINARY[op](a, b).tolist(), _C.float32)
+
+
+def test_out_aliases_input():
+    a = _C.tensor([1.0, 2.0])
+    r = _C.add(a, a, out=a)
+    assert r is a
+    same(a, [2.0, 4.0], _C.float32)
+
+
+def test_out_with_wider_dtype_casts():
+    out = _C.zeros(2, dtype=_C.float64)
+    _C.add(_C.tensor([1, 2]), 1, out=out)
+    same(out, [2.0, 3.0], _C.float64)
+    out = _C.zeros(2, dtype=_C.int64)
+    _C.add(_C.tensor([1, 2], dtype=_C.int8), 1, out=out)
+    same(out, [2, 3], _C.int64)
+
+
+def test_out_dtype_cannot_cast():
+    # torch: RuntimeError: result type Float can't be cast to the desired output type Long
+    out = _C.zeros(2, dtype=_C.int64)
+    with pytest.raises(RuntimeError, match="result type Float can't be cast to the desired output type Long"):
+        _C.div(_C.tensor([1, 2]), 2, out=out)
+    with pytest.raises(RuntimeError, match="can't be cast to the desired output type Bool"):
+        _C.add(_C.tensor([1]), 1, out=_C.zeros(1, dtype=_C.bool))
+    assert out.tolist() == [0, 0]
+
+
+def test_out_resized_with_warning():
+    out = _C.zeros(5)
+    with pytest.warns(UserWarning, match="was resized"):
+        r = _C.add(_C.tensor([1.0, 2.0]), 1, out=out)
+    assert r is out
+    assert out.shape == (2,)
+    same(out, [2.0, 3.0], _C.float32)
+
+
+def test_out_empty_resized_without_warning():
+    import warnings
+
+    out = _C.zeros(0)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        _C.mul(_C.tensor([[1.0], [2.0]]), 3, out=out)
+    same(out, [[3.0], [6.0]], _C.float32)
+
+
+def test_out_must_be_tensor():
+    with pytest.raises(TypeError, match="out"):
+        _C.add(_C.ones(1), 1, out=[0.0])
+    with pytest.raises(TypeError, match="out"):
+        _C.add(_C.ones(1), 1, out=5)
+
+
+def test_out_none_is_ignored():
+    same(_C.add(_C.tensor([1]), 1, out=None), [2], _C.int64)
+
+
+# ---------------------------------------------------------------------------------------------
+# methods mirror functions; inputs untouched
+
+
+@pytest.mark.parametrize("op", sorted(BINARY))
+def test_method_variant_and_inputs_untouched(op):
+    a = _C.tensor([6, 7])
+    b = _C.tensor([4, 2])
+    r1 = BINARY[op](a, b)
+    r2 = getattr(a, op)(b)
+    assert r1.tolist() == r2.tolist()
+    assert r1.dtype is r2.dtype
+    assert a.tolist() == [6, 7]
+    assert b.tolist() == [4, 2]
+
+
+def test_number_first_argument_to_function():
+    same(_C.sub(10, _C.tensor([1, 2])), [9, 8], _C.int64)
+    same(_C.div(1, _C.tensor([2, 4])), [0.5, 0.25], _C.float32)
+    same(_C.mul(2.5, _C.tensor([2], dtype=_C.int32)), [5.0], _C.float32)
+
+
+def test_two_numbers_give_zero_dim_tensor():
+    # both operands are wrapped numbers: a 0-dim result with the numbers' default dtype
+    r = _C.add(2, 3)
+    assert isinstance(r, _C.Tensor)
+    assert r.shape == ()
+    same(r, 5, _C.int64)
+    same(_C.mul(2, 1.5), 3.0, _C.float32)
+
+
+def test_large_values_exact_in_int64():
+    big = 2**53 + 1
+    same(_C.tensor([big]) + 2, [big + 2], _C.int64)
+    same(_C.tensor([big]) * 1, [big], _C.int64)
