@@ -6,6 +6,7 @@
 #   make wheel    release wheel into dist/
 #   make lint     cargo fmt --check, cargo clippy -D warnings
 #   make bench    the benchmark script (python/bench/bench.py), when it exists
+#   make stubs    regenerate python/_C/__init__.pyi and README.md's op list from the schema
 #   make clean    remove build outputs and the venvs
 #
 # Re-running is cheap: cargo and maturin build incrementally, the venvs are reused.
@@ -38,10 +39,10 @@ DEMO        := python/examples/iris_demo.py
 BENCH       := python/bench/bench.py
 
 .PHONY: help wheel install demo test cargo-test pytest-release debug-build pytest-debug refleak \
-        lint bench clean
+        lint bench stubs clean
 
 help:
-	@sed -n '3,10p' Makefile | sed 's/^# \{0,1\}//'
+	@sed -n '3,11p' Makefile | sed 's/^# \{0,1\}//'
 
 # ---- release wheel ---------------------------------------------------------------------------
 
@@ -116,6 +117,10 @@ refleak: debug-build $(VENV_DBG)/.test-deps
 lint:
 	$(CARGO) fmt --check
 	$(CARGO) clippy --all-targets -- -D warnings
+
+# build.rs generates the stub and op list into $$OUT_DIR; this test copies them into the tree.
+stubs:
+	UPDATE_GENERATED=1 $(CARGO) test --lib -- --exact bindings::generated::tests::committed_stub_and_op_list_are_current
 
 bench: install
 	@if [ -f $(BENCH) ]; then \

@@ -6,8 +6,12 @@ use std::alloc::{self, Layout};
 use std::cell::UnsafeCell;
 use std::ptr::NonNull;
 
-/// Alignment of every storage allocation: enough for any element type and for SIMD loads.
-const STORAGE_ALIGN: usize = 64;
+/// Alignment of every storage allocation: enough for any element type. It is deliberately not
+/// larger than the system allocator's natural alignment (16 on x86-64 glibc): up to that, Rust's
+/// `alloc_zeroed` is `calloc`, which hands out fresh pages already zeroed; above it, it becomes
+/// `malloc` + `memset`, which made allocating a large output cost more than computing it. The
+/// kernels use unaligned SIMD loads, so nothing needs more.
+const STORAGE_ALIGN: usize = 16;
 
 /// A heap buffer of `nbytes` bytes. Allocation is fallible: a request the allocator cannot meet
 /// returns `ErrorKind::OutOfMemory` instead of aborting the process.

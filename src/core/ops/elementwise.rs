@@ -784,8 +784,10 @@ pub fn floor_divide(input: &Tensor, other: &Tensor) -> Result<Tensor> {
 /// results use exact repeated multiplication (wrapping); a negative integer exponent *tensor*
 /// gives 0 except for bases ±1 (torch's `powi`), while a negative Python int exponent with an
 /// integral or bool `input` is torch's RuntimeError "Integers to negative integer powers are not
-/// allowed.". Bool results exist only for a Python bool/0/1 exponent or base 1 (torch's
-/// fill/copy shortcuts); otherwise two bools are a NotImplementedError. Mirrors `torch.pow`.
+/// allowed.", and a Python int exponent must fit the integer dtype. Float results with a Python
+/// number exponent use torch's shortcuts (`x*x` for 2, `sqrt` for 0.5, ...). Bool results exist
+/// only for a Python bool/0/1 exponent or base 1 (torch's fill/copy shortcuts); otherwise two
+/// bools are a NotImplementedError. Mirrors `torch.pow`.
 pub fn pow(input: &Tensor, exponent: &Tensor) -> Result<Tensor> {
     if exponent.is_wrapped_number()
         && !input.dtype().is_floating_point()
@@ -805,18 +807,52 @@ pub fn pow(input: &Tensor, exponent: &Tensor) -> Result<Tensor> {
     }
     if exponent.is_wrapped_number() {
         // torch's pow(Tensor, Scalar): exponent 0 fills ones, exponent 1 copies.
-        let e = exponent.item()?.to_f64();
-        if e == 0.0 {
+        let e = exponent.item()?;
+        if e.to_f64() == 0.0 {
             return Tensor::full(&shape, Scalar::Int(1), dtype);
         }
-        if e == 1.0 {
+        if e.to_f64() == 1.0 {
             let out = Tensor::zeros(&shape, dtype)?;
             out.copy_from(input)?;
             return Ok(out);
         }
+        reject_bool(dtype, "pow")?;
+        let a = operand_as(input, dtype)?;
+        return match dtype {
+            DType::Float32 => pow_float_scalar::<f32>(&a, e.to_f64(), f32::sqrt),
+            DType::Float64 => pow_float_scalar::<f64>(&a, e.to_f64(), f64::sqrt),
+            d => crate::dispatch!(d, T => {
+                // torch converts the exponent with `Scalar::to<scalar_t>()` (range-checked).
+                let et: T = scalar_to_checked(e)?;
+                unary_op::<T, T>(&a, move |x: T| x.pow_(et))
+            }),
+        };
     }
     reject_bool(dtype, "pow")?;
     binop_new(BinOp::Pow, dtype, input, exponent, &shape)
+}
+
+/// `a ** e` for a float tensor `a` and a Python-number exponent, with torch's shortcuts
+/// (`pow_tensor_scalar_kernel`): 2 → `x*x`, 3 → `x*x*x`, -2 → `1/(x*x)`, 0.5 → `sqrt`,
+/// -0.5 → `1/sqrt`, -1 → `1/x`; otherwise `pow` in double precision (C++'s
+/// `std::pow(scalar_t, double)`), rounded to `T`.
+fn pow_float_scalar<T: Arith>(a: &Tensor, e: f64, sqrt: impl Fn(T) -> T) -> Result<Tensor> {
+    let one = T::from_f64(1.0);
+    if e == 2.0 {
+        unary_op::<T, T>(a, |x: T| x.wmul(x))
+    } else if e == 3.0 {
+        unary_op::<T, T>(a, |x: T| x.wmul(x).wmul(x))
+    } else if e == -2.0 {
+        unary_op::<T, T>(a, move |x: T| one.true_div(x.wmul(x)))
+    } else if e == 0.5 {
+        unary_op::<T, T>(a, sqrt)
+    } else if e == -0.5 {
+        unary_op::<T, T>(a, move |x: T| one.true_div(sqrt(x)))
+    } else if e == -1.0 {
+        unary_op::<T, T>(a, move |x: T| one.true_div(x))
+    } else {
+        unary_op::<T, T>(a, move |x: T| T::from_f64(x.to_f64().powf(e)))
+    }
 }
 
 /// `maximum(input, other)`: the elementwise larger value, broadcast, promoted dtype; NaN if
@@ -1459,6 +1495,38 @@ mod tests {
         );
         let f = t(vec![4.0f32, 9.0], &[2]);
         assert_eq!(pow(&f, &w(0.5)).unwrap().to_vec::<f32>(), vec![2.0, 3.0]);
+        // torch's float shortcuts and the double-precision general case.
+        let g = t(vec![4.0f32, -2.0], &[2]);
+        assert_eq!(pow(&g, &w(2i64)).unwrap().to_vec::<f32>(), vec![16.0, 4.0]);
+        assert_eq!(pow(&g, &w(3.0)).unwrap().to_vec::<f32>(), vec![64.0, -8.0]);
+        assert_eq!(
+            pow(&g, &w(-2i64)).unwrap().to_vec::<f32>(),
+            vec![0.0625, 0.25]
+        );
+        assert_eq!(pow(&g, &w(-1.0)).unwrap().to_vec::<f32>(), vec![0.25, -0.5]);
+        assert_eq!(pow(&g, &w(-0.5)).unwrap().to_vec::<f32>()[0], 0.5);
+        assert_eq!(pow(&g, &w(2.5)).unwrap().to_vec::<f32>()[0], 32.0);
+        assert!(pow(&g, &w(2.5)).unwrap().to_vec::<f32>()[1].is_nan());
+        let r = pow(&t(vec![4i32], &[1]), &w(0.5)).unwrap();
+        assert_eq!((r.dtype(), r.to_vec::<f32>()), (DType::Float32, vec![2.0]));
+        // Integer exponents are range-checked into the dtype, as torch's Scalar::to.
+        assert_eq!(
+            msg(pow(&t(vec![3u8], &[1]), &w(300i64))).1,
+            "value cannot be converted to type uint8_t without overflow"
+        );
+        // A 0-dim tensor exponent is not a Python number: powi, no error.
+        let z = Tensor::scalar_tensor(Scalar::Int(-1), DType::Int64).unwrap();
+        assert_eq!(
+            pow(&t(vec![2i64, 1], &[2]), &z).unwrap().to_vec::<i64>(),
+            vec![0, 1]
+        );
+        // Non-contiguous float base.
+        let m = t(vec![1.0f64, 2.0, 3.0, 4.0], &[2, 2]);
+        let mt = m.as_strided(vec![2, 2], vec![1, 2], 0);
+        assert_eq!(
+            pow(&mt, &w(2i64)).unwrap().to_vec::<f64>(),
+            vec![1.0, 9.0, 4.0, 16.0]
+        );
         // Scalar base.
         let r = pow(&w(2i64), &t(vec![0i32, 3], &[2])).unwrap();
         assert_eq!((r.dtype(), r.to_vec::<i32>()), (DType::Int32, vec![1, 8]));
