@@ -2,6 +2,7 @@
 is_contiguous(), is_floating_point(); the dtype objects; repr/str like torch's; instance
 __dict__, weak references, hashing and subclassing of _C.Tensor."""
 
+import copy
 import gc
 import pickle
 import weakref
@@ -252,6 +253,28 @@ def test_reference_cycle_through_dict_is_collected():
     del t
     gc.collect()
     assert r() is None
+
+
+def test_pickle_round_trip():
+    t = _C.tensor([[1, 2], [3, 4]], dtype=_C.int32).transpose(0, 1)
+    r = pickle.loads(pickle.dumps(t))
+    assert type(r) is _C.Tensor
+    assert r.dtype is _C.int32
+    assert r.tolist() == [[1, 3], [2, 4]]
+    r[0, 0] = 9
+    assert t[0, 0].item() == 1
+
+
+def test_deepcopy():
+    t = _C.tensor([1.5, 2.5])
+    t.tag = "x"
+    c = copy.deepcopy(t)
+    assert c is not t
+    assert c.tolist() == [1.5, 2.5]
+    assert c.dtype is _C.float32
+    assert c.tag == "x"
+    c[0] = 0
+    assert t.tolist() == [1.5, 2.5]
 
 
 class MyTensor(_C.Tensor):

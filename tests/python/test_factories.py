@@ -164,6 +164,11 @@ def test_full_value_out_of_range_for_dtype():
         _C.full((2,), 256, dtype=_C.uint8)
     with pytest.raises(RuntimeError, match="without overflow"):
         _C.full((2,), 2**40, dtype=_C.int32)
+    # NaN has no integer value: torch: value cannot be converted to type int64_t without overflow
+    with pytest.raises(RuntimeError, match="without overflow"):
+        _C.full((2,), float("nan"), dtype=_C.int64)
+    same(_C.full((1,), 255, dtype=_C.uint8), [255], _C.uint8)
+    same(_C.full((1,), -128, dtype=_C.int8), [-128], _C.int8)
 
 
 def test_full_keywords_and_scalar_shape():
@@ -362,6 +367,15 @@ def test_tensor_with_dtype_converts():
     same(_C.tensor([1, 2], dtype=float), [1.0, 2.0], _C.float64)
     same(_C.tensor([0.1], dtype=_C.float64), [0.1], _C.float64)
     assert _C.tensor([0.1], dtype=_C.float64).tolist() == [0.1]  # exact in float64
+
+
+def test_tensor_with_dtype_value_out_of_range():
+    # torch: RuntimeError: value cannot be converted to type uint8 without overflow
+    with pytest.raises(RuntimeError, match="value cannot be converted to type uint8 without overflow"):
+        _C.tensor([300], dtype=_C.uint8)
+    with pytest.raises(RuntimeError, match="without overflow"):
+        _C.tensor([1, -129], dtype=_C.int8)
+    same(_C.tensor([255, 0], dtype=_C.uint8), [255, 0], _C.uint8)
 
 
 def test_tensor_float32_rounds():

@@ -143,9 +143,12 @@ def test_getitem_zero_dim_tensor():
     assert s[...].item() == 5
     assert s[()].item() == 5
     assert s[None].shape == (1,)
-    # torch: IndexError: invalid index of a 0-dim tensor. Use `tensor.item()` in Python ...
-    with pytest.raises(IndexError):
+    # torch: IndexError: invalid index of a 0-dim tensor. Use `tensor.item()` in Python or
+    # `tensor.item<T>()` in C++ to convert a 0-dim tensor to a number
+    with pytest.raises(IndexError, match="invalid index of a 0-dim tensor"):
         s[0]
+    with pytest.raises(IndexError, match="invalid index of a 0-dim tensor"):
+        s[0] = 1
 
 
 def test_getitem_index_out_of_range():
@@ -222,6 +225,14 @@ def test_write_through_chained_getitem():
     col = t[:, 0]
     col[1] = -1
     assert t[1, 0].item() == -1.0
+
+
+def test_write_through_expanded_view():
+    base = _C.tensor([1, 2])
+    e = base.expand(2, 2)  # both rows alias base
+    e[0] = _C.tensor([5, 6])
+    same(base, [5, 6], _C.int64)
+    same(e, [[5, 6], [5, 6]], _C.int64)
 
 
 def test_view_sees_later_writes_to_base():

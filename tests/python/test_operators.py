@@ -168,6 +168,12 @@ def test_unary_operators():
     assert +t is t  # torch: positive() of a non-bool tensor returns self
 
 
+def test_unary_plus_on_bool_is_error():
+    # torch: RuntimeError: The `+` operator, on a bool tensor is not supported.
+    with pytest.raises(RuntimeError, match="The `\\+` operator, on a bool tensor is not supported"):
+        +_C.tensor([True])
+
+
 def test_unary_minus_on_bool_is_error():
     with pytest.raises(RuntimeError, match="Negation, the `-` operator, on a bool tensor is not supported"):
         -_C.tensor([True])
@@ -255,6 +261,18 @@ def test_inplace_on_indexed_element():
     same(t, [[11, 12], [3, 4]], _C.int64)
     t[1, 1] *= 3
     same(t, [[11, 12], [3, 12]], _C.int64)
+
+
+def test_inplace_on_expanded_tensor_is_error():
+    # torch: RuntimeError: unsupported operation: more than one element of the written-to tensor
+    # refers to a single memory location. Please clone() the tensor before performing the operation.
+    e = _C.tensor([1, 2]).expand(2, 2)
+    with pytest.raises(RuntimeError, match="more than one element of the written-to tensor refers to a single memory location"):
+        e += 1
+    with pytest.raises(RuntimeError, match="single memory location"):
+        e.mul_(2)
+    # fill_ is exempt from the overlap check in torch
+    assert e.fill_(3).tolist() == [[3, 3], [3, 3]]
 
 
 def test_inplace_with_unsupported_operand():

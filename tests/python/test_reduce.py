@@ -169,6 +169,20 @@ def test_argmax_argmin_keepdim(name):
     same(r, [ARG[name][0]], _C.int64)
 
 
+def test_empty_dim_tuple_reduces_all():
+    x = _C.tensor(X)
+    same(x.sum(()), 22, _C.int64)
+    same(_C.sum(x, [], keepdim=True), [[22]], _C.int64)
+    same(x.float().mean(()), 22 / 6, _C.float32)
+
+
+def test_argmax_keepdim_without_dim():
+    # dim=None reduces the flattened input; keepdim keeps every dim with size 1
+    r = _C.argmax(_C.tensor(X), keepdim=True)
+    assert r.shape == (1, 1)
+    same(r, [[3]], _C.int64)
+
+
 def test_argmax_first_occurrence_and_nan():
     same(_C.argmax(_C.tensor([3, 7, 7, 1])), 1, _C.int64)
     same(_C.argmin(_C.tensor([3, 1, 1, 5])), 1, _C.int64)
