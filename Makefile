@@ -25,6 +25,9 @@ VENV_DBG    := .venv-dbg
 VENV_BUILD  := .venv-build
 DIST        := dist
 TARGET_DBG  := target-dbg
+# maturin builds in its own target dir: plain `cargo build`/`cargo test` in target/ configure
+# pyo3-ffi differently (no PYO3_BUILD_EXTENSION_MODULE) and would force full rebuilds each time.
+TARGET_WHEEL := target-wheel
 BUILD_DBG   := build-dbg
 
 # Python packages installed into the test venvs.
@@ -52,7 +55,7 @@ $(VENV_BUILD)/bin/maturin:
 
 wheel: $(MATURIN)
 	rm -f $(DIST)/tensorbind-*.whl
-	$(MATURIN) build --release --out $(DIST) -i $(PYTHON)
+	CARGO_TARGET_DIR=$(TARGET_WHEEL) $(MATURIN) build --release --out $(DIST) -i $(PYTHON)
 
 $(VENV)/bin/python:
 	$(PYTHON) -m venv $(VENV)
@@ -83,6 +86,7 @@ $(PYTHON_DBG):
 	@if [ "$$(id -u)" = 0 ]; then \
 	    echo "$(PYTHON_DBG) missing: installing $(DBG_APT_PKGS)"; \
 	    apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y $(DBG_APT_PKGS); \
+	    test -x $(PYTHON_DBG); \
 	else \
 	    echo "error: $(PYTHON_DBG) (the Py_DEBUG interpreter) is missing." >&2; \
 	    echo "Install it as root:  apt-get install -y $(DBG_APT_PKGS)" >&2; \
@@ -97,7 +101,7 @@ debug-build: $(PYTHON_DBG)
 	find python/_C -maxdepth 1 -type f ! -name '*.so' -exec cp {} $(BUILD_DBG)/_C/ \;
 	suffix="$$($(PYTHON_DBG) -c "import sysconfig; print(sysconfig.get_config_var('EXT_SUFFIX'))")"; \
 	    cp $(TARGET_DBG)/release/lib_C.so "$(BUILD_DBG)/_C/_C$$suffix"
-	PYTHONPATH=$(BUILD_DBG) $(PYTHON_DBG) -c \
+	PYTHONPATH=$(CURDIR)/$(BUILD_DBG) $(PYTHON_DBG) -c \
 	    "import _C, sys; assert _C._py_debug is True, _C.__file__; print('debug _C:', _C.__file__)"
 
 $(VENV_DBG)/.test-deps: | $(PYTHON_DBG)
@@ -106,10 +110,10 @@ $(VENV_DBG)/.test-deps: | $(PYTHON_DBG)
 	touch $@
 
 pytest-debug: debug-build $(VENV_DBG)/.test-deps
-	PYTHONPATH=$(BUILD_DBG) $(VENV_DBG)/bin/python -m pytest tests/python $(PYTEST_ARGS)
+	PYTHONPATH=$(CURDIR)/$(BUILD_DBG) $(VENV_DBG)/bin/python -m pytest tests/python $(PYTEST_ARGS)
 
 refleak: debug-build $(VENV_DBG)/.test-deps
-	PYTHONPATH=$(BUILD_DBG) TENSORBIND_REFLEAK=$(REFLEAK_RUNS) \
+	PYTHONPATH=$(CURDIR)/$(BUILD_DBG) TENSORBIND_REFLEAK=$(REFLEAK_RUNS) \
 	    $(VENV_DBG)/bin/python -m pytest tests/python -p no:cacheprovider $(PYTEST_ARGS)
 
 # ---- other -----------------------------------------------------------------------------------
@@ -131,5 +135,5 @@ bench: install
 
 clean:
 	$(CARGO) clean
-	rm -rf $(TARGET_DBG) $(BUILD_DBG) $(DIST) $(VENV) $(VENV_DBG) $(VENV_BUILD) .pytest_cache
+	rm -rf $(TARGET_WHEEL) $(TARGET_DBG) $(BUILD_DBG) $(DIST) $(VENV) $(VENV_DBG) $(VENV_BUILD) .pytest_cache
 	find . -name __pycache__ -type d -prune -not -path './.git/*' -exec rm -rf {} +

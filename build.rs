@@ -18,7 +18,11 @@ fn main() {
     emit_python_cfg();
     // The C view of a tensor (include/tensorbind.h): compile its layout probe so the Rust side
     // can check both compilers agree (src/bindings/c_view.rs).
-    cc::Build::new().file("src/c/layout.c").include("include").warnings(true).compile("tensorbind_c");
+    cc::Build::new()
+        .file("src/c/layout.c")
+        .include("include")
+        .warnings(true)
+        .compile("tensorbind_c");
     let out_dir = PathBuf::from(std::env::var("OUT_DIR").expect("OUT_DIR"));
     let schema = std::fs::read_to_string("src/native_functions.yaml").expect("read schema");
     let entries = parse_yaml(&schema).unwrap_or_else(|e| panic!("src/native_functions.yaml: {e}"));
@@ -32,7 +36,9 @@ fn main() {
 /// pyo3-ffi serialises the interpreter config as hex-encoded `key=value` lines in
 /// `DEP_PYTHON_PYO3_CONFIG` (it declares `links = "python"`); `build_flags` lists `Py_DEBUG`.
 fn emit_python_cfg() {
-    let Ok(hex) = std::env::var("DEP_PYTHON_PYO3_CONFIG") else { return };
+    let Ok(hex) = std::env::var("DEP_PYTHON_PYO3_CONFIG") else {
+        return;
+    };
     let bytes: Vec<u8> = (0..hex.len() / 2)
         .filter_map(|i| u8::from_str_radix(&hex[2 * i..2 * i + 2], 16).ok())
         .collect();
@@ -65,6 +71,7 @@ struct Entry {
     method: bool,
     numbers_as_tensors: bool,
     out: bool,
+    may_return_self: bool,
     impl_fn: String,
     doc: String,
 }
@@ -82,13 +89,20 @@ fn parse_yaml(text: &str) -> Result<Vec<Entry>, String> {
         } else if let Some(rest) = t.strip_prefix("  ") {
             (false, rest)
         } else {
-            return Err(format!("line {}: expected '- key: value' or '  key: value'", lineno + 1));
+            return Err(format!(
+                "line {}: expected '- key: value' or '  key: value'",
+                lineno + 1
+            ));
         };
         if new_item {
             raw.push(BTreeMap::new());
         }
-        let (k, v) = body.split_once(':').ok_or_else(|| format!("line {}: no ':'", lineno + 1))?;
-        let item = raw.last_mut().ok_or_else(|| format!("line {}: key outside an item", lineno + 1))?;
+        let (k, v) = body
+            .split_once(':')
+            .ok_or_else(|| format!("line {}: no ':'", lineno + 1))?;
+        let item = raw
+            .last_mut()
+            .ok_or_else(|| format!("line {}: key outside an item", lineno + 1))?;
         item.insert(k.trim().to_string(), v.trim().to_string());
     }
     raw.into_iter().map(entry_from_map).collect()
@@ -96,19 +110,33 @@ fn parse_yaml(text: &str) -> Result<Vec<Entry>, String> {
 
 fn entry_from_map(m: BTreeMap<String, String>) -> Result<Entry, String> {
     for k in m.keys() {
-        if !["func", "variants", "numbers_as_tensors", "out", "impl", "doc"].contains(&k.as_str()) {
+        if ![
+            "func",
+            "variants",
+            "numbers_as_tensors",
+            "out",
+            "impl",
+            "doc",
+            "may_return_self",
+        ]
+        .contains(&k.as_str())
+        {
             return Err(format!("unknown key {k:?} in {m:?}"));
         }
     }
     let func = m.get("func").ok_or("entry without func")?;
-    let (sig, ret) = func.rsplit_once(" -> ").ok_or_else(|| format!("{func}: no return type"))?;
+    let (sig, ret) = func
+        .rsplit_once(" -> ")
+        .ok_or_else(|| format!("{func}: no return type"))?;
     let open = sig.find('(').ok_or_else(|| format!("{func}: no '('"))?;
     let full_name = &sig[..open];
     let (name, overload) = match full_name.split_once('.') {
         Some((n, o)) => (n.to_string(), Some(o.to_string())),
         None => (full_name.to_string(), None),
     };
-    let body = sig[open + 1..].strip_suffix(')').ok_or_else(|| format!("{func}: no ')'"))?;
+    let body = sig[open + 1..]
+        .strip_suffix(')')
+        .ok_or_else(|| format!("{func}: no ')'"))?;
     let mut args = Vec::new();
     let mut kwarg_only = false;
     for a in body.split(", ").filter(|s| !s.is_empty()) {
@@ -120,9 +148,16 @@ fn entry_from_map(m: BTreeMap<String, String>) -> Result<Entry, String> {
             Some((d, v)) => (d, Some(v.to_string())),
             None => (a, None),
         };
-        let (ty, aname) = decl.rsplit_once(' ').ok_or_else(|| format!("{func}: bad arg {a}"))?;
+        let (ty, aname) = decl
+            .rsplit_once(' ')
+            .ok_or_else(|| format!("{func}: bad arg {a}"))?;
         let ty = ty.replace("(a!)", "").replace("(a)", "");
-        args.push(Arg { ty, name: aname.to_string(), default, kwarg_only });
+        args.push(Arg {
+            ty,
+            name: aname.to_string(),
+            default,
+            kwarg_only,
+        });
     }
     let variants = m.get("variants").map(String::as_str).unwrap_or("function");
     let flag = |k: &str| m.get(k).map(|v| v == "True").unwrap_or(false);
@@ -138,8 +173,12 @@ fn entry_from_map(m: BTreeMap<String, String>) -> Result<Entry, String> {
         method: variants.contains("method"),
         numbers_as_tensors: flag("numbers_as_tensors"),
         out: flag("out"),
+        may_return_self: flag("may_return_self"),
         impl_fn,
-        doc: m.get("doc").cloned().ok_or_else(|| format!("{func}: every op needs a doc line"))?,
+        doc: m
+            .get("doc")
+            .cloned()
+            .ok_or_else(|| format!("{func}: every op needs a doc line"))?,
     })
 }
 
@@ -154,7 +193,10 @@ fn group(entries: Vec<Entry>) -> Vec<Op> {
     for e in entries {
         match ops.iter_mut().find(|o| o.name == e.name) {
             Some(o) => o.entries.push(e),
-            None => ops.push(Op { name: e.name.clone(), entries: vec![e] }),
+            None => ops.push(Op {
+                name: e.name.clone(),
+                entries: vec![e],
+            }),
         }
     }
     ops
@@ -177,13 +219,21 @@ fn py_params(e: &Entry, v: Variant) -> Vec<Arg> {
             if v == Variant::Method {
                 continue;
             }
-            ps.push(Arg { name: "input".into(), ..a.clone() });
+            ps.push(Arg {
+                name: "input".into(),
+                ..a.clone()
+            });
         } else {
             ps.push(a.clone());
         }
     }
     if e.out && v == Variant::Function {
-        ps.push(Arg { ty: "Tensor?".into(), name: "out".into(), default: Some("None".into()), kwarg_only: true });
+        ps.push(Arg {
+            ty: "Tensor?".into(),
+            name: "out".into(),
+            default: Some("None".into()),
+            kwarg_only: true,
+        });
     }
     ps
 }
@@ -299,20 +349,35 @@ fn extract(i: usize, ty: &str) -> (String, String) {
     let is_int_list = base.starts_with("int[");
     match (base.as_str(), opt) {
         ("Tensor", false) => (format!("let a{i} = r.tensor({i})?;"), format!("&a{i}")),
-        ("Tensor", true) => (format!("let a{i} = r.optional_tensor({i})?;"), format!("a{i}.as_deref()")),
+        ("Tensor", true) => (
+            format!("let a{i} = r.optional_tensor({i})?;"),
+            format!("a{i}.as_deref()"),
+        ),
         ("Scalar", false) => (format!("let a{i} = r.scalar({i})?;"), format!("a{i}")),
-        ("Scalar", true) => (format!("let a{i} = r.optional_scalar({i})?;"), format!("a{i}")),
+        ("Scalar", true) => (
+            format!("let a{i} = r.optional_scalar({i})?;"),
+            format!("a{i}"),
+        ),
         ("int", false) => (format!("let a{i} = r.int({i})?;"), format!("a{i}")),
         ("int", true) => (format!("let a{i} = r.optional_int({i})?;"), format!("a{i}")),
         ("float", false) => (format!("let a{i} = r.float({i})?;"), format!("a{i}")),
         ("bool", false) => (format!("let a{i} = r.bool({i})?;"), format!("a{i}")),
         ("str", false) => (format!("let a{i} = r.string({i})?;"), format!("a{i}")),
-        ("str", true) => (format!("let a{i} = r.optional_string({i})?;"), format!("a{i}")),
+        ("str", true) => (
+            format!("let a{i} = r.optional_string({i})?;"),
+            format!("a{i}"),
+        ),
         ("ScalarType", false) => (format!("let a{i} = r.scalar_type({i})?;"), format!("a{i}")),
-        ("ScalarType", true) => (format!("let a{i} = r.optional_scalar_type({i})?;"), format!("a{i}")),
+        ("ScalarType", true) => (
+            format!("let a{i} = r.optional_scalar_type({i})?;"),
+            format!("a{i}"),
+        ),
         ("Tensor[]", false) => (format!("let a{i} = r.tensor_list({i})?;"), format!("&a{i}")),
         (_, false) if is_int_list => (format!("let a{i} = r.int_list({i})?;"), format!("&a{i}")),
-        (_, true) if is_int_list => (format!("let a{i} = r.optional_int_list({i})?;"), format!("a{i}.as_deref()")),
+        (_, true) if is_int_list => (
+            format!("let a{i} = r.optional_int_list({i})?;"),
+            format!("a{i}.as_deref()"),
+        ),
         other => panic!("no extractor for schema type {other:?}"),
     }
 }
@@ -320,7 +385,11 @@ fn extract(i: usize, ty: &str) -> (String, String) {
 fn docstring(op: &Op, v: Variant) -> String {
     let entries: Vec<&Entry> = op.entries.iter().filter(|e| variant_has(e, v)).collect();
     let mut s = String::new();
-    let first = if v == Variant::Method { "$self" } else { "$module" };
+    let first = if v == Variant::Method {
+        "$self"
+    } else {
+        "$module"
+    };
     if entries.len() == 1 {
         // First line in CPython's `__text_signature__` form.
         let ps = py_params(entries[0], v);
@@ -342,7 +411,12 @@ fn docstring(op: &Op, v: Variant) -> String {
     s.push_str("\nSignatures (tried in this order):\n");
     for e in &entries {
         let ps = py_params(e, v);
-        let _ = writeln!(s, "    {} -> {}", parser_spec(&op.name, &ps), e.ret.replace("(a!)", ""));
+        let _ = writeln!(
+            s,
+            "    {} -> {}",
+            parser_spec(&op.name, &ps),
+            e.ret.replace("(a!)", "")
+        );
     }
     let _ = write!(
         s,
@@ -370,10 +444,21 @@ fn gen_entry_point(op: &Op, v: Variant, out: &mut String) {
         Variant::Function => format!("fn_{}", rust_ident(&op.name)),
         Variant::Method => format!("meth_{}", rust_ident(&op.name)),
     };
-    let specs: Vec<String> =
-        entries.iter().map(|e| format!("{:?}", parser_spec(&op.name, &py_params(e, v)))).collect();
+    let specs: Vec<String> = entries
+        .iter()
+        .map(|e| format!("{:?}", parser_spec(&op.name, &py_params(e, v))))
+        .collect();
     let numbers = entries.iter().any(|e| e.numbers_as_tensors);
-    let _ = writeln!(out, "/// `{}` ({}).", op.name, if v == Variant::Method { "method" } else { "function" });
+    let _ = writeln!(
+        out,
+        "/// `{}` ({}).",
+        op.name,
+        if v == Variant::Method {
+            "method"
+        } else {
+            "function"
+        }
+    );
     let _ = writeln!(
         out,
         "unsafe extern \"C\" fn {fname}(slf: *mut ffi::PyObject, args: *const *mut ffi::PyObject, nargs: ffi::Py_ssize_t, kwnames: *mut ffi::PyObject) -> *mut ffi::PyObject {{"
@@ -385,22 +470,37 @@ fn gen_entry_point(op: &Op, v: Variant, out: &mut String) {
         specs.join(", ")
     );
     if v == Variant::Function {
-        let _ = writeln!(out, "    let _ = slf; // the module object (borrowed, unused)");
+        let _ = writeln!(
+            out,
+            "    let _ = slf; // the module object (borrowed, unused)"
+        );
     }
     let _ = writeln!(out, "    crate::handle_errors!({{");
     let _ = writeln!(
         out,
         "        // SAFETY: CPython's METH_FASTCALL|METH_KEYWORDS calling convention: `args` holds nargs + len(kwnames) borrowed objects that outlive this call."
     );
-    let _ = writeln!(out, "        let r = unsafe {{ PARSER.parse(args, nargs, kwnames) }}?;");
+    let _ = writeln!(
+        out,
+        "        let r = unsafe {{ PARSER.parse(args, nargs, kwnames) }}?;"
+    );
     if v == Variant::Method {
         let _ = writeln!(
             out,
             "        // SAFETY: `slf` is the instance this method was looked up on: a live `_C.Tensor` (borrowed)."
         );
-        let _ = writeln!(out, "        let self_obj = unsafe {{ Borrowed::from_ptr(slf) }};");
-        let _ = writeln!(out, "        // SAFETY: method descriptors of `_C.Tensor` only bind to tensors.");
-        let _ = writeln!(out, "        let self_t = unsafe {{ tensor_ref(self_obj) }};");
+        let _ = writeln!(
+            out,
+            "        let self_obj = unsafe {{ Borrowed::from_ptr(slf) }};"
+        );
+        let _ = writeln!(
+            out,
+            "        // SAFETY: method descriptors of `_C.Tensor` only bind to tensors."
+        );
+        let _ = writeln!(
+            out,
+            "        let self_t = unsafe {{ tensor_ref(self_obj) }};"
+        );
     }
     let _ = writeln!(out, "        match r.idx {{");
     for (idx, e) in entries.iter().enumerate() {
@@ -419,12 +519,32 @@ fn gen_entry_point(op: &Op, v: Variant, out: &mut String) {
             py_i += 1;
         }
         let call = format!("crate::core::ops::{}({})", e.impl_fn, call_args.join(", "));
-        let out_index = if e.out && v == Variant::Function { Some(ps.len() - 1) } else { None };
+        let out_index = if e.out && v == Variant::Function {
+            Some(ps.len() - 1)
+        } else {
+            None
+        };
         match e.ret.as_str() {
             "Tensor" => match out_index {
                 Some(oi) => {
                     let _ = writeln!(out, "                let result = {call}?;");
-                    let _ = writeln!(out, "                write_out(r.object({oi}), result, {:?})", op.name);
+                    let _ = writeln!(
+                        out,
+                        "                write_out(r.object({oi}), result, {:?})",
+                        op.name
+                    );
+                }
+                None if e.may_return_self && v == Variant::Method => {
+                    // See `may_return_self` in the schema header: the same view comes back as
+                    // the same Python object.
+                    let _ = writeln!(out, "                let result = {call}?;");
+                    let _ = writeln!(out, "                if result.is_same(self_t) {{");
+                    let _ = writeln!(
+                        out,
+                        "                    return Ok(self_obj.to_owned().release());"
+                    );
+                    let _ = writeln!(out, "                }}");
+                    let _ = writeln!(out, "                Ok(wrap(result)?.release())");
                 }
                 None => {
                     let _ = writeln!(out, "                Ok(wrap({call}?)?.release())");
@@ -435,32 +555,50 @@ fn gen_entry_point(op: &Op, v: Variant, out: &mut String) {
                 let self_expr = if v == Variant::Method {
                     "self_obj".to_string()
                 } else {
-                    let pos = ps.iter().position(|p| p.name == "input").expect("in-place op needs self");
+                    let pos = ps
+                        .iter()
+                        .position(|p| p.name == "input")
+                        .expect("in-place op needs self");
                     format!("r.object({pos}).expect(\"self is required\")")
                 };
                 let _ = writeln!(out, "                Ok({self_expr}.to_owned().release())");
             }
             "Scalar" => {
-                let _ = writeln!(out, "                Ok(convert::scalar_to_py({call}?)?.release())");
+                let _ = writeln!(
+                    out,
+                    "                Ok(convert::scalar_to_py({call}?)?.release())"
+                );
             }
             "int" => {
-                let _ = writeln!(out, "                Ok(convert::py_int({call}?)?.release())");
+                let _ = writeln!(
+                    out,
+                    "                Ok(convert::py_int({call}?)?.release())"
+                );
             }
             "float" => {
-                let _ = writeln!(out, "                Ok(convert::py_float({call}?)?.release())");
+                let _ = writeln!(
+                    out,
+                    "                Ok(convert::py_float({call}?)?.release())"
+                );
             }
             "bool" => {
                 let _ = writeln!(out, "                Ok(py_bool({call}?).release())");
             }
             "int[]" => {
                 let _ = writeln!(out, "                let v: Vec<i64> = {call}?;");
-                let _ = writeln!(out, "                Ok(convert::int_tuple(v.into_iter())?.release())");
+                let _ = writeln!(
+                    out,
+                    "                Ok(convert::int_tuple(v.into_iter())?.release())"
+                );
             }
             other => panic!("{}: unsupported return type {other}", op.name),
         }
         let _ = writeln!(out, "            }}");
     }
-    let _ = writeln!(out, "            _ => unreachable!(\"parser returned an unknown overload\"),");
+    let _ = writeln!(
+        out,
+        "            _ => unreachable!(\"parser returned an unknown overload\"),"
+    );
     let _ = writeln!(out, "        }}");
     let _ = writeln!(out, "    }})");
     let _ = writeln!(out, "}}\n");
@@ -494,9 +632,19 @@ fn gen_bindings(ops: &[Op]) -> String {
         }
     }
     let _ = writeln!(out, "/// The generated module functions (no sentinel).");
-    let _ = writeln!(out, "pub(super) static FUNCTIONS: MethodTable<{}> = MethodTable([\n{}\n]);\n", fn_table.len(), fn_table.join("\n"));
+    let _ = writeln!(
+        out,
+        "pub(super) static FUNCTIONS: MethodTable<{}> = MethodTable([\n{}\n]);\n",
+        fn_table.len(),
+        fn_table.join("\n")
+    );
     let _ = writeln!(out, "/// The generated `_C.Tensor` methods (no sentinel).");
-    let _ = writeln!(out, "pub(super) static TENSOR_METHODS: MethodTable<{}> = MethodTable([\n{}\n]);\n", meth_table.len(), meth_table.join("\n"));
+    let _ = writeln!(
+        out,
+        "pub(super) static TENSOR_METHODS: MethodTable<{}> = MethodTable([\n{}\n]);\n",
+        meth_table.len(),
+        meth_table.join("\n")
+    );
     out
 }
 
@@ -505,7 +653,9 @@ fn gen_bindings(ops: &[Op]) -> String {
 fn gen_stub(ops: &[Op], prelude: &str) -> String {
     let mut out = String::new();
     out.push_str("# @generated from src/native_functions.yaml and src/bindings/stub_prelude.pyi by build.rs — do not edit.\n");
-    out.push_str("# Regenerate with `make stubs`; a test keeps this file equal to the generated one.\n");
+    out.push_str(
+        "# Regenerate with `make stubs`; a test keeps this file equal to the generated one.\n",
+    );
     out.push_str(prelude);
     let stub_def = |name: &str, e: &Entry, v: Variant, overloaded: bool, indent: &str| -> String {
         let ps = py_params(e, v);
@@ -529,7 +679,12 @@ fn gen_stub(ops: &[Op], prelude: &str) -> String {
         if overloaded {
             let _ = writeln!(s, "{indent}@overload");
         }
-        let _ = writeln!(s, "{indent}def {name}({}) -> {}: ...", parts.join(", "), stub_ret(&e.ret));
+        let _ = writeln!(
+            s,
+            "{indent}def {name}({}) -> {}: ...",
+            parts.join(", "),
+            stub_ret(&e.ret)
+        );
         s
     };
     out.push_str("\nclass Tensor(_TensorBase):\n");
@@ -537,7 +692,13 @@ fn gen_stub(ops: &[Op], prelude: &str) -> String {
     for op in ops {
         let es: Vec<&Entry> = op.entries.iter().filter(|e| e.method).collect();
         for e in &es {
-            out.push_str(&stub_def(&op.name, e, Variant::Method, es.len() > 1, "    "));
+            out.push_str(&stub_def(
+                &op.name,
+                e,
+                Variant::Method,
+                es.len() > 1,
+                "    ",
+            ));
         }
     }
     out.push_str("\n# Functions generated from src/native_functions.yaml.\n");
@@ -560,7 +721,11 @@ fn gen_op_list(ops: &[Op]) -> String {
             .entries
             .iter()
             .map(|e| {
-                let v = if e.function { Variant::Function } else { Variant::Method };
+                let v = if e.function {
+                    Variant::Function
+                } else {
+                    Variant::Method
+                };
                 format!("`{}({})`", op.name, py_signature(&py_params(e, v), None))
             })
             .collect();

@@ -101,7 +101,10 @@ impl DefaultValue {
                     DefaultValue::IntList(vec![])
                 } else {
                     DefaultValue::IntList(
-                        inner.split(',').map(|x| x.trim().parse().ok()).collect::<Option<_>>()?,
+                        inner
+                            .split(',')
+                            .map(|x| x.trim().parse().ok())
+                            .collect::<Option<_>>()?,
                     )
                 }
             }
@@ -127,7 +130,13 @@ impl DefaultValue {
             DefaultValue::Float(f) => format!("{f:?}"),
             DefaultValue::Str(s) => format!("'{s}'"),
             DefaultValue::IntList(v) => {
-                format!("({})", v.iter().map(|x| x.to_string()).collect::<Vec<_>>().join(", "))
+                format!(
+                    "({})",
+                    v.iter()
+                        .map(|x| x.to_string())
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                )
             }
         }
     }
@@ -169,7 +178,9 @@ impl FunctionSignature {
     fn parse(spec: &str, numbers_as_tensors: bool) -> Result<FunctionSignature, String> {
         let bad = |why: &str| format!("tensorbind: malformed signature {spec:?}: {why}");
         let open = spec.find('(').ok_or_else(|| bad("no '('"))?;
-        let body = spec[open + 1..].strip_suffix(')').ok_or_else(|| bad("no final ')'"))?;
+        let body = spec[open + 1..]
+            .strip_suffix(')')
+            .ok_or_else(|| bad("no final ')'"))?;
         let name = spec[..open].to_string();
         let mut params = Vec::new();
         let mut keyword_only = false;
@@ -179,7 +190,10 @@ impl FunctionSignature {
                 continue;
             }
             let (decl, default) = match raw.split_once('=') {
-                Some((d, v)) => (d.trim(), DefaultValue::parse(v.trim()).ok_or_else(|| bad(raw))?),
+                Some((d, v)) => (
+                    d.trim(),
+                    DefaultValue::parse(v.trim()).ok_or_else(|| bad(raw))?,
+                ),
                 None => (raw, DefaultValue::Required),
             };
             let (ty_s, pname) = decl.rsplit_once(' ').ok_or_else(|| bad(raw))?;
@@ -210,25 +224,22 @@ impl FunctionSignature {
         }
         let max_pos_args = params.iter().filter(|p| !p.keyword_only).count();
         let allow_varargs_intlist = max_pos_args == 1 && params[0].ty == ParamType::IntList;
-        let text = format!(
-            "({})",
-            {
-                let mut parts = Vec::new();
-                let mut star = false;
-                for p in &params {
-                    if p.keyword_only && !star {
-                        parts.push("*".to_string());
-                        star = true;
-                    }
-                    let mut s = format!("{} {}", p.ty.describe(), p.name);
-                    if p.default != DefaultValue::Required {
-                        s.push_str(&format!(" = {}", p.default.render()));
-                    }
-                    parts.push(s);
+        let text = format!("({})", {
+            let mut parts = Vec::new();
+            let mut star = false;
+            for p in &params {
+                if p.keyword_only && !star {
+                    parts.push("*".to_string());
+                    star = true;
                 }
-                parts.join(", ")
+                let mut s = format!("{} {}", p.ty.describe(), p.name);
+                if p.default != DefaultValue::Required {
+                    s.push_str(&format!(" = {}", p.default.render()));
+                }
+                parts.push(s);
             }
-        );
+            parts.join(", ")
+        });
         Ok(FunctionSignature {
             name,
             params,
@@ -306,8 +317,12 @@ fn describe_call(args: &[*mut ffi::PyObject], kwnames: &[Borrowed<'_>]) -> Strin
 /// `tuple of (int, str)` for sequences, the type name otherwise (torch's `_formattedArgDesc`).
 fn describe_value(o: Borrowed<'_>) -> String {
     // SAFETY: type checks of a live object.
-    let (is_list, is_tuple) =
-        unsafe { (ffi::PyList_Check(o.as_ptr()) != 0, ffi::PyTuple_Check(o.as_ptr()) != 0) };
+    let (is_list, is_tuple) = unsafe {
+        (
+            ffi::PyList_Check(o.as_ptr()) != 0,
+            ffi::PyTuple_Check(o.as_ptr()) != 0,
+        )
+    };
     if is_list || is_tuple {
         let items = sequence_items(o);
         let inner = items
@@ -316,7 +331,11 @@ fn describe_value(o: Borrowed<'_>) -> String {
             .map(|&p| convert::type_name(unsafe { Borrowed::from_ptr(p) }))
             .collect::<Vec<_>>()
             .join(", ");
-        return if is_list { format!("list of [{inner}]") } else { format!("tuple of ({inner})") };
+        return if is_list {
+            format!("list of [{inner}]")
+        } else {
+            format!("tuple of ({inner})")
+        };
     }
     convert::type_name(o)
 }
@@ -358,7 +377,11 @@ fn is_int_like(o: Borrowed<'_>) -> bool {
 }
 
 /// Whether `o` binds to a parameter of type `ty`. `Err(msg)` explains an int list element.
-fn check_type(p: &FunctionParameter, o: Borrowed<'_>, numbers_as_tensors: bool) -> Result<(), Option<String>> {
+fn check_type(
+    p: &FunctionParameter,
+    o: Borrowed<'_>,
+    numbers_as_tensors: bool,
+) -> Result<(), Option<String>> {
     // SAFETY: identity comparison with the `None` singleton.
     if p.optional && o.as_ptr() == unsafe { ffi::Py_None() } {
         return Ok(());
@@ -367,8 +390,12 @@ fn check_type(p: &FunctionParameter, o: Borrowed<'_>, numbers_as_tensors: bool) 
         ParamType::Tensor => is_tensor(o) || (numbers_as_tensors && is_number(o)),
         ParamType::Scalar => is_number(o) || unpack(o).is_some_and(|t| t.dim() == 0),
         ParamType::Int => is_int_like(o),
-        ParamType::Float => is_int_or_bool(o) || is_float(o) || unpack(o).is_some_and(|t| t.dim() == 0),
-        ParamType::Bool => is_bool(o) || unpack(o).is_some_and(|t| t.dim() == 0 && t.dtype() == DType::Bool),
+        ParamType::Float => {
+            is_int_or_bool(o) || is_float(o) || unpack(o).is_some_and(|t| t.dim() == 0)
+        }
+        ParamType::Bool => {
+            is_bool(o) || unpack(o).is_some_and(|t| t.dim() == 0 && t.dtype() == DType::Bool)
+        }
         ParamType::Str => is_str(o),
         ParamType::ScalarType => unpack_dtype(o).is_some() || python_type_dtype(o).is_some(),
         ParamType::Object => true,
@@ -377,7 +404,9 @@ fn check_type(p: &FunctionParameter, o: Borrowed<'_>, numbers_as_tensors: bool) 
                 true
             } else {
                 // SAFETY: type checks of a live object.
-                let seq = unsafe { ffi::PyList_Check(o.as_ptr()) != 0 || ffi::PyTuple_Check(o.as_ptr()) != 0 };
+                let seq = unsafe {
+                    ffi::PyList_Check(o.as_ptr()) != 0 || ffi::PyTuple_Check(o.as_ptr()) != 0
+                };
                 if !seq {
                     false
                 } else {
@@ -399,7 +428,9 @@ fn check_type(p: &FunctionParameter, o: Borrowed<'_>, numbers_as_tensors: bool) 
         }
         ParamType::TensorList => {
             // SAFETY: type checks of a live object.
-            let seq = unsafe { ffi::PyList_Check(o.as_ptr()) != 0 || ffi::PyTuple_Check(o.as_ptr()) != 0 };
+            let seq = unsafe {
+                ffi::PyList_Check(o.as_ptr()) != 0 || ffi::PyTuple_Check(o.as_ptr()) != 0
+            };
             seq && sequence_items(o).iter().all(|&item| {
                 // SAFETY: a borrowed item of the live sequence.
                 is_tensor(unsafe { Borrowed::from_ptr(item) })
@@ -430,8 +461,17 @@ fn python_type_dtype(o: Borrowed<'_>) -> Option<DType> {
 
 impl PythonArgParser {
     /// A parser for `name` with one spec per overload, in the order they are tried.
-    pub const fn new(name: &'static str, specs: &'static [&'static str], numbers_as_tensors: bool) -> Self {
-        PythonArgParser { name, specs, numbers_as_tensors, signatures: OnceLock::new() }
+    pub const fn new(
+        name: &'static str,
+        specs: &'static [&'static str],
+        numbers_as_tensors: bool,
+    ) -> Self {
+        PythonArgParser {
+            name,
+            specs,
+            numbers_as_tensors,
+            signatures: OnceLock::new(),
+        }
     }
 
     fn signatures(&self) -> PyResult<&[FunctionSignature]> {
@@ -454,7 +494,11 @@ impl PythonArgParser {
 
     /// The signatures as text, one per line (for docstrings).
     pub fn signature_texts(&self) -> PyResult<Vec<String>> {
-        Ok(self.signatures()?.iter().map(|s| format!("{}{}", s.name, s.text)).collect())
+        Ok(self
+            .signatures()?
+            .iter()
+            .map(|s| format!("{}{}", s.name, s.text))
+            .collect())
     }
 
     /// Match a vectorcall (`args[..nargs]` positional, then one value per name in `kwnames`)
@@ -472,20 +516,28 @@ impl PythonArgParser {
     ) -> PyResult<ParsedArgs<'a>> {
         let sigs = self.signatures()?;
         // SAFETY: contract of this function.
-        let nkw = if kwnames.is_null() { 0 } else { unsafe { ffi::PyTuple_GET_SIZE(kwnames) as usize } };
+        let nkw = if kwnames.is_null() {
+            0
+        } else {
+            unsafe { ffi::PyTuple_GET_SIZE(kwnames) as usize }
+        };
         let nargs = nargs as usize;
         let all: &[*mut ffi::PyObject] =
             // SAFETY: contract of this function (a NULL `args` only comes with zero arguments).
             if nargs + nkw == 0 { &[] } else { unsafe { std::slice::from_raw_parts(args, nargs + nkw) } };
         let names: [Option<Borrowed<'_>>; MAX_PARAMS] = std::array::from_fn(|i| {
             // SAFETY: `kwnames` is a tuple of `nkw` live str objects.
-            (i < nkw).then(|| unsafe { Borrowed::from_ptr(ffi::PyTuple_GET_ITEM(kwnames, i as ffi::Py_ssize_t)) })
+            (i < nkw).then(|| unsafe {
+                Borrowed::from_ptr(ffi::PyTuple_GET_ITEM(kwnames, i as ffi::Py_ssize_t))
+            })
         });
         if nkw > MAX_PARAMS {
             // More keywords than any signature has: at least one is unknown.
             let kw: Vec<Borrowed<'_>> = (0..nkw)
                 // SAFETY: as above.
-                .map(|i| unsafe { Borrowed::from_ptr(ffi::PyTuple_GET_ITEM(kwnames, i as ffi::Py_ssize_t)) })
+                .map(|i| unsafe {
+                    Borrowed::from_ptr(ffi::PyTuple_GET_ITEM(kwnames, i as ffi::Py_ssize_t))
+                })
                 .collect();
             return Err(self.no_match(sigs, all, &kw, nargs));
         }
@@ -589,12 +641,19 @@ impl PythonArgParser {
             let mut obj: *mut ffi::PyObject = std::ptr::null_mut();
             let mut is_kw = false;
             if i < positional && !p.keyword_only {
-                obj = if i == 0 && varargs.is_some() { all[0] } else { all[i] };
+                obj = if i == 0 && varargs.is_some() {
+                    all[0]
+                } else {
+                    all[i]
+                };
             }
             if let Some(k) = find_keyword(kw, p) {
                 if !obj.is_null() {
                     // add() got multiple values for argument 'other'
-                    return Err(format!("{name}() got multiple values for argument '{}'", p.name));
+                    return Err(format!(
+                        "{name}() got multiple values for argument '{}'",
+                        p.name
+                    ));
                 }
                 obj = all[nargs + k];
                 is_kw = true;
@@ -620,14 +679,22 @@ impl PythonArgParser {
                 return Err(if is_kw {
                     format!("{name}(): argument '{}' {what}", p.name)
                 } else {
-                    format!("{name}(): argument '{}' (position {}) {what}", p.name, i + 1)
+                    format!(
+                        "{name}(): argument '{}' (position {}) {what}",
+                        p.name,
+                        i + 1
+                    )
                 });
             }
             slots[i] = obj;
         }
         if !missing.is_empty() {
             // add() missing 1 required positional argument: "other"
-            let list = missing.iter().map(|m| format!("\"{m}\"")).collect::<Vec<_>>().join(", ");
+            let list = missing
+                .iter()
+                .map(|m| format!("\"{m}\""))
+                .collect::<Vec<_>>()
+                .join(", ");
             return Err(format!(
                 "{name}() missing {} required positional argument{}: {list}",
                 missing.len(),
@@ -639,12 +706,19 @@ impl PythonArgParser {
                 if !sig.params.iter().any(|p| keyword_matches(k, p)) {
                     // add() got an unexpected keyword argument 'foo'
                     let kname = convert::str_as_utf8(k).unwrap_or("?");
-                    return Err(format!("{name}() got an unexpected keyword argument '{kname}'"));
+                    return Err(format!(
+                        "{name}() got an unexpected keyword argument '{kname}'"
+                    ));
                 }
             }
             // A keyword named a positional-only slot already filled: reported above.
         }
-        Ok(ParsedArgs { idx, sig, slots, varargs })
+        Ok(ParsedArgs {
+            idx,
+            sig,
+            slots,
+            varargs,
+        })
     }
 }
 
@@ -661,7 +735,9 @@ fn keyword_matches(k: Borrowed<'_>, p: &FunctionParameter) -> bool {
 
 #[inline]
 fn find_keyword(kw: &[Borrowed<'_>], p: &FunctionParameter) -> Option<usize> {
-    kw.iter().position(|&k| k.as_ptr() == p.interned.0).or_else(|| kw.iter().position(|&k| keyword_matches(k, p)))
+    kw.iter()
+        .position(|&k| k.as_ptr() == p.interned.0)
+        .or_else(|| kw.iter().position(|&k| keyword_matches(k, p)))
 }
 
 impl<'a> ParsedArgs<'a> {
@@ -695,7 +771,9 @@ impl<'a> ParsedArgs<'a> {
 
     /// `Tensor?` parameter `i` (`None` when omitted or `None`).
     pub fn optional_tensor(&self, i: usize) -> PyResult<Option<TensorArg<'a>>> {
-        let Some(o) = self.slot(i) else { return Ok(None) };
+        let Some(o) = self.slot(i) else {
+            return Ok(None);
+        };
         if is_tensor(o) {
             // SAFETY: checked just above.
             return Ok(Some(TensorArg::Borrowed(unsafe { tensor_ref(o) })));
@@ -856,7 +934,9 @@ impl<'a> ParsedArgs<'a> {
 
     /// `ScalarType?` parameter `i`.
     pub fn optional_scalar_type(&self, i: usize) -> PyResult<Option<DType>> {
-        Ok(self.slot(i).and_then(|o| unpack_dtype(o).or_else(|| python_type_dtype(o))))
+        Ok(self
+            .slot(i)
+            .and_then(|o| unpack_dtype(o).or_else(|| python_type_dtype(o))))
     }
 
     /// `Tensor[]` parameter `i`: new handles to the tensors (no data copied).

@@ -65,7 +65,10 @@ unsafe extern "C" fn dtype_repr(slf: *mut ffi::PyObject) -> *mut ffi::PyObject {
     })
 }
 
-unsafe extern "C" fn dtype_reduce(slf: *mut ffi::PyObject, _: *mut ffi::PyObject) -> *mut ffi::PyObject {
+unsafe extern "C" fn dtype_reduce(
+    slf: *mut ffi::PyObject,
+    _: *mut ffi::PyObject,
+) -> *mut ffi::PyObject {
     // `__reduce__` returning a string makes pickle store a reference to the module global of
     // that name, so `pickle.loads(pickle.dumps(_C.float32)) is _C.float32`.
     crate::handle_errors!({
@@ -75,7 +78,10 @@ unsafe extern "C" fn dtype_reduce(slf: *mut ffi::PyObject, _: *mut ffi::PyObject
     })
 }
 
-unsafe extern "C" fn get_is_floating_point(slf: *mut ffi::PyObject, _: *mut c_void) -> *mut ffi::PyObject {
+unsafe extern "C" fn get_is_floating_point(
+    slf: *mut ffi::PyObject,
+    _: *mut c_void,
+) -> *mut ffi::PyObject {
     crate::handle_errors!({
         // SAFETY: getter of a live instance of this type.
         let d = unsafe { (*(slf as *mut PyDtype)).dtype };
@@ -94,9 +100,12 @@ unsafe extern "C" fn get_itemsize(slf: *mut ffi::PyObject, _: *mut c_void) -> *m
 static mut DTYPE_METHODS: [ffi::PyMethodDef; 2] = [
     ffi::PyMethodDef {
         ml_name: c"__reduce__".as_ptr(),
-        ml_meth: ffi::PyMethodDefPointer { PyCFunction: dtype_reduce },
+        ml_meth: ffi::PyMethodDefPointer {
+            PyCFunction: dtype_reduce,
+        },
         ml_flags: ffi::METH_NOARGS,
-        ml_doc: c"Pickle support: the dtype is stored by name and restored as the same singleton.".as_ptr(),
+        ml_doc: c"Pickle support: the dtype is stored by name and restored as the same singleton."
+            .as_ptr(),
     },
     ffi::PyMethodDef::zeroed(),
 ];
@@ -116,7 +125,13 @@ static mut DTYPE_GETSET: [ffi::PyGetSetDef; 3] = [
         doc: c"Size of one element in bytes.".as_ptr(),
         closure: null_mut(),
     },
-    ffi::PyGetSetDef { name: std::ptr::null(), get: None, set: None, doc: std::ptr::null(), closure: null_mut() },
+    ffi::PyGetSetDef {
+        name: std::ptr::null(),
+        get: None,
+        set: None,
+        doc: std::ptr::null(),
+        closure: null_mut(),
+    },
 ];
 
 const DTYPE_DOC: &CStr = c"dtype: the element type of a tensor (PyTorch: torch.dtype).\n\nThe instances are singletons exposed as _C.bool, _C.uint8, _C.int8, _C.int16, _C.int32,\n_C.int64, _C.float32 and _C.float64 (aliases: _C.float, _C.double, _C.short, _C.int, _C.long).\nThey cannot be created from Python.";

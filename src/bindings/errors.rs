@@ -121,7 +121,9 @@ thread_local! {
 /// the Python exception. Called once from `PyInit__C`.
 pub fn install_quiet_panic_hook() {
     std::panic::set_hook(Box::new(|info| {
-        let loc = info.location().map(|l| format!("{}:{}", l.file(), l.line()));
+        let loc = info
+            .location()
+            .map(|l| format!("{}:{}", l.file(), l.line()));
         PANIC_LOCATION.with(|p| *p.borrow_mut() = loc);
     }));
 }
@@ -153,7 +155,10 @@ pub fn trampoline<R: ErrorReturn>(body: impl FnOnce() -> PyResult<R>) -> R {
                     "tensorbind internal error (Rust panic at {l}): {}",
                     panic_message(&*payload)
                 ),
-                None => format!("tensorbind internal error (Rust panic): {}", panic_message(&*payload)),
+                None => format!(
+                    "tensorbind internal error (Rust panic): {}",
+                    panic_message(&*payload)
+                ),
             };
             // SAFETY: `PyExc_RuntimeError` is a live exception type (borrowed).
             set_error(unsafe { ffi::PyExc_RuntimeError }, &msg);

@@ -20,7 +20,11 @@ pub struct MethodTable<const N: usize>(pub [ffi::PyMethodDef; N]);
 // after compilation; CPython reads them under the GIL.
 unsafe impl<const N: usize> Sync for MethodTable<N> {}
 
-#[allow(clippy::undocumented_unsafe_blocks, clippy::needless_borrow, clippy::let_unit_value)]
+#[allow(
+    clippy::undocumented_unsafe_blocks,
+    clippy::needless_borrow,
+    clippy::let_unit_value
+)]
 mod gen {
     #[allow(unused_imports)]
     use super::super::{
@@ -47,7 +51,11 @@ pub fn tensor_methods() -> &'static [ffi::PyMethodDef] {
 /// Finish an op with `out=`: without `out`, wrap `result` in a new tensor; with `out`, write
 /// `result` into it (torch's rules: the dtype must be castable, a different shape resizes `out`
 /// with a UserWarning unless it was empty) and return `out` itself (a new reference).
-pub fn write_out(out: Option<Borrowed<'_>>, result: Tensor, op: &str) -> PyResult<*mut ffi::PyObject> {
+pub fn write_out(
+    out: Option<Borrowed<'_>>,
+    result: Tensor,
+    op: &str,
+) -> PyResult<*mut ffi::PyObject> {
     let Some(o) = out else {
         return Ok(wrap(result)?.release());
     };
@@ -101,14 +109,20 @@ mod tests {
 
     const STUB_PATH: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/python/_C/__init__.pyi");
     const README_PATH: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/README.md");
-    const BEGIN: &str = "<!-- op list: generated from src/native_functions.yaml by `make stubs` -->\n";
+    const BEGIN: &str =
+        "<!-- op list: generated from src/native_functions.yaml by `make stubs` -->\n";
     const END: &str = "<!-- end of op list -->";
 
     /// The README with its op-list section replaced by the generated one.
     fn readme_with_op_list(readme: &str) -> Option<String> {
         let start = readme.find(BEGIN)? + BEGIN.len();
         let end = readme[start..].find(END)? + start;
-        Some(format!("{}{}{}", &readme[..start], GENERATED_OP_LIST, &readme[end..]))
+        Some(format!(
+            "{}{}{}",
+            &readme[..start],
+            GENERATED_OP_LIST,
+            &readme[end..]
+        ))
     }
 
     /// The committed stub and README op list equal what the schema generates. Run with
@@ -124,7 +138,13 @@ mod tests {
             return;
         }
         let committed = std::fs::read_to_string(STUB_PATH).unwrap_or_default();
-        assert!(committed == GENERATED_STUB, "python/_C/__init__.pyi is stale: run `make stubs`");
-        assert!(readme == new_readme, "README.md's op list is stale: run `make stubs`");
+        assert!(
+            committed == GENERATED_STUB,
+            "python/_C/__init__.pyi is stale: run `make stubs`"
+        );
+        assert!(
+            readme == new_readme,
+            "README.md's op list is stale: run `make stubs`"
+        );
     }
 }

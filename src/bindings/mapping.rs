@@ -49,7 +49,11 @@ fn item(o: Borrowed<'_>) -> PyResult<IndexItem> {
         }
         if ffi::PySlice_Check(p) != 0 {
             let s = p as *mut ffi::PySliceObject;
-            return Ok(IndexItem::Slice(slice_bound((*s).start)?, slice_bound((*s).stop)?, slice_bound((*s).step)?));
+            return Ok(IndexItem::Slice(
+                slice_bound((*s).start)?,
+                slice_bound((*s).stop)?,
+                slice_bound((*s).step)?,
+            ));
         }
     }
     if convert::is_int(o) {
@@ -93,7 +97,10 @@ fn view_for(t: &Tensor, key: Borrowed<'_>) -> PyResult<Tensor> {
     Ok(index(t, &[item(key)?])?)
 }
 
-unsafe extern "C" fn mp_subscript(slf: *mut ffi::PyObject, key: *mut ffi::PyObject) -> *mut ffi::PyObject {
+unsafe extern "C" fn mp_subscript(
+    slf: *mut ffi::PyObject,
+    key: *mut ffi::PyObject,
+) -> *mut ffi::PyObject {
     crate::handle_errors!({
         // SAFETY: slot of our type: `slf` a live tensor, `key` a live borrowed object.
         let (t, key) = unsafe { (tensor_ref(Borrowed::from_ptr(slf)), Borrowed::from_ptr(key)) };
@@ -108,16 +115,23 @@ unsafe extern "C" fn mp_ass_subscript(
 ) -> c_int {
     crate::handle_errors!({
         if value.is_null() {
-            return Err(super::errors::type_error("Tensor does not support item deletion"));
+            return Err(super::errors::type_error(
+                "Tensor does not support item deletion",
+            ));
         }
         // SAFETY: slot of our type: all three are live borrowed objects.
-        let (t, key, value) =
-            unsafe { (tensor_ref(Borrowed::from_ptr(slf)), Borrowed::from_ptr(key), Borrowed::from_ptr(value)) };
+        let (t, key, value) = unsafe {
+            (
+                tensor_ref(Borrowed::from_ptr(slf)),
+                Borrowed::from_ptr(key),
+                Borrowed::from_ptr(value),
+            )
+        };
         let view = view_for(t, key)?;
         if let Some(src) = unpack(value) {
             view.copy_from(src)?;
         } else if convert::is_number(value) {
-            view.fill_(convert::number_to_scalar(value)?);
+            view.fill_(convert::number_to_scalar(value)?)?;
         } else {
             // torch: can't assign a str to a scalar tensor
             return Err(super::errors::type_error(format!(
@@ -140,11 +154,13 @@ unsafe extern "C" fn mp_length(slf: *mut ffi::PyObject) -> ffi::Py_ssize_t {
     })
 }
 
-static mut MAPPING_METHODS: ffi::PyMappingMethods =
-    ffi::PyMappingMethods { mp_length: Some(mp_length), mp_subscript: Some(mp_subscript), mp_ass_subscript: Some(mp_ass_subscript) };
+static mut MAPPING_METHODS: ffi::PyMappingMethods = ffi::PyMappingMethods {
+    mp_length: Some(mp_length),
+    mp_subscript: Some(mp_subscript),
+    mp_ass_subscript: Some(mp_ass_subscript),
+};
 
 /// The mapping-protocol table (static; CPython only reads it).
 pub fn mapping_methods() -> *mut ffi::PyMappingMethods {
     addr_of_mut!(MAPPING_METHODS)
 }
-

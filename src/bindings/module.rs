@@ -7,6 +7,21 @@ use super::errors::PyResult;
 use super::object_ptr::{py_bool, ObjectPtr};
 use pyo3_ffi as ffi;
 use std::ptr::addr_of_mut;
+use std::sync::atomic::{AtomicPtr, Ordering};
+
+/// `_C._rebuild_tensor`, looked up once at init; the module's function object, owned here for
+/// the life of the process (pickles name it, so it must be the module attribute itself).
+static REBUILD_TENSOR: AtomicPtr<ffi::PyObject> = AtomicPtr::new(std::ptr::null_mut());
+
+/// A new reference to `_C._rebuild_tensor`.
+pub fn rebuild_tensor_fn() -> PyResult<ObjectPtr> {
+    let p = REBUILD_TENSOR.load(Ordering::Acquire);
+    if p.is_null() {
+        return Err(super::errors::runtime_error("_C is not initialised"));
+    }
+    // SAFETY: set once at init to a reference this static owns forever.
+    Ok(unsafe { ObjectPtr::borrow(p) })
+}
 
 static mut MODULE_DEF: ffi::PyModuleDef = ffi::PyModuleDef {
     m_base: ffi::PyModuleDef_HEAD_INIT,
@@ -20,7 +35,10 @@ static mut MODULE_DEF: ffi::PyModuleDef = ffi::PyModuleDef {
     m_free: None,
 };
 
-unsafe extern "C" fn live_tensors(_m: *mut ffi::PyObject, _: *mut ffi::PyObject) -> *mut ffi::PyObject {
+unsafe extern "C" fn live_tensors(
+    _m: *mut ffi::PyObject,
+    _: *mut ffi::PyObject,
+) -> *mut ffi::PyObject {
     crate::handle_errors!({ Ok(py_int(crate::core::tensor::live_tensors() as i64)?.release()) })
 }
 
@@ -32,6 +50,12 @@ fn hand_written_functions() -> Vec<ffi::PyMethodDef> {
             ml_meth: ffi::PyMethodDefPointer { PyCFunctionFastWithKeywords: super::tensor_new::fn_tensor },
             ml_flags: ffi::METH_FASTCALL | ffi::METH_KEYWORDS,
             ml_doc: super::tensor_new::TENSOR_DOC.as_ptr(),
+        },
+        ffi::PyMethodDef {
+            ml_name: c"_rebuild_tensor".as_ptr(),
+            ml_meth: ffi::PyMethodDefPointer { PyCFunctionFastWithKeywords: super::tensor_new::fn_rebuild_tensor },
+            ml_flags: ffi::METH_FASTCALL | ffi::METH_KEYWORDS,
+            ml_doc: c"_rebuild_tensor($module, cls, data, dtype, shape)\n--\n\nRebuilds a pickled tensor (see Tensor.__reduce_ex__).".as_ptr(),
         },
         ffi::PyMethodDef {
             ml_name: c"_live_tensors".as_ptr(),
@@ -58,7 +82,17 @@ unsafe fn init() -> PyResult<ObjectPtr> {
         super::dtype_object::init(m.as_ptr())?;
         super::tensor_object::init(m.as_ptr())?;
         add_object(m.as_ptr(), "_py_debug", py_bool(cfg!(py_debug)))?;
-        add_object(m.as_ptr(), "__version__", super::convert::py_str(env!("CARGO_PKG_VERSION"))?)?;
+        let rebuild = ObjectPtr::steal_or_err(ffi::PyObject_GetAttrString(
+            m.as_ptr(),
+            c"_rebuild_tensor".as_ptr(),
+        ))?;
+        // The static keeps this reference for the life of the process.
+        REBUILD_TENSOR.store(rebuild.release(), Ordering::Release);
+        add_object(
+            m.as_ptr(),
+            "__version__",
+            super::convert::py_str(env!("CARGO_PKG_VERSION"))?,
+        )?;
         Ok(m)
     }
 }

@@ -22,7 +22,9 @@ fn operand<'a>(o: Borrowed<'a>) -> PyResult<Option<TensorArg<'a>>> {
         return Ok(Some(TensorArg::Borrowed(t)));
     }
     if convert::is_number(o) {
-        return Ok(Some(TensorArg::Owned(Tensor::wrapped_scalar(convert::number_to_scalar(o)?)?)));
+        return Ok(Some(TensorArg::Owned(Tensor::wrapped_scalar(
+            convert::number_to_scalar(o)?,
+        )?)));
     }
     Ok(None)
 }
@@ -62,7 +64,10 @@ unsafe fn inplace(
 
 macro_rules! binary_slot {
     ($name:ident, $body:expr) => {
-        unsafe extern "C" fn $name(a: *mut ffi::PyObject, b: *mut ffi::PyObject) -> *mut ffi::PyObject {
+        unsafe extern "C" fn $name(
+            a: *mut ffi::PyObject,
+            b: *mut ffi::PyObject,
+        ) -> *mut ffi::PyObject {
             // SAFETY: forwarded CPython slot arguments.
             unsafe { binary(a, b, $body) }
         }
@@ -70,7 +75,10 @@ macro_rules! binary_slot {
 }
 macro_rules! inplace_slot {
     ($name:ident, $body:expr) => {
-        unsafe extern "C" fn $name(a: *mut ffi::PyObject, b: *mut ffi::PyObject) -> *mut ffi::PyObject {
+        unsafe extern "C" fn $name(
+            a: *mut ffi::PyObject,
+            b: *mut ffi::PyObject,
+        ) -> *mut ffi::PyObject {
             // SAFETY: forwarded CPython slot arguments.
             unsafe { inplace(a, b, $body) }
         }
@@ -105,7 +113,9 @@ unsafe extern "C" fn nb_power(
     // SAFETY: identity comparison with the `None` singleton.
     if m != unsafe { ffi::Py_None() } {
         return crate::handle_errors!({
-            Err(type_error("pow(): the three-argument form (modulus) is not supported for tensors"))
+            Err(type_error(
+                "pow(): the three-argument form (modulus) is not supported for tensors",
+            ))
         });
     }
     // SAFETY: forwarded CPython slot arguments.
@@ -113,7 +123,10 @@ unsafe extern "C" fn nb_power(
 }
 
 /// Shared body of the unary slots.
-unsafe fn unary(a: *mut ffi::PyObject, f: impl FnOnce(&Tensor) -> CoreResult<Tensor>) -> *mut ffi::PyObject {
+unsafe fn unary(
+    a: *mut ffi::PyObject,
+    f: impl FnOnce(&Tensor) -> CoreResult<Tensor>,
+) -> *mut ffi::PyObject {
     crate::handle_errors!({
         // SAFETY: CPython calls the slot with a live instance of our type (borrowed).
         let t = unsafe { tensor_ref(Borrowed::from_ptr(a)) };
@@ -130,9 +143,18 @@ unsafe extern "C" fn nb_absolute(a: *mut ffi::PyObject) -> *mut ffi::PyObject {
     unsafe { unary(a, ops::abs) }
 }
 unsafe extern "C" fn nb_positive(a: *mut ffi::PyObject) -> *mut ffi::PyObject {
-    // `+t` returns `t` itself (torch's `positive` of a non-bool tensor is an alias).
-    // SAFETY: a live borrowed instance; we return a new reference to it.
-    unsafe { ObjectPtr::borrow(a).release() }
+    crate::handle_errors!({
+        // SAFETY: CPython calls the slot with a live instance of our type (borrowed).
+        let obj = unsafe { Borrowed::from_ptr(a) };
+        // SAFETY: as above.
+        if unsafe { tensor_ref(obj) }.dtype() == crate::core::DType::Bool {
+            return Err(runtime_error(
+                "The `+` operator, on a bool tensor is not supported.",
+            ));
+        }
+        // `+t` returns `t` itself (torch's `positive` of a non-bool tensor is an alias).
+        Ok(obj.to_owned().release())
+    })
 }
 
 /// The single value of a one-element tensor for `int()`/`float()`: ValueError otherwise, as torch.
@@ -140,7 +162,9 @@ fn single_value(a: *mut ffi::PyObject) -> PyResult<Scalar> {
     // SAFETY: slots of our type are called with a live instance (borrowed).
     let t = unsafe { tensor_ref(Borrowed::from_ptr(a)) };
     if t.numel() != 1 {
-        return Err(value_error("only one element tensors can be converted to Python scalars"));
+        return Err(value_error(
+            "only one element tensors can be converted to Python scalars",
+        ));
     }
     Ok(t.item()?)
 }
@@ -164,7 +188,9 @@ unsafe extern "C" fn nb_index(a: *mut ffi::PyObject) -> *mut ffi::PyObject {
         // SAFETY: slot of our type, live instance.
         let t = unsafe { tensor_ref(Borrowed::from_ptr(a)) };
         if t.numel() != 1 || t.dtype().is_floating_point() {
-            return Err(type_error("only integer tensors of a single element can be converted to an index"));
+            return Err(type_error(
+                "only integer tensors of a single element can be converted to an index",
+            ));
         }
         Ok(convert::py_int(t.item()?.to_i64())?.release())
     })
@@ -176,8 +202,12 @@ unsafe extern "C" fn nb_bool(a: *mut ffi::PyObject) -> c_int {
         let t = unsafe { tensor_ref(Borrowed::from_ptr(a)) };
         match t.numel() {
             1 => Ok(t.item()?.to_bool() as c_int),
-            0 => Err(runtime_error("Boolean value of Tensor with no values is ambiguous")),
-            _ => Err(runtime_error("Boolean value of Tensor with more than one value is ambiguous")),
+            0 => Err(runtime_error(
+                "Boolean value of Tensor with no values is ambiguous",
+            )),
+            _ => Err(runtime_error(
+                "Boolean value of Tensor with more than one value is ambiguous",
+            )),
         }
     })
 }
@@ -236,4 +266,3 @@ pub fn number_methods() -> *mut ffi::PyNumberMethods {
     }
     t
 }
-

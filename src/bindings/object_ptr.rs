@@ -27,7 +27,9 @@ impl ObjectPtr {
     /// # Safety
     /// As `steal`.
     #[inline]
-    pub unsafe fn steal_or_err(p: *mut ffi::PyObject) -> Result<ObjectPtr, super::errors::BindError> {
+    pub unsafe fn steal_or_err(
+        p: *mut ffi::PyObject,
+    ) -> Result<ObjectPtr, super::errors::BindError> {
         // SAFETY: forwarded contract.
         unsafe { Self::steal(p) }.ok_or(super::errors::BindError::Python)
     }
@@ -90,7 +92,10 @@ impl<'a> Borrowed<'a> {
     /// `p` is non-NULL and stays alive for `'a` (its owner outlives the borrow).
     #[inline]
     pub unsafe fn from_ptr(p: *mut ffi::PyObject) -> Borrowed<'a> {
-        Borrowed(NonNull::new(p).expect("Borrowed::from_ptr of NULL"), PhantomData)
+        Borrowed(
+            NonNull::new(p).expect("Borrowed::from_ptr of NULL"),
+            PhantomData,
+        )
     }
     #[inline]
     pub fn as_ptr(self) -> *mut ffi::PyObject {

@@ -109,30 +109,95 @@ pub unsafe extern "C" fn tensor_iter(slf: *mut ffi::PyObject) -> *mut ffi::PyObj
     })
 }
 
+/// `t.__reduce_ex__(protocol)`: pickle and `copy` support. The tensor is stored as
+/// `_C._rebuild_tensor(type(t), data_bytes, dtype, shape)` plus its `__dict__` as state, so
+/// values, dtype, shape, subclass and attributes survive a round trip.
+unsafe extern "C" fn reduce_ex(
+    slf: *mut ffi::PyObject,
+    _protocol: *mut ffi::PyObject,
+) -> *mut ffi::PyObject {
+    crate::handle_errors!({
+        // SAFETY: method of `_C.Tensor`: `slf` is a live instance (borrowed).
+        let (obj, t) = unsafe { (Borrowed::from_ptr(slf), this(slf)) };
+        let bytes = t.to_bytes()?;
+        // SAFETY: each call returns a new reference or NULL with an error set; the module lookup
+        // returns a new reference to `_C._C`'s `_rebuild_tensor`.
+        unsafe {
+            let data = ObjectPtr::steal_or_err(ffi::PyBytes_FromStringAndSize(
+                bytes.as_ptr().cast(),
+                bytes.len() as ffi::Py_ssize_t,
+            ))?;
+            let shape = convert::int_tuple(t.sizes().iter().map(|&s| s as i64))?;
+            let rebuild = super::module::rebuild_tensor_fn()?;
+            let tp = ObjectPtr::borrow(obj.type_ptr() as *mut ffi::PyObject);
+            let dtype = wrap_dtype(t.dtype());
+            let args = ObjectPtr::steal_or_err(ffi::PyTuple_Pack(
+                4,
+                tp.as_ptr(),
+                data.as_ptr(),
+                dtype.as_ptr(),
+                shape.as_ptr(),
+            ))?;
+            let dict = (*(slf as *mut super::tensor_object::PyTensor)).dict;
+            let state = if dict.is_null() || ffi::PyDict_Size(dict) == 0 {
+                super::object_ptr::none()
+            } else {
+                ObjectPtr::borrow(dict)
+            };
+            ObjectPtr::steal_or_err(ffi::PyTuple_Pack(
+                3,
+                rebuild.as_ptr(),
+                args.as_ptr(),
+                state.as_ptr(),
+            ))
+            .map(ObjectPtr::release)
+        }
+    })
+}
+
 /// Hand-written methods (no sentinel): appended to the generated table by `tensor_object::init`.
 pub fn hand_written_methods() -> Vec<ffi::PyMethodDef> {
-    vec![ffi::PyMethodDef {
-        ml_name: c"tolist".as_ptr(),
-        ml_meth: ffi::PyMethodDefPointer { PyCFunction: tolist },
-        ml_flags: ffi::METH_NOARGS,
-        ml_doc: c"tolist($self, /)\n--\n\nReturns the data as nested Python lists of bool, int or float (a number for a 0-dim tensor).\n\nMirrors torch.Tensor.tolist.".as_ptr(),
-    }]
+    vec![
+        ffi::PyMethodDef {
+            ml_name: c"tolist".as_ptr(),
+            ml_meth: ffi::PyMethodDefPointer { PyCFunction: tolist },
+            ml_flags: ffi::METH_NOARGS,
+            ml_doc: c"tolist($self, /)\n--\n\nReturns the data as nested Python lists of bool, int or float (a number for a 0-dim tensor).\n\nMirrors torch.Tensor.tolist.".as_ptr(),
+        },
+        ffi::PyMethodDef {
+            ml_name: c"__reduce_ex__".as_ptr(),
+            ml_meth: ffi::PyMethodDefPointer { PyCFunction: reduce_ex },
+            ml_flags: ffi::METH_O,
+            ml_doc: c"__reduce_ex__($self, protocol, /)\n--\n\nPickle and copy support: values, dtype, shape, subclass and __dict__ round-trip\n(views are copied, not shared).".as_ptr(),
+        },
+    ]
 }
 
 /// The attribute table (with sentinel).
 pub fn getset_table() -> Vec<ffi::PyGetSetDef> {
-    let row = |name: &'static std::ffi::CStr, get: ffi::getter, doc: &'static std::ffi::CStr| ffi::PyGetSetDef {
-        name: name.as_ptr(),
-        get: Some(get),
-        set: None,
-        doc: doc.as_ptr(),
-        closure: null_mut(),
+    let row = |name: &'static std::ffi::CStr, get: ffi::getter, doc: &'static std::ffi::CStr| {
+        ffi::PyGetSetDef {
+            name: name.as_ptr(),
+            get: Some(get),
+            set: None,
+            doc: doc.as_ptr(),
+            closure: null_mut(),
+        }
     };
     vec![
         row(c"shape", get_shape, c"The sizes of the dims, as a tuple of ints (torch.Tensor.shape; torch returns torch.Size)."),
         row(c"dtype", get_dtype, c"The element type, one of the _C.dtype singletons (torch.Tensor.dtype)."),
         row(c"ndim", get_ndim, c"The number of dims, as an int (torch.Tensor.ndim)."),
         row(c"T", get_t, c"A view with all dims reversed (torch.Tensor.T)."),
+        // Static types get no `__dict__` descriptor from CPython; the generic pair reads and
+        // replaces the instance dict at `tp_dictoffset`.
+        ffi::PyGetSetDef {
+            name: c"__dict__".as_ptr(),
+            get: Some(ffi::PyObject_GenericGetDict),
+            set: Some(ffi::PyObject_GenericSetDict),
+            doc: c"The instance attribute dictionary (created on first use).".as_ptr(),
+            closure: null_mut(),
+        },
         ffi::PyGetSetDef { name: std::ptr::null(), get: None, set: None, doc: std::ptr::null(), closure: null_mut() },
     ]
 }

@@ -5,7 +5,7 @@
 
 use super::arg_parser::PythonArgParser;
 use super::convert;
-use super::errors::{type_error, value_error, BindError, PyResult};
+use super::errors::{runtime_error, type_error, value_error, BindError, PyResult};
 use super::object_ptr::{Borrowed, ObjectPtr};
 use super::tensor_object::{alloc_with, unpack, wrap};
 use crate::core::dtype::Category;
@@ -47,7 +47,9 @@ fn collect(
     fname: &str,
 ) -> PyResult<()> {
     if depth > MAX_DIMS {
-        return Err(value_error(format!("{fname}(): too many dimensions (more than {MAX_DIMS})")));
+        return Err(value_error(format!(
+            "{fname}(): too many dimensions (more than {MAX_DIMS})"
+        )));
     }
     match items(o)? {
         Some(seq) => {
@@ -93,10 +95,15 @@ fn collect(
                     leaves.push(t.item()?);
                     return Ok(());
                 }
-                return Err(value_error("only one element tensors can be converted to Python scalars"));
+                return Err(value_error(
+                    "only one element tensors can be converted to Python scalars",
+                ));
             }
             // torch: new(): invalid data type 'str'
-            Err(type_error(format!("{fname}(): invalid data type '{}'", convert::type_name(o))))
+            Err(type_error(format!(
+                "{fname}(): invalid data type '{}'",
+                convert::type_name(o)
+            )))
         }
     }
 }
@@ -122,7 +129,7 @@ fn from_data(data: Borrowed<'_>, dtype: Option<DType>, fname: &str) -> PyResult<
         }
     });
     let t = Tensor::zeros(&shape, dtype)?;
-    t.copy_from_scalars(&leaves);
+    t.copy_from_scalars(&leaves)?;
     Ok(t)
 }
 
@@ -136,15 +143,19 @@ pub unsafe extern "C" fn fn_tensor(
     nargs: ffi::Py_ssize_t,
     kwnames: *mut ffi::PyObject,
 ) -> *mut ffi::PyObject {
-    static PARSER: PythonArgParser =
-        PythonArgParser::new("tensor", &["tensor(PyObject* data, *, ScalarType? dtype=None)"], false);
+    static PARSER: PythonArgParser = PythonArgParser::new(
+        "tensor",
+        &["tensor(PyObject* data, *, ScalarType? dtype=None)"],
+        false,
+    );
     crate::handle_errors!({
         // SAFETY: CPython's METH_FASTCALL|METH_KEYWORDS convention (see generated bindings).
         let r = unsafe { PARSER.parse(args, nargs, kwnames) }?;
         let dtype = r.optional_scalar_type(1)?;
-        let data = r.object(0).ok_or_else(|| {
-            type_error("tensor(): argument 'data' must be a number, a sequence or a Tensor, not None")
-        })?;
+        // torch: RuntimeError: Could not infer dtype of NoneType
+        let data = r
+            .object(0)
+            .ok_or_else(|| runtime_error("Could not infer dtype of NoneType"))?;
         Ok(wrap(from_data(data, dtype, "tensor")?)?.release())
     })
 }
@@ -176,6 +187,13 @@ pub unsafe extern "C" fn tensor_type_new(
             let t = if n == 0 {
                 Tensor::zeros(&[0], DType::DEFAULT_FLOAT)?
             } else if n == 1 && !convert::is_int(arg(0)) {
+                if convert::is_number(arg(0)) {
+                    // torch: TypeError: new(): data must be a sequence (got float)
+                    return Err(type_error(format!(
+                        "new(): data must be a sequence (got {})",
+                        convert::type_name(arg(0))
+                    )));
+                }
                 from_data(arg(0), Some(DType::DEFAULT_FLOAT), "Tensor")?
             } else {
                 let mut sizes = Vec::with_capacity(n as usize);
@@ -194,5 +212,58 @@ pub unsafe extern "C" fn tensor_type_new(
             };
             alloc_with(subtype, t).map(ObjectPtr::release)
         }
+    })
+}
+
+/// `_C._rebuild_tensor(cls, data, dtype, shape)`: the constructor pickles name (see
+/// `Tensor.__reduce_ex__`). `cls` must be `_C.Tensor` or a subclass, `data` the bytes.
+///
+/// # Safety
+/// Called by CPython with the `METH_FASTCALL | METH_KEYWORDS` convention.
+pub unsafe extern "C" fn fn_rebuild_tensor(
+    _module: *mut ffi::PyObject,
+    args: *const *mut ffi::PyObject,
+    nargs: ffi::Py_ssize_t,
+    kwnames: *mut ffi::PyObject,
+) -> *mut ffi::PyObject {
+    static PARSER: PythonArgParser = PythonArgParser::new(
+        "_rebuild_tensor",
+        &["_rebuild_tensor(PyObject* cls, PyObject* data, ScalarType dtype, int[] shape)"],
+        false,
+    );
+    crate::handle_errors!({
+        // SAFETY: CPython's METH_FASTCALL|METH_KEYWORDS convention.
+        let r = unsafe { PARSER.parse(args, nargs, kwnames) }?;
+        let (Some(cls), Some(data)) = (r.object(0), r.object(1)) else {
+            return Err(type_error(
+                "_rebuild_tensor(): cls and data must not be None",
+            ));
+        };
+        // SAFETY: type checks of live borrowed objects.
+        let is_tensor_type = unsafe {
+            ffi::PyType_Check(cls.as_ptr()) != 0
+                && ffi::PyType_IsSubtype(
+                    cls.as_ptr() as *mut ffi::PyTypeObject,
+                    super::tensor_object::tensor_type(),
+                ) != 0
+        };
+        if !is_tensor_type {
+            return Err(type_error(
+                "_rebuild_tensor(): cls must be _C.Tensor or a subclass of it",
+            ));
+        }
+        let mut buf: *mut std::ffi::c_char = std::ptr::null_mut();
+        let mut len: ffi::Py_ssize_t = 0;
+        // SAFETY: `data` is live; on success `buf` points into it for as long as it lives.
+        if unsafe { ffi::PyBytes_AsStringAndSize(data.as_ptr(), &mut buf, &mut len) } < 0 {
+            return Err(BindError::Python);
+        }
+        // SAFETY: `len` bytes at `buf`, borrowed from `data`, which outlives this call.
+        let bytes = unsafe { std::slice::from_raw_parts(buf as *const u8, len as usize) };
+        let shape = r.int_list(3)?;
+        let sizes = crate::core::ops::nonnegative_sizes(&shape)?;
+        let t = Tensor::from_bytes(bytes, &sizes, r.scalar_type(2)?)?;
+        // SAFETY: `cls` is a ready subtype of `_C.Tensor` (checked above).
+        unsafe { alloc_with(cls.as_ptr() as *mut ffi::PyTypeObject, t) }.map(ObjectPtr::release)
     })
 }

@@ -31,10 +31,10 @@ pub struct PyTensor {
 
 // Pin the layout (nanobind's habit): 16-byte header, the tensor, then two pointers.
 const _: () = assert!(std::mem::offset_of!(PyTensor, cdata) == 16);
-const _: () = assert!(
-    std::mem::offset_of!(PyTensor, weakrefs) == std::mem::offset_of!(PyTensor, dict) + 8
-);
-const _: () = assert!(std::mem::size_of::<PyTensor>() == std::mem::offset_of!(PyTensor, weakrefs) + 8);
+const _: () =
+    assert!(std::mem::offset_of!(PyTensor, weakrefs) == std::mem::offset_of!(PyTensor, dict) + 8);
+const _: () =
+    assert!(std::mem::size_of::<PyTensor>() == std::mem::offset_of!(PyTensor, weakrefs) + 8);
 
 /// The `_C.Tensor` type object, filled in by `init`.
 static mut TENSOR_TYPE: ffi::PyTypeObject = {
@@ -194,7 +194,8 @@ pub unsafe fn init(module: *mut ffi::PyObject) -> PyResult<()> {
         let t = tensor_type();
         (*t).tp_name = c"_C.Tensor".as_ptr();
         (*t).tp_basicsize = std::mem::size_of::<PyTensor>() as ffi::Py_ssize_t;
-        (*t).tp_flags = ffi::Py_TPFLAGS_DEFAULT | ffi::Py_TPFLAGS_BASETYPE | ffi::Py_TPFLAGS_HAVE_GC;
+        (*t).tp_flags =
+            ffi::Py_TPFLAGS_DEFAULT | ffi::Py_TPFLAGS_BASETYPE | ffi::Py_TPFLAGS_HAVE_GC;
         (*t).tp_doc = TENSOR_DOC.as_ptr();
         (*t).tp_dealloc = Some(tensor_dealloc);
         (*t).tp_traverse = Some(tensor_traverse);

@@ -99,6 +99,20 @@ impl DType {
         }
     }
 
+    /// The C++ type name torch's messages use (`uint8_t`, `int64_t`, `float`, ...).
+    pub const fn cpp_type_name(self) -> &'static str {
+        match self {
+            DType::Bool => "bool",
+            DType::UInt8 => "uint8_t",
+            DType::Int8 => "int8_t",
+            DType::Int16 => "int16_t",
+            DType::Int32 => "int",
+            DType::Int64 => "int64_t",
+            DType::Float32 => "float",
+            DType::Float64 => "double",
+        }
+    }
+
     /// The dtype whose `name()` is `name`, if any.
     pub fn from_name(name: &str) -> Option<DType> {
         DType::ALL.iter().copied().find(|d| d.name() == name)

@@ -1,6 +1,7 @@
 //! src/core/scalar.rs: `Scalar`, a single bool, int or float value (PyTorch: `c10::Scalar`).
 
 use super::dtype::{Category, DType, Element};
+use super::error::{Error, Result};
 use std::fmt;
 
 /// One number, as a Python caller passes it. Python ints are exact 64-bit integers here.
@@ -71,6 +72,51 @@ impl Scalar {
             Category::Integral => Scalar::Int(v.to_i64()),
             Category::Floating => Scalar::Float(v.to_f64()),
         }
+    }
+
+    /// torch's `c10::overflows` as `checked_convert` applies it: conversion to bool never
+    /// overflows; infinities and NaN fit the float types; a negative int fits uint8 when its
+    /// magnitude does (two's-complement wrap, so `uint8 - 1` works); anything else must lie in
+    /// the target's range.
+    pub fn overflows(self, to: DType) -> bool {
+        let int_range = |d: DType| -> (i64, i64) {
+            match d {
+                DType::UInt8 => (0, u8::MAX as i64),
+                DType::Int8 => (i8::MIN as i64, i8::MAX as i64),
+                DType::Int16 => (i16::MIN as i64, i16::MAX as i64),
+                DType::Int32 => (i32::MIN as i64, i32::MAX as i64),
+                _ => (i64::MIN, i64::MAX),
+            }
+        };
+        match (to, self) {
+            (DType::Bool, _) | (_, Scalar::Bool(_)) | (DType::Float64, _) => false,
+            (DType::Float32, Scalar::Int(_)) => false,
+            (DType::Float32, Scalar::Float(f)) => {
+                f.is_finite() && (f < f32::MIN as f64 || f > f32::MAX as f64)
+            }
+            (_, Scalar::Float(f)) => {
+                let (lo, hi) = int_range(to);
+                f.is_nan() || f < lo as f64 || f > hi as f64
+            }
+            (DType::UInt8, Scalar::Int(i)) => i > u8::MAX as i64 || i < -(u8::MAX as i64),
+            (_, Scalar::Int(i)) => {
+                let (lo, hi) = int_range(to);
+                i < lo || i > hi
+            }
+        }
+    }
+
+    /// Convert to `T` as torch's `Scalar::to<T>()` does: a `Runtime` error ("value cannot be
+    /// converted to type uint8_t without overflow") when the value does not fit, else a
+    /// C++-style cast.
+    pub fn to_checked<T: Element>(self) -> Result<T> {
+        if self.overflows(T::DTYPE) {
+            return Err(Error::runtime(format!(
+                "value cannot be converted to type {} without overflow",
+                T::DTYPE.cpp_type_name()
+            )));
+        }
+        Ok(self.to::<T>())
     }
 
     pub fn is_floating_point(self) -> bool {

@@ -37,17 +37,27 @@ impl Storage {
     /// Allocate `nbytes` zeroed bytes; `OutOfMemory` if the allocator refuses.
     pub fn zeroed(nbytes: usize) -> Result<Storage> {
         if nbytes == 0 {
-            return Ok(Storage { ptr: Self::dangling(), nbytes: 0, _cell: UnsafeCell::new(()) });
+            return Ok(Storage {
+                ptr: Self::dangling(),
+                nbytes: 0,
+                _cell: UnsafeCell::new(()),
+            });
         }
         let layout = Layout::from_size_align(nbytes, STORAGE_ALIGN).map_err(|_| {
-            Error::runtime(format!("Storage size calculation overflowed: {nbytes} bytes"))
+            Error::runtime(format!(
+                "Storage size calculation overflowed: {nbytes} bytes"
+            ))
         })?;
         // SAFETY: layout has a non-zero size (checked above).
         let raw = unsafe { alloc::alloc_zeroed(layout) };
         match NonNull::new(raw) {
             Some(ptr) => {
                 advise_huge_pages(ptr.as_ptr(), nbytes);
-                Ok(Storage { ptr, nbytes, _cell: UnsafeCell::new(()) })
+                Ok(Storage {
+                    ptr,
+                    nbytes,
+                    _cell: UnsafeCell::new(()),
+                })
             }
             None => Err(Error::out_of_memory(format!(
                 "failed to allocate {nbytes} bytes of tensor storage"

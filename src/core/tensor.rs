@@ -64,9 +64,14 @@ impl std::fmt::Debug for Tensor {
 
 /// Number of elements of a shape, or a `Runtime` error if the product overflows.
 pub fn checked_numel(sizes: &[usize]) -> Result<usize> {
-    sizes.iter().try_fold(1usize, |acc, &s| acc.checked_mul(s)).ok_or_else(|| {
-        Error::runtime(format!("Storage size calculation overflowed with sizes={sizes:?}"))
-    })
+    sizes
+        .iter()
+        .try_fold(1usize, |acc, &s| acc.checked_mul(s))
+        .ok_or_else(|| {
+            Error::runtime(format!(
+                "Storage size calculation overflowed with sizes={sizes:?}"
+            ))
+        })
 }
 
 /// Row-major (C-contiguous) strides for `sizes`.
@@ -92,7 +97,11 @@ pub fn maybe_wrap_dim(dim: i64, ndim: usize) -> Result<usize> {
             dim
         )));
     }
-    Ok(if dim < 0 { (dim + n) as usize } else { dim as usize })
+    Ok(if dim < 0 {
+        (dim + n) as usize
+    } else {
+        dim as usize
+    })
 }
 
 /// The broadcast of two shapes, right-aligned as numpy and torch do; a `Runtime` error with
@@ -101,8 +110,16 @@ pub fn broadcast_shapes(a: &[usize], b: &[usize]) -> Result<Vec<usize>> {
     let n = a.len().max(b.len());
     let mut out = vec![0usize; n];
     for i in 0..n {
-        let da = if i + a.len() >= n { a[i + a.len() - n] } else { 1 };
-        let db = if i + b.len() >= n { b[i + b.len() - n] } else { 1 };
+        let da = if i + a.len() >= n {
+            a[i + a.len() - n]
+        } else {
+            1
+        };
+        let db = if i + b.len() >= n {
+            b[i + b.len() - n]
+        } else {
+            1
+        };
         out[i] = if da == db || db == 1 {
             da
         } else if da == 1 {
@@ -178,7 +195,14 @@ impl Tensor {
         dtype: DType,
     ) -> Tensor {
         LIVE_TENSORS.fetch_add(1, Ordering::Relaxed);
-        Tensor { storage, sizes, strides, offset, dtype, wrapped_number: false }
+        Tensor {
+            storage,
+            sizes,
+            strides,
+            offset,
+            dtype,
+            wrapped_number: false,
+        }
     }
 
     /// A new contiguous tensor of zeros. Sizes are checked for overflow (element count ×
@@ -195,20 +219,31 @@ impl Tensor {
                 ))
             })?;
         let storage = Arc::new(Storage::zeroed(nbytes)?);
-        Ok(Tensor::from_parts(storage, sizes.to_vec(), contiguous_strides(sizes), 0, dtype))
+        Ok(Tensor::from_parts(
+            storage,
+            sizes.to_vec(),
+            contiguous_strides(sizes),
+            0,
+            dtype,
+        ))
     }
 
     /// A new contiguous tensor filled with `value` converted to `dtype`.
+    /// `value` must fit `dtype` (torch's overflow `Runtime` error otherwise).
     pub fn full(sizes: &[usize], value: Scalar, dtype: DType) -> Result<Tensor> {
         let t = Tensor::zeros(sizes, dtype)?;
-        t.fill_(value);
+        t.fill_(value)?;
         Ok(t)
     }
 
     /// A new contiguous tensor holding `data` (row-major) with shape `sizes`.
     /// Panics if `data.len()` differs from the shape's element count (a core programming error).
     pub fn from_vec<T: Element>(data: Vec<T>, sizes: &[usize]) -> Result<Tensor> {
-        assert_eq!(checked_numel(sizes)?, data.len(), "from_vec: data length mismatch");
+        assert_eq!(
+            checked_numel(sizes)?,
+            data.len(),
+            "from_vec: data length mismatch"
+        );
         let t = Tensor::zeros(sizes, T::DTYPE)?;
         // SAFETY: `t` is a fresh contiguous tensor of `data.len()` elements of `T`.
         unsafe {
@@ -337,7 +372,11 @@ impl Tensor {
     /// The element at multi-index `index` (one entry per dimension, already in range).
     pub fn get(&self, index: &[usize]) -> Scalar {
         assert_eq!(index.len(), self.dim(), "get: index rank mismatch");
-        let off: isize = index.iter().zip(&self.strides).map(|(&i, &s)| i as isize * s).sum();
+        let off: isize = index
+            .iter()
+            .zip(&self.strides)
+            .map(|(&i, &s)| i as isize * s)
+            .sum();
         crate::dispatch!(self.dtype, T => {
             // SAFETY: every index is in range, so `off` addresses an element of this tensor.
             let v = unsafe { *self.data_ptr::<T>().offset(off) };
@@ -348,6 +387,44 @@ impl Tensor {
     /// Every element as a `Scalar`, in logical (row-major) order (for `tolist`).
     pub fn to_scalar_vec(&self) -> Vec<Scalar> {
         crate::dispatch!(self.dtype, T => self.to_vec::<T>().into_iter().map(Scalar::from_element).collect())
+    }
+
+    /// The elements in logical order as native-endian bytes (for pickling).
+    pub fn to_bytes(&self) -> Result<Vec<u8>> {
+        let c = self.contiguous()?;
+        let n = c.numel() * c.dtype.itemsize();
+        let mut out = Vec::new();
+        out.try_reserve_exact(n)
+            .map_err(|_| Error::out_of_memory(format!("failed to allocate {n} bytes")))?;
+        // SAFETY: `c` is contiguous: `n` initialised bytes start at its first element.
+        let src = unsafe {
+            std::slice::from_raw_parts(c.storage.as_ptr().add(c.offset * c.dtype.itemsize()), n)
+        };
+        out.extend_from_slice(src);
+        Ok(out)
+    }
+
+    /// A new contiguous tensor of `sizes` and `dtype` holding `bytes` (native-endian, as
+    /// `to_bytes` writes them); a `Value` error if the length does not match or a bool byte is
+    /// not 0 or 1.
+    pub fn from_bytes(bytes: &[u8], sizes: &[usize], dtype: DType) -> Result<Tensor> {
+        let t = Tensor::zeros(sizes, dtype)?;
+        let n = t.numel() * dtype.itemsize();
+        if bytes.len() != n {
+            return Err(Error::value(format!(
+                "expected {n} bytes for a {dtype} tensor of shape {sizes:?}, got {}",
+                bytes.len()
+            )));
+        }
+        if dtype == DType::Bool && bytes.iter().any(|&b| b > 1) {
+            return Err(Error::value(
+                "bool tensor data must hold only the bytes 0 and 1",
+            ));
+        }
+        // SAFETY: `t` is a fresh contiguous tensor of exactly `n` bytes; every byte pattern is a
+        // valid element (bool bytes were checked above).
+        unsafe { std::ptr::copy_nonoverlapping(bytes.as_ptr(), t.storage.as_ptr(), n) };
+        Ok(t)
     }
 
     /// The single element of a one-element tensor; torch's `RuntimeError` otherwise.
@@ -367,7 +444,13 @@ impl Tensor {
     /// view can address lies inside the storage (checked in debug builds).
     pub fn as_strided(&self, sizes: Vec<usize>, strides: Vec<isize>, offset: usize) -> Tensor {
         debug_assert_eq!(sizes.len(), strides.len());
-        Tensor::from_parts(Arc::clone(&self.storage), sizes, strides, offset, self.dtype)
+        Tensor::from_parts(
+            Arc::clone(&self.storage),
+            sizes,
+            strides,
+            offset,
+            self.dtype,
+        )
     }
 
     /// A contiguous tensor with the same values: `self` (another handle) when already contiguous,
@@ -426,7 +509,19 @@ impl Tensor {
 
     /// Write `src` into `self` element by element, broadcasting `src` to `self`'s shape and
     /// converting its dtype (torch's `copy_`). `self` must not partially overlap `src`.
+    ///
+    /// torch's checks come first: an expanded destination, or a dense source that partially
+    /// overlaps a dense destination, is a `Runtime` error. Other overlapping layouts, which torch
+    /// does not detect, are copied through a temporary so the result is always right.
     pub fn copy_from(&self, src: &Tensor) -> Result<()> {
+        if self.is_same(src) {
+            return Ok(());
+        }
+        self.assert_no_internal_overlap()?;
+        self.assert_no_partial_overlap(src)?;
+        if self.may_partially_overlap(src) {
+            return self.copy_from(&src.clone_data()?);
+        }
         let src_strides = src.broadcast_strides(&self.sizes)?;
         crate::dispatch!(self.dtype, D => crate::dispatch!(src.dtype, S => {
             let (dst_ptr, src_ptr) = (self.data_ptr::<D>(), src.data_ptr::<S>());
@@ -450,20 +545,42 @@ impl Tensor {
     }
 
     /// Write `values` (row-major, one per element) into a contiguous tensor, converting each
-    /// to the tensor's dtype. Panics if the count differs (a core programming error).
-    pub fn copy_from_scalars(&self, values: &[Scalar]) {
-        assert!(self.is_contiguous() && values.len() == self.numel(), "copy_from_scalars: bad input");
+    /// to the tensor's dtype; a value that does not fit is torch's overflow `Runtime` error,
+    /// which names the dtype as `torch.tensor` does ("... to type uint8 without overflow").
+    /// Panics if the count differs (a core programming error).
+    pub fn copy_from_scalars(&self, values: &[Scalar]) -> Result<()> {
+        assert!(
+            self.is_contiguous() && values.len() == self.numel(),
+            "copy_from_scalars: bad input"
+        );
         crate::dispatch!(self.dtype, T => {
             let p = self.data_ptr::<T>();
             for (i, v) in values.iter().enumerate() {
+                if v.overflows(T::DTYPE) {
+                    return Err(Error::runtime(format!(
+                        "value cannot be converted to type {} without overflow",
+                        T::DTYPE.name()
+                    )));
+                }
+                let x: T = v.to::<T>();
                 // SAFETY: contiguous tensor of `values.len()` elements.
-                unsafe { *p.add(i) = v.to::<T>() };
+                unsafe { *p.add(i) = x };
             }
-        })
+        });
+        Ok(())
     }
 
-    /// Set every element to `value` converted to the tensor's dtype (torch's `fill_`).
-    pub fn fill_(&self, value: Scalar) {
+    /// Set every element to `value`, which must fit the dtype (torch's `fill_` with a Python
+    /// number: `Runtime` "value cannot be converted to type uint8_t without overflow").
+    pub fn fill_(&self, value: Scalar) -> Result<()> {
+        crate::dispatch!(self.dtype, T => value.to_checked::<T>().map(|_| ()))?;
+        self.fill_cast(value);
+        Ok(())
+    }
+
+    /// Set every element to `value` cast C++-style to the dtype (no range check: torch's
+    /// `fill_` with a 0-dim tensor, and `zero_`).
+    pub fn fill_cast(&self, value: Scalar) {
         crate::dispatch!(self.dtype, T => {
             let v: T = value.to::<T>();
             let p = self.data_ptr::<T>();
@@ -477,6 +594,105 @@ impl Tensor {
                 });
             }
         })
+    }
+
+    // ----- memory overlap (torch's `MemOverlap.cpp`) ----------------------------------------
+
+    /// True when the elements occupy a gap-free block with no element visited twice, in some
+    /// dimension order (torch's `is_non_overlapping_and_dense`).
+    pub fn is_non_overlapping_and_dense(&self) -> bool {
+        if self.is_contiguous() {
+            return true;
+        }
+        let mut dims: Vec<(usize, isize)> = self
+            .sizes
+            .iter()
+            .copied()
+            .zip(self.strides.iter().copied())
+            .filter(|&(s, _)| s != 1)
+            .collect();
+        dims.sort_by_key(|&(s, st)| (st, s));
+        let mut expected: isize = 1;
+        for (s, st) in dims {
+            if st != expected {
+                return false;
+            }
+            expected = expected.saturating_mul(s as isize);
+        }
+        true
+    }
+
+    /// torch's `assert_no_internal_overlap` for a tensor about to be written: a stride-0
+    /// dimension of size > 1 (an expanded tensor) is a `Runtime` error.
+    pub fn assert_no_internal_overlap(&self) -> Result<()> {
+        if !self.is_non_overlapping_and_dense()
+            && self
+                .sizes
+                .iter()
+                .zip(&self.strides)
+                .any(|(&s, &st)| st == 0 && s > 1)
+        {
+            return Err(Error::runtime(
+                "unsupported operation: more than one element of the written-to tensor refers to a single memory location. Please clone() the tensor before performing the operation.",
+            ));
+        }
+        Ok(())
+    }
+
+    /// The byte range `[start, end)` of the storage that the elements can touch.
+    fn footprint(&self) -> (isize, isize) {
+        let item = self.dtype.itemsize() as isize;
+        let (mut lo, mut hi) = (self.offset as isize, self.offset as isize);
+        for (&s, &st) in self.sizes.iter().zip(&self.strides) {
+            let reach = (s as isize - 1) * st;
+            if reach < 0 {
+                lo += reach;
+            } else {
+                hi += reach;
+            }
+        }
+        (lo * item, (hi + 1) * item)
+    }
+
+    /// True when `self` (to be written) and `input` may touch common memory while not being the
+    /// very same view.
+    fn may_partially_overlap(&self, input: &Tensor) -> bool {
+        if self.numel() == 0
+            || input.numel() == 0
+            || !self.shares_storage(input)
+            || self.is_same(input)
+        {
+            return false;
+        }
+        let ((a0, a1), (b0, b1)) = (self.footprint(), input.footprint());
+        a0 < b1 && b0 < a1
+    }
+
+    /// torch's `assert_no_partial_overlap(output, input)`: two dense tensors of one storage must
+    /// cover exactly the same bytes or none of the same bytes (torch does not check other
+    /// layouts; see `copy_from`).
+    pub fn assert_no_partial_overlap(&self, input: &Tensor) -> Result<()> {
+        if self.is_non_overlapping_and_dense()
+            && input.is_non_overlapping_and_dense()
+            && self.may_partially_overlap(input)
+        {
+            let ((a0, a1), (b0, b1)) = (self.footprint(), input.footprint());
+            if (a0, a1) != (b0, b1) {
+                return Err(Error::runtime(
+                    "unsupported operation: some elements of the input tensor and the written-to tensor refer to a single memory location. Please clone() the tensor before performing the operation.",
+                ));
+            }
+        }
+        Ok(())
+    }
+
+    /// True when both are the same view: one storage, offset, shape, strides and dtype.
+    pub fn is_same(&self, other: &Tensor) -> bool {
+        self.shares_storage(other)
+            && self.offset == other.offset
+            && self.sizes == other.sizes
+            && self.strides == other.strides
+            && self.dtype == other.dtype
     }
 }
 

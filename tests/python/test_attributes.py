@@ -51,6 +51,15 @@ def test_size():
     assert _C.tensor(1).size() == ()
 
 
+def test_size_and_stride_dim_none():
+    # torch: Tensor.size(dim=None) / stride(dim=None) return the whole tuple
+    t = _C.zeros(2, 3)
+    assert t.size(None) == (2, 3)
+    assert t.size(dim=None) == (2, 3)
+    assert t.stride(None) == (3, 1)
+    assert t.stride(dim=None) == (3, 1)
+
+
 def test_size_errors():
     t = _C.zeros(2, 3)
     # torch: IndexError: Dimension out of range (expected to be in range of [-2, 1], but got 2)
@@ -86,40 +95,41 @@ def test_is_contiguous():
     assert _C.tensor(1).is_contiguous() is True
 
 
-@pytest.mark.parametrize("dtype", ALL_DTYPES, ids=repr)
-def test_is_floating_point(dtype):
-    t = _C.zeros(1, dtype=dtype)
-    expected = dtype in (_C.float32, _C.float64)
-    assert t.is_floating_point() is expected
-    assert _C.is_floating_point(t) is expected
-    assert dtype.is_floating_point is expected
+def test_is_floating_point():
+    for dtype in ALL_DTYPES:
+        t = _C.zeros(1, dtype=dtype)
+        expected = dtype in (_C.float32, _C.float64)
+        assert t.is_floating_point() is expected, dtype
+        assert _C.is_floating_point(t) is expected, dtype
+        assert dtype.is_floating_point is expected, dtype
 
 
 # ---------------------------------------------------------------------------------------------
 # dtype objects
 
 
-@pytest.mark.parametrize(
-    "dtype, name, itemsize",
-    [
-        (_C.bool, "bool", 1),
-        (_C.uint8, "uint8", 1),
-        (_C.int8, "int8", 1),
-        (_C.int16, "int16", 2),
-        (_C.int32, "int32", 4),
-        (_C.int64, "int64", 8),
-        (_C.float32, "float32", 4),
-        (_C.float64, "float64", 8),
-    ],
-)
-def test_dtype_objects(dtype, name, itemsize):
-    # Deliberate difference: torch prints torch.float32; we print _C.float32.
-    assert repr(dtype) == f"_C.{name}"
-    assert str(dtype) == f"_C.{name}"
-    assert isinstance(dtype, _C.dtype)
-    assert dtype.itemsize == itemsize
-    assert _C.zeros(1, dtype=dtype).dtype is dtype
-    assert pickle.loads(pickle.dumps(dtype)) is dtype
+DTYPE_TABLE = [
+    (_C.bool, "bool", 1),
+    (_C.uint8, "uint8", 1),
+    (_C.int8, "int8", 1),
+    (_C.int16, "int16", 2),
+    (_C.int32, "int32", 4),
+    (_C.int64, "int64", 8),
+    (_C.float32, "float32", 4),
+    (_C.float64, "float64", 8),
+]
+
+
+def test_dtype_objects():
+    for dtype, name, itemsize in DTYPE_TABLE:
+        # Deliberate difference: torch prints torch.float32; we print _C.float32.
+        assert repr(dtype) == f"_C.{name}"
+        assert str(dtype) == f"_C.{name}"
+        assert isinstance(dtype, _C.dtype)
+        assert dtype.itemsize == itemsize, name
+        assert _C.zeros(1, dtype=dtype).dtype is dtype
+        assert pickle.loads(pickle.dumps(dtype)) is dtype
+        assert getattr(_C, name) is dtype
 
 
 def test_dtype_aliases():
@@ -157,45 +167,52 @@ def test_module_attributes():
 # repr / str (torch's format, with _C.<dtype> for non-default dtypes)
 
 
-@pytest.mark.parametrize(
-    "make, text",
-    [
-        (lambda: _C.tensor([[1.0, 2.0], [3.0, 4.0]]), "tensor([[1., 2.],\n        [3., 4.]])"),
-        (lambda: _C.tensor([1, 2, 3], dtype=_C.int32), "tensor([1, 2, 3], dtype=_C.int32)"),
-        (lambda: _C.tensor([1, 2, 3]), "tensor([1, 2, 3])"),
-        (lambda: _C.tensor([-1, 10]), "tensor([-1, 10])"),
-        (lambda: _C.tensor([True, False]), "tensor([ True, False])"),
-        (lambda: _C.tensor(True), "tensor(True)"),
-        (lambda: _C.tensor(5), "tensor(5)"),
-        (lambda: _C.tensor(3.5), "tensor(3.5000)"),
-        (lambda: _C.tensor(2.0), "tensor(2.)"),
-        (lambda: _C.tensor([1.5, 2.25]), "tensor([1.5000, 2.2500])"),
-        (lambda: _C.tensor([1.0, -2.5]), "tensor([ 1.0000, -2.5000])"),
-        (lambda: _C.tensor([0.1]), "tensor([0.1000])"),
-        (lambda: _C.tensor([1.5, 100.0]), "tensor([  1.5000, 100.0000])"),
-        (lambda: _C.tensor([1.0, 2.0], dtype=_C.float64), "tensor([1., 2.], dtype=_C.float64)"),
-        (lambda: _C.tensor([1, 2], dtype=_C.uint8), "tensor([1, 2], dtype=_C.uint8)"),
-        (lambda: _C.tensor([1, 2], dtype=_C.int8), "tensor([1, 2], dtype=_C.int8)"),
-        (lambda: _C.tensor([1, 2], dtype=_C.int16), "tensor([1, 2], dtype=_C.int16)"),
-        (lambda: _C.zeros(0), "tensor([])"),
-        (lambda: _C.zeros(0, dtype=_C.int64), "tensor([], dtype=_C.int64)"),
-        (lambda: _C.zeros(2, 0), "tensor([], size=(2, 0))"),
-        (lambda: _C.tensor([float("nan"), float("inf"), 1.0]), "tensor([nan, inf, 1.])"),
-        (lambda: _C.tensor([float("-inf"), 0.0]), "tensor([-inf, 0.])"),
-        (lambda: _C.tensor([1e10, 1.0]), "tensor([1.0000e+10, 1.0000e+00])"),
-        (
-            lambda: _C.arange(8).reshape(2, 2, 2),
-            "tensor([[[0, 1],\n         [2, 3]],\n\n        [[4, 5],\n         [6, 7]]])",
-        ),
-        (lambda: _C.arange(6).reshape(2, 3).transpose(0, 1), "tensor([[0, 3],\n        [1, 4],\n        [2, 5]])"),
-        (lambda: _C.arange(2000), "tensor([   0,    1,    2,  ..., 1997, 1998, 1999])"),
-        (lambda: _C.ones(2, 2, dtype=_C.bool), "tensor([[True, True],\n        [True, True]])"),
-    ],
-)
-def test_repr(make, text):
-    t = make()
-    assert repr(t) == text
-    assert str(t) == text
+REPR_CASES = [
+    (lambda: _C.tensor([[1.0, 2.0], [3.0, 4.0]]), "tensor([[1., 2.],\n        [3., 4.]])"),
+    (lambda: _C.tensor([1, 2, 3], dtype=_C.int32), "tensor([1, 2, 3], dtype=_C.int32)"),
+    (lambda: _C.tensor([1, 2, 3]), "tensor([1, 2, 3])"),
+    (lambda: _C.tensor([-1, 10]), "tensor([-1, 10])"),
+    (lambda: _C.tensor([True, False]), "tensor([ True, False])"),
+    (lambda: _C.tensor(True), "tensor(True)"),
+    (lambda: _C.tensor(5), "tensor(5)"),
+    (lambda: _C.tensor(3.5), "tensor(3.5000)"),
+    (lambda: _C.tensor(2.0), "tensor(2.)"),
+    (lambda: _C.tensor([1.5, 2.25]), "tensor([1.5000, 2.2500])"),
+    (lambda: _C.tensor([1.0, -2.5]), "tensor([ 1.0000, -2.5000])"),
+    (lambda: _C.tensor([0.1]), "tensor([0.1000])"),
+    (lambda: _C.tensor([1.5, 100.0]), "tensor([  1.5000, 100.0000])"),
+    (lambda: _C.tensor([1.0, 2.0], dtype=_C.float64), "tensor([1., 2.], dtype=_C.float64)"),
+    (lambda: _C.tensor([1, 2], dtype=_C.uint8), "tensor([1, 2], dtype=_C.uint8)"),
+    (lambda: _C.tensor([1, 2], dtype=_C.int8), "tensor([1, 2], dtype=_C.int8)"),
+    (lambda: _C.tensor([1, 2], dtype=_C.int16), "tensor([1, 2], dtype=_C.int16)"),
+    (lambda: _C.zeros(0), "tensor([])"),
+    (lambda: _C.zeros(0, dtype=_C.int64), "tensor([], dtype=_C.int64)"),
+    (lambda: _C.zeros(2, 0), "tensor([], size=(2, 0))"),
+    (lambda: _C.tensor([float("nan"), float("inf"), 1.0]), "tensor([nan, inf, 1.])"),
+    (lambda: _C.tensor([float("-inf"), 0.0]), "tensor([-inf, 0.])"),
+    (lambda: _C.tensor([1e10, 1.0]), "tensor([1.0000e+10, 1.0000e+00])"),
+    (
+        lambda: _C.arange(8).reshape(2, 2, 2),
+        "tensor([[[0, 1],\n         [2, 3]],\n\n        [[4, 5],\n         [6, 7]]])",
+    ),
+    (lambda: _C.arange(6).reshape(2, 3).transpose(0, 1), "tensor([[0, 3],\n        [1, 4],\n        [2, 5]])"),
+    (lambda: _C.arange(2000), "tensor([   0,    1,    2,  ..., 1997, 1998, 1999])"),
+    (lambda: _C.ones(2, 2, dtype=_C.bool), "tensor([[True, True],\n        [True, True]])"),
+    (lambda: _C.tensor([100.0, 2.0]), "tensor([100.,   2.])"),
+    (lambda: _C.tensor([0.00001, 1.0]), "tensor([1.0000e-05, 1.0000e+00])"),
+    (lambda: _C.tensor([-0.0]), "tensor([-0.])"),
+    (lambda: _C.tensor([1e10, 1.0], dtype=_C.float64), "tensor([1.0000e+10, 1.0000e+00], dtype=_C.float64)"),
+    (lambda: _C.tensor(-0.5), "tensor(-0.5000)"),
+]
+
+
+def test_repr():
+    bad = []
+    for make, text in REPR_CASES:
+        t = make()
+        if repr(t) != text or str(t) != text:
+            bad.append(f"expected {text!r}\n     got {repr(t)!r} (str {str(t)!r})")
+    assert not bad, "\n".join(bad)
 
 
 def test_repr_of_subclass_and_large_2d():

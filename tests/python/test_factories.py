@@ -77,19 +77,19 @@ def test_zeros_zero_size():
     assert t.numel() == 0
 
 
-@pytest.mark.parametrize("dtype", ALL_DTYPES)
-def test_zeros_ones_dtypes(dtype):
-    z = _C.zeros(2, dtype=dtype)
-    o = _C.ones(2, dtype=dtype)
-    if dtype is _C.bool:
-        same(z, [False, False], dtype)
-        same(o, [True, True], dtype)
-    elif dtype.is_floating_point:
-        same(z, [0.0, 0.0], dtype)
-        same(o, [1.0, 1.0], dtype)
-    else:
-        same(z, [0, 0], dtype)
-        same(o, [1, 1], dtype)
+def test_zeros_ones_dtypes():
+    for dtype in ALL_DTYPES:
+        z = _C.zeros(2, dtype=dtype)
+        o = _C.ones(2, dtype=dtype)
+        if dtype is _C.bool:
+            same(z, [False, False], dtype)
+            same(o, [True, True], dtype)
+        elif dtype.is_floating_point:
+            same(z, [0.0, 0.0], dtype)
+            same(o, [1.0, 1.0], dtype)
+        else:
+            same(z, [0, 0], dtype)
+            same(o, [1, 1], dtype)
 
 
 def test_ones_values_and_shape():
@@ -197,29 +197,32 @@ def test_full_errors():
 # arange
 
 
-@pytest.mark.parametrize(
-    "args, kwargs, expected, dtype",
-    [
-        ((5,), {}, [0, 1, 2, 3, 4], _C.int64),
-        ((1, 4), {}, [1, 2, 3], _C.int64),
-        ((0, 10, 3), {}, [0, 3, 6, 9], _C.int64),
-        ((10, 0, -3), {}, [10, 7, 4, 1], _C.int64),
-        ((0, 1, 0.25), {}, [0.0, 0.25, 0.5, 0.75], _C.float32),
-        ((3.0,), {}, [0.0, 1.0, 2.0], _C.float32),
-        ((0.5, 3), {}, [0.5, 1.5, 2.5], _C.float32),
-        ((4,), {"dtype": _C.float64}, [0.0, 1.0, 2.0, 3.0], _C.float64),
-        ((1, 3), {"dtype": _C.int32}, [1, 2], _C.int32),
-        ((0,), {}, [], _C.int64),
-        ((), {"end": 3}, [0, 1, 2], _C.int64),
-        ((), {"start": 2, "end": 4}, [2, 3], _C.int64),
-        ((0, 6), {"step": 2}, [0, 2, 4], _C.int64),
-        ((-3, 0), {}, [-3, -2, -1], _C.int64),
-    ],
-)
-def test_arange(args, kwargs, expected, dtype):
-    t = _C.arange(*args, **kwargs)
-    same(t, expected, dtype)
-    assert t.ndim == 1
+ARANGE_CASES = [
+    ((5,), {}, [0, 1, 2, 3, 4], _C.int64),
+    ((1, 4), {}, [1, 2, 3], _C.int64),
+    ((0, 10, 3), {}, [0, 3, 6, 9], _C.int64),
+    ((10, 0, -3), {}, [10, 7, 4, 1], _C.int64),
+    ((0, 1, 0.25), {}, [0.0, 0.25, 0.5, 0.75], _C.float32),
+    ((3.0,), {}, [0.0, 1.0, 2.0], _C.float32),
+    ((0.5, 3), {}, [0.5, 1.5, 2.5], _C.float32),
+    ((4,), {"dtype": _C.float64}, [0.0, 1.0, 2.0, 3.0], _C.float64),
+    ((1, 3), {"dtype": _C.int32}, [1, 2], _C.int32),
+    ((0,), {}, [], _C.int64),
+    ((), {"end": 3}, [0, 1, 2], _C.int64),
+    ((), {"start": 2, "end": 4}, [2, 3], _C.int64),
+    ((0, 6), {"step": 2}, [0, 2, 4], _C.int64),
+    ((-3, 0), {}, [-3, -2, -1], _C.int64),
+]
+
+
+def test_arange():
+    for args, kwargs, expected, dtype in ARANGE_CASES:
+        t = _C.arange(*args, **kwargs)
+        assert t.ndim == 1, (args, kwargs)
+        try:
+            same(t, expected, dtype)
+        except AssertionError as e:
+            raise AssertionError(f"arange(*{args}, **{kwargs}): {e}") from None
 
 
 def test_arange_float_step_length():
@@ -306,24 +309,27 @@ def test_like_factories_errors():
 # _C.tensor
 
 
-@pytest.mark.parametrize(
-    "data, expected, dtype",
-    [
-        ([1, 2, 3], [1, 2, 3], _C.int64),
-        ([1.0, 2.5], [1.0, 2.5], _C.float32),
-        ([True, False], [True, False], _C.bool),
-        ([1, 2.5], [1.0, 2.5], _C.float32),
-        ([True, 2], [1, 2], _C.int64),
-        ([True, 2.5], [1.0, 2.5], _C.float32),
-        ([[1, 2], [3, 4]], [[1, 2], [3, 4]], _C.int64),
-        (((1, 2), (3, 4)), [[1, 2], [3, 4]], _C.int64),
-        ([(1, 2), [3, 4]], [[1, 2], [3, 4]], _C.int64),
-        ([[[1.0]], [[2.0]]], [[[1.0]], [[2.0]]], _C.float32),
-        ([-(2**62), 2**62], [-(2**62), 2**62], _C.int64),
-    ],
-)
-def test_tensor_infers_dtype(data, expected, dtype):
-    same(_C.tensor(data), expected, dtype)
+INFER_CASES = [
+    ([1, 2, 3], [1, 2, 3], _C.int64),
+    ([1.0, 2.5], [1.0, 2.5], _C.float32),
+    ([True, False], [True, False], _C.bool),
+    ([1, 2.5], [1.0, 2.5], _C.float32),
+    ([True, 2], [1, 2], _C.int64),
+    ([True, 2.5], [1.0, 2.5], _C.float32),
+    ([[1, 2], [3, 4]], [[1, 2], [3, 4]], _C.int64),
+    (((1, 2), (3, 4)), [[1, 2], [3, 4]], _C.int64),
+    ([(1, 2), [3, 4]], [[1, 2], [3, 4]], _C.int64),
+    ([[[1.0]], [[2.0]]], [[[1.0]], [[2.0]]], _C.float32),
+    ([-(2**62), 2**62], [-(2**62), 2**62], _C.int64),
+]
+
+
+def test_tensor_infers_dtype():
+    for data, expected, dtype in INFER_CASES:
+        try:
+            same(_C.tensor(data), expected, dtype)
+        except AssertionError as e:
+            raise AssertionError(f"tensor({data!r}): {e}") from None
 
 
 @pytest.mark.parametrize(
@@ -349,15 +355,15 @@ def test_tensor_empty_lists():
     assert t.tolist() == [[], []]
 
 
-@pytest.mark.parametrize("dtype", ALL_DTYPES)
-def test_tensor_with_dtype(dtype):
-    t = _C.tensor([0, 1, 2], dtype=dtype)
-    if dtype is _C.bool:
-        same(t, [False, True, True], dtype)
-    elif dtype.is_floating_point:
-        same(t, [0.0, 1.0, 2.0], dtype)
-    else:
-        same(t, [0, 1, 2], dtype)
+def test_tensor_with_dtype():
+    for dtype in ALL_DTYPES:
+        t = _C.tensor([0, 1, 2], dtype=dtype)
+        if dtype is _C.bool:
+            same(t, [False, True, True], dtype)
+        elif dtype.is_floating_point:
+            same(t, [0.0, 1.0, 2.0], dtype)
+        else:
+            same(t, [0, 1, 2], dtype)
 
 
 def test_tensor_with_dtype_converts():
@@ -474,6 +480,11 @@ def test_legacy_tensor_constructor_sizes():
 
 
 def test_legacy_tensor_constructor_errors():
+    # torch: TypeError: new(): data must be a sequence (got float)
+    with pytest.raises(TypeError, match=r"must be a sequence \(got float\)"):
+        _C.Tensor(3.5)
+    with pytest.raises(TypeError, match=r"must be a sequence \(got bool\)"):
+        _C.Tensor(True)
     with pytest.raises(TypeError):
         _C.Tensor(2, "a")
     with pytest.raises(TypeError):

@@ -296,22 +296,21 @@ def test_numbers_as_tensors_only_where_allowed():
 # dtype arguments
 
 
-@pytest.mark.parametrize(
-    "arg, dtype",
-    [
-        (_C.float64, _C.float64),
-        (_C.int32, _C.int32),
-        (_C.double, _C.float64),
-        (float, _C.float64),
-        (int, _C.int64),
-        (bool, _C.bool),
-        (None, _C.float32),
-    ],
-    ids=repr,
-)
-def test_dtype_argument_forms(arg, dtype):
-    assert _C.zeros(2, dtype=arg).dtype is dtype
-    assert _C.ones_like(_C.zeros(2), dtype=arg).dtype is dtype
+DTYPE_ARGS = [
+    (_C.float64, _C.float64),
+    (_C.int32, _C.int32),
+    (_C.double, _C.float64),
+    (float, _C.float64),
+    (int, _C.int64),
+    (bool, _C.bool),
+    (None, _C.float32),
+]
+
+
+def test_dtype_argument_forms():
+    for arg, dtype in DTYPE_ARGS:
+        assert _C.zeros(2, dtype=arg).dtype is dtype, arg
+        assert _C.ones_like(_C.zeros(2), dtype=arg).dtype is dtype, arg
 
 
 def test_dtype_argument_errors():

@@ -103,44 +103,40 @@ def _dim_arg(form, all_form):
 
 @pytest.mark.parametrize("keepdim", [False, True])
 @pytest.mark.parametrize("form", DIM_FORMS, ids=str)
-def test_sum_dim_forms(form, keepdim):
+def test_dim_forms(form, keepdim):
+    """sum, mean, amax and amin over every dim form, as functions (positional and keyword) and
+    methods."""
+    # sum: int64 input; dim=None means all dims
     x = _C.tensor(X)
     dim = _dim_arg(form, None)
     expected = SUM[form][keepdim]
     same(_C.sum(x, dim, keepdim), expected, _C.int64)
     same(_C.sum(x, dim=dim, keepdim=keepdim), expected, _C.int64)
     same(x.sum(dim, keepdim=keepdim), expected, _C.int64)
-    if not keepdim and form == "all":
-        same(_C.sum(x), expected, _C.int64)
-        same(x.sum(), expected, _C.int64)
-
-
-@pytest.mark.parametrize("keepdim", [False, True])
-@pytest.mark.parametrize("form", DIM_FORMS, ids=str)
-def test_mean_dim_forms(form, keepdim):
-    x = _C.tensor(X, dtype=_C.float32)
-    dim = _dim_arg(form, None)
+    # mean: needs a floating input
+    xf = _C.tensor(X, dtype=_C.float32)
     expected = MEAN[form][keepdim]
-    same(_C.mean(x, dim, keepdim), expected, _C.float32)
-    same(x.mean(dim=dim, keepdim=keepdim), expected, _C.float32)
-    if not keepdim and form == "all":
-        same(_C.mean(x), expected, _C.float32)
-        same(x.mean(), expected, _C.float32)
-
-
-@pytest.mark.parametrize("keepdim", [False, True])
-@pytest.mark.parametrize("form", DIM_FORMS, ids=str)
-@pytest.mark.parametrize("name", ["amax", "amin"])
-def test_amax_amin_dim_forms(name, form, keepdim):
-    table = AMAX if name == "amax" else AMIN
-    x = _C.tensor(X, dtype=_C.int32)
+    same(_C.mean(xf, dim, keepdim), expected, _C.float32)
+    same(xf.mean(dim=dim, keepdim=keepdim), expected, _C.float32)
+    # amax / amin keep the dtype; "all dims" is dim=()
+    xi = _C.tensor(X, dtype=_C.int32)
     dim = _dim_arg(form, ())
-    expected = table[form][keepdim]
-    same(getattr(_C, name)(x, dim, keepdim), expected, _C.int32)
-    same(getattr(x, name)(dim=dim, keepdim=keepdim), expected, _C.int32)
-    if not keepdim and form == "all":
-        same(getattr(_C, name)(x), expected, _C.int32)
-        same(getattr(x, name)(), expected, _C.int32)
+    for name, table in (("amax", AMAX), ("amin", AMIN)):
+        expected = table[form][keepdim]
+        same(getattr(_C, name)(xi, dim, keepdim), expected, _C.int32)
+        same(getattr(xi, name)(dim=dim, keepdim=keepdim), expected, _C.int32)
+
+
+def test_reductions_without_dim():
+    x = _C.tensor(X)
+    same(_C.sum(x), 22, _C.int64)
+    same(x.sum(), 22, _C.int64)
+    xf = x.float()
+    same(_C.mean(xf), 22 / 6, _C.float32)
+    same(xf.mean(), 22 / 6, _C.float32)
+    for name, value in (("amax", 7), ("amin", 1)):
+        same(getattr(_C, name)(x), value, _C.int64)
+        same(getattr(x, name)(), value, _C.int64)
 
 
 ARG = {

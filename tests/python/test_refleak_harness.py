@@ -98,7 +98,12 @@ def _run_sample(tmp_path, *args, env_extra=None):
     (tmp_path / "test_sample.py").write_text(SAMPLE)
     junit = tmp_path / "junit.xml"
     env = dict(os.environ)
-    env["PYTHONPATH"] = os.pathsep.join(p for p in (TESTS_DIR, env.get("PYTHONPATH")) if p)
+    # The same _C as this process (PYTHONPATH may be relative; the child runs in tmp_path).
+    import _C
+
+    c_root = os.path.dirname(os.path.dirname(os.path.abspath(_C.__file__)))
+    inherited = [os.path.abspath(p) for p in env.get("PYTHONPATH", "").split(os.pathsep) if p]
+    env["PYTHONPATH"] = os.pathsep.join([TESTS_DIR, c_root, *inherited])
     env.pop("TENSORBIND_REFLEAK", None)
     env.update(env_extra or {})
     proc = subprocess.run(

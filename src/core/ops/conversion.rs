@@ -50,8 +50,10 @@ pub fn numel(input: &Tensor) -> Result<i64> {
     Ok(input.numel() as i64)
 }
 
-/// `Tensor.size()`: the shape.
-pub fn sizes(input: &Tensor) -> Result<Vec<i64>> {
+/// `Tensor.size(dim=None)`: the shape. (`dim` is always `None` here: an int `dim` binds to the
+/// `size.int` overload, tried first.)
+pub fn sizes(input: &Tensor, dim: Option<i64>) -> Result<Vec<i64>> {
+    debug_assert!(dim.is_none(), "size(int) binds to size_dim");
     Ok(input.sizes().iter().map(|&s| s as i64).collect())
 }
 
@@ -60,8 +62,10 @@ pub fn size_dim(input: &Tensor, dim: i64) -> Result<i64> {
     Ok(input.size(dim)? as i64)
 }
 
-/// `Tensor.stride()`: the strides, in elements.
-pub fn strides(input: &Tensor) -> Result<Vec<i64>> {
+/// `Tensor.stride(dim=None)`: the strides, in elements. (`dim` is always `None` here: an int
+/// `dim` binds to the `stride.int` overload, tried first.)
+pub fn strides(input: &Tensor, dim: Option<i64>) -> Result<Vec<i64>> {
+    debug_assert!(dim.is_none(), "stride(int) binds to stride_dim");
     Ok(input.strides().iter().map(|&s| s as i64).collect())
 }
 

@@ -274,67 +274,6 @@ impl Arith for bool {
     }
 }
 
-// ----- scalar conversion with torch's overflow check ---------------------------------------
-
-/// The C++ type name torch's `Scalar::to<T>` names in its overflow message.
-fn cpp_type_name(dtype: DType) -> &'static str {
-    match dtype {
-        DType::Bool => "bool",
-        DType::UInt8 => "uint8_t",
-        DType::Int8 => "int8_t",
-        DType::Int16 => "int16_t",
-        DType::Int32 => "int",
-        DType::Int64 => "int64_t",
-        DType::Float32 => "float",
-        DType::Float64 => "double",
-    }
-}
-
-/// Inclusive range of an integer dtype.
-fn int_range(dtype: DType) -> (i64, i64) {
-    match dtype {
-        DType::UInt8 => (0, u8::MAX as i64),
-        DType::Int8 => (i8::MIN as i64, i8::MAX as i64),
-        DType::Int16 => (i16::MIN as i64, i16::MAX as i64),
-        DType::Int32 => (i32::MIN as i64, i32::MAX as i64),
-        _ => (i64::MIN, i64::MAX),
-    }
-}
-
-/// torch's `c10::overflows` as `checked_convert` applies it: conversion to bool never
-/// overflows; infinities and NaN fit the float types; a negative int fits uint8 when its
-/// magnitude does (two's-complement wrap, so `uint8 - 1` works); anything else must lie in range.
-fn scalar_overflows(s: Scalar, to: DType) -> bool {
-    match (to, s) {
-        (DType::Bool, _) | (_, Scalar::Bool(_)) | (DType::Float64, _) => false,
-        (DType::Float32, Scalar::Int(_)) => false,
-        (DType::Float32, Scalar::Float(f)) => {
-            f.is_finite() && (f < f32::MIN as f64 || f > f32::MAX as f64)
-        }
-        (_, Scalar::Float(f)) => {
-            let (lo, hi) = int_range(to);
-            f.is_nan() || f < lo as f64 || f > hi as f64
-        }
-        (DType::UInt8, Scalar::Int(i)) => i > u8::MAX as i64 || i < -(u8::MAX as i64),
-        (_, Scalar::Int(i)) => {
-            let (lo, hi) = int_range(to);
-            i < lo || i > hi
-        }
-    }
-}
-
-/// `s` converted to `T` as torch's `Scalar::to<T>()` does: a `Runtime` error ("value cannot be
-/// converted to type uint8_t without overflow") when it does not fit, else a C++-style cast.
-pub(crate) fn scalar_to_checked<T: Element>(s: Scalar) -> Result<T> {
-    if scalar_overflows(s, T::DTYPE) {
-        return Err(Error::runtime(format!(
-            "value cannot be converted to type {} without overflow",
-            cpp_type_name(T::DTYPE)
-        )));
-    }
-    Ok(s.to::<T>())
-}
-
 // ----- kernels -----------------------------------------------------------------------------
 
 /// `t` in `dtype`: another handle when it already has it, otherwise a converted copy.
@@ -604,7 +543,7 @@ fn run_binop_typed<T: Arith>(op: BinOp, out: &Tensor, a: &Tensor, b: &Tensor) ->
             if is_one(alpha) {
                 return binary_into(out, a, b, |x: T, y: T| x.wadd(y));
             }
-            let al: T = scalar_to_checked(alpha)?;
+            let al: T = alpha.to_checked::<T>()?;
             binary_into(out, a, b, move |x: T, y: T| x.wadd(al.wmul(y)))
         }
         BinOp::Sub(alpha) => {
@@ -619,7 +558,7 @@ fn run_binop_typed<T: Arith>(op: BinOp, out: &Tensor, a: &Tensor, b: &Tensor) ->
                     return Err(Error::runtime("torch boolean negative is not supported."))
                 }
             };
-            let al: T = scalar_to_checked(neg)?;
+            let al: T = neg.to_checked::<T>()?;
             binary_into(out, a, b, move |x: T, y: T| x.wadd(al.wmul(y)))
         }
         BinOp::Mul => binary_into(out, a, b, |x: T, y: T| x.wmul(y)),
@@ -823,7 +762,7 @@ pub fn pow(input: &Tensor, exponent: &Tensor) -> Result<Tensor> {
             DType::Float64 => pow_float_scalar::<f64>(&a, e.to_f64(), f64::sqrt),
             d => crate::dispatch!(d, T => {
                 // torch converts the exponent with `Scalar::to<scalar_t>()` (range-checked).
-                let et: T = scalar_to_checked(e)?;
+                let et: T = e.to_checked::<T>()?;
                 unary_op::<T, T>(&a, move |x: T| x.pow_(et))
             }),
         };
@@ -1000,73 +939,12 @@ pub fn sqrt(input: &Tensor) -> Result<Tensor> {
 
 // ----- in place ----------------------------------------------------------------------------
 
-/// True when `t`'s elements occupy a gap-free block with no element visited twice, in some
-/// dimension order (torch's `is_non_overlapping_and_dense`).
-fn is_non_overlapping_and_dense(t: &Tensor) -> bool {
-    if t.is_contiguous() {
-        return true;
-    }
-    let mut dims: Vec<(usize, isize)> = t
-        .sizes()
-        .iter()
-        .copied()
-        .zip(t.strides().iter().copied())
-        .filter(|&(s, _)| s != 1)
-        .collect();
-    dims.sort_by_key(|&(s, st)| (st, s));
-    let mut expected: isize = 1;
-    for (s, st) in dims {
-        if st != expected {
-            return false;
-        }
-        expected = expected.saturating_mul(s as isize);
-    }
-    true
-}
-
-/// torch's `assert_no_internal_overlap` for the written-to tensor.
-fn assert_no_internal_overlap(t: &Tensor) -> Result<()> {
-    if !is_non_overlapping_and_dense(t)
-        && t.sizes()
-            .iter()
-            .zip(t.strides())
-            .any(|(&s, &st)| st == 0 && s > 1)
-    {
-        return Err(Error::runtime(
-            "unsupported operation: more than one element of the written-to tensor refers to a single memory location. Please clone() the tensor before performing the operation.",
-        ));
-    }
-    Ok(())
-}
-
-/// torch's `assert_no_partial_overlap(output, input)`: two dense tensors of one storage must
-/// cover exactly the same bytes or none of the same bytes (other layouts are not checked).
-fn assert_no_partial_overlap(out: &Tensor, input: &Tensor) -> Result<()> {
-    if out.numel() == 0 || input.numel() == 0 || !out.shares_storage(input) {
-        return Ok(());
-    }
-    if !is_non_overlapping_and_dense(out) || !is_non_overlapping_and_dense(input) {
-        return Ok(());
-    }
-    let span = |t: &Tensor| {
-        let start = t.storage_offset() * t.dtype().itemsize();
-        (start, start + t.numel() * t.dtype().itemsize())
-    };
-    let ((a0, a1), (b0, b1)) = (span(out), span(input));
-    if (a0, a1) != (b0, b1) && a0 < b1 && b0 < a1 {
-        return Err(Error::runtime(
-            "unsupported operation: some elements of the input tensor and the written-to tensor refer to a single memory location. Please clone() the tensor before performing the operation.",
-        ));
-    }
-    Ok(())
-}
-
 /// TensorIterator's checks for an in-place binary op writing into `self_`, in its order: memory
 /// overlap, broadcast shape (the result may not grow `self_`), then the cast of the compute
 /// dtype `common` to `self_`'s dtype.
 fn inplace_checks(self_: &Tensor, other: &Tensor, common: DType) -> Result<()> {
-    assert_no_internal_overlap(self_)?;
-    assert_no_partial_overlap(self_, other)?;
+    self_.assert_no_internal_overlap()?;
+    self_.assert_no_partial_overlap(other)?;
     let shape = broadcast_shapes(self_.sizes(), other.sizes())?;
     if shape != self_.sizes() {
         return Err(Error::runtime(format!(
@@ -1161,15 +1039,16 @@ pub fn fill_(self_: &Tensor, value: &Tensor) -> Result<()> {
     }
     let v = value.item()?;
     if value.is_wrapped_number() {
-        crate::dispatch!(self_.dtype(), T => scalar_to_checked::<T>(v).map(|_| ()))?;
+        self_.fill_(v)
+    } else {
+        self_.fill_cast(v);
+        Ok(())
     }
-    self_.fill_(v);
-    Ok(())
 }
 
 /// `self.zero_()`: set every element to zero. Mirrors `Tensor.zero_`.
 pub fn zero_(self_: &Tensor) -> Result<()> {
-    self_.fill_(Scalar::Int(0));
+    self_.fill_cast(Scalar::Int(0));
     Ok(())
 }
 

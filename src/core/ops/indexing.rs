@@ -21,7 +21,13 @@ pub enum IndexItem {
 /// `slice(input, dim, start, end, step)`: the view of elements `start, start+step, ...` below
 /// `end` along `dim`, with Python's clamping of out-of-range bounds. `step` must be positive
 /// (torch: `ValueError: step must be greater than zero`).
-pub fn slice(input: &Tensor, dim: i64, start: Option<i64>, end: Option<i64>, step: i64) -> Result<Tensor> {
+pub fn slice(
+    input: &Tensor,
+    dim: i64,
+    start: Option<i64>,
+    end: Option<i64>,
+    step: i64,
+) -> Result<Tensor> {
     if step <= 0 {
         return Err(Error::value("step must be greater than zero"));
     }
@@ -55,9 +61,24 @@ pub fn slice(input: &Tensor, dim: i64, start: Option<i64>, end: Option<i64>, ste
 /// Apply a basic index expression; the result is always a view of `input`. Too many indices →
 /// IndexError ("too many indices for tensor of dimension 1"); two ellipses → IndexError.
 pub fn index(input: &Tensor, items: &[IndexItem]) -> Result<Tensor> {
-    let consuming = items.iter().filter(|i| matches!(i, IndexItem::Int(_) | IndexItem::Slice(..))).count();
-    if items.iter().filter(|i| matches!(i, IndexItem::Ellipsis)).count() > 1 {
-        return Err(Error::index("an index can only have a single ellipsis ('...')"));
+    let consuming = items
+        .iter()
+        .filter(|i| matches!(i, IndexItem::Int(_) | IndexItem::Slice(..)))
+        .count();
+    if items
+        .iter()
+        .filter(|i| matches!(i, IndexItem::Ellipsis))
+        .count()
+        > 1
+    {
+        return Err(Error::index(
+            "an index can only have a single ellipsis ('...')",
+        ));
+    }
+    if input.dim() == 0 && consuming > 0 {
+        return Err(Error::index(
+            "invalid index of a 0-dim tensor. Use `tensor.item()` in Python or `tensor.item<T>()` in C++ to convert a 0-dim tensor to a number",
+        ));
     }
     if consuming > input.dim() {
         return Err(Error::index(format!(
@@ -66,28 +87,35 @@ pub fn index(input: &Tensor, items: &[IndexItem]) -> Result<Tensor> {
         )));
     }
     let mut result = input.clone();
+    // `dim` indexes `result`; `input_dim` counts the dims of `input` consumed so far, which is
+    // what torch's messages name.
     let mut dim: i64 = 0;
+    let mut input_dim: usize = 0;
     for item in items {
         match *item {
             IndexItem::Int(i) => {
                 let size = result.sizes()[dim as usize] as i64;
                 if i < -size || i >= size {
                     return Err(Error::index(format!(
-                        "index {i} is out of bounds for dimension {dim} with size {size}"
+                        "index {i} is out of bounds for dimension {input_dim} with size {size}"
                     )));
                 }
                 result = super::shape::select(&result, dim, i)?;
+                input_dim += 1;
             }
             IndexItem::Slice(start, stop, step) => {
                 result = slice(&result, dim, start, stop, step.unwrap_or(1))?;
                 dim += 1;
+                input_dim += 1;
             }
             IndexItem::NewAxis => {
                 result = super::shape::unsqueeze(&result, dim)?;
                 dim += 1;
             }
             IndexItem::Ellipsis => {
-                dim += (input.dim() - consuming) as i64;
+                let skipped = input.dim() - consuming;
+                dim += skipped as i64;
+                input_dim += skipped;
             }
         }
     }
