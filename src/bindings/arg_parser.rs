@@ -21,7 +21,8 @@ use pyo3_ffi as ffi;
 use std::ops::Deref;
 use std::sync::OnceLock;
 
-/// Most parameters any signature may have (slots are a fixed array on the stack).
+/// Most parameters any signature may have (slots are a fixed array on the stack). A call with
+/// more keywords than this simply fails to match (one of them is unknown).
 pub const MAX_PARAMS: usize = 12;
 
 /// The schema types a parameter can have; one extractor each on `ParsedArgs`.
@@ -515,40 +516,31 @@ impl PythonArgParser {
         kwnames: *mut ffi::PyObject,
     ) -> PyResult<ParsedArgs<'a>> {
         let sigs = self.signatures()?;
-        // SAFETY: contract of this function.
-        let nkw = if kwnames.is_null() {
-            0
+        let kw: &[Borrowed<'_>] = if kwnames.is_null() {
+            &[]
         } else {
-            unsafe { ffi::PyTuple_GET_SIZE(kwnames) as usize }
+            // SAFETY: `kwnames` is a live tuple of str (contract); its item array holds non-NULL
+            // borrowed pointers, and `Borrowed` is `repr(transparent)` over a non-NULL pointer,
+            // so the item array can be read as `[Borrowed]` for as long as the tuple lives.
+            unsafe {
+                let items = sequence_items(Borrowed::from_ptr(kwnames));
+                std::slice::from_raw_parts(items.as_ptr() as *const Borrowed<'_>, items.len())
+            }
         };
         let nargs = nargs as usize;
-        let all: &[*mut ffi::PyObject] =
-            // SAFETY: contract of this function (a NULL `args` only comes with zero arguments).
-            if nargs + nkw == 0 { &[] } else { unsafe { std::slice::from_raw_parts(args, nargs + nkw) } };
-        let names: [Option<Borrowed<'_>>; MAX_PARAMS] = std::array::from_fn(|i| {
-            // SAFETY: `kwnames` is a tuple of `nkw` live str objects.
-            (i < nkw).then(|| unsafe {
-                Borrowed::from_ptr(ffi::PyTuple_GET_ITEM(kwnames, i as ffi::Py_ssize_t))
-            })
-        });
-        if nkw > MAX_PARAMS {
-            // More keywords than any signature has: at least one is unknown.
-            let kw: Vec<Borrowed<'_>> = (0..nkw)
-                // SAFETY: as above.
-                .map(|i| unsafe {
-                    Borrowed::from_ptr(ffi::PyTuple_GET_ITEM(kwnames, i as ffi::Py_ssize_t))
-                })
-                .collect();
-            return Err(self.no_match(sigs, all, &kw, nargs));
-        }
-        let kw = &names[..nkw];
-        let kw: Vec<Borrowed<'_>> = kw.iter().map(|k| k.expect("set for i < nkw")).collect();
+        let total = nargs + kw.len();
+        let all: &[*mut ffi::PyObject] = if total == 0 {
+            &[]
+        } else {
+            // SAFETY: contract of this function: `args` holds `nargs + len(kwnames)` objects.
+            unsafe { std::slice::from_raw_parts(args, total) }
+        };
         for (idx, sig) in sigs.iter().enumerate() {
-            if let Ok(parsed) = self.try_match(idx, sig, all, nargs, &kw) {
+            if let Ok(parsed) = self.try_match(idx, sig, all, nargs, kw) {
                 return Ok(parsed);
             }
         }
-        Err(self.no_match(sigs, all, &kw, nargs))
+        Err(self.no_match(sigs, all, kw, nargs))
     }
 
     fn no_match(

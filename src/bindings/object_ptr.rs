@@ -84,7 +84,9 @@ impl Drop for ObjectPtr {
 
 /// A *borrowed* reference: valid for `'a`, owned by someone else (an argument array, a tuple, an
 /// `ObjectPtr`). Copying it takes no reference.
+/// `repr(transparent)`: a slice of CPython's item pointers can be viewed as `[Borrowed]`.
 #[derive(Clone, Copy)]
+#[repr(transparent)]
 pub struct Borrowed<'a>(NonNull<ffi::PyObject>, PhantomData<&'a ffi::PyObject>);
 
 impl<'a> Borrowed<'a> {
