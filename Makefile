@@ -5,7 +5,7 @@
 #   make refleak  only the debug build and the refleak run
 #   make wheel    release wheel into dist/
 #   make lint     cargo fmt --check, cargo clippy -D warnings
-#   make bench    the benchmark script (python/bench/bench.py), when it exists
+#   make bench    the benchmark script (python/bench/bench.py; BENCH_ARGS=--quick for < 1 min)
 #   make stubs    regenerate python/_C/__init__.pyi and README.md's op list from the schema
 #   make clean    remove build outputs and the venvs
 #
@@ -40,6 +40,7 @@ PYTEST_ARGS ?=
 REFLEAK_RUNS ?= 3:5
 DEMO        := python/examples/iris_demo.py
 BENCH       := python/bench/bench.py
+BENCH_ARGS  ?=
 
 .PHONY: help wheel install demo test cargo-test pytest-release debug-build pytest-debug refleak \
         lint bench stubs clean
@@ -126,12 +127,10 @@ lint:
 stubs:
 	UPDATE_GENERATED=1 $(CARGO) test --lib -- --exact bindings::generated::tests::committed_stub_and_op_list_are_current
 
+# numpy is bench-only (installed on demand); BENCH_ARGS=--quick, --callgrind, ... (see the script).
 bench: install
-	@if [ -f $(BENCH) ]; then \
-	    $(VENV)/bin/python $(BENCH); \
-	else \
-	    echo "bench: $(BENCH) is not written yet"; \
-	fi
+	$(VENV)/bin/python -c 'import numpy' 2>/dev/null || $(VENV)/bin/python -m pip install -q numpy || true
+	$(VENV)/bin/python $(BENCH) $(BENCH_ARGS)
 
 clean:
 	$(CARGO) clean

@@ -71,7 +71,6 @@ struct Entry {
     method: bool,
     numbers_as_tensors: bool,
     out: bool,
-    may_return_self: bool,
     impl_fn: String,
     doc: String,
 }
@@ -117,7 +116,6 @@ fn entry_from_map(m: BTreeMap<String, String>) -> Result<Entry, String> {
             "out",
             "impl",
             "doc",
-            "may_return_self",
         ]
         .contains(&k.as_str())
         {
@@ -173,7 +171,6 @@ fn entry_from_map(m: BTreeMap<String, String>) -> Result<Entry, String> {
         method: variants.contains("method"),
         numbers_as_tensors: flag("numbers_as_tensors"),
         out: flag("out"),
-        may_return_self: flag("may_return_self"),
         impl_fn,
         doc: m
             .get("doc")
@@ -533,18 +530,6 @@ fn gen_entry_point(op: &Op, v: Variant, out: &mut String) {
                         "                write_out(r.object({oi}), result, {:?})",
                         op.name
                     );
-                }
-                None if e.may_return_self && v == Variant::Method => {
-                    // See `may_return_self` in the schema header: the same view comes back as
-                    // the same Python object.
-                    let _ = writeln!(out, "                let result = {call}?;");
-                    let _ = writeln!(out, "                if result.is_same(self_t) {{");
-                    let _ = writeln!(
-                        out,
-                        "                    return Ok(self_obj.to_owned().release());"
-                    );
-                    let _ = writeln!(out, "                }}");
-                    let _ = writeln!(out, "                Ok(wrap(result)?.release())");
                 }
                 None => {
                     let _ = writeln!(out, "                Ok(wrap({call}?)?.release())");

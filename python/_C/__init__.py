@@ -6,6 +6,8 @@ suite reads are re-exported as well although they start with an underscore:
 
 - ``_C._py_debug``: True only when the extension was compiled for a ``Py_DEBUG`` interpreter.
 - ``_C._live_tensors()``: the number of core tensors alive in the process (leak checks).
+- ``_C._hold_in_thread(t, seconds)``: test hook; a Rust thread holds ``t`` for a while, then
+  drops it without the GIL (PyObject preservation tests).
 """
 
 # Star import skips underscore names; the private names the tests need are imported explicitly.
@@ -13,7 +15,7 @@ suite reads are re-exported as well although they start with an underscore:
 # of those names are shadowed in this module after this line (as in `torch`): don't use them here.
 from . import _C as _ext
 from ._C import *  # noqa: F401,F403
-from ._C import _live_tensors, _py_debug  # noqa: F401
+from ._C import _hold_in_thread, _live_tensors, _py_debug  # noqa: F401
 
 __all__ = sorted(name for name in vars(_ext) if not name.startswith("_"))
 __version__ = getattr(_ext, "__version__", "0+unknown")

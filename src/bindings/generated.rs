@@ -9,7 +9,7 @@
 use super::convert;
 use super::errors::{type_error, PyResult};
 use super::object_ptr::Borrowed;
-use super::tensor_object::{tensor_ref, unpack, wrap, PyTensor};
+use super::tensor_object::{tensor_ref, unpack, wrap};
 use crate::core::promote::can_cast;
 use crate::core::{Error, Tensor};
 use pyo3_ffi as ffi;
@@ -88,10 +88,10 @@ pub fn write_out(
             }
         }
         let resized = Tensor::zeros(result.sizes(), t.dtype())?;
-        // SAFETY: `o` is a live tensor (checked). No other Rust reference into its `cdata` is in
-        // use: the op's inputs were last used to compute `result`. Assigning drops the old
-        // `Tensor` and stores the new one, both initialised (Note [Tensor in place]).
-        unsafe { (*(o.as_ptr() as *mut PyTensor)).cdata = resized };
+        // SAFETY: `o` is a live tensor (checked) that Python owns (an argument), the GIL is held,
+        // and no Rust reference into its `cdata` is in use: the op's inputs were last used to
+        // compute `result`.
+        unsafe { super::tensor_object::replace_tensor(o, resized) };
     }
     // SAFETY: `o` is a live tensor (checked above).
     let t = unsafe { tensor_ref(o) };

@@ -14,3 +14,4 @@ pub mod object_ptr;
 pub mod tensor_methods;
 pub mod tensor_new;
 pub mod tensor_object;
+pub mod testing;

@@ -58,6 +58,12 @@ fn hand_written_functions() -> Vec<ffi::PyMethodDef> {
             ml_doc: c"_rebuild_tensor($module, cls, data, dtype, shape)\n--\n\nRebuilds a pickled tensor (see Tensor.__reduce_ex__).".as_ptr(),
         },
         ffi::PyMethodDef {
+            ml_name: c"_hold_in_thread".as_ptr(),
+            ml_meth: ffi::PyMethodDefPointer { PyCFunctionFastWithKeywords: super::testing::fn_hold_in_thread },
+            ml_flags: ffi::METH_FASTCALL | ffi::METH_KEYWORDS,
+            ml_doc: c"_hold_in_thread($module, tensor, seconds)\n--\n\nTest hook: a Rust thread holds the tensor for `seconds`, then drops it without the GIL.".as_ptr(),
+        },
+        ffi::PyMethodDef {
             ml_name: c"_live_tensors".as_ptr(),
             ml_meth: ffi::PyMethodDefPointer { PyCFunction: live_tensors },
             ml_flags: ffi::METH_NOARGS,

@@ -1,8 +1,9 @@
-//! src/bindings/number.rs: hand-written operator slots of `_C.Tensor` (`+ - * / // % ** @`,
-//! unary `-`/`+`/`abs`, in-place `+= -= *= /=`, comparisons, `bool()`, `int()`, `float()`,
-//! `operator.index()`), because CPython calls them with either operand first and with
-//! non-tensor operands. Each converts its operands and calls the core op the schema also binds
-//! (PyTorch: the `__add__` family in `python_variable_methods.cpp` and `_tensor.py`).
+//! src/bindings/number.rs: hand-written operator slots of `_C.Tensor`
+//! (`+ - * / // % ** @ & | ^ << >>`, unary `-`/`+`/`~`/`abs`, in-place `+= -= *= /=`,
+//! comparisons, `bool()`, `int()`, `float()`, `operator.index()`), because CPython calls them
+//! with either operand first and with non-tensor operands. Each converts its operands and calls
+//! the core op the schema also binds (PyTorch: the `__add__` family in
+//! `python_variable_methods.cpp` and `_tensor.py`).
 
 use super::arg_parser::TensorArg;
 use super::convert;
@@ -100,6 +101,11 @@ binary_slot!(nb_matrix_multiply, |x: &Tensor, y: &Tensor| {
     }
     ops::matmul(x, y)
 });
+binary_slot!(nb_and, ops::bitwise_and);
+binary_slot!(nb_or, ops::bitwise_or);
+binary_slot!(nb_xor, ops::bitwise_xor);
+binary_slot!(nb_lshift, ops::bitwise_left_shift);
+binary_slot!(nb_rshift, ops::bitwise_right_shift);
 inplace_slot!(nb_inplace_add, |x, y| ops::add_(x, y, Scalar::Int(1)));
 inplace_slot!(nb_inplace_subtract, |x, y| ops::sub_(x, y, Scalar::Int(1)));
 inplace_slot!(nb_inplace_multiply, ops::mul_);
@@ -141,6 +147,10 @@ unsafe extern "C" fn nb_negative(a: *mut ffi::PyObject) -> *mut ffi::PyObject {
 unsafe extern "C" fn nb_absolute(a: *mut ffi::PyObject) -> *mut ffi::PyObject {
     // SAFETY: forwarded slot argument.
     unsafe { unary(a, ops::abs) }
+}
+unsafe extern "C" fn nb_invert(a: *mut ffi::PyObject) -> *mut ffi::PyObject {
+    // SAFETY: forwarded slot argument.
+    unsafe { unary(a, ops::bitwise_not) }
 }
 unsafe extern "C" fn nb_positive(a: *mut ffi::PyObject) -> *mut ffi::PyObject {
     crate::handle_errors!({
@@ -255,6 +265,12 @@ pub fn number_methods() -> *mut ffi::PyNumberMethods {
         (*t).nb_negative = Some(nb_negative);
         (*t).nb_positive = Some(nb_positive);
         (*t).nb_absolute = Some(nb_absolute);
+        (*t).nb_invert = Some(nb_invert);
+        (*t).nb_and = Some(nb_and);
+        (*t).nb_or = Some(nb_or);
+        (*t).nb_xor = Some(nb_xor);
+        (*t).nb_lshift = Some(nb_lshift);
+        (*t).nb_rshift = Some(nb_rshift);
         (*t).nb_bool = Some(nb_bool);
         (*t).nb_int = Some(nb_int);
         (*t).nb_float = Some(nb_float);

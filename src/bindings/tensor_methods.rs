@@ -4,7 +4,7 @@
 
 use super::convert;
 use super::dtype_object::wrap_dtype;
-use super::errors::PyResult;
+use super::errors::{BindError, PyResult};
 use super::object_ptr::{Borrowed, ObjectPtr};
 use super::tensor_object::{tensor_ref, wrap};
 use crate::core::{Scalar, Tensor};
@@ -52,6 +52,53 @@ unsafe extern "C" fn get_t(slf: *mut ffi::PyObject, _: *mut c_void) -> *mut ffi:
         // torch's `Tensor.T`: all dims reversed (a view).
         let dims: Vec<i64> = (0..t.dim() as i64).rev().collect();
         Ok(wrap(crate::core::ops::permute(t, &dims)?)?.release())
+    })
+}
+
+unsafe extern "C" fn get_base(slf: *mut ffi::PyObject, _: *mut c_void) -> *mut ffi::PyObject {
+    crate::handle_errors!({
+        // SAFETY: getter of `_C.Tensor`.
+        let t = unsafe { this(slf) };
+        match t.base() {
+            Some(b) => Ok(wrap(b.clone())?.release()),
+            None => Ok(super::object_ptr::none().release()),
+        }
+    })
+}
+
+unsafe extern "C" fn get_grad(slf: *mut ffi::PyObject, _: *mut c_void) -> *mut ffi::PyObject {
+    crate::handle_errors!({
+        // SAFETY: getter of `_C.Tensor`.
+        let t = unsafe { this(slf) };
+        match t.grad() {
+            Some(g) => Ok(wrap(g)?.release()),
+            None => Ok(super::object_ptr::none().release()),
+        }
+    })
+}
+
+unsafe extern "C" fn set_grad(slf: *mut ffi::PyObject, value: *mut ffi::PyObject, _: *mut c_void) -> std::ffi::c_int {
+    crate::handle_errors!({
+        // SAFETY: setter of `_C.Tensor`; `value` is NULL (`del t.grad`) or a live borrowed object.
+        let t = unsafe { this(slf) };
+        // SAFETY: identity comparison with the `None` singleton.
+        if value.is_null() || value == unsafe { ffi::Py_None() } {
+            t.set_grad(None)?;
+            return Ok(0);
+        }
+        // SAFETY: a live borrowed object.
+        let v = unsafe { Borrowed::from_ptr(value) };
+        match super::tensor_object::unpack(v) {
+            Some(g) => {
+                t.set_grad(Some(g.clone()))?;
+                Ok(0)
+            }
+            // torch: TypeError: assigned grad expected to be a Tensor or None but got grad of type str
+            None => Err(super::errors::type_error(format!(
+                "assigned grad expected to be a Tensor or None but got grad of type {}",
+                convert::type_name(v)
+            ))),
+        }
     })
 }
 
@@ -155,6 +202,77 @@ unsafe extern "C" fn reduce_ex(
     })
 }
 
+/// `t.__deepcopy__(memo)`: a copy of the data, dtype, shape, strides, subclass, `__dict__` and
+/// `grad`. Tensors that share storage inside one deep copy share one new storage afterwards, as
+/// in torch (the memo maps each original storage to its copy).
+unsafe extern "C" fn deepcopy(slf: *mut ffi::PyObject, memo: *mut ffi::PyObject) -> *mut ffi::PyObject {
+    crate::handle_errors!({
+        // SAFETY: method of `_C.Tensor` (`slf` live, borrowed); `memo` is a live borrowed object.
+        // Every CPython call below returns a new reference or NULL with an error set (or, for
+        // `PyDict_GetItemWithError`, a borrowed reference or NULL); each is checked.
+        unsafe {
+            let (obj, t) = (Borrowed::from_ptr(slf), this(slf));
+            let memo = if ffi::PyDict_Check(memo) != 0 {
+                ObjectPtr::borrow(memo)
+            } else {
+                ObjectPtr::steal_or_err(ffi::PyDict_New())?
+            };
+            let key = ObjectPtr::steal_or_err(ffi::Py_BuildValue(
+                c"(sn)".as_ptr(),
+                c"tensorbind.storage".as_ptr(),
+                t.storage_id() as ffi::Py_ssize_t,
+            ))?;
+            let found = ffi::PyDict_GetItemWithError(memo.as_ptr(), key.as_ptr());
+            let flat = if found.is_null() {
+                if !ffi::PyErr_Occurred().is_null() {
+                    return Err(BindError::Python);
+                }
+                let flat = wrap(t.copy_storage()?)?;
+                if ffi::PyDict_SetItem(memo.as_ptr(), key.as_ptr(), flat.as_ptr()) < 0 {
+                    return Err(BindError::Python);
+                }
+                flat
+            } else {
+                ObjectPtr::borrow(found)
+            };
+            let flat_t = tensor_ref(flat.as_borrowed());
+            let copy_t = flat_t.restride_owned(t.sizes().to_vec(), t.strides().to_vec(), t.storage_offset());
+            let new = super::tensor_object::alloc_with(obj.type_ptr(), copy_t)?;
+            let id = ObjectPtr::steal_or_err(ffi::PyLong_FromVoidPtr(slf.cast()))?;
+            if ffi::PyDict_SetItem(memo.as_ptr(), id.as_ptr(), new.as_ptr()) < 0 {
+                return Err(BindError::Python);
+            }
+            let copy_mod = ObjectPtr::steal_or_err(ffi::PyImport_ImportModule(c"copy".as_ptr()))?;
+            let deep = ObjectPtr::steal_or_err(ffi::PyObject_GetAttrString(copy_mod.as_ptr(), c"deepcopy".as_ptr()))?;
+            let dict = (*(slf as *mut super::tensor_object::PyTensor)).dict;
+            if !dict.is_null() && ffi::PyDict_Size(dict) > 0 {
+                let d = ObjectPtr::steal_or_err(ffi::PyObject_CallFunctionObjArgs(
+                    deep.as_ptr(),
+                    dict,
+                    memo.as_ptr(),
+                    std::ptr::null_mut::<ffi::PyObject>(),
+                ))?;
+                if ffi::PyObject_SetAttrString(new.as_ptr(), c"__dict__".as_ptr(), d.as_ptr()) < 0 {
+                    return Err(BindError::Python);
+                }
+            }
+            if let Some(g) = t.grad() {
+                let g = wrap(g)?;
+                let gc = ObjectPtr::steal_or_err(ffi::PyObject_CallFunctionObjArgs(
+                    deep.as_ptr(),
+                    g.as_ptr(),
+                    memo.as_ptr(),
+                    std::ptr::null_mut::<ffi::PyObject>(),
+                ))?;
+                if let Some(gt) = super::tensor_object::unpack(gc.as_borrowed()) {
+                    tensor_ref(new.as_borrowed()).set_grad(Some(gt.clone()))?;
+                }
+            }
+            Ok(new.release())
+        }
+    })
+}
+
 /// Hand-written methods (no sentinel): appended to the generated table by `tensor_object::init`.
 pub fn hand_written_methods() -> Vec<ffi::PyMethodDef> {
     vec![
@@ -163,6 +281,12 @@ pub fn hand_written_methods() -> Vec<ffi::PyMethodDef> {
             ml_meth: ffi::PyMethodDefPointer { PyCFunction: tolist },
             ml_flags: ffi::METH_NOARGS,
             ml_doc: c"tolist($self, /)\n--\n\nReturns the data as nested Python lists of bool, int or float (a number for a 0-dim tensor).\n\nMirrors torch.Tensor.tolist.".as_ptr(),
+        },
+        ffi::PyMethodDef {
+            ml_name: c"__deepcopy__".as_ptr(),
+            ml_meth: ffi::PyMethodDefPointer { PyCFunction: deepcopy },
+            ml_flags: ffi::METH_O,
+            ml_doc: c"__deepcopy__($self, memo, /)\n--\n\nA deep copy: data, dtype, shape, strides, subclass, __dict__ and grad. Tensors that\nshare storage within one deep copy share one new storage afterwards (torch.Tensor.__deepcopy__).".as_ptr(),
         },
         ffi::PyMethodDef {
             ml_name: c"__reduce_ex__".as_ptr(),
@@ -189,6 +313,14 @@ pub fn getset_table() -> Vec<ffi::PyGetSetDef> {
         row(c"dtype", get_dtype, c"The element type, one of the _C.dtype singletons (torch.Tensor.dtype)."),
         row(c"ndim", get_ndim, c"The number of dims, as an int (torch.Tensor.ndim)."),
         row(c"T", get_t, c"A view with all dims reversed (torch.Tensor.T)."),
+        row(c"_base", get_base, c"For a view, the tensor it views (the root of a chain of views); None otherwise (torch.Tensor._base)."),
+        ffi::PyGetSetDef {
+            name: c"grad".as_ptr(),
+            get: Some(get_grad),
+            set: Some(set_grad),
+            doc: c"A tensor stored with this one, of the same shape and dtype, or None (torch.Tensor.grad; no autograd fills it here). Assigning a tensor of another dtype or shape raises RuntimeError; anything but a tensor or None raises TypeError.".as_ptr(),
+            closure: null_mut(),
+        },
         // Static types get no `__dict__` descriptor from CPython; the generic pair reads and
         // replaces the instance dict at `tp_dictoffset`.
         ffi::PyGetSetDef {

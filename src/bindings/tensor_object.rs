@@ -1,19 +1,53 @@
 //! src/bindings/tensor_object.rs: `_C.Tensor`, the Python object that holds a core `Tensor` in
-//! place (PyTorch: `THPVariable` in `python_variable.cpp`), its static `PyTypeObject`, and
-//! `wrap` / `unpack` between the two.
+//! place (PyTorch: `THPVariable` in `python_variable.cpp`), its static `PyTypeObject`, the
+//! metaclass that gives Python subclasses their deallocator, and `wrap` / `unpack`.
 //!
-//! Note [Tensor in place]: a `PyTensor` stores its `Tensor` *inside* the Python object (`cdata`),
-//! not behind a pointer to a heap box, so a Python tensor is one object allocation (plus the
-//! storage and shape vectors). `tp_alloc` returns zeroed memory, so `cdata` is initialised with
-//! `ptr::write` and dropped in place with `ptr::drop_in_place` in `tp_dealloc`, exactly once.
-//! Every `PyTensor` that CPython can see has an initialised `cdata`: objects are published
-//! (returned or stored) only after the write. `tp_new` follows the same rule.
+//! Note [Tensor in place]: a `PyTensor` stores its `Tensor` handle *inside* the Python object
+//! (`cdata`), not behind a pointer to a heap box. `tp_alloc` returns zeroed memory, so `cdata` is
+//! initialised with `ptr::write` and released by hand (it is `ManuallyDrop`), exactly once, and
+//! only while the object owns it (`owns_cdata`). Objects are published (returned or stored) only
+//! after the write.
+//!
+//! Note [PyObject preservation]
+//! ~~~~~~~~~~~~~~~~~~~~~~~~~~~~
+//! One core tensor (`TensorImpl`) has at most one Python object, recorded in the tensor's opaque
+//! slot (core Note [PyObject slot]); `wrap` returns that object instead of making a new one, so
+//! identity holds with no global map. Who owns whom is one of three states:
+//!
+//! 1. Python owns the object (the normal state). The object holds a strong handle to the tensor
+//!    (`cdata`, `owns_cdata = true`); the tensor's slot points back at the object *without* a
+//!    reference (`owned = false`). Rust code may hold more handles to the tensor (a view's
+//!    `_base`, a `grad` slot).
+//! 2. The tensor owns the object (preserved). Entered from `tp_dealloc` when Python drops the
+//!    last reference while Rust still holds the tensor (`use_count() > 1`): instead of dying, the
+//!    object takes back one reference, which now belongs to the tensor (`owned = true`), and it
+//!    gives up its own handle (`owns_cdata = false`; `cdata` keeps the pointer, now borrowed —
+//!    valid because the tensor, which owns the object, outlives it). `__dict__`, weak references
+//!    and the subclass survive. The GC sees a refcount it cannot explain, so it never collects a
+//!    preserved object, and `tp_traverse` does not report the references of an object Rust
+//!    still holds (torch's rule), so the GC cannot clear its `__dict__` either.
+//!    - Back to state 1 when `wrap` meets the tensor again: the tensor's reference is handed to
+//!      the caller, and the object takes a handle again.
+//!    - To state 3 when the tensor dies (its last Rust handle is dropped, on any thread): the
+//!      core calls `release_pyobj`, which takes the GIL and drops the tensor's reference; the
+//!      object is freed, its weakref callbacks run, and its deallocator, seeing
+//!      `owns_cdata = false`, leaves the dying tensor alone.
+//! 3. Freed: `tp_dealloc` in state 1 with no other Rust handle clears the tensor's slot and
+//!    drops the handle (which may free the tensor).
+//!
+//! Every transition runs with the GIL held (`release_pyobj` takes it first), and the GIL
+//! serialises them; the counts read (`use_count`) can only grow from another thread through a
+//! handle that thread already has, which makes "no other handle" stable once observed under the
+//! GIL. Python subclasses get `tensor_subclass_dealloc` from the metaclass `_C._TensorMeta`,
+//! which decides preservation *before* CPython's `subtype_dealloc` clears `__slots__` and
+//! releases the type (resurrecting after that would corrupt both).
 
 use super::errors::{BindError, PyResult};
 use super::object_ptr::{Borrowed, ObjectPtr};
 use crate::core::Tensor;
 use pyo3_ffi as ffi;
-use std::ffi::c_int;
+use std::ffi::{c_int, c_void};
+use std::mem::ManuallyDrop;
 use std::ptr::{addr_of_mut, null_mut};
 
 /// The object layout of `_C.Tensor` and of every Python subclass (which appends its own slots
@@ -21,24 +55,32 @@ use std::ptr::{addr_of_mut, null_mut};
 #[repr(C)]
 pub struct PyTensor {
     pub ob_base: ffi::PyObject,
-    /// The core tensor, in place. See Note [Tensor in place].
-    pub cdata: Tensor,
+    /// The core tensor handle, in place. Owned (holding a count) while `owns_cdata`; borrowed
+    /// while the tensor owns this object. See Notes [Tensor in place], [PyObject preservation].
+    pub cdata: ManuallyDrop<Tensor>,
+    pub owns_cdata: bool,
     /// The instance `__dict__`, created lazily by CPython (`tp_dictoffset`); owned, or NULL.
     pub dict: *mut ffi::PyObject,
     /// The weak-reference list head (`tp_weaklistoffset`); managed by CPython.
     pub weakrefs: *mut ffi::PyObject,
 }
 
-// Pin the layout (nanobind's habit): 16-byte header, the tensor, then two pointers.
+// Pin the layout (nanobind's habit): 16-byte header, the handle, the flag, then two pointers.
 const _: () = assert!(std::mem::offset_of!(PyTensor, cdata) == 16);
-const _: () =
-    assert!(std::mem::offset_of!(PyTensor, weakrefs) == std::mem::offset_of!(PyTensor, dict) + 8);
-const _: () =
-    assert!(std::mem::size_of::<PyTensor>() == std::mem::offset_of!(PyTensor, weakrefs) + 8);
+const _: () = assert!(std::mem::size_of::<ManuallyDrop<Tensor>>() == 8);
+const _: () = assert!(std::mem::offset_of!(PyTensor, dict) == 32);
+const _: () = assert!(std::mem::offset_of!(PyTensor, weakrefs) == 40);
+const _: () = assert!(std::mem::size_of::<PyTensor>() == 48);
 
 /// The `_C.Tensor` type object, filled in by `init`.
 static mut TENSOR_TYPE: ffi::PyTypeObject = {
     // SAFETY: an all-zero `PyTypeObject` is the documented "empty" static type; `init` fills it.
+    unsafe { std::mem::zeroed() }
+};
+
+/// The metaclass of `_C.Tensor` (a subclass of `type`), filled in by `init`.
+static mut TENSOR_META_TYPE: ffi::PyTypeObject = {
+    // SAFETY: as above.
     unsafe { std::mem::zeroed() }
 };
 
@@ -63,7 +105,8 @@ pub fn is_tensor(o: Borrowed<'_>) -> bool {
 #[inline(always)]
 pub unsafe fn tensor_ref<'a>(o: Borrowed<'a>) -> &'a Tensor {
     // SAFETY: `o` is a live `PyTensor` (contract) whose `cdata` is initialised (Note [Tensor in
-    // place]); the reference lives no longer than the borrow of `o`.
+    // place]) and points at a live tensor in both ownership states (Note [PyObject
+    // preservation]); the reference lives no longer than the borrow of `o`.
     unsafe { &(*(o.as_ptr() as *mut PyTensor)).cdata }
 }
 
@@ -78,11 +121,16 @@ pub fn unpack<'a>(o: Borrowed<'a>) -> Option<&'a Tensor> {
     }
 }
 
-/// Allocate an instance of `tp` (the tensor type or a subclass) holding `t`: a new reference.
+/// Allocate an instance of `tp` (the tensor type or a subclass) holding `t`, which must not have
+/// a Python object yet: a new reference.
 ///
 /// # Safety
 /// `tp` is `tensor_type()` or a ready subtype of it; the GIL is held.
 pub unsafe fn alloc_with(tp: *mut ffi::PyTypeObject, t: Tensor) -> PyResult<ObjectPtr> {
+    debug_assert!(
+        t.pyobj().is_null(),
+        "alloc_with: the tensor already has a Python object"
+    );
     // SAFETY: `tp_alloc` of a ready type returns a zeroed new reference or NULL (MemoryError set).
     unsafe {
         let alloc = (*tp).tp_alloc.unwrap_or(ffi::PyType_GenericAlloc);
@@ -90,23 +138,110 @@ pub unsafe fn alloc_with(tp: *mut ffi::PyTypeObject, t: Tensor) -> PyResult<Obje
         if obj.is_null() {
             return Err(BindError::Python); // `t` is dropped normally
         }
-        std::ptr::write(&raw mut (*(obj as *mut PyTensor)).cdata, t);
+        t.set_pyobj(obj.cast(), false);
+        let p = obj as *mut PyTensor;
+        std::ptr::write(&raw mut (*p).cdata, ManuallyDrop::new(t));
+        (*p).owns_cdata = true;
         Ok(ObjectPtr::steal(obj).expect("checked non-NULL"))
     }
 }
 
-/// A new Python `_C.Tensor` owning `t`: a new reference.
+/// The Python object for `t`: its existing object if it has one (state 1: a new reference to
+/// it; state 2: the tensor's own reference, handed over — Note [PyObject preservation]), else a
+/// new `_C.Tensor` owning `t`.
 pub fn wrap(t: Tensor) -> PyResult<ObjectPtr> {
-    // SAFETY: our own ready type; binding code runs with the GIL held.
-    unsafe { alloc_with(tensor_type(), t) }
+    let existing = t.pyobj() as *mut ffi::PyObject;
+    if existing.is_null() {
+        // SAFETY: our own ready type; binding code runs with the GIL held.
+        return unsafe { alloc_with(tensor_type(), t) };
+    }
+    // SAFETY: the slot holds a live `PyTensor` (in state 1 Python keeps it alive, in state 2 the
+    // tensor owns it); the GIL is held, which serialises the ownership flip.
+    unsafe {
+        if t.owns_pyobj() {
+            let p = existing as *mut PyTensor;
+            // Overwrite the borrowed handle with an owned one (same pointer, one more count).
+            std::ptr::write(&raw mut (*p).cdata, ManuallyDrop::new(t.clone()));
+            (*p).owns_cdata = true;
+            t.set_pyobj(existing.cast(), false);
+            Ok(ObjectPtr::steal(existing).expect("non-NULL")) // the tensor's reference, handed over
+        } else {
+            Ok(ObjectPtr::borrow(existing))
+        }
+    }
 }
 
-unsafe extern "C" fn tensor_dealloc(slf: *mut ffi::PyObject) {
-    // Never unwinds: dropping a `Tensor` does not panic. See Note [Tensor in place].
-    // SAFETY: CPython calls `tp_dealloc` once, on a dead instance of this type (or of a subclass,
-    // after `subtype_dealloc` cleared the subclass's own slots). The order follows CPython's
-    // guidance for GC types: untrack, clear weakrefs, clear the dict, drop in place, free.
+/// Replace the tensor inside the live tensor object `o` with `t` (an `out=` tensor resized to a
+/// new shape): the old tensor forgets the object, `t` records it.
+///
+/// # Safety
+/// `o` is a live tensor object owned by Python (state 1), the GIL is held, and no Rust reference
+/// into its `cdata` is in use.
+pub unsafe fn replace_tensor(o: Borrowed<'_>, t: Tensor) {
+    // SAFETY: contract: state 1, so `cdata` is an owned handle we may drop after the swap.
     unsafe {
+        let p = o.as_ptr() as *mut PyTensor;
+        let old = ManuallyDrop::into_inner(std::ptr::read(&(*p).cdata));
+        if old.pyobj() == o.as_ptr().cast() {
+            old.set_pyobj(null_mut(), false);
+        }
+        t.set_pyobj(o.as_ptr().cast(), false);
+        std::ptr::write(&raw mut (*p).cdata, ManuallyDrop::new(t));
+        drop(old);
+    }
+}
+
+/// Enter state 2 if Rust still holds the tensor of `slf`, whose refcount just reached zero.
+/// Returns true when the object was preserved (the caller must then return at once).
+///
+/// # Safety
+/// Called first thing in a deallocator, with the GIL held, on a dead `PyTensor`.
+unsafe fn try_preserve(slf: *mut ffi::PyObject) -> bool {
+    // SAFETY: contract; `cdata` is valid when `owns_cdata` (Note [Tensor in place]).
+    unsafe {
+        let p = slf as *mut PyTensor;
+        if !(*p).owns_cdata {
+            return false; // state 2 → 3: the tensor is dying and released us
+        }
+        let t: &Tensor = &(*p).cdata;
+        if t.use_count() <= 1 || t.pyobj() != slf.cast() {
+            return false;
+        }
+        // Resurrect: the reference taken here belongs to the tensor from now on.
+        ffi::Py_INCREF(slf);
+        t.set_pyobj(slf.cast(), true);
+        (*p).owns_cdata = false;
+        // Give up the object's handle; `cdata` keeps the (now borrowed) pointer.
+        drop(ManuallyDrop::into_inner(std::ptr::read(&(*p).cdata)));
+        true
+    }
+}
+
+/// The core's release hook (Note [PyObject preservation], state 2 → 3): drop the reference a
+/// dying tensor owned, on any thread.
+fn release_pyobj(p: *mut c_void) {
+    // SAFETY: `p` is the `PyTensor` the dying tensor owned one reference to. After interpreter
+    // finalisation the object is leaked (the process is exiting; taking the GIL would hang).
+    unsafe {
+        if ffi::Py_IsInitialized() == 0 {
+            return;
+        }
+        let gil = ffi::PyGILState_Ensure();
+        ffi::Py_DECREF(p as *mut ffi::PyObject);
+        ffi::PyGILState_Release(gil);
+    }
+}
+
+/// `tp_dealloc` of `_C.Tensor` itself, and the base part of every subclass's deallocation.
+unsafe extern "C" fn tensor_dealloc(slf: *mut ffi::PyObject) {
+    // Never unwinds: dropping a `Tensor` does not panic.
+    // SAFETY: CPython calls `tp_dealloc` once per death, on a dead instance of this type (or of a
+    // subclass, after `tensor_subclass_dealloc` and `subtype_dealloc` ran). The order follows
+    // CPython's guidance for GC types: untrack, clear weakrefs, clear the dict, drop, free.
+    unsafe {
+        if ffi::Py_TYPE(slf) == tensor_type() && try_preserve(slf) {
+            return;
+        }
         ffi::PyObject_GC_UnTrack(slf.cast());
         let p = slf as *mut PyTensor;
         if !(*p).weakrefs.is_null() {
@@ -114,11 +249,104 @@ unsafe extern "C" fn tensor_dealloc(slf: *mut ffi::PyObject) {
         }
         let dict = std::mem::replace(&mut (*p).dict, null_mut());
         drop(ObjectPtr::steal(dict)); // owned reference released here (NULL is fine)
-        std::ptr::drop_in_place(&raw mut (*p).cdata);
+        if (*p).owns_cdata {
+            (*p).owns_cdata = false;
+            let t = ManuallyDrop::into_inner(std::ptr::read(&(*p).cdata));
+            if t.pyobj() == slf.cast() {
+                t.set_pyobj(null_mut(), false);
+            }
+            drop(t);
+        }
         let tp = ffi::Py_TYPE(slf);
         let free = (*tp).tp_free.unwrap_or(ffi::PyObject_GC_Del);
         free(slf.cast());
     }
+}
+
+/// `tp_dealloc` of Python subclasses (installed by the metaclass). CPython's `subtype_dealloc`
+/// cannot be reused once a class's `tp_dealloc` is replaced (it finds "the base deallocator" by
+/// skipping classes whose `tp_dealloc` is itself), so this is its 3.11 logic for our case, with
+/// preservation first (PyTorch: `THPVariable_subclass_dealloc`): run a `__del__` finalizer,
+/// clear the `__slots__` of each Python class down to `_C.Tensor`, run `tensor_dealloc`, and
+/// release the reference every instance of a heap type holds on its type.
+unsafe extern "C" fn tensor_subclass_dealloc(slf: *mut ffi::PyObject) {
+    // SAFETY: a dead instance of a Python subclass of `_C.Tensor` (a heap type with GC), called
+    // once per death by CPython with the GIL held.
+    unsafe {
+        if try_preserve(slf) {
+            return;
+        }
+        let tp = ffi::Py_TYPE(slf);
+        ffi::PyObject_GC_UnTrack(slf.cast());
+        if (*tp).tp_finalize.is_some() {
+            // `__del__` runs with the object tracked and temporarily alive; it may resurrect it.
+            ffi::PyObject_GC_Track(slf.cast());
+            if ffi::PyObject_CallFinalizerFromDealloc(slf) < 0 {
+                return; // resurrected by the finalizer
+            }
+            ffi::PyObject_GC_UnTrack(slf.cast());
+        }
+        let mut base = tp;
+        while !base.is_null() && base != tensor_type() {
+            clear_slots(base, slf);
+            base = (*base).tp_base;
+        }
+        tensor_dealloc(slf);
+        // Every instance of a heap type owns a reference to its type; `_C.Tensor` is static.
+        ffi::Py_DECREF(tp as *mut ffi::PyObject);
+    }
+}
+
+/// Release the object-valued `__slots__` that the heap class `tp` added to `obj`
+/// (CPython's `clear_slots`; the members follow the heap type object, `Py_SIZE(tp)` of them).
+///
+/// # Safety
+/// `tp` is a heap subclass of `_C.Tensor` in `obj`'s MRO; `obj` is a dying instance.
+unsafe fn clear_slots(tp: *mut ffi::PyTypeObject, obj: *mut ffi::PyObject) {
+    // SAFETY: contract. A heap type object is `Py_TYPE(tp)->tp_basicsize` bytes followed by its
+    // `Py_SIZE(tp)` member definitions (`PyHeapType_GET_MEMBERS`); each `Py_T_OBJECT_EX` member
+    // is an owned reference or NULL at `offset` inside `obj`.
+    unsafe {
+        if (*tp).tp_flags & ffi::Py_TPFLAGS_HEAPTYPE == 0 {
+            return;
+        }
+        let n = (*(tp as *mut ffi::PyVarObject)).ob_size;
+        let members = (tp as *mut u8).add((*ffi::Py_TYPE(tp as *mut ffi::PyObject)).tp_basicsize as usize)
+            as *const ffi::PyMemberDef;
+        for i in 0..n.max(0) as usize {
+            let m = &*members.add(i);
+            if m.type_code == ffi::Py_T_OBJECT_EX && m.flags & ffi::Py_READONLY == 0 {
+                let addr = (obj as *mut u8).add(m.offset as usize) as *mut *mut ffi::PyObject;
+                let v = std::mem::replace(&mut *addr, null_mut());
+                drop(ObjectPtr::steal(v)); // owned reference released (NULL is fine)
+            }
+        }
+    }
+}
+
+/// `_C._TensorMeta.__init__`: `type.__init__`, then install `tensor_subclass_dealloc` on the new
+/// class (CPython gave it `subtype_dealloc`).
+unsafe extern "C" fn tensor_meta_init(
+    cls: *mut ffi::PyObject,
+    args: *mut ffi::PyObject,
+    kwargs: *mut ffi::PyObject,
+) -> c_int {
+    // SAFETY: CPython calls `tp_init` with a new class object made by `type.__new__`.
+    unsafe {
+        let base_init = (*addr_of_mut!(ffi::PyType_Type))
+            .tp_init
+            .expect("type has tp_init");
+        if base_init(cls, args, kwargs) < 0 {
+            return -1;
+        }
+        // Only classes made by `type.__new__` deriving from `_C.Tensor` come here (this is the
+        // metaclass of `_C.Tensor`); they are heap types with CPython's `subtype_dealloc`.
+        let tp = cls as *mut ffi::PyTypeObject;
+        if (*tp).tp_flags & ffi::Py_TPFLAGS_HEAPTYPE != 0 && ffi::PyType_IsSubtype(tp, tensor_type()) != 0 {
+            (*tp).tp_dealloc = Some(tensor_subclass_dealloc);
+        }
+    }
+    0
 }
 
 unsafe extern "C" fn tensor_traverse(
@@ -128,7 +356,13 @@ unsafe extern "C" fn tensor_traverse(
 ) -> c_int {
     // SAFETY: called by the GC on a live instance; `dict` is an owned reference or NULL.
     unsafe {
-        let dict = (*(slf as *mut PyTensor)).dict;
+        let p = slf as *mut PyTensor;
+        // An object Rust still holds (or owns) is a root: report none of its references, so the
+        // GC never clears a `__dict__` that preservation must keep (torch's rule).
+        if !(*p).owns_cdata || (*p).cdata.use_count() > 1 {
+            return 0;
+        }
+        let dict = (*p).dict;
         if !dict.is_null() {
             let r = visit(dict, arg);
             if r != 0 {
@@ -189,9 +423,30 @@ pub unsafe fn init(module: *mut ffi::PyObject) -> PyResult<()> {
     methods.push(ffi::PyMethodDef::zeroed());
     let methods = Box::leak(methods.into_boxed_slice());
     let getset = Box::leak(super::tensor_methods::getset_table().into_boxed_slice());
+    crate::core::tensor::set_pyobj_release_hook(release_pyobj);
     // SAFETY: single-threaded initialisation under the GIL; the statics are not yet shared.
     unsafe {
+        // The metaclass: `type` plus an `__init__` that gives Python subclasses
+        // `tensor_subclass_dealloc` (Note [PyObject preservation]). Sizes, flags and GC support
+        // are inherited from `type`.
+        let meta = addr_of_mut!(TENSOR_META_TYPE);
+        (*meta).tp_name = c"_C._TensorMeta".as_ptr();
+        (*meta).tp_flags = ffi::Py_TPFLAGS_DEFAULT | ffi::Py_TPFLAGS_BASETYPE;
+        (*meta).tp_doc = c"The metaclass of _C.Tensor: type, plus the deallocator that lets Python subclasses take part in PyObject preservation.".as_ptr();
+        (*meta).tp_base = addr_of_mut!(ffi::PyType_Type);
+        (*meta).tp_init = Some(tensor_meta_init);
+        if ffi::PyType_Ready(meta) < 0 {
+            return Err(BindError::Python);
+        }
+        super::convert::add_object(
+            module,
+            "_TensorMeta",
+            ObjectPtr::borrow(meta as *mut ffi::PyObject),
+        )?;
         let t = tensor_type();
+        // Py_SET_TYPE (absent from pyo3-ffi for 3.11): the static type's own type is the
+        // metaclass, so classes deriving from it are made by the metaclass.
+        (*t).ob_base.ob_base.ob_type = meta;
         (*t).tp_name = c"_C.Tensor".as_ptr();
         (*t).tp_basicsize = std::mem::size_of::<PyTensor>() as ffi::Py_ssize_t;
         (*t).tp_flags =

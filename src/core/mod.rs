@@ -4,6 +4,7 @@
 pub mod dtype;
 pub mod error;
 pub mod ops;
+pub mod parallel;
 pub mod promote;
 pub mod scalar;
 pub mod storage;

@@ -5,22 +5,33 @@ use super::dtype::{DType, Element};
 use super::error::{Error, Result};
 use super::scalar::Scalar;
 use super::storage::Storage;
-use std::sync::atomic::{AtomicIsize, Ordering};
-use std::sync::Arc;
+use std::ffi::c_void;
+use std::sync::atomic::{AtomicBool, AtomicIsize, AtomicPtr, Ordering};
+use std::sync::{Arc, Mutex, OnceLock};
 
-/// Number of `Tensor` values alive in the process (clones included). The refleak run checks it
-/// returns to its starting value: a leaked Rust tensor is invisible to `sys.gettotalrefcount()`.
+/// Number of tensor implementations (`TensorImpl`) alive in the process. The refleak run checks
+/// it returns to its starting value: a leaked Rust tensor is invisible to
+/// `sys.gettotalrefcount()`.
 static LIVE_TENSORS: AtomicIsize = AtomicIsize::new(0);
 
-/// How many `Tensor` values are alive right now.
+/// How many tensor implementations are alive right now.
 pub fn live_tensors() -> isize {
     LIVE_TENSORS.load(Ordering::Relaxed)
 }
 
-/// A tensor: `sizes`, `strides` (in elements, possibly 0 for broadcast dimensions) and an element
-/// `offset` into a shared `Storage` of elements of `dtype`. Cloning a `Tensor` makes another
-/// handle to the same storage (a view with the same geometry), never a copy of the data.
+/// A tensor: a shared handle to one `TensorImpl` (PyTorch: `at::Tensor` → `TensorImpl`).
+/// Cloning a `Tensor` gives another handle to the *same* tensor (same identity, same Python
+/// object); views are new tensors over the same `Storage` (`as_strided`, `alias`).
+#[derive(Clone)]
 pub struct Tensor {
+    inner: Arc<TensorImpl>,
+}
+
+/// The tensor itself: `sizes`, `strides` (in elements, possibly 0 for broadcast dimensions) and
+/// an element `offset` into a shared `Storage` of elements of `dtype`, plus what Rust keeps for a
+/// tensor besides its data: the base of a view, the `grad` slot, and the opaque slot for its
+/// Python object (Note [PyObject slot]). The geometry never changes after creation.
+pub struct TensorImpl {
     storage: Arc<Storage>,
     sizes: Vec<usize>,
     strides: Vec<isize>,
@@ -29,25 +40,56 @@ pub struct Tensor {
     /// Set on 0-dim tensors made from a Python number by the binding layer, so that type promotion
     /// treats them as "weak" operands (torch's `is_wrapped_number`).
     wrapped_number: bool,
+    /// For a view: the tensor it views (the root, never itself a view), as torch's `_base`.
+    base: Option<Tensor>,
+    /// torch's `.grad`: a tensor of the same shape and dtype, set and read by the user.
+    grad: Mutex<Option<Tensor>>,
+    pyobj: PyObjectSlot,
 }
 
-impl Clone for Tensor {
-    fn clone(&self) -> Self {
-        LIVE_TENSORS.fetch_add(1, Ordering::Relaxed);
-        Tensor {
-            storage: Arc::clone(&self.storage),
-            sizes: self.sizes.clone(),
-            strides: self.strides.clone(),
-            offset: self.offset,
-            dtype: self.dtype,
-            wrapped_number: self.wrapped_number,
-        }
+impl std::ops::Deref for Tensor {
+    type Target = TensorImpl;
+    #[inline(always)]
+    fn deref(&self) -> &TensorImpl {
+        &self.inner
     }
 }
 
-impl Drop for Tensor {
+// Note [PyObject slot]
+// ~~~~~~~~~~~~~~~~~~~~
+// Each `TensorImpl` has one opaque slot for "my Python object", so the binding layer can hand
+// back the same Python object for the same tensor without a global map (PyTorch's
+// `PyObjectSlot`). The core never interprets the pointer; it only stores it, with a flag saying
+// whether the tensor *owns* a strong reference to that object (PyObject preservation: the
+// binding layer moves ownership to the tensor when Python drops its last reference while Rust
+// still holds the tensor). When a `TensorImpl` that owns its object is destroyed, the core calls
+// the release hook the binding layer registered, on whatever thread the drop happens; the hook
+// takes the GIL itself. The ownership protocol is written down in
+// src/bindings/tensor_object.rs, Note [PyObject preservation]. All reads and writes of the slot
+// other than that final drop happen with the GIL held, which serialises them.
+struct PyObjectSlot {
+    ptr: AtomicPtr<c_void>,
+    owned: AtomicBool,
+}
+
+/// The binding layer's function that releases an owned Python object (see Note [PyObject slot]).
+static PYOBJ_RELEASE_HOOK: OnceLock<fn(*mut c_void)> = OnceLock::new();
+
+/// Register the function that releases a Python object owned by a dying tensor. Called once by
+/// the binding layer at module initialisation; later calls are ignored.
+pub fn set_pyobj_release_hook(hook: fn(*mut c_void)) {
+    let _ = PYOBJ_RELEASE_HOOK.set(hook);
+}
+
+impl Drop for TensorImpl {
     fn drop(&mut self) {
         LIVE_TENSORS.fetch_sub(1, Ordering::Relaxed);
+        let p = *self.pyobj.ptr.get_mut();
+        if !p.is_null() && *self.pyobj.owned.get_mut() {
+            if let Some(hook) = PYOBJ_RELEASE_HOOK.get() {
+                hook(p);
+            }
+        }
     }
 }
 
@@ -193,15 +235,24 @@ impl Tensor {
         strides: Vec<isize>,
         offset: usize,
         dtype: DType,
+        base: Option<Tensor>,
     ) -> Tensor {
         LIVE_TENSORS.fetch_add(1, Ordering::Relaxed);
         Tensor {
-            storage,
-            sizes,
-            strides,
-            offset,
-            dtype,
-            wrapped_number: false,
+            inner: Arc::new(TensorImpl {
+                storage,
+                sizes,
+                strides,
+                offset,
+                dtype,
+                wrapped_number: false,
+                base,
+                grad: Mutex::new(None),
+                pyobj: PyObjectSlot {
+                    ptr: AtomicPtr::new(std::ptr::null_mut()),
+                    owned: AtomicBool::new(false),
+                },
+            }),
         }
     }
 
@@ -225,6 +276,7 @@ impl Tensor {
             contiguous_strides(sizes),
             0,
             dtype,
+            None,
         ))
     }
 
@@ -267,7 +319,9 @@ impl Tensor {
             Scalar::Float(_) => DType::Float64,
         };
         let mut t = Tensor::scalar_tensor(value, dtype)?;
-        t.wrapped_number = true;
+        Arc::get_mut(&mut t.inner)
+            .expect("a fresh tensor has one handle")
+            .wrapped_number = true;
         Ok(t)
     }
 
@@ -440,9 +494,32 @@ impl Tensor {
 
     // ----- views and copies -----------------------------------------------------------------
 
-    /// A view of the same storage with new geometry. The caller guarantees every element the
-    /// view can address lies inside the storage (checked in debug builds).
+    /// A view of `self` with new geometry over the same storage; its `base()` is `self`'s base,
+    /// or `self` (torch's `as_strided`). The caller guarantees every element the view can address
+    /// lies inside the storage (checked in debug builds).
     pub fn as_strided(&self, sizes: Vec<usize>, strides: Vec<isize>, offset: usize) -> Tensor {
+        debug_assert_eq!(sizes.len(), strides.len());
+        let base = Some(self.base.clone().unwrap_or_else(|| self.clone()));
+        Tensor::from_parts(
+            Arc::clone(&self.storage),
+            sizes,
+            strides,
+            offset,
+            self.dtype,
+            base,
+        )
+    }
+
+    /// A view with the same geometry: a new tensor (its own identity) over the same elements
+    /// (torch's `alias`, what `t[...]` returns).
+    pub fn alias(&self) -> Tensor {
+        self.as_strided(self.sizes.clone(), self.strides.clone(), self.offset)
+    }
+
+    /// `self`'s storage under new geometry *without* recording a base: for a tensor the calling op
+    /// allocated itself and returns in another shape (torch's `_unsafe_view`), so the result is
+    /// not a view of anything the caller can see.
+    pub fn restride_owned(&self, sizes: Vec<usize>, strides: Vec<isize>, offset: usize) -> Tensor {
         debug_assert_eq!(sizes.len(), strides.len());
         Tensor::from_parts(
             Arc::clone(&self.storage),
@@ -450,18 +527,105 @@ impl Tensor {
             strides,
             offset,
             self.dtype,
+            None,
         )
     }
 
-    /// A contiguous tensor with the same values: `self` (another handle) when already contiguous,
-    /// otherwise a copy (torch's `contiguous()`).
+    /// A contiguous tensor with the same values: `self` itself (the same tensor) when already
+    /// contiguous, otherwise a copy (torch's `contiguous()`). A wrapped number loses its
+    /// weak-operand mark.
     pub fn contiguous(&self) -> Result<Tensor> {
         if self.is_contiguous() {
-            let mut t = self.clone();
-            t.wrapped_number = false;
-            return Ok(t);
+            if self.wrapped_number {
+                return Ok(self.restride_owned(
+                    self.sizes.clone(),
+                    self.strides.clone(),
+                    self.offset,
+                ));
+            }
+            return Ok(self.clone());
         }
         self.clone_data()
+    }
+
+    // ----- identity, base, grad, Python object slot -------------------------------------------
+
+    /// The tensor this one is a view of (torch's `_base`), or `None` for a non-view.
+    pub fn base(&self) -> Option<&Tensor> {
+        self.base.as_ref()
+    }
+
+    /// True when both handles are the same tensor (not merely the same values or view).
+    pub fn same_tensor(&self, other: &Tensor) -> bool {
+        Arc::ptr_eq(&self.inner, &other.inner)
+    }
+
+    /// Number of handles to this tensor (Rust owners, the Python object's included).
+    pub fn use_count(&self) -> usize {
+        Arc::strong_count(&self.inner)
+    }
+
+    /// The `grad` slot (torch's `.grad`): another handle to the stored tensor, if any.
+    pub fn grad(&self) -> Option<Tensor> {
+        self.grad.lock().unwrap_or_else(|e| e.into_inner()).clone()
+    }
+
+    /// Set or clear the `grad` slot. torch's checks: the gradient must have this tensor's dtype
+    /// and shape, and cannot be the tensor itself (all `Runtime` errors).
+    pub fn set_grad(&self, grad: Option<Tensor>) -> Result<()> {
+        if let Some(g) = &grad {
+            if g.same_tensor(self) {
+                return Err(Error::runtime("can't assign Variable as its own grad"));
+            }
+            if g.dtype != self.dtype {
+                return Err(Error::runtime("assigned grad has data of a different type"));
+            }
+            if g.sizes != self.sizes {
+                return Err(Error::runtime("assigned grad has data of a different size"));
+            }
+        }
+        let old = std::mem::replace(
+            &mut *self.grad.lock().unwrap_or_else(|e| e.into_inner()),
+            grad,
+        );
+        drop(old); // released after the lock, so a Python object it owns is freed without it held
+        Ok(())
+    }
+
+    /// An identifier of the storage, equal for tensors that share it (while it is alive).
+    pub fn storage_id(&self) -> usize {
+        Arc::as_ptr(&self.storage) as usize
+    }
+
+    /// A new 1-D contiguous tensor holding a copy of this tensor's *whole* storage (every
+    /// element of it, not just the ones this view addresses), so the original geometry can be
+    /// re-applied to the copy with `restride_owned` (deep copies that keep views sharing).
+    pub fn copy_storage(&self) -> Result<Tensor> {
+        let n = self.storage.nbytes() / self.dtype.itemsize();
+        let out = Tensor::zeros(&[n], self.dtype)?;
+        // SAFETY: both buffers hold `n * itemsize` bytes (the copy was sized from the source);
+        // the destination is a fresh allocation, so they do not overlap.
+        unsafe {
+            std::ptr::copy_nonoverlapping(self.storage.as_ptr(), out.storage.as_ptr(), n * self.dtype.itemsize())
+        };
+        Ok(out)
+    }
+
+    /// The Python object recorded for this tensor (opaque; NULL if none). See Note [PyObject slot].
+    pub fn pyobj(&self) -> *mut c_void {
+        self.pyobj.ptr.load(Ordering::Acquire)
+    }
+
+    /// True when this tensor owns a strong reference to its Python object.
+    pub fn owns_pyobj(&self) -> bool {
+        self.pyobj.owned.load(Ordering::Acquire)
+    }
+
+    /// Record the Python object (NULL to clear) and whether this tensor owns it. The binding layer
+    /// calls this with the GIL held. See Note [PyObject slot].
+    pub fn set_pyobj(&self, p: *mut c_void, owned: bool) {
+        self.pyobj.owned.store(owned, Ordering::Release);
+        self.pyobj.ptr.store(p, Ordering::Release);
     }
 
     /// A new contiguous tensor with a copy of the values (torch's `clone()`).

@@ -6,9 +6,11 @@
 
 use crate::core::dtype::{Category, DType, Element};
 use crate::core::error::{Error, Result};
+use crate::core::parallel::{self, SendPtr};
 use crate::core::promote::{can_cast, result_type};
 use crate::core::scalar::Scalar;
 use crate::core::tensor::{broadcast_shapes, strided_for_each, Tensor};
+use std::borrow::Cow;
 
 // ----- element arithmetic ------------------------------------------------------------------
 
@@ -403,6 +405,132 @@ unsafe fn dense_map2<T: Element, R: Element>(
     }
 }
 
+/// Elements from which a dense elementwise loop is split across threads (below it, one thread:
+/// waking the pool costs more than it saves).
+const PAR_MIN_ELEMS: usize = 1 << 18;
+
+/// The chunk length for splitting a dense loop of `n` elements across threads, or `None` to run
+/// it on the calling thread. Every element is computed the same way whichever thread runs it, so
+/// results do not depend on the thread count.
+fn par_grain(n: usize) -> Option<usize> {
+    if n < PAR_MIN_ELEMS {
+        return None;
+    }
+    let threads = parallel::get_num_threads();
+    if threads <= 1 {
+        return None;
+    }
+    // A few chunks per thread balance an uneven start; cache-line-sized multiples.
+    Some(n.div_ceil(threads * 4).max(1 << 15).next_multiple_of(64))
+}
+
+/// `dense_map` split across threads for large `n` (disjoint subranges: Note [Storage aliasing]).
+///
+/// # Safety
+/// As `dense_map`.
+#[inline(always)]
+unsafe fn dense_map_par<T: Element, R: Element>(
+    po: *mut R,
+    px: *const T,
+    n: usize,
+    mode: Alias,
+    f: impl Fn(T) -> R + Sync,
+) {
+    match par_grain(n) {
+        Some(grain) if mode != Alias::Other => {
+            let (po, px) = (SendPtr(po), SendPtr(px as *mut T));
+            parallel::parallel_for(n, grain, |s, e| {
+                // SAFETY: `[s, e)` is inside the `n` elements of both operands (caller's
+                // contract); chunks are disjoint, and `mode` (Distinct or Same) holds for
+                // matching subranges too.
+                unsafe { dense_map(po.get().add(s), px.get().add(s), e - s, mode, &f) }
+            });
+        }
+        // SAFETY: forwarded contract.
+        _ => unsafe { dense_map(po, px, n, mode, f) },
+    }
+}
+
+/// `dense_map2` split across threads for large `n` (disjoint subranges).
+///
+/// # Safety
+/// As `dense_map2`.
+#[inline(always)]
+unsafe fn dense_map2_par<T: Element, R: Element>(
+    po: *mut R,
+    pa: *const T,
+    pb: *const T,
+    n: usize,
+    modes: (Alias, Alias),
+    f: impl Fn(T, T) -> R + Sync,
+) {
+    match par_grain(n) {
+        Some(grain) if modes.0 != Alias::Other && modes.1 != Alias::Other => {
+            let (po, pa, pb) = (SendPtr(po), SendPtr(pa as *mut T), SendPtr(pb as *mut T));
+            parallel::parallel_for(n, grain, |s, e| {
+                // SAFETY: `[s, e)` is inside the `n` elements of all three operands (caller's
+                // contract); chunks are disjoint, and `modes` (Distinct or Same) hold for
+                // matching subranges too.
+                unsafe {
+                    dense_map2(
+                        po.get().add(s),
+                        pa.get().add(s),
+                        pb.get().add(s),
+                        e - s,
+                        modes,
+                        &f,
+                    )
+                }
+            });
+        }
+        // SAFETY: forwarded contract.
+        _ => unsafe { dense_map2(po, pa, pb, n, modes, f) },
+    }
+}
+
+/// `binary_into` with large dense loops split across threads (`core::parallel`); results are
+/// identical to `binary_into`'s for any thread count. Broadcast and strided cases, and small
+/// ones, go to `binary_into`.
+pub(crate) fn binary_into_par<T: Element, R: Element>(
+    out: &Tensor,
+    a: &Tensor,
+    b: &Tensor,
+    f: impl Fn(T, T) -> R + Sync,
+) -> Result<()> {
+    let n = out.numel();
+    if par_grain(n).is_none() || !out.is_contiguous() {
+        return binary_into(out, a, b, f);
+    }
+    let (po, pa, pb) = (
+        out.data_ptr::<R>(),
+        a.data_ptr::<T>() as *const T,
+        b.data_ptr::<T>() as *const T,
+    );
+    let a_dense = a.numel() == n && a.is_contiguous();
+    let b_dense = b.numel() == n && b.is_contiguous();
+    if a_dense && b_dense {
+        let modes = (alias_of::<T, R>(out, a), alias_of::<T, R>(out, b));
+        // SAFETY: all three are contiguous with `n` elements; `modes` describe the aliasing.
+        unsafe { dense_map2_par(po, pa, pb, n, modes, f) };
+        return Ok(());
+    }
+    if a.numel() == 1 && b_dense {
+        // SAFETY: `a` has one element at its data pointer; read before any write.
+        let x = unsafe { *pa };
+        // SAFETY: `out` and `b` are contiguous with `n` elements.
+        unsafe { dense_map_par(po, pb, n, alias_of::<T, R>(out, b), |y| f(x, y)) };
+        return Ok(());
+    }
+    if b.numel() == 1 && a_dense {
+        // SAFETY: `b` has one element at its data pointer; read before any write.
+        let y = unsafe { *pb };
+        // SAFETY: `out` and `a` are contiguous with `n` elements.
+        unsafe { dense_map_par(po, pa, n, alias_of::<T, R>(out, a), |x| f(x, y)) };
+        return Ok(());
+    }
+    binary_into(out, a, b, f)
+}
+
 /// Write `f(a, b)` into `out`, broadcasting `a` and `b` (both of dtype `T`) to `out`'s shape
 /// (`out` has dtype `R`). `out` must either share no storage with an input or address exactly
 /// the input's elements (in-place); any other overlap is the caller's to avoid.
@@ -541,14 +669,14 @@ fn run_binop_typed<T: Arith>(op: BinOp, out: &Tensor, a: &Tensor, b: &Tensor) ->
     match op {
         BinOp::Add(alpha) => {
             if is_one(alpha) {
-                return binary_into(out, a, b, |x: T, y: T| x.wadd(y));
+                return binary_into_par(out, a, b, |x: T, y: T| x.wadd(y));
             }
             let al: T = alpha.to_checked::<T>()?;
-            binary_into(out, a, b, move |x: T, y: T| x.wadd(al.wmul(y)))
+            binary_into_par(out, a, b, move |x: T, y: T| x.wadd(al.wmul(y)))
         }
         BinOp::Sub(alpha) => {
             if is_one(alpha) {
-                return binary_into(out, a, b, |x: T, y: T| x.wsub(y));
+                return binary_into_par(out, a, b, |x: T, y: T| x.wsub(y));
             }
             // torch: sub is add with -alpha (the negated scalar is what gets range-checked).
             let neg = match alpha {
@@ -559,16 +687,36 @@ fn run_binop_typed<T: Arith>(op: BinOp, out: &Tensor, a: &Tensor, b: &Tensor) ->
                 }
             };
             let al: T = neg.to_checked::<T>()?;
-            binary_into(out, a, b, move |x: T, y: T| x.wadd(al.wmul(y)))
+            binary_into_par(out, a, b, move |x: T, y: T| x.wadd(al.wmul(y)))
         }
-        BinOp::Mul => binary_into(out, a, b, |x: T, y: T| x.wmul(y)),
-        BinOp::TrueDiv => binary_into(out, a, b, |x: T, y: T| x.true_div(y)),
-        BinOp::DivTrunc => binary_into(out, a, b, |x: T, y: T| x.div_trunc(y)),
-        BinOp::DivFloor => binary_into(out, a, b, |x: T, y: T| x.div_floor(y)),
-        BinOp::Remainder => binary_into(out, a, b, |x: T, y: T| x.rem_floor(y)),
-        BinOp::Pow => binary_into(out, a, b, |x: T, y: T| x.pow_(y)),
-        BinOp::Maximum => binary_into(out, a, b, |x: T, y: T| x.max_nan(y)),
-        BinOp::Minimum => binary_into(out, a, b, |x: T, y: T| x.min_nan(y)),
+        BinOp::Mul => binary_into_par(out, a, b, |x: T, y: T| x.wmul(y)),
+        BinOp::TrueDiv => binary_into_par(out, a, b, |x: T, y: T| x.true_div(y)),
+        BinOp::DivTrunc => binary_into_par(out, a, b, |x: T, y: T| x.div_trunc(y)),
+        BinOp::DivFloor => binary_into_par(out, a, b, |x: T, y: T| x.div_floor(y)),
+        BinOp::Remainder => binary_into_par(out, a, b, |x: T, y: T| x.rem_floor(y)),
+        BinOp::Pow => binary_into_par(out, a, b, |x: T, y: T| x.pow_(y)),
+        BinOp::Maximum => binary_into_par(out, a, b, |x: T, y: T| x.max_nan(y)),
+        BinOp::Minimum => binary_into_par(out, a, b, |x: T, y: T| x.min_nan(y)),
+    }
+}
+
+/// The broadcast shape of two operands; operands of one shape (the common case) borrow it
+/// instead of building a new one (a per-call allocation on small tensors).
+fn broadcast_shape_of<'a>(a: &'a Tensor, b: &Tensor) -> Result<Cow<'a, [usize]>> {
+    if a.sizes() == b.sizes() {
+        Ok(Cow::Borrowed(a.sizes()))
+    } else {
+        broadcast_shapes(a.sizes(), b.sizes()).map(Cow::Owned)
+    }
+}
+
+/// `result_type(&[a, b])`, with the common case first: equal dtypes promote to themselves
+/// whatever their categories or weakness.
+fn binary_result_type(a: &Tensor, b: &Tensor) -> DType {
+    if a.dtype() == b.dtype() {
+        a.dtype()
+    } else {
+        result_type(&[a, b])
     }
 }
 
@@ -666,8 +814,8 @@ fn div_dtype(op: BinOp, a: &Tensor, b: &Tensor) -> Result<DType> {
 /// bool result; a bool `alpha` with a non-bool result; an `alpha` outside the result dtype's
 /// range. Mirrors `torch.add`.
 pub fn add(input: &Tensor, other: &Tensor, alpha: Scalar) -> Result<Tensor> {
-    let shape = broadcast_shapes(input.sizes(), other.sizes())?;
-    let dtype = result_type(&[input, other]);
+    let shape = broadcast_shape_of(input, other)?;
+    let dtype = binary_result_type(input, other);
     alpha_check(dtype, alpha)?;
     binop_new(BinOp::Add(alpha), dtype, input, other, &shape)
 }
@@ -677,8 +825,8 @@ pub fn add(input: &Tensor, other: &Tensor, alpha: Scalar) -> Result<Tensor> {
 /// Mirrors `torch.sub`.
 pub fn sub(input: &Tensor, other: &Tensor, alpha: Scalar) -> Result<Tensor> {
     sub_check(input, other)?;
-    let shape = broadcast_shapes(input.sizes(), other.sizes())?;
-    let dtype = result_type(&[input, other]);
+    let shape = broadcast_shape_of(input, other)?;
+    let dtype = binary_result_type(input, other);
     alpha_check(dtype, alpha)?;
     binop_new(BinOp::Sub(alpha), dtype, input, other, &shape)
 }
@@ -686,8 +834,8 @@ pub fn sub(input: &Tensor, other: &Tensor, alpha: Scalar) -> Result<Tensor> {
 /// `mul(input, other)`: the elementwise product, broadcast, in the promoted dtype (bools: and;
 /// integers wrap). RuntimeError when the shapes do not broadcast. Mirrors `torch.mul`.
 pub fn mul(input: &Tensor, other: &Tensor) -> Result<Tensor> {
-    let shape = broadcast_shapes(input.sizes(), other.sizes())?;
-    let dtype = result_type(&[input, other]);
+    let shape = broadcast_shape_of(input, other)?;
+    let dtype = binary_result_type(input, other);
     binop_new(BinOp::Mul, dtype, input, other, &shape)
 }
 
@@ -1055,6 +1203,31 @@ pub fn zero_(self_: &Tensor) -> Result<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Large dense adds take the threaded path (when more than one thread is configured) and
+    /// must equal a plain serial loop exactly: new output, scalar operand, alpha, in place.
+    #[test]
+    fn parallel_add_matches_serial_loop() {
+        crate::core::parallel::set_num_threads(3);
+        let n = (1 << 19) + 123;
+        let xa: Vec<f32> = (0..n).map(|i| (i % 1013) as f32 * 0.37 - 91.0).collect();
+        let xb: Vec<f32> = (0..n).map(|i| (i % 777) as f32 * 1.3e-3 + 0.5).collect();
+        let (a, b) = (
+            Tensor::from_vec(xa.clone(), &[n]).unwrap(),
+            Tensor::from_vec(xb.clone(), &[n]).unwrap(),
+        );
+        let want: Vec<f32> = xa.iter().zip(&xb).map(|(x, y)| x + y).collect();
+        assert_eq!(add(&a, &b, Scalar::Int(1)).unwrap().to_vec::<f32>(), want);
+        let want2: Vec<f32> = xa.iter().zip(&xb).map(|(x, y)| x + 2.0 * y).collect();
+        assert_eq!(add(&a, &b, Scalar::Int(2)).unwrap().to_vec::<f32>(), want2);
+        let s = Tensor::wrapped_scalar(Scalar::Float(2.5)).unwrap();
+        let want3: Vec<f32> = xa.iter().map(|x| x + 2.5).collect();
+        assert_eq!(add(&a, &s, Scalar::Int(1)).unwrap().to_vec::<f32>(), want3);
+        let want4: Vec<f32> = xa.iter().zip(&xb).map(|(x, y)| x * y).collect();
+        assert_eq!(mul(&a, &b).unwrap().to_vec::<f32>(), want4);
+        add_(&a, &b, Scalar::Int(1)).unwrap();
+        assert_eq!(a.to_vec::<f32>(), want);
+    }
     use crate::core::error::ErrorKind;
 
     fn t<T: Element>(v: Vec<T>, shape: &[usize]) -> Tensor {

@@ -86,7 +86,7 @@ pub fn index(input: &Tensor, items: &[IndexItem]) -> Result<Tensor> {
             input.dim()
         )));
     }
-    let mut result = input.clone();
+    let mut result = input.alias();
     // `dim` indexes `result`; `input_dim` counts the dims of `input` consumed so far, which is
     // what torch's messages name.
     let mut dim: i64 = 0;

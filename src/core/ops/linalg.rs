@@ -2,9 +2,10 @@
 //! folded and broadcast-batched rules) and the cache-blocked GEMM kernels behind them
 //! (PyTorch: `LinearAlgebra.cpp`, `Blas.cpp`, `CPUBlas.cpp`).
 
-use super::shape::{expand, reshape, squeeze_dim, transpose, unsqueeze};
+use super::shape::{expand, reshape, transpose, unsqueeze};
 use crate::core::dtype::{DType, Element};
 use crate::core::error::{Error, Result};
+use crate::core::parallel::{self, SendPtr};
 use crate::core::tensor::{broadcast_shapes, contiguous_strides, strided_for_each, Tensor};
 use std::ops::{Add, Mul};
 
@@ -181,7 +182,11 @@ pub fn matmul(input: &Tensor, other: &Tensor) -> Result<Tensor> {
     match (d1, d2) {
         (1, 1) => return dot(input, other),
         (2, 1) => return mv(input, other),
-        (1, 2) => return squeeze_dim(&mm(&unsqueeze(input, 0)?, other)?, 0),
+        (1, 2) => {
+            // [1, p] → [p] in place of the fresh product (torch's `squeeze_(0)`): not a view.
+            let r = mm(&unsqueeze(input, 0)?, other)?;
+            return Ok(r.restride_owned(vec![r.sizes()[1]], vec![r.strides()[1]], r.storage_offset()));
+        }
         (2, 2) => return mm(input, other),
         _ => {}
     }
@@ -223,7 +228,7 @@ fn matmul_folded(tensor1: &Tensor, tensor2: &Tensor) -> Result<Tensor> {
         mv(&t1_folded, &t2)?
     };
     let strides = contiguous_strides(&output_shape);
-    let output = output.as_strided(output_shape, strides, 0);
+    let output = output.restride_owned(output_shape, strides, 0);
     if transposed && t2_is_matrix {
         return transpose(&output, -2, -1)?.contiguous();
     }
@@ -278,7 +283,7 @@ fn matmul_batched(tensor1: &Tensor, tensor2: &Tensor) -> Result<Tensor> {
     let mut out_sizes = batch;
     out_sizes.extend([n, p]);
     let out_strides = contiguous_strides(&out_sizes);
-    let out_view = out.as_strided(out_sizes, out_strides, 0);
+    let out_view = out.restride_owned(out_sizes, out_strides, 0);
     batched_matmul_into(&out_view, &a, &b, "bmm")?;
     Ok(out)
 }
@@ -594,6 +599,64 @@ unsafe fn gemm_float<T: FloatElem>(
         }
         return;
     }
+    let rows = gemm_par_rows(m, n, k);
+    if rows < m {
+        // Row blocks of `a` and `c` on several threads; each element of `c` is computed by the
+        // same sequence of operations as in one call, so the result does not depend on it.
+        let (ap, cp) = (SendPtr(a.ptr as *mut T), SendPtr(c.as_mut_ptr()));
+        let (ars, acs) = (a.rs, a.cs);
+        let (bp, brs, bcs) = (SendPtr(b.ptr as *mut T), b.rs, b.cs);
+        parallel::parallel_for(m, rows, |r0, r1| {
+            let a_blk = MatRef {
+                ptr: ap.get().wrapping_offset(r0 as isize * ars) as *const T,
+                rs: ars,
+                cs: acs,
+            };
+            let b_all = MatRef {
+                ptr: bp.get() as *const T,
+                rs: brs,
+                cs: bcs,
+            };
+            // SAFETY: rows r0..r1 of `c` (row-major, n per row) are this chunk's alone
+            // (chunks are disjoint) and lie inside `c`'s m·n elements.
+            let c_blk =
+                unsafe { std::slice::from_raw_parts_mut(cp.get().add(r0 * n), (r1 - r0) * n) };
+            // SAFETY: `a_blk` addresses rows r0..r1 of the valid m×k matrix `a`, `b_all` is
+            // `b`; the caller's contract covers the rest.
+            unsafe { gemm_blocked_dispatch(r1 - r0, n, k, a_blk, b_all, c_blk) };
+        });
+        return;
+    }
+    // SAFETY: the caller's operand contract.
+    unsafe { gemm_blocked_dispatch(m, n, k, a, b, c) }
+}
+
+/// Multiply-adds from which a GEMM is split across threads.
+const PAR_GEMM_MIN_FLOPS: usize = 1 << 21;
+
+/// Rows of `c` per parallel task for an m×n×k GEMM: `m` itself (one task, no threads) for small
+/// products or one configured thread; else one task per thread, in whole micro-tiles (12 is a
+/// multiple of every `MR`) so only the last task has a ragged edge.
+fn gemm_par_rows(m: usize, n: usize, k: usize) -> usize {
+    let threads = parallel::get_num_threads();
+    if threads <= 1 || m.saturating_mul(n).saturating_mul(k) < PAR_GEMM_MIN_FLOPS || m < 24 {
+        return m;
+    }
+    m.div_ceil(threads).next_multiple_of(12)
+}
+
+/// The blocked kernel for the CPU: AVX2 + FMA when detected, else the portable one.
+///
+/// # Safety
+/// As `gemm_float`.
+unsafe fn gemm_blocked_dispatch<T: FloatElem>(
+    m: usize,
+    n: usize,
+    k: usize,
+    a: MatRef<T>,
+    b: MatRef<T>,
+    c: &mut [T],
+) {
     #[cfg(target_arch = "x86_64")]
     if std::is_x86_feature_detected!("avx2") && std::is_x86_feature_detected!("fma") {
         // SAFETY: AVX2 and FMA were just detected; the operand contract is the caller's.
@@ -762,6 +825,49 @@ unsafe fn gemm_int<T: IntElem>(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A GEMM split by rows across threads equals the single-call kernel bit for bit, for
+    /// contiguous and transposed (strided) operands.
+    #[test]
+    fn parallel_gemm_matches_single_call() {
+        crate::core::parallel::set_num_threads(3);
+        let (m, k, n) = (301, 70, 203);
+        let av: Vec<f32> = (0..m * k)
+            .map(|i| ((i * 37) % 101) as f32 * 0.01 - 0.5)
+            .collect();
+        let bv: Vec<f32> = (0..k * n)
+            .map(|i| ((i * 53) % 97) as f32 * 0.02 - 1.0)
+            .collect();
+        assert!(
+            gemm_par_rows(m, n, k) < m,
+            "the test must take the threaded path"
+        );
+        let a = t_f32(av.clone(), &[m, k]);
+        let b = t_f32(bv.clone(), &[k, n]);
+        let mut want = vec![0.0f32; m * n];
+        let (am, bm) = (
+            MatRef {
+                ptr: av.as_ptr(),
+                rs: k as isize,
+                cs: 1,
+            },
+            MatRef {
+                ptr: bv.as_ptr(),
+                rs: n as isize,
+                cs: 1,
+            },
+        );
+        // SAFETY: `am`/`bm` address the m×k and k×n row-major buffers; `want` has m·n elements.
+        unsafe { gemm_blocked_dispatch(m, n, k, am, bm, &mut want) };
+        assert_eq!(mm(&a, &b).unwrap().to_vec::<f32>(), want);
+        // b transposed: a k×n view of an n×k buffer.
+        let bt = t_f32(
+            (0..n * k).map(|i| bv[(i % k) * n + i / k]).collect(),
+            &[n, k],
+        );
+        let btv = transpose(&bt, 0, 1).unwrap();
+        assert_eq!(mm(&a, &btv).unwrap().to_vec::<f32>(), want);
+    }
     use crate::core::error::ErrorKind;
 
     fn t_f32(v: Vec<f32>, s: &[usize]) -> Tensor {

@@ -3,6 +3,7 @@
 
 use crate::core::dtype::{DType, Element};
 use crate::core::error::{Error, Result};
+use crate::core::parallel;
 use crate::core::tensor::{maybe_wrap_dim, strided_for_each, Tensor};
 
 /// Independent accumulators in the contiguous kernels, so the compiler can vectorise them.
@@ -26,6 +27,12 @@ trait Reducer<T: Element>: Copy {
     #[inline]
     fn reduce_slice(self, s: &[T]) -> Self::Acc {
         lanes_reduce(self, s)
+    }
+    /// `reduce_slice(s)` computed on several threads, with the same result bit for bit, or
+    /// `None` when this reducer has no parallel form (the default) or `s` is too short.
+    #[inline]
+    fn par_reduce_slice(self, _s: &[T]) -> Option<Self::Acc> {
+        None
     }
 }
 
@@ -61,6 +68,66 @@ fn pairwise_reduce<T: Element, R: Reducer<T>>(r: R, s: &[T]) -> R::Acc {
     }
     let mid = (s.len() / 2) / LANES * LANES;
     r.merge(pairwise_reduce(r, &s[..mid]), pairwise_reduce(r, &s[mid..]))
+}
+
+/// Contiguous runs from which a single-output reduction is split across threads.
+const PAR_REDUCE_MIN: usize = 1 << 18;
+/// Largest subtree of the pairwise tree that one parallel task reduces.
+const PAR_REDUCE_LEAF: usize = 1 << 16;
+
+/// The subtrees of `pairwise_reduce`'s tree over `len` elements starting at `lo` that have at
+/// most `PAR_REDUCE_LEAF` elements (or cannot be split), in order, as `(start, len)`.
+fn pairwise_leaves(lo: usize, len: usize, out: &mut Vec<(usize, usize)>) {
+    if len <= PAIRWISE_BLOCK || len <= PAR_REDUCE_LEAF {
+        out.push((lo, len));
+        return;
+    }
+    let mid = (len / 2) / LANES * LANES;
+    pairwise_leaves(lo, mid, out);
+    pairwise_leaves(lo + mid, len - mid, out);
+}
+
+/// Merge the leaf results `parts` (from `pairwise_leaves` over `len` elements) back up the same
+/// tree; `next` walks `parts` in order.
+fn pairwise_combine<T: Element, R: Reducer<T>>(
+    r: R,
+    parts: &[R::Acc],
+    next: &mut usize,
+    len: usize,
+) -> R::Acc {
+    if len <= PAIRWISE_BLOCK || len <= PAR_REDUCE_LEAF {
+        let v = parts[*next];
+        *next += 1;
+        return v;
+    }
+    let mid = (len / 2) / LANES * LANES;
+    let a = pairwise_combine(r, parts, next, mid);
+    let b = pairwise_combine(r, parts, next, len - mid);
+    r.merge(a, b)
+}
+
+/// `pairwise_reduce(r, s)` with the leaf subtrees reduced on several threads: the tree and the
+/// order of every merge are those of the serial version, so the result is identical bit for
+/// bit, whatever the thread count. `None` when `s` is short, one thread is configured, or the
+/// small bookkeeping buffers cannot be allocated (the caller then runs the serial kernel).
+fn par_pairwise_reduce<T: Element, R: Reducer<T> + Sync>(r: R, s: &[T]) -> Option<R::Acc>
+where
+    R::Acc: Send + Default,
+{
+    if s.len() < PAR_REDUCE_MIN || parallel::get_num_threads() <= 1 {
+        return None;
+    }
+    let mut leaves = Vec::new();
+    leaves
+        .try_reserve_exact(2 * s.len().div_ceil(PAR_REDUCE_LEAF))
+        .ok()?;
+    pairwise_leaves(0, s.len(), &mut leaves);
+    let parts = parallel::parallel_map_chunks(leaves.len(), 1, |i, _| {
+        let (lo, len) = leaves[i];
+        pairwise_reduce(r, &s[lo..lo + len])
+    })?;
+    let mut next = 0;
+    Some(pairwise_combine(r, &parts, &mut next, s.len()))
 }
 
 /// True for a NaN (any `T`: only floats have values unequal to themselves).
@@ -146,6 +213,14 @@ fn reduce_with<T: Element, O: Element, R: Reducer<T>>(
     // (A) one contiguous run per output.
     if rsz.len() == 1 && rst[0] == 1 {
         let n = rsz[0];
+        if n_out == 1 {
+            // One output (a full reduction): the reducer may split the run across threads.
+            // SAFETY: with one output, the reduced run is the `n` consecutive elements at the
+            // input's data pointer.
+            let s = unsafe { std::slice::from_raw_parts(base, n) };
+            out_slice[0] = finish(r.par_reduce_slice(s).unwrap_or_else(|| r.reduce_slice(s)));
+            return Ok(out);
+        }
         let mut i = 0;
         strided_for_each(&osz, [&ost], |[o]| {
             // SAFETY: `o` is the offset of an output position's first reduced element, and the
@@ -258,6 +333,10 @@ impl<T: Element> Reducer<T> for SumInt {
     fn merge(self, a: i64, b: i64) -> i64 {
         a.wrapping_add(b)
     }
+    fn par_reduce_slice(self, s: &[T]) -> Option<i64> {
+        // Wrapping integer addition is associative: any split gives the serial result.
+        par_pairwise_reduce(self, s)
+    }
 }
 
 /// Float sums into a float32 (`F32 = true`) or float64 result: each element is first converted
@@ -285,6 +364,9 @@ impl<T: Element, const F32: bool> Reducer<T> for SumFloat<F32> {
     }
     fn reduce_slice(self, s: &[T]) -> f64 {
         pairwise_reduce(self, s)
+    }
+    fn par_reduce_slice(self, s: &[T]) -> Option<f64> {
+        par_pairwise_reduce(self, s)
     }
 }
 
@@ -729,9 +811,89 @@ pub fn argmin(input: &Tensor, dim: Option<i64>, keepdim: bool) -> Result<Tensor>
     arg_reduce(input, dim, keepdim, false)
 }
 
+// ----- hooks for reduce2.rs -------------------------------------------------------------------
+
+/// A reduction given as closures (an identity, a step, a merge), so other files can run the
+/// driver without naming the private `Reducer` trait. `merge` must be associative.
+#[derive(Clone, Copy)]
+struct FnReducer<A, S, M> {
+    identity: A,
+    step: S,
+    merge: M,
+}
+impl<T: Element, A: Copy, S: Fn(A, T) -> A + Copy, M: Fn(A, A) -> A + Copy> Reducer<T>
+    for FnReducer<A, S, M>
+{
+    type Acc = A;
+    #[inline(always)]
+    fn identity(self) -> A {
+        self.identity
+    }
+    #[inline(always)]
+    fn step(self, acc: A, v: T) -> A {
+        (self.step)(acc, v)
+    }
+    #[inline(always)]
+    fn merge(self, a: A, b: A) -> A {
+        (self.merge)(a, b)
+    }
+}
+
+/// Hook: run the reduction driver over the dims of `input` (dtype `T`) where `mask` is true,
+/// with accumulator `A` starting at `identity`, writing `finish(acc)` as dtype `O` (shape as for
+/// `sum`). `mask` has one entry per dim of `input`.
+pub(crate) fn reduce_by<T: Element, O: Element, A: Copy>(
+    input: &Tensor,
+    mask: &[bool],
+    keepdim: bool,
+    identity: A,
+    step: impl Fn(A, T) -> A + Copy,
+    merge: impl Fn(A, A) -> A + Copy,
+    finish: impl Fn(A) -> O,
+) -> Result<Tensor> {
+    let r = FnReducer {
+        identity,
+        step,
+        merge,
+    };
+    reduce_with::<T, O, _>(input, mask, keepdim, r, finish)
+}
+
+/// Hook: torch's dim-list check for reductions (`None` or empty: every dim), as a mask.
+pub(crate) fn reduce_mask(input: &Tensor, dims: Option<&[i64]>) -> Result<Vec<bool>> {
+    reduction_mask(input, dims)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The threaded full sum mirrors the serial pairwise tree: bit-identical for any thread
+    /// count (set to 2 and 3 here; 1 takes the serial kernel itself).
+    #[test]
+    fn parallel_sum_is_bitwise_serial() {
+        let n = 3_000_017;
+        let v: Vec<f32> = (0..n)
+            .map(|i| ((i * 7919) % 10007) as f32 * 1.0e-3 + if i % 97 == 0 { 1.0e4 } else { 0.0 })
+            .collect();
+        let serial = pairwise_reduce(SumFloat::<true>, &v);
+        for threads in [2, 3] {
+            crate::core::parallel::set_num_threads(threads);
+            let par = par_pairwise_reduce(SumFloat::<true>, &v);
+            assert_eq!(par.map(f64::to_bits), Some(serial.to_bits()));
+        }
+        let x = t(v, &[n]);
+        let s = sum(&x, None, false, None).unwrap().to_vec::<f32>();
+        assert_eq!(s[0].to_bits(), (serial as f32).to_bits());
+        // Integer sums (wrapping, exact): threaded equals the closed form.
+        let xi = ar(1 << 19, &[1 << 19]);
+        let n = 1i64 << 19;
+        let want = n * (n - 1) / 2;
+        assert_eq!(
+            sum(&xi, None, false, None).unwrap().to_vec::<i64>(),
+            vec![want]
+        );
+    }
     use crate::core::error::ErrorKind;
 
     fn t<T: Element>(v: Vec<T>, s: &[usize]) -> Tensor {
