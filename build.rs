@@ -466,12 +466,6 @@ fn gen_entry_point(op: &Op, v: Variant, out: &mut String) {
         op.name,
         specs.join(", ")
     );
-    if v == Variant::Function {
-        let _ = writeln!(
-            out,
-            "    let _ = slf; // the module object (borrowed, unused)"
-        );
-    }
     let _ = writeln!(out, "    crate::handle_errors!({{");
     let _ = writeln!(
         out,
@@ -498,6 +492,23 @@ fn gen_entry_point(op: &Op, v: Variant, out: &mut String) {
             out,
             "        let self_t = unsafe {{ tensor_ref(self_obj) }};"
         );
+        // The override protocol (src/bindings/override_protocol.rs): `self` counts first.
+        let _ = writeln!(
+            out,
+            "        let overloaded = r.overloaded.with_self(self_obj);"
+        );
+        let _ = writeln!(out, "        if !overloaded.is_empty() {{");
+        let _ = writeln!(
+            out,
+            "            // SAFETY: as for `parse` above; `_C.Tensor` owns the method named here."
+        );
+        let _ = writeln!(out, "            return unsafe {{ override_protocol::dispatch(&overloaded, tensor_type() as *mut ffi::PyObject, {:?}, Some(self_obj), args, nargs, kwnames) }};", op.name);
+        let _ = writeln!(out, "        }}");
+    } else {
+        let _ = writeln!(out, "        if !r.overloaded.is_empty() {{");
+        let _ = writeln!(out, "            // SAFETY: as for `parse` above; `slf` is the module, which owns the function named here.");
+        let _ = writeln!(out, "            return unsafe {{ override_protocol::dispatch(&r.overloaded, slf, {:?}, None, args, nargs, kwnames) }};", op.name);
+        let _ = writeln!(out, "        }}");
     }
     let _ = writeln!(out, "        match r.idx {{");
     for (idx, e) in entries.iter().enumerate() {

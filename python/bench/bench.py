@@ -275,7 +275,6 @@ def run_throughput(quick, threads_label):
         fns_out["torch"] = lambda: torch.add(ta, tb, out=tc)
     case("add 4M f32 (new out)", "GB/s", 3 * 4 * n_add, fns)
     case("add 4M f32 (out=)", "GB/s", 3 * 4 * n_add, fns_out)
-    del a, b, c, fns, fns_out
 
     s = _C.ones(n_sum)
     fns = {"_C": lambda: _C.sum(s)}
@@ -286,7 +285,6 @@ def run_throughput(quick, threads_label):
         ts = torch.ones(n_sum)
         fns["torch"] = lambda: torch.sum(ts)
     case("sum 16M f32", "GB/s", 4 * n_sum, fns)
-    del s, fns
 
     ma, mb = _C.ones((mm, mm)), _C.ones((mm, mm))
     fns = {"_C": lambda: _C.matmul(ma, mb)}
@@ -297,7 +295,6 @@ def run_throughput(quick, threads_label):
         tma, tmb = torch.ones((mm, mm)), torch.ones((mm, mm))
         fns["torch"] = lambda: torch.matmul(tma, tmb)
     case("matmul 1024 f32", "GFLOP/s", 2 * mm**3, fns)
-    del fns
     print(file=sys.stderr)
     return rows
 

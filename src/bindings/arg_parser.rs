@@ -15,6 +15,7 @@ use super::convert::{self, is_bool, is_float, is_int, is_int_or_bool, is_number,
 use super::dtype_object::unpack_dtype;
 use super::errors::{type_error, BindError, PyResult};
 use super::object_ptr::Borrowed;
+use super::override_protocol::{self, Overloaded};
 use super::tensor_object::{is_tensor, tensor_ref, unpack};
 use crate::core::{DType, Scalar, Tensor};
 use pyo3_ffi as ffi;
@@ -278,6 +279,9 @@ pub struct ParsedArgs<'a> {
     slots: [*mut ffi::PyObject; MAX_PARAMS],
     /// `zeros(2, 3)`: the positional ints that make up parameter 0.
     varargs: Option<&'a [*mut ffi::PyObject]>,
+    /// Arguments that override `_C`'s behaviour (src/bindings/override_protocol.rs); when any,
+    /// the caller dispatches through the protocol instead of running the op.
+    pub overloaded: Overloaded<'a>,
 }
 
 /// A tensor argument: borrowed in place from its Python object, or a wrapped number made for
@@ -388,7 +392,9 @@ fn check_type(
         return Ok(());
     }
     let ok = match p.ty {
-        ParamType::Tensor => is_tensor(o) || (numbers_as_tensors && is_number(o)),
+        ParamType::Tensor => {
+            is_tensor(o) || (numbers_as_tensors && is_number(o)) || override_protocol::overrides(o)
+        }
         ParamType::Scalar => is_number(o) || unpack(o).is_some_and(|t| t.dim() == 0),
         ParamType::Int => is_int_like(o),
         ParamType::Float => {
@@ -627,6 +633,7 @@ impl PythonArgParser {
                 )
             });
         }
+        let mut overloaded = Overloaded::new();
         let mut used_kw = 0usize;
         let mut missing: Vec<&str> = Vec::new();
         for (i, p) in sig.params.iter().enumerate() {
@@ -678,6 +685,17 @@ impl PythonArgParser {
                     )
                 });
             }
+            if matches!(p.ty, ParamType::Tensor) && override_protocol::overrides(o) {
+                overloaded.push(o);
+            } else if p.ty == ParamType::TensorList {
+                for &item in sequence_items(o) {
+                    // SAFETY: a borrowed item of the live sequence argument.
+                    let item = unsafe { Borrowed::from_ptr(item) };
+                    if override_protocol::overrides(item) {
+                        overloaded.push(item);
+                    }
+                }
+            }
             slots[i] = obj;
         }
         if !missing.is_empty() {
@@ -706,6 +724,7 @@ impl PythonArgParser {
             // A keyword named a positional-only slot already filled: reported above.
         }
         Ok(ParsedArgs {
+            overloaded,
             idx,
             sig,
             slots,

@@ -31,7 +31,8 @@ mod gen {
         arg_parser::PythonArgParser,
         convert,
         object_ptr::{py_bool, Borrowed},
-        tensor_object::{tensor_ref, wrap},
+        override_protocol,
+        tensor_object::{tensor_ref, tensor_type, wrap},
     };
     use super::{write_out, MethodTable};
     use pyo3_ffi as ffi;

@@ -4,6 +4,7 @@
 pub mod arg_parser;
 pub mod c_view;
 pub mod convert;
+pub mod cpython_ext;
 pub mod dtype_object;
 pub mod errors;
 pub mod generated;
@@ -11,6 +12,7 @@ pub mod mapping;
 pub mod module;
 pub mod number;
 pub mod object_ptr;
+pub mod override_protocol;
 pub mod tensor_methods;
 pub mod tensor_new;
 pub mod tensor_object;

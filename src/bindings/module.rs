@@ -13,6 +13,15 @@ use std::sync::atomic::{AtomicPtr, Ordering};
 /// the life of the process (pickles name it, so it must be the module attribute itself).
 static REBUILD_TENSOR: AtomicPtr<ffi::PyObject> = AtomicPtr::new(std::ptr::null_mut());
 
+/// The module object, recorded at init and owned by this static for the life of the process
+/// (operator slots look up `_C` functions on it for the override protocol).
+static MODULE: AtomicPtr<ffi::PyObject> = AtomicPtr::new(std::ptr::null_mut());
+
+/// The `_C` extension module (borrowed; alive for the life of the process).
+pub fn module_object() -> *mut ffi::PyObject {
+    MODULE.load(Ordering::Acquire)
+}
+
 /// A new reference to `_C._rebuild_tensor`.
 pub fn rebuild_tensor_fn() -> PyResult<ObjectPtr> {
     let p = REBUILD_TENSOR.load(Ordering::Acquire);
@@ -85,6 +94,7 @@ unsafe fn init() -> PyResult<ObjectPtr> {
         let def = addr_of_mut!(MODULE_DEF);
         (*def).m_methods = methods.as_mut_ptr();
         let m = ObjectPtr::steal_or_err(ffi::PyModule_Create(def))?;
+        super::override_protocol::init()?;
         super::dtype_object::init(m.as_ptr())?;
         super::tensor_object::init(m.as_ptr())?;
         add_object(m.as_ptr(), "_py_debug", py_bool(cfg!(py_debug)))?;
@@ -94,6 +104,8 @@ unsafe fn init() -> PyResult<ObjectPtr> {
         ))?;
         // The static keeps this reference for the life of the process.
         REBUILD_TENSOR.store(rebuild.release(), Ordering::Release);
+        // Likewise one reference to the module itself.
+        MODULE.store(m.clone().release(), Ordering::Release);
         add_object(
             m.as_ptr(),
             "__version__",

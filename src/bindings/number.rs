@@ -9,7 +9,8 @@ use super::arg_parser::TensorArg;
 use super::convert;
 use super::errors::{runtime_error, type_error, value_error, PyResult};
 use super::object_ptr::{not_implemented, Borrowed, ObjectPtr};
-use super::tensor_object::{tensor_ref, unpack, wrap};
+use super::override_protocol::{self, Overloaded};
+use super::tensor_object::{is_tensor, tensor_ref, tensor_type, unpack, wrap};
 use crate::core::ops;
 use crate::core::{Result as CoreResult, Scalar, Tensor};
 use pyo3_ffi as ffi;
@@ -31,13 +32,57 @@ fn operand<'a>(o: Borrowed<'a>) -> PyResult<Option<TensorArg<'a>>> {
 }
 
 /// Shared body of the binary slots: `a` and `b` are borrowed from CPython for the call.
+/// If an operand overrides `_C` (src/bindings/override_protocol.rs), the protocol's answer for
+/// `owner.name(*args)`; `None` on the common path.
+///
+/// # Safety
+/// The GIL is held; `args` are live borrowed objects; `self_obj` is the tensor of a method.
+unsafe fn protocol(
+    owner: *mut ffi::PyObject,
+    name: &str,
+    self_obj: Option<Borrowed<'_>>,
+    args: &[*mut ffi::PyObject],
+) -> Option<PyResult<*mut ffi::PyObject>> {
+    let mut ov = Overloaded::new();
+    for o in self_obj.into_iter().chain(args.iter().map(|&p| {
+        // SAFETY: live borrowed operands (contract).
+        unsafe { Borrowed::from_ptr(p) }
+    })) {
+        if override_protocol::overrides(o) {
+            ov.push(o);
+        }
+    }
+    if ov.is_empty() {
+        return None;
+    }
+    // SAFETY: contract; `args` is an array of `args.len()` live objects and no keywords.
+    Some(unsafe {
+        override_protocol::dispatch(
+            &ov,
+            owner,
+            name,
+            self_obj,
+            args.as_ptr(),
+            args.len() as ffi::Py_ssize_t,
+            std::ptr::null_mut(),
+        )
+    })
+}
+
+/// Shared body of the binary slots: `a` and `b` are borrowed from CPython for the call; `name`
+/// is the `_C` function the operator mirrors (for the override protocol).
 unsafe fn binary(
     a: *mut ffi::PyObject,
     b: *mut ffi::PyObject,
+    name: &str,
     f: impl FnOnce(&Tensor, &Tensor) -> CoreResult<Tensor>,
 ) -> *mut ffi::PyObject {
     crate::handle_errors!({
-        // SAFETY: CPython passes two live borrowed operands.
+        // SAFETY: CPython passes two live borrowed operands; the GIL is held.
+        if let Some(r) = unsafe { protocol(super::module::module_object(), name, None, &[a, b]) } {
+            return r;
+        }
+        // SAFETY: as above.
         let (a, b) = unsafe { (Borrowed::from_ptr(a), Borrowed::from_ptr(b)) };
         let (Some(x), Some(y)) = (operand(a)?, operand(b)?) else {
             return Ok(not_implemented().release());
@@ -47,14 +92,29 @@ unsafe fn binary(
 }
 
 /// Shared body of the in-place slots: `a` is the tensor the statement names; returns it.
+/// `name` is the `_C.Tensor` method the operator mirrors (for the override protocol).
 unsafe fn inplace(
     a: *mut ffi::PyObject,
     b: *mut ffi::PyObject,
+    name: &str,
     f: impl FnOnce(&Tensor, &Tensor) -> CoreResult<()>,
 ) -> *mut ffi::PyObject {
     crate::handle_errors!({
-        // SAFETY: CPython passes two live borrowed operands.
+        // SAFETY: CPython passes two live borrowed operands; the GIL is held.
         let (a, b) = unsafe { (Borrowed::from_ptr(a), Borrowed::from_ptr(b)) };
+        if is_tensor(a) {
+            // SAFETY: as above.
+            if let Some(r) = unsafe {
+                protocol(
+                    tensor_type() as *mut ffi::PyObject,
+                    name,
+                    Some(a),
+                    &[b.as_ptr()],
+                )
+            } {
+                return r;
+            }
+        }
         let (Some(x), Some(y)) = (unpack(a), operand(b)?) else {
             return Ok(not_implemented().release());
         };
@@ -64,35 +124,35 @@ unsafe fn inplace(
 }
 
 macro_rules! binary_slot {
-    ($name:ident, $body:expr) => {
+    ($name:ident, $op:literal, $body:expr) => {
         unsafe extern "C" fn $name(
             a: *mut ffi::PyObject,
             b: *mut ffi::PyObject,
         ) -> *mut ffi::PyObject {
             // SAFETY: forwarded CPython slot arguments.
-            unsafe { binary(a, b, $body) }
+            unsafe { binary(a, b, $op, $body) }
         }
     };
 }
 macro_rules! inplace_slot {
-    ($name:ident, $body:expr) => {
+    ($name:ident, $op:literal, $body:expr) => {
         unsafe extern "C" fn $name(
             a: *mut ffi::PyObject,
             b: *mut ffi::PyObject,
         ) -> *mut ffi::PyObject {
             // SAFETY: forwarded CPython slot arguments.
-            unsafe { inplace(a, b, $body) }
+            unsafe { inplace(a, b, $op, $body) }
         }
     };
 }
 
-binary_slot!(nb_add, |x, y| ops::add(x, y, Scalar::Int(1)));
-binary_slot!(nb_subtract, |x, y| ops::sub(x, y, Scalar::Int(1)));
-binary_slot!(nb_multiply, ops::mul);
-binary_slot!(nb_true_divide, |x, y| ops::div(x, y, None));
-binary_slot!(nb_floor_divide, ops::floor_divide);
-binary_slot!(nb_remainder, ops::remainder);
-binary_slot!(nb_matrix_multiply, |x: &Tensor, y: &Tensor| {
+binary_slot!(nb_add, "add", |x, y| ops::add(x, y, Scalar::Int(1)));
+binary_slot!(nb_subtract, "sub", |x, y| ops::sub(x, y, Scalar::Int(1)));
+binary_slot!(nb_multiply, "mul", ops::mul);
+binary_slot!(nb_true_divide, "div", |x, y| ops::div(x, y, None));
+binary_slot!(nb_floor_divide, "floor_divide", ops::floor_divide);
+binary_slot!(nb_remainder, "remainder", ops::remainder);
+binary_slot!(nb_matrix_multiply, "matmul", |x: &Tensor, y: &Tensor| {
     if x.is_wrapped_number() || y.is_wrapped_number() {
         // `t @ 2`: torch raises TypeError for a number operand.
         return Err(crate::core::Error::type_error(
@@ -101,15 +161,23 @@ binary_slot!(nb_matrix_multiply, |x: &Tensor, y: &Tensor| {
     }
     ops::matmul(x, y)
 });
-binary_slot!(nb_and, ops::bitwise_and);
-binary_slot!(nb_or, ops::bitwise_or);
-binary_slot!(nb_xor, ops::bitwise_xor);
-binary_slot!(nb_lshift, ops::bitwise_left_shift);
-binary_slot!(nb_rshift, ops::bitwise_right_shift);
-inplace_slot!(nb_inplace_add, |x, y| ops::add_(x, y, Scalar::Int(1)));
-inplace_slot!(nb_inplace_subtract, |x, y| ops::sub_(x, y, Scalar::Int(1)));
-inplace_slot!(nb_inplace_multiply, ops::mul_);
-inplace_slot!(nb_inplace_true_divide, |x, y| ops::div_(x, y, None));
+binary_slot!(nb_and, "bitwise_and", ops::bitwise_and);
+binary_slot!(nb_or, "bitwise_or", ops::bitwise_or);
+binary_slot!(nb_xor, "bitwise_xor", ops::bitwise_xor);
+binary_slot!(nb_lshift, "bitwise_left_shift", ops::bitwise_left_shift);
+binary_slot!(nb_rshift, "bitwise_right_shift", ops::bitwise_right_shift);
+inplace_slot!(nb_inplace_add, "add_", |x, y| ops::add_(
+    x,
+    y,
+    Scalar::Int(1)
+));
+inplace_slot!(nb_inplace_subtract, "sub_", |x, y| ops::sub_(
+    x,
+    y,
+    Scalar::Int(1)
+));
+inplace_slot!(nb_inplace_multiply, "mul_", ops::mul_);
+inplace_slot!(nb_inplace_true_divide, "div_", |x, y| ops::div_(x, y, None));
 
 unsafe extern "C" fn nb_power(
     a: *mut ffi::PyObject,
@@ -125,16 +193,21 @@ unsafe extern "C" fn nb_power(
         });
     }
     // SAFETY: forwarded CPython slot arguments.
-    unsafe { binary(a, b, ops::pow) }
+    unsafe { binary(a, b, "pow", ops::pow) }
 }
 
-/// Shared body of the unary slots.
+/// Shared body of the unary slots; `name` is the `_C` function the operator mirrors.
 unsafe fn unary(
     a: *mut ffi::PyObject,
+    name: &str,
     f: impl FnOnce(&Tensor) -> CoreResult<Tensor>,
 ) -> *mut ffi::PyObject {
     crate::handle_errors!({
-        // SAFETY: CPython calls the slot with a live instance of our type (borrowed).
+        // SAFETY: CPython calls the slot with a live instance of our type (borrowed), GIL held.
+        if let Some(r) = unsafe { protocol(super::module::module_object(), name, None, &[a]) } {
+            return r;
+        }
+        // SAFETY: as above.
         let t = unsafe { tensor_ref(Borrowed::from_ptr(a)) };
         Ok(wrap(f(t)?)?.release())
     })
@@ -142,15 +215,15 @@ unsafe fn unary(
 
 unsafe extern "C" fn nb_negative(a: *mut ffi::PyObject) -> *mut ffi::PyObject {
     // SAFETY: forwarded slot argument.
-    unsafe { unary(a, ops::neg) }
+    unsafe { unary(a, "neg", ops::neg) }
 }
 unsafe extern "C" fn nb_absolute(a: *mut ffi::PyObject) -> *mut ffi::PyObject {
     // SAFETY: forwarded slot argument.
-    unsafe { unary(a, ops::abs) }
+    unsafe { unary(a, "abs", ops::abs) }
 }
 unsafe extern "C" fn nb_invert(a: *mut ffi::PyObject) -> *mut ffi::PyObject {
     // SAFETY: forwarded slot argument.
-    unsafe { unary(a, ops::bitwise_not) }
+    unsafe { unary(a, "bitwise_not", ops::bitwise_not) }
 }
 unsafe extern "C" fn nb_positive(a: *mut ffi::PyObject) -> *mut ffi::PyObject {
     crate::handle_errors!({
@@ -231,17 +304,18 @@ pub unsafe extern "C" fn tensor_richcompare(
     b: *mut ffi::PyObject,
     op: c_int,
 ) -> *mut ffi::PyObject {
-    let f: fn(&Tensor, &Tensor) -> CoreResult<Tensor> = match op {
-        ffi::Py_EQ => ops::eq,
-        ffi::Py_NE => ops::ne,
-        ffi::Py_LT => ops::lt,
-        ffi::Py_LE => ops::le,
-        ffi::Py_GT => ops::gt,
-        ffi::Py_GE => ops::ge,
+    type BinaryOp = fn(&Tensor, &Tensor) -> CoreResult<Tensor>;
+    let (name, f): (&str, BinaryOp) = match op {
+        ffi::Py_EQ => ("eq", ops::eq),
+        ffi::Py_NE => ("ne", ops::ne),
+        ffi::Py_LT => ("lt", ops::lt),
+        ffi::Py_LE => ("le", ops::le),
+        ffi::Py_GT => ("gt", ops::gt),
+        ffi::Py_GE => ("ge", ops::ge),
         _ => return not_implemented().release(),
     };
     // SAFETY: forwarded CPython slot arguments.
-    unsafe { binary(a, b, f) }
+    unsafe { binary(a, b, name, f) }
 }
 
 static mut NUMBER_METHODS: ffi::PyNumberMethods = {

@@ -77,7 +77,11 @@ unsafe extern "C" fn get_grad(slf: *mut ffi::PyObject, _: *mut c_void) -> *mut f
     })
 }
 
-unsafe extern "C" fn set_grad(slf: *mut ffi::PyObject, value: *mut ffi::PyObject, _: *mut c_void) -> std::ffi::c_int {
+unsafe extern "C" fn set_grad(
+    slf: *mut ffi::PyObject,
+    value: *mut ffi::PyObject,
+    _: *mut c_void,
+) -> std::ffi::c_int {
     crate::handle_errors!({
         // SAFETY: setter of `_C.Tensor`; `value` is NULL (`del t.grad`) or a live borrowed object.
         let t = unsafe { this(slf) };
@@ -205,7 +209,10 @@ unsafe extern "C" fn reduce_ex(
 /// `t.__deepcopy__(memo)`: a copy of the data, dtype, shape, strides, subclass, `__dict__` and
 /// `grad`. Tensors that share storage inside one deep copy share one new storage afterwards, as
 /// in torch (the memo maps each original storage to its copy).
-unsafe extern "C" fn deepcopy(slf: *mut ffi::PyObject, memo: *mut ffi::PyObject) -> *mut ffi::PyObject {
+unsafe extern "C" fn deepcopy(
+    slf: *mut ffi::PyObject,
+    memo: *mut ffi::PyObject,
+) -> *mut ffi::PyObject {
     crate::handle_errors!({
         // SAFETY: method of `_C.Tensor` (`slf` live, borrowed); `memo` is a live borrowed object.
         // Every CPython call below returns a new reference or NULL with an error set (or, for
@@ -236,14 +243,18 @@ unsafe extern "C" fn deepcopy(slf: *mut ffi::PyObject, memo: *mut ffi::PyObject)
                 ObjectPtr::borrow(found)
             };
             let flat_t = tensor_ref(flat.as_borrowed());
-            let copy_t = flat_t.restride_owned(t.sizes().to_vec(), t.strides().to_vec(), t.storage_offset());
+            let copy_t =
+                flat_t.restride_owned(t.sizes().to_vec(), t.strides().to_vec(), t.storage_offset());
             let new = super::tensor_object::alloc_with(obj.type_ptr(), copy_t)?;
             let id = ObjectPtr::steal_or_err(ffi::PyLong_FromVoidPtr(slf.cast()))?;
             if ffi::PyDict_SetItem(memo.as_ptr(), id.as_ptr(), new.as_ptr()) < 0 {
                 return Err(BindError::Python);
             }
             let copy_mod = ObjectPtr::steal_or_err(ffi::PyImport_ImportModule(c"copy".as_ptr()))?;
-            let deep = ObjectPtr::steal_or_err(ffi::PyObject_GetAttrString(copy_mod.as_ptr(), c"deepcopy".as_ptr()))?;
+            let deep = ObjectPtr::steal_or_err(ffi::PyObject_GetAttrString(
+                copy_mod.as_ptr(),
+                c"deepcopy".as_ptr(),
+            ))?;
             let dict = (*(slf as *mut super::tensor_object::PyTensor)).dict;
             if !dict.is_null() && ffi::PyDict_Size(dict) > 0 {
                 let d = ObjectPtr::steal_or_err(ffi::PyObject_CallFunctionObjArgs(
@@ -281,6 +292,18 @@ pub fn hand_written_methods() -> Vec<ffi::PyMethodDef> {
             ml_meth: ffi::PyMethodDefPointer { PyCFunction: tolist },
             ml_flags: ffi::METH_NOARGS,
             ml_doc: c"tolist($self, /)\n--\n\nReturns the data as nested Python lists of bool, int or float (a number for a 0-dim tensor).\n\nMirrors torch.Tensor.tolist.".as_ptr(),
+        },
+        ffi::PyMethodDef {
+            ml_name: super::override_protocol::PROTOCOL_NAME.as_ptr(),
+            ml_meth: ffi::PyMethodDefPointer { PyCFunctionWithKeywords: super::override_protocol::default_impl },
+            ml_flags: ffi::METH_CLASS | ffi::METH_VARARGS | ffi::METH_KEYWORDS,
+            ml_doc: c"__tensorbind_function__(cls, func, types, args=(), kwargs=None)\n--\n\nThe override protocol's default (PyTorch: Tensor.__torch_function__): returns\nNotImplemented unless cls is a subclass of every type in types; otherwise calls\nfunc(*args, **kwargs) with the protocol disabled and returns tensor results as cls instances.\nOverride it in a subclass (as a classmethod) to intercept every _C function, method and\noperator the subclass takes part in.".as_ptr(),
+        },
+        ffi::PyMethodDef {
+            ml_name: c"as_subclass".as_ptr(),
+            ml_meth: ffi::PyMethodDefPointer { PyCFunction: super::override_protocol::as_subclass },
+            ml_flags: ffi::METH_O,
+            ml_doc: c"as_subclass($self, cls, /)\n--\n\nThe same data as an instance of cls, a subclass of _C.Tensor (a new object over an alias of\nthis tensor; torch.Tensor.as_subclass). Raises TypeError for other classes.".as_ptr(),
         },
         ffi::PyMethodDef {
             ml_name: c"__deepcopy__".as_ptr(),

@@ -9,7 +9,6 @@
 //! after the write.
 //!
 //! Note [PyObject preservation]
-//! ~~~~~~~~~~~~~~~~~~~~~~~~~~~~
 //! One core tensor (`TensorImpl`) has at most one Python object, recorded in the tensor's opaque
 //! slot (core Note [PyObject slot]); `wrap` returns that object instead of making a new one, so
 //! identity holds with no global map. Who owns whom is one of three states:
@@ -311,7 +310,8 @@ unsafe fn clear_slots(tp: *mut ffi::PyTypeObject, obj: *mut ffi::PyObject) {
             return;
         }
         let n = (*(tp as *mut ffi::PyVarObject)).ob_size;
-        let members = (tp as *mut u8).add((*ffi::Py_TYPE(tp as *mut ffi::PyObject)).tp_basicsize as usize)
+        let members = (tp as *mut u8)
+            .add((*ffi::Py_TYPE(tp as *mut ffi::PyObject)).tp_basicsize as usize)
             as *const ffi::PyMemberDef;
         for i in 0..n.max(0) as usize {
             let m = &*members.add(i);
@@ -342,7 +342,9 @@ unsafe extern "C" fn tensor_meta_init(
         // Only classes made by `type.__new__` deriving from `_C.Tensor` come here (this is the
         // metaclass of `_C.Tensor`); they are heap types with CPython's `subtype_dealloc`.
         let tp = cls as *mut ffi::PyTypeObject;
-        if (*tp).tp_flags & ffi::Py_TPFLAGS_HEAPTYPE != 0 && ffi::PyType_IsSubtype(tp, tensor_type()) != 0 {
+        if (*tp).tp_flags & ffi::Py_TPFLAGS_HEAPTYPE != 0
+            && ffi::PyType_IsSubtype(tp, tensor_type()) != 0
+        {
             (*tp).tp_dealloc = Some(tensor_subclass_dealloc);
         }
     }

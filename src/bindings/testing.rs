@@ -20,8 +20,11 @@ pub unsafe extern "C" fn fn_hold_in_thread(
     nargs: ffi::Py_ssize_t,
     kwnames: *mut ffi::PyObject,
 ) -> *mut ffi::PyObject {
-    static PARSER: PythonArgParser =
-        PythonArgParser::new("_hold_in_thread", &["_hold_in_thread(Tensor tensor, float seconds)"], false);
+    static PARSER: PythonArgParser = PythonArgParser::new(
+        "_hold_in_thread",
+        &["_hold_in_thread(Tensor tensor, float seconds)"],
+        false,
+    );
     crate::handle_errors!({
         // SAFETY: CPython's METH_FASTCALL|METH_KEYWORDS convention.
         let r = unsafe { PARSER.parse(args, nargs, kwnames) }?;

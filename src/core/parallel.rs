@@ -45,8 +45,10 @@ fn default_threads() -> usize {
 /// It lives on the submitting thread's stack; the submitter waits until every helper that
 /// picked it up has left it before returning (see `Job::run`).
 struct Job {
-    /// Calls the chunk body for one chunk index.
-    call: *const (dyn Fn(usize) + Sync),
+    /// The chunk body, called with `(start, end)` of one chunk.
+    call: *const (dyn Fn(usize, usize) + Sync),
+    n: usize,
+    grain: usize,
     n_chunks: usize,
     next: AtomicUsize,
     /// Helpers currently inside this job.
@@ -67,8 +69,9 @@ impl Job {
             if i >= self.n_chunks {
                 return;
             }
+            let start = i * self.grain;
             // SAFETY: `call` is alive while any thread is inside the job (see `Job`).
-            unsafe { (*self.call)(i) };
+            unsafe { (*self.call)(start, (start + self.grain).min(self.n)) };
         }
     }
 }
@@ -166,13 +169,16 @@ fn ensure_workers(want: usize) {
 ///
 /// A panic in `f` on a worker aborts the process (kernels must not panic); on the calling thread
 /// it propagates as usual.
+#[inline]
 pub fn parallel_for(n: usize, grain: usize, f: impl Fn(usize, usize) + Sync) {
+    // One non-generic driver: the kernel body is instantiated once (as `f`), not once more per
+    // call site inside the driver's serial fallback.
+    parallel_for_dyn(n, grain, &f)
+}
+
+fn parallel_for_dyn(n: usize, grain: usize, f: &(dyn Fn(usize, usize) + Sync)) {
     let grain = grain.max(1);
     let n_chunks = n.div_ceil(grain);
-    let body = |i: usize| {
-        let start = i * grain;
-        f(start, (start + grain).min(n));
-    };
     let threads = get_num_threads().min(n_chunks);
     let guard = if threads > 1 {
         SUBMIT.try_lock().ok()
@@ -181,20 +187,23 @@ pub fn parallel_for(n: usize, grain: usize, f: impl Fn(usize, usize) + Sync) {
     };
     let Some(_guard) = guard else {
         for i in 0..n_chunks {
-            body(i);
+            let start = i * grain;
+            f(start, (start + grain).min(n));
         }
         return;
     };
     ensure_workers(threads - 1);
-    let body_ref: &(dyn Fn(usize) + Sync) = &body;
     let job = Job {
         // SAFETY: only erases the lifetime; the job is withdrawn and every helper has left it
-        // before `body` goes out of scope (below).
+        // before `f` can go out of scope (below).
         call: unsafe {
-            std::mem::transmute::<*const (dyn Fn(usize) + Sync + '_), *const (dyn Fn(usize) + Sync)>(
-                body_ref,
-            )
+            std::mem::transmute::<
+                *const (dyn Fn(usize, usize) + Sync + '_),
+                *const (dyn Fn(usize, usize) + Sync),
+            >(f)
         },
+        n,
+        grain,
         n_chunks,
         next: AtomicUsize::new(0),
         active: AtomicUsize::new(0),

@@ -606,7 +606,11 @@ impl Tensor {
         // SAFETY: both buffers hold `n * itemsize` bytes (the copy was sized from the source);
         // the destination is a fresh allocation, so they do not overlap.
         unsafe {
-            std::ptr::copy_nonoverlapping(self.storage.as_ptr(), out.storage.as_ptr(), n * self.dtype.itemsize())
+            std::ptr::copy_nonoverlapping(
+                self.storage.as_ptr(),
+                out.storage.as_ptr(),
+                n * self.dtype.itemsize(),
+            )
         };
         Ok(out)
     }

@@ -296,6 +296,10 @@ def test_unflatten_errors():
         _C.unflatten(ar(3, 4), 1, (-1, 3))
     with pytest.raises(IndexError, match="Dimension out of range"):
         _C.unflatten(ar(3, 4), 2, (2, 2))
+    with pytest.raises(RuntimeError, match=r"unflatten: Provided sizes \[5\] don't multiply up to the size of dim 1 \(4\) in the input tensor"):
+        _C.unflatten(ar(3, 4), -1, (5,))
+    with pytest.raises(IndexError, match="dimension specified as 0 but tensor has no dimensions"):
+        _C.unflatten(_C.tensor(1), 0, (1,))
 
 
 @pytest.mark.parametrize(
@@ -473,7 +477,7 @@ def test_gather_out_and_errors():
         _C.gather(x, 0, _C.tensor([[0]], dtype=_C.int32))
     with pytest.raises(RuntimeError, match="Index tensor must have the same number of dimensions as input tensor"):
         _C.gather(x, 0, _C.tensor([0]))
-    with pytest.raises(RuntimeError, match=r"Size does not match at dimension 1 expected index \[1, 5\] to be no larger than self \[3, 4\] apart from dimension 0"):
+    with pytest.raises(RuntimeError, match=r"Size does not match at dimension 1 expected index \[1, 5\] to be smaller than self \[3, 4\] apart from dimension 0"):
         _C.gather(x, 0, _C.zeros(1, 5, dtype=_C.int64))
     with pytest.raises(RuntimeError, match="index 3 is out of bounds for dimension 0 with size 3"):
         _C.gather(x, 0, _C.tensor([[3]]))
@@ -559,6 +563,9 @@ def test_index_select_misc_and_errors():
         _C.index_select(x, 0, _C.tensor([0.0]))
     with pytest.raises(IndexError, match="Dimension out of range"):
         _C.index_select(x, 2, _C.tensor([0]))
+    with pytest.raises(RuntimeError, match=r"index_select\(\): Index to scalar can have only 1 value, got 2 value\(s\)"):
+        _C.index_select(_C.tensor(5), 0, _C.tensor([0, 0]))
+    same(_C.index_select(_C.tensor(5), 0, _C.tensor([0])), [5], _C.int64)
 
 
 def test_masked_fill():
@@ -577,10 +584,12 @@ def test_masked_fill():
 
 def test_masked_fill_errors():
     x = ar(2, 3)
-    with pytest.raises(RuntimeError, match="masked_fill_ only supports boolean masks, but got mask with dtype Long"):
+    with pytest.raises(RuntimeError, match="masked_fill_ only supports boolean masks, but got mask with dtype long int"):
         _C.masked_fill(x, _C.tensor([1, 0, 1]), 0)
-    with pytest.raises(RuntimeError, match="masked_fill_ only supports boolean masks, but got mask with dtype Byte"):
+    with pytest.raises(RuntimeError, match="masked_fill_ only supports boolean masks, but got mask with dtype unsigned char"):
         _C.masked_fill(x, _C.tensor([1, 0, 1], dtype=_C.uint8), 0)
+    with pytest.raises(RuntimeError, match="masked_fill_ only supports boolean masks, but got mask with dtype float"):
+        _C.masked_fill(x, _C.tensor([1.0, 0.0, 1.0]), 0)
     with pytest.raises(RuntimeError, match=r"masked_fill_ only supports a 0-dimensional value tensor, but got tensor with 1 dimension\(s\)\."):
         _C.masked_fill(x, _C.tensor([True, False, True]), _C.tensor([1]))
     with pytest.raises(RuntimeError, match="value cannot be converted to type uint8_t without overflow"):

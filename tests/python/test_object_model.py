@@ -212,11 +212,13 @@ def test_subclass_finalizer_runs_once():
             calls.append(1)
 
     w = WithDel([1.0])
-    v = w.view(1)
+    holder = _C.zeros(1)
+    holder.grad = w  # Rust (the grad slot) holds w's tensor
     del w
     gc.collect()
     assert calls == []  # preserved, not finalized
-    del v
+    assert type(holder.grad) is WithDel
+    del holder  # the last handle to w's tensor goes: w is finalized, once
     gc.collect()
     assert calls == [1]
 
@@ -228,10 +230,11 @@ def test_release_from_a_thread_without_the_gil():
     r = weakref.ref(a, lambda _: fired.append(1))
     v = a.view(2, 2)
     del a
-    _C._hold_in_thread(v, 0.05)  # a Rust thread holds the view, then drops it without the GIL
+    # A Rust thread holds the view for 0.5 s, then drops it without the GIL. (Long enough for
+    # the next two lines even under the debug interpreter.)
+    _C._hold_in_thread(v, 0.5)
     del v
-    gc.collect()
-    assert fired == [] and r().tag == "y"
+    assert fired == [] and r().tag == "y"  # preserved while the thread holds the view
     deadline = time.monotonic() + 10
     while not fired and time.monotonic() < deadline:
         time.sleep(0.01)  # releases the GIL, which the Rust thread takes to free the object
@@ -316,3 +319,86 @@ def test_deepcopy_copies_grad():
     t2 = copy.deepcopy(t)
     assert t2.grad is not None and t2.grad is not t.grad
     assert t2.grad.tolist() == [1.0, 1.0]
+
+
+# ---------------------------------------------------------------------------------------------
+# the override protocol: __tensorbind_function__ (torch: __torch_function__)
+# ---------------------------------------------------------------------------------------------
+
+
+class ProtoBase(_C.Tensor):
+    pass
+
+
+class ProtoLogged(ProtoBase):
+    log = []
+
+    @classmethod
+    def __tensorbind_function__(cls, func, types, args=(), kwargs=None):
+        cls.log.append((func.__name__, [t.__name__ for t in types], len(args), dict(kwargs or {})))
+        return super().__tensorbind_function__(func, types, args, kwargs)
+
+
+def test_default_protocol_returns_the_subclass():
+    m = ProtoBase([1.0, 2.0])
+    for r in (m + 1, 2 - m, -m, m * m, _C.add(m, 1), m.sum(), m.view(2), m == 1, abs(m)):
+        assert type(r) is ProtoBase
+    assert (m + 1).tolist() == [2.0, 3.0]
+    assert m.add_(1) is m  # in place: the same object
+    assert type(_C.zeros(2)) is _C.Tensor  # plain tensors are untouched
+
+
+def test_protocol_sees_func_types_args_kwargs_in_torch_order():
+    ProtoLogged.log.clear()
+    l = ProtoLogged([1.0, 2.0])
+    m = ProtoBase([1.0, 1.0])
+    r = _C.add(m, l, alpha=2)
+    assert type(r) is ProtoLogged
+    assert r.tolist() == [3.0, 5.0]
+    # the subclass comes before its superclass, whatever the argument order
+    assert ProtoLogged.log == [("add", ["ProtoLogged", "ProtoBase"], 2, {"alpha": 2})]
+    ProtoLogged.log.clear()
+    l.mul(3)  # a method: self is the first argument
+    assert ProtoLogged.log == [("mul", ["ProtoLogged"], 2, {})]
+
+
+def test_non_tensor_objects_can_implement_the_protocol():
+    class Intercept:
+        @classmethod
+        def __tensorbind_function__(cls, func, types, args=(), kwargs=None):
+            return ("intercepted", func.__name__, len(args), types == (cls,))
+
+    assert _C.add(_C.zeros(2), Intercept()) == ("intercepted", "add", 2, True)
+    assert _C.zeros(2).sub(Intercept()) == ("intercepted", "sub", 2, True)
+
+
+def test_protocol_not_implemented_everywhere_is_a_type_error():
+    class Refuse:
+        @classmethod
+        def __tensorbind_function__(cls, func, types, args=(), kwargs=None):
+            return NotImplemented
+
+    # torch: TypeError: no implementation found for 'torch.add' on types that implement __torch_function__: [...]
+    with pytest.raises(TypeError, match=r"no implementation found for '_C.add' on types that implement __tensorbind_function__: \[<class '.*Refuse'>\]"):
+        _C.add(_C.zeros(2), Refuse())
+
+
+def test_unrelated_subclasses_decline_each_other():
+    class A(_C.Tensor):
+        pass
+
+    class B(_C.Tensor):
+        pass
+
+    with pytest.raises(TypeError, match="no implementation found"):
+        A([1.0]) + B([1.0])
+
+
+def test_as_subclass():
+    t = _C.tensor([1.0, 2.0])
+    s = t.as_subclass(ProtoBase)
+    assert type(s) is ProtoBase and s.tolist() == [1.0, 2.0]
+    s[0] = 9
+    assert t.tolist() == [9.0, 2.0]  # same data
+    with pytest.raises(TypeError, match="as_subclass"):
+        t.as_subclass(int)

@@ -424,68 +424,56 @@ fn par_grain(n: usize) -> Option<usize> {
     Some(n.div_ceil(threads * 4).max(1 << 15).next_multiple_of(64))
 }
 
-/// `dense_map` split across threads for large `n` (disjoint subranges: Note [Storage aliasing]).
+/// `dense_map` split across threads in chunks of `grain` (disjoint subranges: Note [Storage
+/// aliasing]). Only the parallel form lives here, so the kernel is not instantiated twice.
 ///
 /// # Safety
-/// As `dense_map`.
-#[inline(always)]
+/// As `dense_map`, and `mode` is not `Alias::Other`.
 unsafe fn dense_map_par<T: Element, R: Element>(
     po: *mut R,
     px: *const T,
     n: usize,
+    grain: usize,
     mode: Alias,
     f: impl Fn(T) -> R + Sync,
 ) {
-    match par_grain(n) {
-        Some(grain) if mode != Alias::Other => {
-            let (po, px) = (SendPtr(po), SendPtr(px as *mut T));
-            parallel::parallel_for(n, grain, |s, e| {
-                // SAFETY: `[s, e)` is inside the `n` elements of both operands (caller's
-                // contract); chunks are disjoint, and `mode` (Distinct or Same) holds for
-                // matching subranges too.
-                unsafe { dense_map(po.get().add(s), px.get().add(s), e - s, mode, &f) }
-            });
-        }
-        // SAFETY: forwarded contract.
-        _ => unsafe { dense_map(po, px, n, mode, f) },
-    }
+    let (po, px) = (SendPtr(po), SendPtr(px as *mut T));
+    parallel::parallel_for(n, grain, |s, e| {
+        // SAFETY: `[s, e)` is inside the `n` elements of both operands (caller's contract);
+        // chunks are disjoint, and `mode` (Distinct or Same) holds for matching subranges too.
+        unsafe { dense_map(po.get().add(s), px.get().add(s), e - s, mode, &f) }
+    });
 }
 
-/// `dense_map2` split across threads for large `n` (disjoint subranges).
+/// `dense_map2` split across threads in chunks of `grain` (disjoint subranges).
 ///
 /// # Safety
-/// As `dense_map2`.
-#[inline(always)]
+/// As `dense_map2`, and neither mode is `Alias::Other`.
 unsafe fn dense_map2_par<T: Element, R: Element>(
     po: *mut R,
     pa: *const T,
     pb: *const T,
     n: usize,
+    grain: usize,
     modes: (Alias, Alias),
     f: impl Fn(T, T) -> R + Sync,
 ) {
-    match par_grain(n) {
-        Some(grain) if modes.0 != Alias::Other && modes.1 != Alias::Other => {
-            let (po, pa, pb) = (SendPtr(po), SendPtr(pa as *mut T), SendPtr(pb as *mut T));
-            parallel::parallel_for(n, grain, |s, e| {
-                // SAFETY: `[s, e)` is inside the `n` elements of all three operands (caller's
-                // contract); chunks are disjoint, and `modes` (Distinct or Same) hold for
-                // matching subranges too.
-                unsafe {
-                    dense_map2(
-                        po.get().add(s),
-                        pa.get().add(s),
-                        pb.get().add(s),
-                        e - s,
-                        modes,
-                        &f,
-                    )
-                }
-            });
+    let (po, pa, pb) = (SendPtr(po), SendPtr(pa as *mut T), SendPtr(pb as *mut T));
+    parallel::parallel_for(n, grain, |s, e| {
+        // SAFETY: `[s, e)` is inside the `n` elements of all three operands (caller's
+        // contract); chunks are disjoint, and `modes` (Distinct or Same) hold for matching
+        // subranges too.
+        unsafe {
+            dense_map2(
+                po.get().add(s),
+                pa.get().add(s),
+                pb.get().add(s),
+                e - s,
+                modes,
+                &f,
+            )
         }
-        // SAFETY: forwarded contract.
-        _ => unsafe { dense_map2(po, pa, pb, n, modes, f) },
-    }
+    });
 }
 
 /// `binary_into` with large dense loops split across threads (`core::parallel`); results are
@@ -498,9 +486,10 @@ pub(crate) fn binary_into_par<T: Element, R: Element>(
     f: impl Fn(T, T) -> R + Sync,
 ) -> Result<()> {
     let n = out.numel();
-    if par_grain(n).is_none() || !out.is_contiguous() {
-        return binary_into(out, a, b, f);
-    }
+    let grain = match par_grain(n) {
+        Some(g) if out.is_contiguous() => g,
+        _ => return binary_into(out, a, b, f),
+    };
     let (po, pa, pb) = (
         out.data_ptr::<R>(),
         a.data_ptr::<T>() as *const T,
@@ -510,23 +499,30 @@ pub(crate) fn binary_into_par<T: Element, R: Element>(
     let b_dense = b.numel() == n && b.is_contiguous();
     if a_dense && b_dense {
         let modes = (alias_of::<T, R>(out, a), alias_of::<T, R>(out, b));
-        // SAFETY: all three are contiguous with `n` elements; `modes` describe the aliasing.
-        unsafe { dense_map2_par(po, pa, pb, n, modes, f) };
-        return Ok(());
-    }
-    if a.numel() == 1 && b_dense {
-        // SAFETY: `a` has one element at its data pointer; read before any write.
-        let x = unsafe { *pa };
-        // SAFETY: `out` and `b` are contiguous with `n` elements.
-        unsafe { dense_map_par(po, pb, n, alias_of::<T, R>(out, b), |y| f(x, y)) };
-        return Ok(());
-    }
-    if b.numel() == 1 && a_dense {
-        // SAFETY: `b` has one element at its data pointer; read before any write.
-        let y = unsafe { *pb };
-        // SAFETY: `out` and `a` are contiguous with `n` elements.
-        unsafe { dense_map_par(po, pa, n, alias_of::<T, R>(out, a), |x| f(x, y)) };
-        return Ok(());
+        if modes.0 != Alias::Other && modes.1 != Alias::Other {
+            // SAFETY: all three are contiguous with `n` elements; `modes` describe the aliasing
+            // and neither is `Other`.
+            unsafe { dense_map2_par(po, pa, pb, n, grain, modes, f) };
+            return Ok(());
+        }
+    } else if a.numel() == 1 && b_dense {
+        let mode = alias_of::<T, R>(out, b);
+        if mode != Alias::Other {
+            // SAFETY: `a` has one element at its data pointer; read before any write.
+            let x = unsafe { *pa };
+            // SAFETY: `out` and `b` are contiguous with `n` elements; `mode` is not `Other`.
+            unsafe { dense_map_par(po, pb, n, grain, mode, |y| f(x, y)) };
+            return Ok(());
+        }
+    } else if b.numel() == 1 && a_dense {
+        let mode = alias_of::<T, R>(out, a);
+        if mode != Alias::Other {
+            // SAFETY: `b` has one element at its data pointer; read before any write.
+            let y = unsafe { *pb };
+            // SAFETY: `out` and `a` are contiguous with `n` elements; `mode` is not `Other`.
+            unsafe { dense_map_par(po, pa, n, grain, mode, |x| f(x, y)) };
+            return Ok(());
+        }
     }
     binary_into(out, a, b, f)
 }

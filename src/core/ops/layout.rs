@@ -138,7 +138,9 @@ pub fn unflatten(input: &Tensor, dim: i64, sizes: &[i64]) -> Result<Tensor> {
         return Err(Error::runtime("unflatten: sizes must be non-empty"));
     }
     if input.dim() == 0 {
-        return Err(Error::runtime("Cannot unflatten a 0-dim tensor"));
+        return Err(Error::index(
+            "dimension specified as 0 but tensor has no dimensions",
+        ));
     }
     let cur = input.sizes()[d];
     let inferred = if sizes.contains(&-1) {
@@ -147,7 +149,7 @@ pub fn unflatten(input: &Tensor, dim: i64, sizes: &[i64]) -> Result<Tensor> {
         let prod = sizes.iter().try_fold(1i64, |a, &s| a.checked_mul(s));
         if sizes.iter().any(|&s| s < 0) || prod != Some(cur as i64) {
             return Err(Error::runtime(format!(
-                "unflatten: Provided sizes {sizes:?} don't multiply up to the size of dim {dim} ({cur}) in the input tensor"
+                "unflatten: Provided sizes {sizes:?} don't multiply up to the size of dim {d} ({cur}) in the input tensor"
             )));
         }
         sizes.iter().map(|&s| s as usize).collect()
@@ -459,7 +461,7 @@ fn index_values(index: &Tensor) -> Vec<i64> {
 /// `gather(input, dim, index)`: `out[i][j][k] = input[index[i][j][k]][j][k]` (for dim 0), shape
 /// of `index`, dtype of `input`. Errors (RuntimeError): "gather(): Expected dtype int64 for
 /// index", "Index tensor must have the same number of dimensions as input tensor", "Size does not
-/// match at dimension 1 expected index [2, 3] to be no larger than self [2, 2] apart from
+/// match at dimension 1 expected index [2, 3] to be smaller than self [2, 2] apart from
 /// dimension 0", "index 5 is out of bounds for dimension 0 with size 3"; IndexError for `dim`
 /// (torch: `torch.gather`).
 pub fn gather(input: &Tensor, dim: i64, index: &Tensor) -> Result<Tensor> {
@@ -487,7 +489,7 @@ pub fn gather(input: &Tensor, dim: i64, index: &Tensor) -> Result<Tensor> {
         for k in (0..ixd).filter(|&k| k != d) {
             if ix_sizes[k] > in_sizes[k] {
                 return Err(Error::runtime(format!(
-                    "Size does not match at dimension {k} expected index {:?} to be no larger than self {:?} apart from dimension {d}",
+                    "Size does not match at dimension {k} expected index {:?} to be smaller than self {:?} apart from dimension {d}",
                     index.sizes(),
                     input.sizes()
                 )));
@@ -656,6 +658,12 @@ pub fn index_select(input: &Tensor, dim: i64, index: &Tensor) -> Result<Tensor> 
             "index_select(): Index is supposed to be a vector",
         ));
     }
+    if input.dim() == 0 && index.numel() != 1 {
+        return Err(Error::runtime(format!(
+            "index_select(): Index to scalar can have only 1 value, got {} value(s)",
+            index.numel()
+        )));
+    }
     if !matches!(index.dtype(), DType::Int64 | DType::Int32) {
         return Err(Error::runtime(
             "index_select(): Expected dtype int32 or int64 for index",
@@ -690,11 +698,25 @@ pub fn index_select(input: &Tensor, dim: i64, index: &Tensor) -> Result<Tensor> 
     cat(&parts, d as i64)
 }
 
+/// The name torch's `caffe2::TypeMeta` prints for a dtype (the demangled C++ type, as on Linux).
+fn typemeta_name(d: DType) -> &'static str {
+    match d {
+        DType::Bool => "bool",
+        DType::UInt8 => "unsigned char",
+        DType::Int8 => "signed char",
+        DType::Int16 => "short int",
+        DType::Int32 => "int",
+        DType::Int64 => "long int",
+        DType::Float32 => "float",
+        DType::Float64 => "double",
+    }
+}
+
 fn check_bool_mask(mask: &Tensor, what: &str) -> Result<()> {
     if mask.dtype() != DType::Bool {
         return Err(Error::runtime(format!(
             "{what} only supports boolean masks, but got mask with dtype {}",
-            mask.dtype().scalar_type_name()
+            typemeta_name(mask.dtype())
         )));
     }
     Ok(())
@@ -725,7 +747,7 @@ fn masked_fill_impl(input: &Tensor, mask: &Tensor, value: Scalar, checked: bool)
 
 /// `masked_fill(input, mask, value)`: a copy of `input` with `value` where the bool `mask`
 /// (broadcast with `input`) is true. Errors: RuntimeError "masked_fill_ only supports boolean
-/// masks, but got mask with dtype Long", "value cannot be converted to type uint8_t without
+/// masks, but got mask with dtype long int", "value cannot be converted to type uint8_t without
 /// overflow", broadcast errors (torch: `torch.masked_fill`).
 pub fn masked_fill(input: &Tensor, mask: &Tensor, value: Scalar) -> Result<Tensor> {
     masked_fill_impl(input, mask, value, true)
@@ -859,6 +881,49 @@ mod tests {
         assert_eq!(
             take(&x, &t(vec![-1i64], &[1])).unwrap().to_vec::<i64>(),
             vec![5]
+        );
+    }
+
+    #[test]
+    fn index_ops_and_errors() {
+        use crate::core::error::ErrorKind;
+        let x = t((0..12i64).collect(), &[3, 4]);
+        let e = narrow(&x, 0, 1, 3).unwrap_err();
+        assert_eq!(
+            (e.kind, e.message.as_str()),
+            (
+                ErrorKind::Runtime,
+                "start (1) + length (3) exceeds dimension size (3)."
+            )
+        );
+        assert_eq!(narrow(&x, 0, 4, 0).unwrap_err().kind, ErrorKind::Index);
+        let idx = t(vec![2i64, 0, 1, 0], &[1, 4]);
+        assert_eq!(
+            gather(&x, 0, &idx).unwrap().to_vec::<i64>(),
+            vec![8, 1, 6, 3]
+        );
+        let bad = t(vec![3i64], &[1, 1]);
+        assert_eq!(
+            gather(&x, 0, &bad).unwrap_err().message,
+            "index 3 is out of bounds for dimension 0 with size 3"
+        );
+        let s = scatter_value(&x, 1, &t(vec![0i64], &[1, 1]), Scalar::Int(-1)).unwrap();
+        assert_eq!(s.to_vec::<i64>()[..4], [-1, 1, 2, 3]);
+        let m = t(vec![1i64, 0, 0, 1], &[4]);
+        assert_eq!(
+            masked_fill(&x, &m, Scalar::Int(0)).unwrap_err().message,
+            "masked_fill_ only supports boolean masks, but got mask with dtype long int"
+        );
+        let mb = t(vec![true, false, false, true], &[4]);
+        assert_eq!(
+            masked_select(&x, &mb).unwrap().to_vec::<i64>(),
+            vec![0, 3, 4, 7, 8, 11]
+        );
+        let xt = x.as_strided(vec![4, 3], vec![1, 4], 0);
+        assert_eq!(flip(&xt, &[0, 1]).unwrap().to_vec::<i64>()[..3], [11, 7, 3]);
+        assert_eq!(
+            flip(&x, &[0, -2]).unwrap_err().message,
+            "dim 0 appears multiple times in the list of dims"
         );
     }
 }

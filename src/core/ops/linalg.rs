@@ -185,7 +185,11 @@ pub fn matmul(input: &Tensor, other: &Tensor) -> Result<Tensor> {
         (1, 2) => {
             // [1, p] → [p] in place of the fresh product (torch's `squeeze_(0)`): not a view.
             let r = mm(&unsqueeze(input, 0)?, other)?;
-            return Ok(r.restride_owned(vec![r.sizes()[1]], vec![r.strides()[1]], r.storage_offset()));
+            return Ok(r.restride_owned(
+                vec![r.sizes()[1]],
+                vec![r.strides()[1]],
+                r.storage_offset(),
+            ));
         }
         (2, 2) => return mm(input, other),
         _ => {}

@@ -564,4 +564,50 @@ mod tests {
         let m = median(&t(vec![4.0f32, 1.0, 3.0, 2.0], &[4])).unwrap();
         assert_eq!(m.to_vec::<f32>(), vec![2.0]);
     }
+
+    #[test]
+    fn strided_inputs_and_errors() {
+        use crate::core::error::ErrorKind;
+        // [[1, 5, 2], [7, 3, 4]] transposed: var over dim 1 is the column variance.
+        let x = t(vec![1.0f32, 5.0, 2.0, 7.0, 3.0, 4.0], &[2, 3]);
+        let xt = x.as_strided(vec![3, 2], vec![1, 3], 0);
+        assert_eq!(
+            var_dim(&xt, Some(&[1]), true, false)
+                .unwrap()
+                .to_vec::<f32>(),
+            vec![18.0, 2.0, 2.0]
+        );
+        assert_eq!(
+            norm(&xt, Some(Scalar::Float(f64::INFINITY)), None, false)
+                .unwrap()
+                .to_vec::<f32>(),
+            vec![7.0]
+        );
+        assert_eq!(
+            cumsum(&xt, 0, None).unwrap().to_vec::<f32>(),
+            vec![1.0, 7.0, 6.0, 10.0, 8.0, 14.0]
+        );
+        let i = t(vec![1i64, 2], &[2]);
+        let e = norm(&i, None, None, false).unwrap_err();
+        assert_eq!(
+            (e.kind, e.message.as_str()),
+            (
+                ErrorKind::Runtime,
+                "linalg.vector_norm only supports floating point and complex dtypes, but got: Long"
+            )
+        );
+        let e = softmax(&i, 0, None).unwrap_err();
+        assert_eq!(
+            e.message,
+            "\"softmax_lastdim_kernel_impl\" not implemented for 'Long'"
+        );
+        assert_eq!(cumsum(&i, 1, None).unwrap_err().kind, ErrorKind::Index);
+        let big = t(vec![1000.0f64, 1000.0], &[2]);
+        let l = logsumexp(&big, &[0], false).unwrap().to_vec::<f64>()[0];
+        assert!((l - (1000.0 + 2f64.ln())).abs() < 1e-9);
+        let u = t(vec![0u8, 3], &[2]);
+        let a = all(&u).unwrap();
+        assert_eq!((a.dtype(), a.to_vec::<u8>()), (DType::UInt8, vec![0]));
+        assert_eq!(count_nonzero(&u, None).unwrap().to_vec::<i64>(), vec![1]);
+    }
 }
