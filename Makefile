@@ -32,6 +32,9 @@ BUILD_DBG   := build-dbg
 
 # Python packages installed into the test venvs.
 TEST_DEPS   := pytest>=8
+# mypy type-checks a sample script against the stub (release venv only: its compiled wheels are
+# for the release interpreter).
+TYPECHECK_DEPS := mypy
 MATURIN_REQ := maturin>=1.9,<2
 # maturin from PATH when present, else from the build venv (created on demand).
 MATURIN     ?= $(or $(shell command -v maturin 2>/dev/null),$(VENV_BUILD)/bin/maturin)
@@ -62,7 +65,7 @@ $(VENV)/bin/python:
 	$(PYTHON) -m venv $(VENV)
 
 $(VENV)/.test-deps: | $(VENV)/bin/python
-	$(VENV)/bin/python -m pip install -q '$(TEST_DEPS)'
+	$(VENV)/bin/python -m pip install -q '$(TEST_DEPS)' '$(TYPECHECK_DEPS)'
 	touch $@
 
 # Install the freshly built wheel into .venv (force: same version, new build).

@@ -70,6 +70,7 @@ struct Entry {
     function: bool,
     method: bool,
     numbers_as_tensors: bool,
+    unwrap_single: bool,
     out: bool,
     impl_fn: String,
     doc: String,
@@ -113,6 +114,7 @@ fn entry_from_map(m: BTreeMap<String, String>) -> Result<Entry, String> {
             "func",
             "variants",
             "numbers_as_tensors",
+            "unwrap_single",
             "out",
             "impl",
             "doc",
@@ -170,6 +172,7 @@ fn entry_from_map(m: BTreeMap<String, String>) -> Result<Entry, String> {
         function: variants.contains("function"),
         method: variants.contains("method"),
         numbers_as_tensors: flag("numbers_as_tensors"),
+        unwrap_single: flag("unwrap_single"),
         out: flag("out"),
         impl_fn,
         doc: m
@@ -306,6 +309,7 @@ fn stub_type(ty: &str, numbers_as_tensors: bool) -> String {
         "str" => "str".into(),
         "ScalarType" => "dtype".into(),
         "Tensor[]" => "Sequence[Tensor]".into(),
+        "Generator" => "Generator".into(),
         "PyObject*" => "Any".into(),
         s if s.starts_with("int[") => "Union[_int, Sequence[_int]]".into(),
         other => panic!("no stub type for schema type {other:?}"),
@@ -317,7 +321,19 @@ fn stub_type(ty: &str, numbers_as_tensors: bool) -> String {
     }
 }
 
-fn stub_ret(ret: &str) -> &'static str {
+/// The field names of a named-tuple return `(Tensor values, Tensor indices)`, if `ret` is one.
+fn tuple_fields(ret: &str) -> Option<Vec<String>> {
+    let inner = ret.strip_prefix('(')?.strip_suffix(')')?;
+    inner
+        .split(", ")
+        .map(|f| f.strip_prefix("Tensor ").map(str::to_string))
+        .collect()
+}
+
+fn stub_ret(ret: &str, unwrap_single: bool) -> String {
+    if tuple_fields(ret).is_some() {
+        return "Any".into(); // replaced by the named-tuple class in `gen_stub`
+    }
     match ret {
         "Tensor" | "Tensor(a!)" => "Tensor",
         "Scalar" => "_Number",
@@ -325,8 +341,19 @@ fn stub_ret(ret: &str) -> &'static str {
         "bool" => "_bool",
         "float" => "_float",
         "int[]" => "Tuple[_int, ...]",
+        "Tensor[]" if unwrap_single => "Union[Tensor, Tuple[Tensor, ...]]",
+        "Tensor[]" => "Tuple[Tensor, ...]",
         other => panic!("no stub type for return {other:?}"),
     }
+    .into()
+}
+
+/// The stub type of an entry's return, naming the named-tuple class where there is one.
+fn stub_ret_of(op_name: &str, e: &Entry) -> String {
+    if tuple_fields(&e.ret).is_some() {
+        return format!("return_types.{op_name}");
+    }
+    stub_ret(&e.ret, e.unwrap_single)
 }
 
 // ----- bindings -------------------------------------------------------------------------------
@@ -370,6 +397,10 @@ fn extract(i: usize, ty: &str) -> (String, String) {
             format!("a{i}"),
         ),
         ("Tensor[]", false) => (format!("let a{i} = r.tensor_list({i})?;"), format!("&a{i}")),
+        ("Generator", true) => (
+            format!("let a{i} = r.object({i}).and_then(super::super::generator_object::unpack_generator);"),
+            format!("a{i}"),
+        ),
         (_, false) if is_int_list => (format!("let a{i} = r.int_list({i})?;"), format!("&a{i}")),
         (_, true) if is_int_list => (
             format!("let a{i} = r.optional_int_list({i})?;"),
@@ -391,11 +422,15 @@ fn docstring(op: &Op, v: Variant) -> String {
         // First line in CPython's `__text_signature__` form.
         let ps = py_params(entries[0], v);
         let _ = write!(s, "{}({})\n--\n\n", op.name, py_signature(&ps, Some(first)));
+    } else {
+        // Overloaded: no single signature exists, so `inspect.signature` reports the documented
+        // fallback `(*args, **kwargs)`; the overloads are listed below.
+        let _ = write!(s, "{}({first}, *args, **kwargs)\n--\n\n", op.name);
     }
     for e in &entries {
         let ps = py_params(e, v);
         let sig = py_signature(&ps, None);
-        let _ = writeln!(s, "{}({}) -> {}", op.name, sig, stub_ret(&e.ret));
+        let _ = writeln!(s, "{}({}) -> {}", op.name, sig, stub_ret_of(&op.name, e));
     }
     s.push('\n');
     let mut seen = Vec::new();
@@ -435,7 +470,7 @@ fn c_str_lit(s: &str) -> String {
     format!("c{:?}", s)
 }
 
-fn gen_entry_point(op: &Op, v: Variant, out: &mut String) {
+fn gen_entry_point(op: &Op, v: Variant, structseqs: &[(String, Vec<String>)], out: &mut String) {
     let entries: Vec<&Entry> = op.entries.iter().filter(|e| variant_has(e, v)).collect();
     let fname = match v {
         Variant::Function => format!("fn_{}", rust_ident(&op.name)),
@@ -587,6 +622,32 @@ fn gen_entry_point(op: &Op, v: Variant, out: &mut String) {
                     "                Ok(convert::int_tuple(v.into_iter())?.release())"
                 );
             }
+            "Tensor[]" => {
+                let _ = writeln!(
+                    out,
+                    "                let v: Vec<crate::core::Tensor> = {call}?;"
+                );
+                if e.unwrap_single {
+                    let _ = writeln!(out, "                if v.len() == 1 {{");
+                    let _ = writeln!(out, "                    return Ok(wrap(v.into_iter().next().expect(\"one\"))?.release());");
+                    let _ = writeln!(out, "                }}");
+                }
+                let _ = writeln!(
+                    out,
+                    "                Ok(structseq::tensor_tuple(v)?.release())"
+                );
+            }
+            ret if tuple_fields(ret).is_some() => {
+                let n = tuple_fields(ret).expect("checked").len();
+                let idx = structseq_index(structseqs, &op.name, ret);
+                let names: Vec<String> = (0..n).map(|k| format!("r{k}")).collect();
+                let _ = writeln!(out, "                let ({}) = {call}?;", names.join(", "));
+                let _ = writeln!(
+                    out,
+                    "                Ok(structseq::new_return({idx}, vec![{}])?.release())",
+                    names.join(", ")
+                );
+            }
             other => panic!("{}: unsupported return type {other}", op.name),
         }
         let _ = writeln!(out, "            }}");
@@ -600,8 +661,48 @@ fn gen_entry_point(op: &Op, v: Variant, out: &mut String) {
     let _ = writeln!(out, "}}\n");
 }
 
+/// The named-tuple return types, one per op name (torch: `torch.return_types.<op>`), in schema
+/// order: `(op name, field names)`.
+fn collect_structseqs(ops: &[Op]) -> Vec<(String, Vec<String>)> {
+    let mut out: Vec<(String, Vec<String>)> = Vec::new();
+    for op in ops {
+        for e in &op.entries {
+            if let Some(fields) = tuple_fields(&e.ret) {
+                match out.iter().find(|(n, _)| *n == op.name) {
+                    Some((_, f)) => assert_eq!(
+                        *f, fields,
+                        "{}: overloads return different named tuples",
+                        op.name
+                    ),
+                    None => out.push((op.name.clone(), fields)),
+                }
+            }
+        }
+    }
+    out
+}
+
+fn structseq_index(structseqs: &[(String, Vec<String>)], name: &str, ret: &str) -> usize {
+    let fields = tuple_fields(ret).expect("a named-tuple return");
+    structseqs
+        .iter()
+        .position(|(n, f)| n == name && *f == fields)
+        .expect("collected")
+}
+
 fn gen_bindings(ops: &[Op]) -> String {
     let mut out = String::new();
+    let structseqs = collect_structseqs(ops);
+    let _ = writeln!(out, "/// The named-tuple return types: (name, field names), indexed by `structseq::new_return`.");
+    let _ = writeln!(
+        out,
+        "pub(super) static RETURN_TYPES: &[(&str, &[&str])] = &["
+    );
+    for (name, fields) in &structseqs {
+        let fs: Vec<String> = fields.iter().map(|f| format!("{f:?}")).collect();
+        let _ = writeln!(out, "    ({name:?}, &[{}]),", fs.join(", "));
+    }
+    let _ = writeln!(out, "];\n");
     out.push_str("// @generated from src/native_functions.yaml by build.rs — do not edit.\n");
     out.push_str("// Included once, by src/bindings/generated.rs.\n\n");
     let mut fn_table = Vec::new();
@@ -611,7 +712,7 @@ fn gen_bindings(ops: &[Op]) -> String {
             if !op.entries.iter().any(|e| variant_has(e, v)) {
                 continue;
             }
-            gen_entry_point(op, v, &mut out);
+            gen_entry_point(op, v, &structseqs, &mut out);
             let fname = match v {
                 Variant::Function => format!("fn_{}", op.name),
                 Variant::Method => format!("meth_{}", op.name),
@@ -653,34 +754,67 @@ fn gen_stub(ops: &[Op], prelude: &str) -> String {
         "# Regenerate with `make stubs`; a test keeps this file equal to the generated one.\n",
     );
     out.push_str(prelude);
+    out.push_str("\n# Named-tuple returns (`_C.return_types.<op>`), generated from the schema.\nclass return_types:\n");
+    let structseqs = collect_structseqs(ops);
+    if structseqs.is_empty() {
+        out.push_str("    pass\n");
+    }
+    for (name, fields) in &structseqs {
+        let _ = writeln!(out, "    class {name}(NamedTuple):");
+        for f in fields {
+            let _ = writeln!(out, "        {f}: Tensor");
+        }
+    }
     let stub_def = |name: &str, e: &Entry, v: Variant, overloaded: bool, indent: &str| -> String {
         let ps = py_params(e, v);
-        let mut parts: Vec<String> = Vec::new();
-        if v == Variant::Method {
-            parts.push("self".into());
-        }
-        let mut star = false;
-        for p in &ps {
-            if p.kwarg_only && !star {
-                parts.push("*".into());
-                star = true;
+        // `zeros(2, 3)`: an `int[]` that is the only positional parameter also takes varargs
+        // ints (the parser's rule), which a stub spells as a second overload with `*size: int`.
+        let varargs = ps.iter().filter(|p| !p.kwarg_only).count() == 1
+            && parser_type(&ps[0].ty)
+                .trim_end_matches('?')
+                .starts_with("int[");
+        let render = |as_varargs: bool| -> String {
+            let mut parts: Vec<String> = Vec::new();
+            if v == Variant::Method {
+                parts.push("self".into());
             }
-            let ty = stub_type(&p.ty, e.numbers_as_tensors);
-            match &p.default {
-                Some(d) => parts.push(format!("{}: {} = {}", p.name, ty, py_default(d))),
-                None => parts.push(format!("{}: {}", p.name, ty)),
+            let mut star = false;
+            for (i, p) in ps.iter().enumerate() {
+                if i == 0 && as_varargs {
+                    parts.push(format!("*{}: _int", p.name));
+                    star = true;
+                    continue;
+                }
+                if p.kwarg_only && !star {
+                    parts.push("*".into());
+                    star = true;
+                }
+                let ty = if i == 0 && varargs {
+                    "Sequence[_int]".to_string()
+                } else {
+                    stub_type(&p.ty, e.numbers_as_tensors)
+                };
+                match &p.default {
+                    Some(d) => parts.push(format!("{}: {} = {}", p.name, ty, py_default(d))),
+                    None => parts.push(format!("{}: {}", p.name, ty)),
+                }
             }
+            let mut s = String::new();
+            if overloaded || varargs {
+                let _ = writeln!(s, "{indent}@overload");
+            }
+            let _ = writeln!(
+                s,
+                "{indent}def {name}({}) -> {}: ...",
+                parts.join(", "),
+                stub_ret_of(name, e)
+            );
+            s
+        };
+        let mut s = render(false);
+        if varargs {
+            s.push_str(&render(true));
         }
-        let mut s = String::new();
-        if overloaded {
-            let _ = writeln!(s, "{indent}@overload");
-        }
-        let _ = writeln!(
-            s,
-            "{indent}def {name}({}) -> {}: ...",
-            parts.join(", "),
-            stub_ret(&e.ret)
-        );
         s
     };
     out.push_str("\nclass Tensor(_TensorBase):\n");

@@ -17,6 +17,13 @@ from . import _C as _ext
 from ._C import *  # noqa: F401,F403
 from ._C import _hold_in_thread, _live_tensors, _py_debug  # noqa: F401
 
+# `_C.return_types` holds the named-tuple types of multi-output ops; registering it as a module
+# makes `import _C.return_types` work and lets pickle find the types by their qualified names.
+import sys as _sys  # noqa: E402
+
+_sys.modules[__name__ + ".return_types"] = _ext.return_types
+del _sys
+
 __all__ = sorted(name for name in vars(_ext) if not name.startswith("_"))
 __version__ = getattr(_ext, "__version__", "0+unknown")
 if _ext.__doc__:

@@ -40,6 +40,8 @@ pub enum ParamType {
     TensorList,
     /// `PyObject*`: any object, converted by hand-written code.
     Object,
+    /// `Generator`: a `_C.Generator` (its type is registered at init by `register_generator_type`).
+    Generator,
 }
 
 impl ParamType {
@@ -54,6 +56,7 @@ impl ParamType {
             "ScalarType" => (ParamType::ScalarType, None),
             "Tensor[]" => (ParamType::TensorList, None),
             "PyObject*" => (ParamType::Object, None),
+            "Generator" => (ParamType::Generator, None),
             "int[]" => (ParamType::IntList, None),
             _ => {
                 let n = s.strip_prefix("int[")?.strip_suffix(']')?;
@@ -75,6 +78,7 @@ impl ParamType {
             ParamType::ScalarType => "_C.dtype",
             ParamType::TensorList => "tuple of Tensors",
             ParamType::Object => "object",
+            ParamType::Generator => "_C.Generator",
         }
     }
 }
@@ -406,6 +410,11 @@ fn check_type(
         ParamType::Str => is_str(o),
         ParamType::ScalarType => unpack_dtype(o).is_some() || python_type_dtype(o).is_some(),
         ParamType::Object => true,
+        ParamType::Generator => {
+            let tp = GENERATOR_TYPE.load(std::sync::atomic::Ordering::Acquire);
+            // SAFETY: type check of a live object against a ready static type (if registered).
+            !tp.is_null() && unsafe { ffi::PyObject_TypeCheck(o.as_ptr(), tp) != 0 }
+        }
         ParamType::IntList => {
             if is_int_like(o) {
                 true
@@ -449,6 +458,15 @@ fn check_type(
     } else {
         Err(None)
     }
+}
+
+/// The `_C.Generator` type, for `Generator` parameters (set once at module initialisation).
+static GENERATOR_TYPE: std::sync::atomic::AtomicPtr<ffi::PyTypeObject> =
+    std::sync::atomic::AtomicPtr::new(std::ptr::null_mut());
+
+/// Register the type that `Generator` parameters accept (src/bindings/generator_object.rs).
+pub fn register_generator_type(tp: *mut ffi::PyTypeObject) {
+    GENERATOR_TYPE.store(tp, std::sync::atomic::Ordering::Release);
 }
 
 /// torch accepts the Python types `bool`, `int` and `float` where a dtype is expected.

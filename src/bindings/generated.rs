@@ -31,7 +31,7 @@ mod gen {
         arg_parser::PythonArgParser,
         convert,
         object_ptr::{py_bool, Borrowed},
-        override_protocol,
+        override_protocol, structseq,
         tensor_object::{tensor_ref, tensor_type, wrap},
     };
     use super::{write_out, MethodTable};
@@ -42,6 +42,11 @@ mod gen {
 /// The generated module functions.
 pub fn functions() -> &'static [ffi::PyMethodDef] {
     &gen::FUNCTIONS.0
+}
+
+/// The named-tuple return types: (op name, field names).
+pub fn return_types() -> &'static [(&'static str, &'static [&'static str])] {
+    gen::RETURN_TYPES
 }
 
 /// The generated `_C.Tensor` methods.

@@ -1,15 +1,16 @@
 //! src/bindings/mapping.rs: hand-written indexing slots of `_C.Tensor` — `len(t)`, `t[idx]` and
-//! `t[idx] = value` for basic indices (ints, 0-dim integer tensors, slices, `None`, `...`),
-//! because CPython passes the index as one arbitrary object (PyTorch:
-//! `python_variable_indexing.cpp`). The index is translated to core `IndexItem`s here; the core
-//! computes the view.
+//! `t[idx] = value` for ints, slices, `None`, `...`, `True`/`False`, index tensors and masks,
+//! and (nested) lists of ints or bools, because CPython passes the index as one arbitrary object
+//! (PyTorch: `python_variable_indexing.cpp`). The index is translated to core `IndexItem`s here;
+//! the core computes the view or the advanced-indexing copy, and the writes.
 
 use super::convert;
 use super::errors::{index_error, BindError, PyResult};
-use super::object_ptr::Borrowed;
+use super::object_ptr::{Borrowed, ObjectPtr};
+use super::tensor_new::from_data;
 use super::tensor_object::{tensor_ref, unpack, wrap};
-use crate::core::ops::indexing::{index, IndexItem};
-use crate::core::Tensor;
+use crate::core::ops::indexing::{index, index_put, IndexItem};
+use crate::core::{DType, Tensor};
 use pyo3_ffi as ffi;
 use std::ffi::c_int;
 use std::ptr::addr_of_mut;
@@ -56,22 +57,26 @@ fn item(o: Borrowed<'_>) -> PyResult<IndexItem> {
             ));
         }
     }
+    if convert::is_bool(o) {
+        // SAFETY: comparison with the `True` singleton.
+        return Ok(IndexItem::Bool(o.as_ptr() == unsafe { ffi::Py_True() }));
+    }
     if convert::is_int(o) {
         return Ok(IndexItem::Int(convert::to_i64(o)?));
     }
     if let Some(t) = unpack(o) {
-        if t.dim() == 0 && t.dtype().is_integral() {
-            return Ok(IndexItem::Int(t.item()?.to_i64()));
-        }
-        return Err(BindError::Core(crate::core::Error::not_implemented(
-            "advanced indexing with tensors (masks, index tensors) is not supported yet",
-        )));
+        // The core sorts tensors out: 0-dim integer ones act as ints, bool/uint8 ones as masks.
+        return Ok(IndexItem::Tensor(t.alias()));
     }
-    // SAFETY: type checks of a live object.
-    if unsafe { ffi::PyList_Check(o.as_ptr()) != 0 } {
-        return Err(BindError::Core(crate::core::Error::not_implemented(
-            "advanced indexing with lists is not supported yet",
-        )));
+    if is_sequence(o) {
+        // torch's `indexing_tensor_from_data`: a list of bools is a mask, anything else is
+        // converted to int64 (floats truncated; `[]` is an empty int64 index).
+        let t = from_data(o, None, "index")?;
+        let t = match t.dtype() {
+            DType::Bool | DType::Int64 => t,
+            _ => from_data(o, Some(DType::Int64), "index")?,
+        };
+        return Ok(IndexItem::Tensor(t));
     }
     // torch: only integers, slices (`:`), ellipsis (`...`), None and long or byte Variables are valid indices (got str)
     Err(index_error(format!(
@@ -80,21 +85,63 @@ fn item(o: Borrowed<'_>) -> PyResult<IndexItem> {
     )))
 }
 
-/// The view that `t[key]` denotes.
-fn view_for(t: &Tensor, key: Borrowed<'_>) -> PyResult<Tensor> {
+/// True for a list or tuple (the sequences an index may spell index tensors with; `str` is
+/// not one, so `t["a"]` stays torch's "valid indices" IndexError).
+fn is_sequence(o: Borrowed<'_>) -> bool {
+    // SAFETY: type checks of a live object.
+    unsafe { ffi::PyList_Check(o.as_ptr()) != 0 || ffi::PyTuple_Check(o.as_ptr()) != 0 }
+}
+
+/// torch's `treatSequenceAsTuple`: a list key shorter than 32 holding a tensor, a sequence, a
+/// slice, `...` or `None` is read as a tuple of index items (numpy's legacy rule), so
+/// `t[[[0, 1], [1, 2]]]` is `t[[0, 1], [1, 2]]`; other lists are one index tensor.
+fn list_as_tuple(key: Borrowed<'_>) -> bool {
+    // SAFETY: type check and item reads of a live list; items are borrowed from it while we
+    // hold `key` and call nothing that could run Python code.
+    unsafe {
+        let p = key.as_ptr();
+        if ffi::PyList_Check(p) == 0 {
+            return false;
+        }
+        let n = ffi::PyList_GET_SIZE(p);
+        if n >= 32 {
+            return false;
+        }
+        (0..n).any(|i| {
+            let o = ffi::PyList_GET_ITEM(p, i);
+            unpack(Borrowed::from_ptr(o)).is_some()
+                || is_sequence(Borrowed::from_ptr(o))
+                || ffi::PySlice_Check(o) != 0
+                || o == ffi::Py_Ellipsis()
+                || o == ffi::Py_None()
+        })
+    }
+}
+
+/// The core index items that `key` spells.
+fn items_for(key: Borrowed<'_>) -> PyResult<Vec<IndexItem>> {
     // SAFETY: type check of a live object.
-    if unsafe { ffi::PyTuple_Check(key.as_ptr()) } != 0 {
-        // SAFETY: a live tuple; items are borrowed from it while we hold `key`.
-        let n = unsafe { ffi::PyTuple_GET_SIZE(key.as_ptr()) };
+    if unsafe { ffi::PyTuple_Check(key.as_ptr()) } != 0 || list_as_tuple(key) {
+        // SAFETY: a live tuple or list.
+        let n = unsafe { ffi::PySequence_Size(key.as_ptr()) };
+        if n < 0 {
+            return Err(BindError::Python);
+        }
         let mut items = Vec::with_capacity(n as usize);
         for i in 0..n {
-            // SAFETY: `i` is in range; the item is borrowed from the tuple.
-            let o = unsafe { Borrowed::from_ptr(ffi::PyTuple_GET_ITEM(key.as_ptr(), i)) };
-            items.push(item(o)?);
+            // SAFETY: a live sequence; `PySequence_GetItem` returns a new reference (or NULL
+            // with an exception set if a list shrank under Python code run meanwhile).
+            let o = unsafe { ObjectPtr::steal_or_err(ffi::PySequence_GetItem(key.as_ptr(), i))? };
+            items.push(item(o.as_borrowed())?);
         }
-        return Ok(index(t, &items)?);
+        return Ok(items);
     }
-    Ok(index(t, &[item(key)?])?)
+    Ok(vec![item(key)?])
+}
+
+/// What `t[key]` denotes: a view for basic indices, a copy with advanced ones.
+fn view_for(t: &Tensor, key: Borrowed<'_>) -> PyResult<Tensor> {
+    Ok(index(t, &items_for(key)?)?)
 }
 
 unsafe extern "C" fn mp_subscript(
@@ -127,11 +174,15 @@ unsafe extern "C" fn mp_ass_subscript(
                 Borrowed::from_ptr(value),
             )
         };
-        let view = view_for(t, key)?;
+        let items = items_for(key)?;
         if let Some(src) = unpack(value) {
-            view.copy_from(src)?;
+            index_put(t, &items, src)?;
         } else if convert::is_number(value) {
-            view.fill_(convert::number_to_scalar(value)?)?;
+            // torch's `valueToTensor`: a number becomes a 0-dim tensor of `t`'s dtype (checked
+            // for overflow), which the core fills with.
+            let v = Tensor::zeros(&[], t.dtype())?;
+            v.fill_(convert::number_to_scalar(value)?)?;
+            index_put(t, &items, &v)?;
         } else {
             // torch: can't assign a str to a scalar tensor
             return Err(super::errors::type_error(format!(

@@ -97,6 +97,8 @@ unsafe fn init() -> PyResult<ObjectPtr> {
         super::override_protocol::init()?;
         super::dtype_object::init(m.as_ptr())?;
         super::tensor_object::init(m.as_ptr())?;
+        super::structseq::init(m.as_ptr())?;
+        super::generator_object::init(m.as_ptr())?;
         add_object(m.as_ptr(), "_py_debug", py_bool(cfg!(py_debug)))?;
         let rebuild = ObjectPtr::steal_or_err(ffi::PyObject_GetAttrString(
             m.as_ptr(),

@@ -111,7 +111,7 @@ fn collect(
 /// Build a core tensor from nested sequences of numbers (or a number, or a tensor). Without
 /// `dtype`, the result is bool if every leaf is a bool, float32 if any is a float, else int64
 /// (the legacy `Tensor(...)` constructor passes float32).
-fn from_data(data: Borrowed<'_>, dtype: Option<DType>, fname: &str) -> PyResult<Tensor> {
+pub(crate) fn from_data(data: Borrowed<'_>, dtype: Option<DType>, fname: &str) -> PyResult<Tensor> {
     if let Some(t) = unpack(data) {
         // Copy construction (torch recommends `clone()`; the values and shape are kept).
         return Ok(t.to_dtype(dtype.unwrap_or(t.dtype()))?);

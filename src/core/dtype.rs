@@ -113,6 +113,22 @@ impl DType {
         }
     }
 
+    /// The name torch's `caffe2::TypeMeta` prints for a dtype (the demangled C++ type, as on
+    /// Linux), used in messages such as "expected m1 and m2 to have the same dtype, but got:
+    /// float != long int".
+    pub const fn type_meta_name(self) -> &'static str {
+        match self {
+            DType::Bool => "bool",
+            DType::UInt8 => "unsigned char",
+            DType::Int8 => "signed char",
+            DType::Int16 => "short int",
+            DType::Int32 => "int",
+            DType::Int64 => "long int",
+            DType::Float32 => "float",
+            DType::Float64 => "double",
+        }
+    }
+
     /// The dtype whose `name()` is `name`, if any.
     pub fn from_name(name: &str) -> Option<DType> {
         DType::ALL.iter().copied().find(|d| d.name() == name)

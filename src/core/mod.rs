@@ -6,6 +6,7 @@ pub mod error;
 pub mod ops;
 pub mod parallel;
 pub mod promote;
+pub mod random;
 pub mod scalar;
 pub mod storage;
 pub mod tensor;

@@ -203,13 +203,15 @@ def test_getitem_slice_step_errors():
         t[0.5:]
 
 
-def test_getitem_advanced_indexing_not_supported_yet():
-    # Deliberate (for now): advanced indexing with index tensors or lists is not implemented.
+def test_getitem_advanced_indexing_gives_copies():
+    # Advanced indexing (index tensors, lists) is supported; the results are copies (more in
+    # test_indexing_advanced.py).
     t = grid()
-    with pytest.raises(NotImplementedError):
-        t[_C.tensor([0, 2])]
-    with pytest.raises(NotImplementedError):
-        t[[0, 1]]
+    r = t[_C.tensor([0, 2])]
+    same(r, [PY[0], PY[2]], _C.int64)
+    r[0, 0] = 100
+    assert t[0, 0].item() == 0
+    same(t[[0, 1]], [PY[0], PY[1]], _C.int64)
 
 
 # ---------------------------------------------------------------------------------------------

@@ -698,25 +698,11 @@ pub fn index_select(input: &Tensor, dim: i64, index: &Tensor) -> Result<Tensor> 
     cat(&parts, d as i64)
 }
 
-/// The name torch's `caffe2::TypeMeta` prints for a dtype (the demangled C++ type, as on Linux).
-fn typemeta_name(d: DType) -> &'static str {
-    match d {
-        DType::Bool => "bool",
-        DType::UInt8 => "unsigned char",
-        DType::Int8 => "signed char",
-        DType::Int16 => "short int",
-        DType::Int32 => "int",
-        DType::Int64 => "long int",
-        DType::Float32 => "float",
-        DType::Float64 => "double",
-    }
-}
-
 fn check_bool_mask(mask: &Tensor, what: &str) -> Result<()> {
     if mask.dtype() != DType::Bool {
         return Err(Error::runtime(format!(
             "{what} only supports boolean masks, but got mask with dtype {}",
-            typemeta_name(mask.dtype())
+            mask.dtype().type_meta_name()
         )));
     }
     Ok(())

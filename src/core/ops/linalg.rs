@@ -11,27 +11,12 @@ use std::ops::{Add, Mul};
 
 // ----- error texts ---------------------------------------------------------------------------
 
-/// The C++ type name torch prints for a dtype (`caffe2::TypeMeta`), as in
-/// "expected m1 and m2 to have the same dtype, but got: float != long int".
-fn type_meta_name(d: DType) -> &'static str {
-    match d {
-        DType::Bool => "bool",
-        DType::UInt8 => "unsigned char",
-        DType::Int8 => "signed char",
-        DType::Int16 => "short int",
-        DType::Int32 => "int",
-        DType::Int64 => "long int",
-        DType::Float32 => "float",
-        DType::Float64 => "double",
-    }
-}
-
 fn check_same_dtype_mm(a: &Tensor, b: &Tensor) -> Result<()> {
     if a.dtype() != b.dtype() {
         return Err(Error::runtime(format!(
             "expected m1 and m2 to have the same dtype, but got: {} != {}",
-            type_meta_name(a.dtype()),
-            type_meta_name(b.dtype())
+            a.dtype().type_meta_name(),
+            b.dtype().type_meta_name()
         )));
     }
     Ok(())

@@ -169,20 +169,6 @@ fn not_implemented(kernel: &str, dtype: DType) -> Error {
     ))
 }
 
-/// The name `caffe2::TypeMeta` prints for a dtype (used by some torch messages).
-fn type_meta_name(dtype: DType) -> &'static str {
-    match dtype {
-        DType::Bool => "bool",
-        DType::UInt8 => "unsigned char",
-        DType::Int8 => "signed char",
-        DType::Int16 => "short int",
-        DType::Int32 => "int",
-        DType::Int64 => "long int",
-        DType::Float32 => "float",
-        DType::Float64 => "double",
-    }
-}
-
 /// A float unary op: float32/float64 keep their dtype (computed in f32/f64); integers and bool
 /// are computed in (and return) the default float, float32 (torch's `unary_float_op`).
 fn float_unary(
@@ -644,8 +630,8 @@ fn same_dtype(input: &Tensor, other: &Tensor, what: &str) -> Result<()> {
     if input.dtype() != other.dtype() {
         return Err(Error::runtime(format!(
             "expected dtype {} for `{what}` but got dtype {}",
-            type_meta_name(input.dtype()),
-            type_meta_name(other.dtype())
+            input.dtype().type_meta_name(),
+            other.dtype().type_meta_name()
         )));
     }
     Ok(())

@@ -1,0 +1,673 @@
+//! Ops that return several tensors: max/min along a dim, sort, topk, kthvalue, median along a
+//! dim, mode, aminmax, split/chunk/unbind, nonzero and unique (PyTorch: `Sorting.cpp`,
+//! `TensorCompare.cpp`, `TensorShape.cpp`, `Unique.cpp`).
+
+use std::cmp::Ordering;
+
+use crate::core::dtype::DType;
+use crate::core::error::{Error, Result};
+use crate::core::tensor::{maybe_wrap_dim, Tensor};
+
+use super::{amax, amin, argmax, argmin, argsort, clone, gather, maximum, minimum, narrow, select};
+
+// ----- helpers --------------------------------------------------------------------------------
+
+#[inline(always)]
+fn is_nan<T: PartialOrd>(v: &T) -> bool {
+    v.partial_cmp(v).is_none()
+}
+
+/// Total order with NaN above every number (torch's sort order).
+#[inline(always)]
+fn nan_last_cmp<T: PartialOrd>(a: &T, b: &T) -> Ordering {
+    match (is_nan(a), is_nan(b)) {
+        (true, true) => Ordering::Equal,
+        (true, false) => Ordering::Greater,
+        (false, true) => Ordering::Less,
+        _ => a.partial_cmp(b).unwrap_or(Ordering::Equal),
+    }
+}
+
+/// `x` (contiguous) seen as `[outer, n, inner]` around dim `d` (0-dim: all 1).
+fn lanes_of(x: &Tensor, d: usize) -> (usize, usize, usize) {
+    if x.dim() == 0 {
+        return (1, 1, 1);
+    }
+    let s = x.sizes();
+    (s[..d].iter().product(), s[d], s[d + 1..].iter().product())
+}
+
+/// The size of dim `d` of `x` (1 for a 0-dim tensor).
+fn dim_size(x: &Tensor, d: usize) -> usize {
+    if x.dim() == 0 {
+        1
+    } else {
+        x.sizes()[d]
+    }
+}
+
+/// `x`'s sizes with dim `d` removed, or set to 1 with `keepdim` (0-dim: `[]`).
+fn reduced_sizes(x: &Tensor, d: usize, keepdim: bool) -> Vec<usize> {
+    if x.dim() == 0 {
+        return Vec::new();
+    }
+    let mut s = x.sizes().to_vec();
+    if keepdim {
+        s[d] = 1;
+    } else {
+        s.remove(d);
+    }
+    s
+}
+
+fn try_vec<A>(n: usize, name: &str) -> Result<Vec<A>> {
+    let mut v = Vec::new();
+    v.try_reserve_exact(n)
+        .map_err(|_| Error::out_of_memory(format!("{name}: failed to allocate")))?;
+    Ok(v)
+}
+
+/// A fresh contiguous tensor's elements as a mutable slice; use inside an `unsafe` block whose
+/// SAFETY comment says the tensor is fresh, contiguous, of that dtype and not otherwise shared.
+macro_rules! fresh_slice {
+    ($t:expr, $T:ty) => {
+        std::slice::from_raw_parts_mut($t.data_ptr::<$T>(), $t.numel())
+    };
+}
+
+/// What `lane_reduce` picks from every lane.
+#[derive(Clone, Copy)]
+enum Pick {
+    Max,
+    Min,
+    Median,
+    Mode,
+    /// The k-th smallest, 0-based.
+    Kth(usize),
+}
+
+/// The (stable) ascending order of `lane`, NaN last, into `idx`.
+fn sort_lane<T: PartialOrd + Copy>(lane: &[T], idx: &mut Vec<usize>) {
+    idx.clear();
+    idx.extend(0..lane.len());
+    idx.sort_by(|&a, &b| nan_last_cmp(&lane[a], &lane[b]));
+}
+
+/// The position in the non-empty `lane` of the element `p` picks.
+fn pick_index<T: PartialOrd + Copy>(p: Pick, lane: &[T], idx: &mut Vec<usize>) -> usize {
+    match p {
+        Pick::Max | Pick::Min => {
+            let max = matches!(p, Pick::Max);
+            let mut best = 0;
+            for i in 1..lane.len() {
+                let (v, b) = (&lane[i], &lane[best]);
+                if is_nan(b) {
+                    break;
+                }
+                if is_nan(v) || (max && v > b) || (!max && v < b) {
+                    best = i;
+                }
+            }
+            best
+        }
+        Pick::Median => {
+            if let Some(i) = lane.iter().position(is_nan) {
+                return i;
+            }
+            sort_lane(lane, idx);
+            idx[(lane.len() - 1) / 2]
+        }
+        Pick::Kth(k) => {
+            sort_lane(lane, idx);
+            idx[k]
+        }
+        Pick::Mode => {
+            sort_lane(lane, idx);
+            let (mut best, mut best_freq, mut freq) = (idx[0], 0usize, 0usize);
+            for j in 0..idx.len() {
+                freq += 1;
+                let last = j + 1 == idx.len() || lane[idx[j]] != lane[idx[j + 1]];
+                if last {
+                    if freq > best_freq {
+                        best = idx[j];
+                        best_freq = freq;
+                    }
+                    freq = 0;
+                }
+            }
+            best
+        }
+    }
+}
+
+/// Runs `p` over every lane of `input` along `dim`: `(values, int64 indices)` shaped as
+/// `input` without `dim` (size 1 with `keepdim`).
+fn lane_reduce(
+    input: &Tensor,
+    dim: i64,
+    keepdim: bool,
+    name: &str,
+    p: Pick,
+) -> Result<(Tensor, Tensor)> {
+    let d = maybe_wrap_dim(dim, input.dim())?;
+    let n = dim_size(input, d);
+    if n == 0 {
+        return Err(Error::index(format!(
+            "{name}(): Expected reduction dim {d} to have non-zero size."
+        )));
+    }
+    if let Pick::Kth(k) = p {
+        if k >= n {
+            return Err(Error::runtime(format!(
+                "kthvalue(): selected number k out of range for dimension {d}"
+            )));
+        }
+    }
+    if let Pick::Max | Pick::Min = p {
+        if input.dtype() != DType::Bool && input.dim() > 0 {
+            // The vectorised reduction kernels: amax/amin propagate NaN, argmax/argmin pick the
+            // first occurrence (the first NaN), so the pair matches a one-pass scan.
+            let max = matches!(p, Pick::Max);
+            let dims = [d as i64];
+            return if max {
+                Ok((
+                    amax(input, &dims, keepdim)?,
+                    argmax(input, Some(d as i64), keepdim)?,
+                ))
+            } else {
+                Ok((
+                    amin(input, &dims, keepdim)?,
+                    argmin(input, Some(d as i64), keepdim)?,
+                ))
+            };
+        }
+    }
+    let sizes = reduced_sizes(input, d, keepdim);
+    let values = Tensor::zeros(&sizes, input.dtype())?;
+    let indices = Tensor::zeros(&sizes, DType::Int64)?;
+    if values.numel() == 0 {
+        return Ok((values, indices));
+    }
+    let x = input.contiguous()?;
+    let (outer, n, inner) = lanes_of(&x, d);
+    // SAFETY: `indices` is fresh, contiguous int64, owned here.
+    let io = unsafe { fresh_slice!(indices, i64) };
+    let mut idx: Vec<usize> = try_vec(n, name)?;
+    crate::dispatch!(x.dtype(), T => {
+        let s = x.as_slice::<T>().unwrap_or(&[]);
+        // SAFETY: `values` is fresh, contiguous, of the input's dtype `T`, owned here.
+        let vo = unsafe { fresh_slice!(values, T) };
+        let mut lane: Vec<T> = try_vec(n, name)?;
+        for o in 0..outer {
+            for i in 0..inner {
+                let base = o * n * inner + i;
+                lane.clear();
+                lane.extend((0..n).map(|k| s[base + k * inner]));
+                let j = pick_index(p, &lane, &mut idx);
+                vo[o * inner + i] = lane[j];
+                io[o * inner + i] = j as i64;
+            }
+        }
+    });
+    Ok((values, indices))
+}
+
+// ----- max / min ------------------------------------------------------------------------------
+
+fn all_extreme(input: &Tensor, max: bool) -> Result<Tensor> {
+    let name = if max { "max" } else { "min" };
+    if input.numel() == 0 {
+        return Err(Error::runtime(format!(
+            "{name}(): Expected reduction dim to be specified for input.numel() == 0. Specify the reduction dim with the 'dim' argument."
+        )));
+    }
+    if max {
+        amax(input, &[], false)
+    } else {
+        amin(input, &[], false)
+    }
+}
+
+/// `max(input)`: the largest element, a 0-dim tensor of the input's dtype (NaN if any element
+/// is NaN). RuntimeError for an empty input (torch's text). Mirrors `torch.max(input)`.
+pub fn max(input: &Tensor) -> Result<Tensor> {
+    all_extreme(input, true)
+}
+
+/// `min(input)`: the smallest element; otherwise as `max`.
+pub fn min(input: &Tensor) -> Result<Tensor> {
+    all_extreme(input, false)
+}
+
+/// `max(input, dim, keepdim=False)`: `(values, indices)` of the maximum along `dim`; values
+/// keep the input's dtype, indices are int64 (the first occurrence wins ties; the first NaN
+/// wins over everything). Shape: `input`'s without `dim` (size 1 with `keepdim`).
+/// Errors: IndexError for `dim` out of range or an empty `dim` ("max(): Expected reduction dim
+/// 0 to have non-zero size."). Mirrors `torch.max(input, dim)`.
+pub fn max_dim(input: &Tensor, dim: i64, keepdim: bool) -> Result<(Tensor, Tensor)> {
+    lane_reduce(input, dim, keepdim, "max", Pick::Max)
+}
+
+/// `min(input, dim, keepdim=False)`: as `max_dim`, for the minimum.
+pub fn min_dim(input: &Tensor, dim: i64, keepdim: bool) -> Result<(Tensor, Tensor)> {
+    lane_reduce(input, dim, keepdim, "min", Pick::Min)
+}
+
+/// `max(input, other)`: the elementwise maximum, as `maximum`.
+pub fn max_other(input: &Tensor, other: &Tensor) -> Result<Tensor> {
+    maximum(input, other)
+}
+
+/// `min(input, other)`: the elementwise minimum, as `minimum`.
+pub fn min_other(input: &Tensor, other: &Tensor) -> Result<Tensor> {
+    minimum(input, other)
+}
+
+// ----- median / mode / kthvalue ---------------------------------------------------------------
+
+/// `median(input, dim, keepdim=False)`: `(values, indices)` of the lower median along `dim`
+/// (the element of rank `(n - 1) / 2`); a lane holding NaN gives NaN and the first NaN's index.
+/// Errors as `max_dim` ("median(): ..."). Mirrors `torch.median(input, dim)`.
+pub fn median_dim(input: &Tensor, dim: i64, keepdim: bool) -> Result<(Tensor, Tensor)> {
+    lane_reduce(input, dim, keepdim, "median", Pick::Median)
+}
+
+/// `mode(input, dim=-1, keepdim=False)`: `(values, indices)` of the most frequent value along
+/// `dim` (the smallest such value on a tie of counts; the index of its last occurrence, as
+/// torch's CPU kernel gives). Errors as `max_dim`. Mirrors `torch.mode`.
+pub fn mode(input: &Tensor, dim: i64, keepdim: bool) -> Result<(Tensor, Tensor)> {
+    lane_reduce(input, dim, keepdim, "mode", Pick::Mode)
+}
+
+/// `kthvalue(input, k, dim=-1, keepdim=False)`: `(values, indices)` of the k-th smallest
+/// element (1-based) along `dim` (NaN counts as the largest). RuntimeError
+/// "kthvalue(): selected number k out of range for dimension D" unless `1 <= k <= size`.
+/// Mirrors `torch.kthvalue`.
+pub fn kthvalue(input: &Tensor, k: i64, dim: i64, keepdim: bool) -> Result<(Tensor, Tensor)> {
+    let d = maybe_wrap_dim(dim, input.dim())?;
+    let n = dim_size(input, d);
+    if n != 0 && (k < 1 || k as u64 > n as u64) {
+        return Err(Error::runtime(format!(
+            "kthvalue(): selected number k out of range for dimension {d}"
+        )));
+    }
+    let k0 = if k >= 1 { (k - 1) as usize } else { 0 };
+    lane_reduce(input, dim, keepdim, "kthvalue", Pick::Kth(k0))
+}
+
+// ----- sort / topk ----------------------------------------------------------------------------
+
+/// `sort(input, dim=-1, descending=False, *, stable=False)`: `(values, indices)` sorted along
+/// `dim`, same shape as `input`; indices int64. The sort is always stable; NaN sorts above
+/// every number. IndexError for `dim` out of range. Mirrors `torch.sort`.
+pub fn sort(input: &Tensor, dim: i64, descending: bool, stable: bool) -> Result<(Tensor, Tensor)> {
+    let idx = argsort(input, dim, descending, stable)?;
+    if input.dim() == 0 {
+        return Ok((clone(input)?, idx));
+    }
+    let values = gather(input, dim, &idx)?;
+    Ok((values, idx))
+}
+
+/// `topk(input, k, dim=-1, largest=True, sorted=True)`: `(values, indices)` of the `k` largest
+/// (smallest with `largest=False`) elements along `dim`, in sorted order (also when
+/// `sorted=False`); NaN counts as the largest. RuntimeError "selected index k out of range"
+/// unless `0 <= k <= size`. Mirrors `torch.topk`.
+pub fn topk(
+    input: &Tensor,
+    k: i64,
+    dim: i64,
+    largest: bool,
+    sorted: bool,
+) -> Result<(Tensor, Tensor)> {
+    let _ = sorted; // results are always sorted
+    let d = maybe_wrap_dim(dim, input.dim())?;
+    let n = dim_size(input, d);
+    if k < 0 || k as u64 > n as u64 {
+        return Err(Error::runtime("selected index k out of range"));
+    }
+    let idx = argsort(input, dim, largest, true)?;
+    if input.dim() == 0 {
+        return Ok((clone(input)?, idx));
+    }
+    let idx = narrow(&idx, d as i64, 0, k)?.contiguous()?;
+    let values = gather(input, d as i64, &idx)?;
+    Ok((values, idx))
+}
+
+// ----- aminmax --------------------------------------------------------------------------------
+
+/// `aminmax(input, *, dim=None, keepdim=False)`: `(min, max)` over `dim`, or over every element
+/// when `dim` is `None` (then `keepdim` gives every dim size 1). Errors: RuntimeError for an
+/// empty input without `dim`, IndexError for an empty `dim` or `dim` out of range. Mirrors
+/// `torch.aminmax`.
+pub fn aminmax(input: &Tensor, dim: Option<i64>, keepdim: bool) -> Result<(Tensor, Tensor)> {
+    match dim {
+        None => {
+            if input.numel() == 0 {
+                return Err(Error::runtime(
+                    "aminmax(): cannot compute aminmax over an empty dimension as the operation has no identity.",
+                ));
+            }
+            Ok((amin(input, &[], keepdim)?, amax(input, &[], keepdim)?))
+        }
+        Some(dm) => {
+            let d = maybe_wrap_dim(dm, input.dim())?;
+            if dim_size(input, d) == 0 {
+                return Err(Error::index(format!(
+                    "aminmax(): Expected reduction dim {d} to have non-zero size."
+                )));
+            }
+            if input.dim() == 0 {
+                return Ok((clone(input)?, clone(input)?));
+            }
+            Ok((
+                amin(input, &[d as i64], keepdim)?,
+                amax(input, &[d as i64], keepdim)?,
+            ))
+        }
+    }
+}
+
+// ----- split / chunk / unbind -----------------------------------------------------------------
+
+/// `split(input, split_size, dim=0)`: views of `input` along `dim`, each `split_size` long (the
+/// last may be shorter). RuntimeError for a 0-dim input, a negative `split_size`, or a zero
+/// `split_size` on a non-empty dim; IndexError for `dim` out of range. Mirrors `torch.split`.
+pub fn split(input: &Tensor, split_size: i64, dim: i64) -> Result<Vec<Tensor>> {
+    if input.dim() == 0 {
+        return Err(Error::runtime(
+            "split expects at least a 1-dimensional tensor",
+        ));
+    }
+    let d = maybe_wrap_dim(dim, input.dim())?;
+    if split_size < 0 {
+        return Err(Error::runtime(format!(
+            "split expects split_size be non-negative, but got split_size={split_size}"
+        )));
+    }
+    let n = input.sizes()[d] as i64;
+    if split_size == 0 && n != 0 {
+        return Err(Error::runtime(format!(
+            "split_size can only be 0 if dimension size is 0, but got dimension size of {n}"
+        )));
+    }
+    let num = if split_size == 0 {
+        1
+    } else {
+        ((n + split_size - 1) / split_size).max(1)
+    };
+    let mut out = try_vec(num as usize, "split()")?;
+    for i in 0..num {
+        let start = i * split_size;
+        let len = split_size.min(n - start);
+        out.push(narrow(input, d as i64, start, len)?);
+    }
+    Ok(out)
+}
+
+/// `split(input, split_sizes: list, dim=0)` (torch's `split_with_sizes`): views of the given
+/// lengths along `dim`. RuntimeError when the sizes are negative or do not sum to the dim's size.
+pub fn split_sizes(input: &Tensor, split_size: &[i64], dim: i64) -> Result<Vec<Tensor>> {
+    if input.dim() == 0 {
+        return Err(Error::runtime(
+            "split expects at least a 1-dimensional tensor",
+        ));
+    }
+    let d = maybe_wrap_dim(dim, input.dim())?;
+    let n = input.sizes()[d] as i64;
+    let list = format!(
+        "[{}]",
+        split_size
+            .iter()
+            .map(|s| s.to_string())
+            .collect::<Vec<_>>()
+            .join(", ")
+    );
+    if split_size.iter().any(|&s| s < 0) {
+        return Err(Error::runtime(format!(
+            "split_with_sizes expects split_sizes have only non-negative entries, but got split_sizes={list}"
+        )));
+    }
+    let total = split_size.iter().try_fold(0i64, |a, &s| a.checked_add(s));
+    if total != Some(n) {
+        return Err(Error::runtime(format!(
+            "split_with_sizes expects split_sizes to sum exactly to {n} (input tensor's size at dimension {d}), but got split_sizes={list}"
+        )));
+    }
+    let mut out = try_vec(split_size.len(), "split()")?;
+    let mut start = 0;
+    for &len in split_size {
+        out.push(narrow(input, d as i64, start, len)?);
+        start += len;
+    }
+    Ok(out)
+}
+
+/// `chunk(input, chunks, dim=0)`: `split` with `split_size = ceil(size / chunks)` (so fewer than
+/// `chunks` pieces may come back). RuntimeError for `chunks <= 0` or a 0-dim input.
+pub fn chunk(input: &Tensor, chunks: i64, dim: i64) -> Result<Vec<Tensor>> {
+    if input.dim() == 0 {
+        return Err(Error::runtime(
+            "chunk expects at least a 1-dimensional tensor",
+        ));
+    }
+    if chunks <= 0 {
+        return Err(Error::runtime(format!(
+            "chunk expects `chunks` to be greater than 0, got: {chunks}"
+        )));
+    }
+    let d = maybe_wrap_dim(dim, input.dim())?;
+    let n = input.sizes()[d] as i64;
+    let size = n / chunks + i64::from(n % chunks != 0);
+    if size == 0 && n == 0 {
+        let mut sizes = try_vec(chunks as usize, "chunk()")?;
+        sizes.resize(chunks as usize, 0i64);
+        return split_sizes(input, &sizes, dim);
+    }
+    split(input, size, dim)
+}
+
+/// `unbind(input, dim=0)`: the views `input.select(dim, i)` for every `i`. IndexError for a
+/// 0-dim input or `dim` out of range. Mirrors `torch.unbind`.
+pub fn unbind(input: &Tensor, dim: i64) -> Result<Vec<Tensor>> {
+    if input.dim() == 0 {
+        return Err(Error::index(
+            "Dimension specified as 0 but tensor has no dimensions",
+        ));
+    }
+    let d = maybe_wrap_dim(dim, input.dim())?;
+    let n = input.sizes()[d];
+    let mut out = try_vec(n, "unbind()")?;
+    for i in 0..n {
+        out.push(select(input, d as i64, i as i64)?);
+    }
+    Ok(out)
+}
+
+// ----- nonzero --------------------------------------------------------------------------------
+
+/// Flat (row-major) positions of the non-zero elements of `input`.
+fn nonzero_flat(input: &Tensor) -> Result<Vec<usize>> {
+    crate::dispatch!(input.dtype(), T => {
+        let v = input.to_vec::<T>();
+        let zero = T::default();
+        let count = v.iter().filter(|&&x| x != zero).count();
+        let mut out = try_vec(count, "nonzero()")?;
+        out.extend(v.iter().enumerate().filter(|(_, &x)| x != zero).map(|(i, _)| i));
+        Ok(out)
+    })
+}
+
+/// `nonzero(input)`: int64 `[n, ndim]` indices of the non-zero elements in row-major order
+/// (NaN counts as non-zero). Mirrors `torch.nonzero`.
+pub fn nonzero(input: &Tensor) -> Result<Tensor> {
+    let flat = nonzero_flat(input)?;
+    let nd = input.dim();
+    let out = Tensor::zeros(&[flat.len(), nd], DType::Int64)?;
+    // SAFETY: `out` is fresh, contiguous int64, owned here.
+    let o = unsafe { fresh_slice!(out, i64) };
+    for (r, &f) in flat.iter().enumerate() {
+        let mut rem = f;
+        for k in (0..nd).rev() {
+            let s = input.sizes()[k];
+            o[r * nd + k] = (rem % s) as i64;
+            rem /= s;
+        }
+    }
+    Ok(out)
+}
+
+/// `nonzero(input, *, as_tuple)`: with `as_tuple`, one 1-D int64 index tensor per dim (one for
+/// a 0-dim input, as torch); without, `[nonzero(input)]`.
+pub fn nonzero_as_tuple(input: &Tensor, as_tuple: bool) -> Result<Vec<Tensor>> {
+    let nz = nonzero(input)?;
+    if !as_tuple {
+        return Ok(vec![nz]);
+    }
+    if input.dim() == 0 {
+        let n = nz.sizes()[0];
+        return Ok(vec![Tensor::zeros(&[n], DType::Int64)?]);
+    }
+    let mut out = try_vec(input.dim(), "nonzero()")?;
+    for k in 0..input.dim() {
+        out.push(select(&nz, 1, k as i64)?.contiguous()?);
+    }
+    Ok(out)
+}
+
+// ----- unique ---------------------------------------------------------------------------------
+
+/// `unique(input, sorted=True, return_inverse=False, return_counts=False, dim=None)`: the
+/// sorted distinct elements (1-D, input dtype; always sorted), then with `return_inverse` the
+/// int64 position of every input element in it (input's shape), then with `return_counts` the
+/// int64 count of each distinct element. Each NaN is distinct. NotImplementedError for `dim`.
+/// Mirrors `torch.unique` (`torch._unique2`).
+pub fn unique(
+    input: &Tensor,
+    sorted: bool,
+    return_inverse: bool,
+    return_counts: bool,
+    dim: Option<i64>,
+) -> Result<Vec<Tensor>> {
+    let _ = sorted; // always sorted
+    if dim.is_some() {
+        return Err(Error::not_implemented(
+            "unique(): the dim argument is not supported by tensorbind",
+        ));
+    }
+    crate::dispatch!(input.dtype(), T => {
+        let v = input.to_vec::<T>();
+        let mut idx: Vec<usize> = try_vec(v.len(), "unique()")?;
+        sort_lane(&v, &mut idx);
+        let inverse = Tensor::zeros(input.sizes(), DType::Int64)?;
+        // SAFETY: `inverse` is fresh, contiguous int64, owned here.
+        let inv = unsafe { fresh_slice!(inverse, i64) };
+        let mut vals: Vec<T> = Vec::new();
+        let mut counts: Vec<i64> = Vec::new();
+        for &j in &idx {
+            match vals.last() {
+                Some(last) if *last == v[j] => {}
+                _ => {
+                    vals.try_reserve(1).map_err(|_| Error::out_of_memory("unique(): failed to allocate"))?;
+                    counts.try_reserve(1).map_err(|_| Error::out_of_memory("unique(): failed to allocate"))?;
+                    vals.push(v[j]);
+                    counts.push(0);
+                }
+            }
+            let g = vals.len() - 1;
+            counts[g] += 1;
+            inv[j] = g as i64;
+        }
+        let n = vals.len();
+        let mut out = vec![Tensor::from_vec(vals, &[n])?];
+        if return_inverse {
+            out.push(inverse);
+        }
+        if return_counts {
+            out.push(Tensor::from_vec(counts, &[n])?);
+        }
+        Ok(out)
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn f32t(v: &[f32], s: &[usize]) -> Tensor {
+        Tensor::from_vec(v.to_vec(), s).unwrap()
+    }
+
+    #[test]
+    fn max_min_dim() {
+        let x = f32t(&[1., 3., 3., 0., -1., 2.], &[2, 3]);
+        let (v, i) = max_dim(&x, 1, false).unwrap();
+        assert_eq!(v.to_vec::<f32>(), vec![3., 2.]);
+        assert_eq!(i.to_vec::<i64>(), vec![1, 2]);
+        let (v, i) = min_dim(&x, 0, true).unwrap();
+        assert_eq!(v.sizes(), &[1, 3]);
+        assert_eq!(v.to_vec::<f32>(), vec![0., -1., 2.]);
+        assert_eq!(i.to_vec::<i64>(), vec![1, 1, 1]);
+        let y = f32t(&[1., f32::NAN, 5., f32::NAN], &[4]);
+        let (v, i) = max_dim(&y, 0, false).unwrap();
+        assert!(v.to_vec::<f32>()[0].is_nan());
+        assert_eq!(i.to_vec::<i64>(), vec![1]);
+        // non-contiguous input
+        let t = x.as_strided(vec![3, 2], vec![1, 3], 0);
+        let (v, i) = max_dim(&t, 1, false).unwrap();
+        assert_eq!(v.to_vec::<f32>(), vec![1., 3., 3.]);
+        assert_eq!(i.to_vec::<i64>(), vec![0, 0, 0]);
+        let e = Tensor::zeros(&[0, 2], DType::Float32).unwrap();
+        assert!(max_dim(&e, 0, false).is_err());
+        assert_eq!(max_dim(&e, 1, false).unwrap().0.sizes(), &[0]);
+        assert!(max(&e).is_err());
+    }
+
+    #[test]
+    fn median_mode_kth() {
+        let x = f32t(&[4., 1., 3., 2.], &[4]);
+        let (v, i) = median_dim(&x, 0, false).unwrap();
+        assert_eq!((v.to_vec::<f32>(), i.to_vec::<i64>()), (vec![2.], vec![3]));
+        let (v, i) = kthvalue(&x, 3, 0, false).unwrap();
+        assert_eq!((v.to_vec::<f32>(), i.to_vec::<i64>()), (vec![3.], vec![2]));
+        assert!(kthvalue(&x, 5, 0, false).is_err());
+        assert!(kthvalue(&x, 0, 0, false).is_err());
+        let m = Tensor::from_vec(vec![1i64, 2, 2, 3, 3], &[5]).unwrap();
+        let (v, i) = mode(&m, 0, false).unwrap();
+        assert_eq!((v.to_vec::<i64>(), i.to_vec::<i64>()), (vec![2], vec![2]));
+    }
+
+    #[test]
+    fn sort_topk() {
+        let x = f32t(&[3., 1., 2., 5.], &[4]);
+        let (v, i) = sort(&x, -1, true, false).unwrap();
+        assert_eq!(v.to_vec::<f32>(), vec![5., 3., 2., 1.]);
+        assert_eq!(i.to_vec::<i64>(), vec![3, 0, 2, 1]);
+        let (v, i) = topk(&x, 2, 0, false, true).unwrap();
+        assert_eq!(v.to_vec::<f32>(), vec![1., 2.]);
+        assert_eq!(i.to_vec::<i64>(), vec![1, 2]);
+        assert!(topk(&x, 5, 0, true, true).is_err());
+    }
+
+    #[test]
+    fn split_chunk_unbind_nonzero_unique() {
+        let x = Tensor::from_vec((0..5i64).collect(), &[5]).unwrap();
+        let s = split(&x, 2, 0).unwrap();
+        assert_eq!(s.len(), 3);
+        assert_eq!(s[2].to_vec::<i64>(), vec![4]);
+        assert!(split_sizes(&x, &[1, 1], 0).is_err());
+        assert_eq!(chunk(&x, 2, 0).unwrap().len(), 2);
+        assert_eq!(unbind(&x, 0).unwrap().len(), 5);
+        let m = Tensor::from_vec(vec![0i64, 1, 2, 0], &[2, 2]).unwrap();
+        assert_eq!(nonzero(&m).unwrap().to_vec::<i64>(), vec![0, 1, 1, 0]);
+        let t = nonzero_as_tuple(&m, true).unwrap();
+        assert_eq!(t[0].to_vec::<i64>(), vec![0, 1]);
+        assert_eq!(t[1].to_vec::<i64>(), vec![1, 0]);
+        let u = Tensor::from_vec(vec![2i64, 1, 2, 3], &[4]).unwrap();
+        let r = unique(&u, true, true, true, None).unwrap();
+        assert_eq!(r[0].to_vec::<i64>(), vec![1, 2, 3]);
+        assert_eq!(r[1].to_vec::<i64>(), vec![1, 0, 1, 2]);
+        assert_eq!(r[2].to_vec::<i64>(), vec![1, 2, 1]);
+    }
+}
