@@ -172,6 +172,9 @@ pub struct FunctionSignature {
     pub max_pos_args: usize,
     /// `zeros(2, 3)`: the only positional parameter is an `int[]`, so varargs ints fill it.
     pub allow_varargs_intlist: bool,
+    /// `einsum("ij,jk", a, b)`: the last positional parameter is a `Tensor[]`, so trailing
+    /// positional tensors fill it (torch's Python-level `*operands`). Its index.
+    pub varargs_tensorlist: Option<usize>,
     /// Python numbers bind to `Tensor` parameters (as wrapped-number tensors).
     pub numbers_as_tensors: bool,
     /// `(Tensor input, Tensor other, *, Number alpha = 1)`, for error messages.
@@ -230,6 +233,9 @@ impl FunctionSignature {
         }
         let max_pos_args = params.iter().filter(|p| !p.keyword_only).count();
         let allow_varargs_intlist = max_pos_args == 1 && params[0].ty == ParamType::IntList;
+        let varargs_tensorlist = max_pos_args
+            .checked_sub(1)
+            .filter(|&last| params[last].ty == ParamType::TensorList);
         let text = format!("({})", {
             let mut parts = Vec::new();
             let mut star = false;
@@ -251,6 +257,7 @@ impl FunctionSignature {
             params,
             max_pos_args,
             allow_varargs_intlist,
+            varargs_tensorlist,
             numbers_as_tensors,
             text,
         })
@@ -282,7 +289,9 @@ pub struct ParsedArgs<'a> {
     /// Borrowed from the caller's argument array; NULL where the default applies.
     slots: [*mut ffi::PyObject; MAX_PARAMS],
     /// `zeros(2, 3)`: the positional ints that make up parameter 0.
-    varargs: Option<&'a [*mut ffi::PyObject]>,
+    /// `zeros(2, 3)` / `einsum(eq, a, b)`: the index of the list parameter that positional
+    /// varargs fill, and those arguments.
+    varargs: Option<(usize, &'a [*mut ffi::PyObject])>,
     /// Arguments that override `_C`'s behaviour (src/bindings/override_protocol.rs); when any,
     /// the caller dispatches through the protocol instead of running the op.
     pub overloaded: Overloaded<'a>,
@@ -624,9 +633,30 @@ impl PythonArgParser {
                         ));
                     }
                 }
-                varargs = Some(&all[..nargs]);
+                varargs = Some((0, &all[..nargs]));
                 slots[0] = all[0];
                 positional = 1;
+            }
+        }
+        if let Some(vi) = sig.varargs_tensorlist.filter(|&vi| nargs > vi) {
+            // SAFETY: a live argument.
+            if is_tensor(unsafe { Borrowed::from_ptr(all[vi]) }) {
+                for (k, &a) in all[vi..nargs].iter().enumerate() {
+                    // SAFETY: a live argument.
+                    let o = unsafe { Borrowed::from_ptr(a) };
+                    if !is_tensor(o) {
+                        // einsum(): argument 'tensors' must be tuple of Tensors, but found element of type str at pos 1
+                        return Err(format!(
+                            "{name}(): argument '{}' must be tuple of Tensors, but found element of type {} at pos {}",
+                            sig.params[vi].name,
+                            convert::type_name(o),
+                            k
+                        ));
+                    }
+                }
+                varargs = Some((vi, &all[vi..nargs]));
+                slots[vi] = all[vi];
+                positional = vi + 1;
             }
         }
         if varargs.is_none() && nargs > sig.max_pos_args {
@@ -658,11 +688,7 @@ impl PythonArgParser {
             let mut obj: *mut ffi::PyObject = std::ptr::null_mut();
             let mut is_kw = false;
             if i < positional && !p.keyword_only {
-                obj = if i == 0 && varargs.is_some() {
-                    all[0]
-                } else {
-                    all[i]
-                };
+                obj = all[i];
             }
             if let Some(k) = find_keyword(kw, p) {
                 if !obj.is_null() {
@@ -682,8 +708,19 @@ impl PythonArgParser {
                 }
                 continue;
             }
-            if i == 0 && varargs.is_some() {
-                continue; // elements checked above
+            if let Some((vi, items)) = varargs.filter(|&(vi, _)| vi == i) {
+                // Elements checked above; tensors among them may override `_C`.
+                if sig.params[vi].ty == ParamType::TensorList {
+                    for &item in items {
+                        // SAFETY: a live argument.
+                        let item = unsafe { Borrowed::from_ptr(item) };
+                        if override_protocol::overrides(item) {
+                            overloaded.push(item);
+                        }
+                    }
+                }
+                slots[i] = obj;
+                continue;
             }
             // SAFETY: a live argument.
             let o = unsafe { Borrowed::from_ptr(obj) };
@@ -924,7 +961,7 @@ impl<'a> ParsedArgs<'a> {
     /// `int[]?` parameter `i`.
     pub fn optional_int_list(&self, i: usize) -> PyResult<Option<Vec<i64>>> {
         if i == 0 {
-            if let Some(items) = self.varargs {
+            if let Some((0, items)) = self.varargs {
                 return items
                     .iter()
                     // SAFETY: live borrowed arguments.
@@ -970,10 +1007,14 @@ impl<'a> ParsedArgs<'a> {
 
     /// `Tensor[]` parameter `i`: new handles to the tensors (no data copied).
     pub fn tensor_list(&self, i: usize) -> PyResult<Vec<Tensor>> {
-        let Some(o) = self.slot(i) else {
-            return Err(self.bad_default(i, &self.param(i).default));
+        let items = match self.varargs {
+            Some((vi, items)) if vi == i => items,
+            _ => match self.slot(i) {
+                Some(o) => sequence_items(o),
+                None => return Err(self.bad_default(i, &self.param(i).default)),
+            },
         };
-        Ok(sequence_items(o)
+        Ok(items
             .iter()
             // SAFETY: borrowed items checked to be tensors by `check_type`.
             .map(|&p| unsafe { tensor_ref(Borrowed::from_ptr(p)) }.clone())

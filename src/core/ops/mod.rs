@@ -3,6 +3,7 @@
 
 pub mod compare;
 pub mod conversion;
+pub mod einsum;
 pub mod elementwise;
 pub mod factories;
 pub mod factories2;
@@ -19,6 +20,7 @@ pub mod shape;
 
 pub use compare::*;
 pub use conversion::*;
+pub use einsum::*;
 pub use elementwise::*;
 pub use factories::*;
 pub use factories2::*;
