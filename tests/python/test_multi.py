@@ -8,37 +8,10 @@ import pickle
 import pytest
 
 import _C
+from tensor_asserts import same  # noqa: E402
 
 # ---------------------------------------------------------------------------------------------
 # helpers
-
-
-def _structure(x):
-    return [_structure(i) for i in x] if isinstance(x, list) else None
-
-
-def _flat(x):
-    if isinstance(x, list):
-        out = []
-        for i in x:
-            out.extend(_flat(i))
-        return out
-    return [x]
-
-
-def same(t, expected, dtype):
-    """`t` is a tensor of `dtype` whose tolist() equals `expected` (floats approximately)."""
-    assert isinstance(t, _C.Tensor), type(t)
-    assert t.dtype is dtype, f"dtype {t.dtype!r}, expected {dtype!r}"
-    got = t.tolist()
-    assert _structure(got) == _structure(expected), f"{got!r} != {expected!r}"
-    flat = _flat(got)
-    want = bool if dtype is _C.bool else float if dtype.is_floating_point else int
-    assert all(type(v) is want for v in flat), f"element types of {got!r}, expected {want}"
-    if dtype.is_floating_point:
-        assert flat == pytest.approx(_flat(expected), rel=1e-6, abs=1e-6, nan_ok=True)
-    else:
-        assert flat == _flat(expected)
 
 
 nan = float("nan")
