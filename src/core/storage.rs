@@ -43,7 +43,7 @@ impl Storage {
                 _cell: UnsafeCell::new(()),
             });
         }
-        let layout = Layout::from_size_align(nbytes, STORAGE_ALIGN).map_err(|_| {
+        let layout = Self::layout(nbytes).ok_or_else(|| {
             Error::runtime(format!(
                 "Storage size calculation overflowed: {nbytes} bytes"
             ))
@@ -63,6 +63,15 @@ impl Storage {
                 "failed to allocate {nbytes} bytes of tensor storage"
             ))),
         }
+    }
+
+    /// The allocation's layout: `nbytes` rounded up to the alignment. Rust's system allocator
+    /// serves `alloc_zeroed` with `calloc` only when the size is at least the alignment;
+    /// below it (a 1-element float32 tensor: 4 bytes) it falls back to `posix_memalign` +
+    /// `memset`, which costs ~100 instructions per small tensor.
+    fn layout(nbytes: usize) -> Option<Layout> {
+        let size = nbytes.checked_next_multiple_of(STORAGE_ALIGN)?;
+        Layout::from_size_align(size, STORAGE_ALIGN).ok()
     }
 
     fn dangling() -> NonNull<u8> {
@@ -101,8 +110,7 @@ fn advise_huge_pages(ptr: *mut u8, nbytes: usize) {
 impl Drop for Storage {
     fn drop(&mut self) {
         if self.nbytes != 0 {
-            let layout = Layout::from_size_align(self.nbytes, STORAGE_ALIGN)
-                .expect("layout was valid at allocation");
+            let layout = Self::layout(self.nbytes).expect("layout was valid at allocation");
             // SAFETY: `ptr` came from `alloc_zeroed` with exactly this layout and is freed once.
             unsafe { alloc::dealloc(self.ptr.as_ptr(), layout) };
         }
