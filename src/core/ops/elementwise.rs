@@ -41,6 +41,23 @@ pub(crate) trait Arith: Element {
     fn min_nan(self, o: Self) -> Self;
 }
 
+/// `base ** e` for a non-negative integer exponent, by squaring, wrapping on overflow (the
+/// integer `pow` of every integer dtype).
+macro_rules! wrapping_pow {
+    ($t:ty, $base:expr, $e:expr) => {{
+        let (mut base, mut e) = ($base, $e);
+        let mut acc: $t = 1;
+        while e != 0 {
+            if e & 1 != 0 {
+                acc = acc.wrapping_mul(base);
+            }
+            e >>= 1;
+            base = base.wrapping_mul(base);
+        }
+        acc
+    }};
+}
+
 macro_rules! impl_arith_signed {
     ($($t:ty),*) => {$(
         impl Arith for $t {
@@ -83,16 +100,7 @@ macro_rules! impl_arith_signed {
                         _ => 0,
                     };
                 }
-                let (mut base, mut e) = (self, o);
-                let mut acc: $t = 1;
-                while e != 0 {
-                    if e & 1 != 0 {
-                        acc = acc.wrapping_mul(base);
-                    }
-                    e >>= 1;
-                    base = base.wrapping_mul(base);
-                }
-                acc
+                wrapping_pow!($t, self, o)
             }
             #[inline(always)]
             fn wneg(self) -> Self { self.wrapping_neg() }
@@ -138,16 +146,7 @@ impl Arith for u8 {
     }
     #[inline(always)]
     fn pow_(self, o: Self) -> Self {
-        let (mut base, mut e) = (self, o);
-        let mut acc: u8 = 1;
-        while e != 0 {
-            if e & 1 != 0 {
-                acc = acc.wrapping_mul(base);
-            }
-            e >>= 1;
-            base = base.wrapping_mul(base);
-        }
-        acc
+        wrapping_pow!(u8, self, o)
     }
     #[inline(always)]
     fn wneg(self) -> Self {

@@ -424,85 +424,47 @@ trait FloatElem: Element + Add<Output = Self> + Mul<Output = Self> {
     );
 }
 
-impl FloatElem for f32 {
-    const ZERO: Self = 0.0;
-    #[inline(always)]
-    fn madd<const FMA: bool>(a: Self, b: Self, c: Self) -> Self {
-        if FMA {
-            a.mul_add(b, c)
-        } else {
-            a * b + c
+/// `FloatElem` for one float type, with its AVX2 + FMA instance of the blocked kernel
+/// (`$mr` x `$nr` micro-tile). `#[target_feature]` needs a named function per instantiation,
+/// so each type gets its own wrapper, `$avx2`.
+macro_rules! impl_float_elem {
+    ($t:ty, $avx2:ident, $mr:literal, $nr:literal) => {
+        impl FloatElem for $t {
+            const ZERO: Self = 0.0;
+            #[inline(always)]
+            fn madd<const FMA: bool>(a: Self, b: Self, c: Self) -> Self {
+                if FMA {
+                    a.mul_add(b, c)
+                } else {
+                    a * b + c
+                }
+            }
+            #[cfg(target_arch = "x86_64")]
+            unsafe fn gemm_avx2(
+                m: usize,
+                n: usize,
+                k: usize,
+                a: MatRef<$t>,
+                b: MatRef<$t>,
+                c: &mut [$t],
+            ) {
+                // SAFETY: forwarded contract (CPU features and operand bounds).
+                unsafe { $avx2(m, n, k, a, b, c) }
+            }
         }
-    }
-    #[cfg(target_arch = "x86_64")]
-    unsafe fn gemm_avx2(
-        m: usize,
-        n: usize,
-        k: usize,
-        a: MatRef<f32>,
-        b: MatRef<f32>,
-        c: &mut [f32],
-    ) {
-        // SAFETY: forwarded contract (CPU features and operand bounds).
-        unsafe { gemm_f32_avx2(m, n, k, a, b, c) }
-    }
-}
 
-impl FloatElem for f64 {
-    const ZERO: Self = 0.0;
-    #[inline(always)]
-    fn madd<const FMA: bool>(a: Self, b: Self, c: Self) -> Self {
-        if FMA {
-            a.mul_add(b, c)
-        } else {
-            a * b + c
+        /// # Safety
+        /// The CPU supports AVX2 and FMA; the operands satisfy `gemm_float`'s contract.
+        #[cfg(target_arch = "x86_64")]
+        #[target_feature(enable = "avx2,fma")]
+        unsafe fn $avx2(m: usize, n: usize, k: usize, a: MatRef<$t>, b: MatRef<$t>, c: &mut [$t]) {
+            // SAFETY: forwarded operand contract.
+            unsafe { gemm_blocked::<$t, $mr, $nr, true>(m, n, k, a, b, c) }
         }
-    }
-    #[cfg(target_arch = "x86_64")]
-    unsafe fn gemm_avx2(
-        m: usize,
-        n: usize,
-        k: usize,
-        a: MatRef<f64>,
-        b: MatRef<f64>,
-        c: &mut [f64],
-    ) {
-        // SAFETY: forwarded contract (CPU features and operand bounds).
-        unsafe { gemm_f64_avx2(m, n, k, a, b, c) }
-    }
+    };
 }
-
-/// # Safety
-/// The CPU supports AVX2 and FMA; the operands satisfy `gemm_float`'s contract.
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx2,fma")]
-unsafe fn gemm_f32_avx2(
-    m: usize,
-    n: usize,
-    k: usize,
-    a: MatRef<f32>,
-    b: MatRef<f32>,
-    c: &mut [f32],
-) {
-    // SAFETY: forwarded operand contract.
-    unsafe { gemm_blocked::<f32, 6, 16, true>(m, n, k, a, b, c) }
-}
-
-/// # Safety
-/// The CPU supports AVX2 and FMA; the operands satisfy `gemm_float`'s contract.
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx2,fma")]
-unsafe fn gemm_f64_avx2(
-    m: usize,
-    n: usize,
-    k: usize,
-    a: MatRef<f64>,
-    b: MatRef<f64>,
-    c: &mut [f64],
-) {
-    // SAFETY: forwarded operand contract.
-    unsafe { gemm_blocked::<f64, 6, 8, true>(m, n, k, a, b, c) }
-}
+impl_float_elem!(f32, gemm_f32_avx2, 6, 16);
+impl_float_elem!(f64, gemm_f64_avx2, 6, 8);
 
 /// Rows of `a` per packed block (a multiple of every MR used).
 const MC: usize = 96;
