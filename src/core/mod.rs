@@ -8,6 +8,7 @@ pub mod parallel;
 pub mod promote;
 pub mod random;
 pub mod scalar;
+pub mod sizes_strides;
 pub mod storage;
 pub mod tensor;
 

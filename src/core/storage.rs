@@ -36,6 +36,17 @@ unsafe impl Sync for Storage {}
 impl Storage {
     /// Allocate `nbytes` zeroed bytes; `OutOfMemory` if the allocator refuses.
     pub fn zeroed(nbytes: usize) -> Result<Storage> {
+        Storage::allocate(nbytes, true)
+    }
+
+    /// Allocate `nbytes` bytes left uninitialised (`malloc`, not `calloc`: no zeroing pass and no
+    /// forced page faults for memory glibc recycles). Only `Tensor::empty_uninit`, whose callers
+    /// write every byte before reading, uses it.
+    pub(crate) fn uninit(nbytes: usize) -> Result<Storage> {
+        Storage::allocate(nbytes, false)
+    }
+
+    fn allocate(nbytes: usize, zeroed: bool) -> Result<Storage> {
         if nbytes == 0 {
             return Ok(Storage {
                 ptr: Self::dangling(),
@@ -49,7 +60,13 @@ impl Storage {
             ))
         })?;
         // SAFETY: layout has a non-zero size (checked above).
-        let raw = unsafe { alloc::alloc_zeroed(layout) };
+        let raw = unsafe {
+            if zeroed {
+                alloc::alloc_zeroed(layout)
+            } else {
+                alloc::alloc(layout)
+            }
+        };
         match NonNull::new(raw) {
             Some(ptr) => {
                 advise_huge_pages(ptr.as_ptr(), nbytes);
@@ -111,7 +128,7 @@ impl Drop for Storage {
     fn drop(&mut self) {
         if self.nbytes != 0 {
             let layout = Self::layout(self.nbytes).expect("layout was valid at allocation");
-            // SAFETY: `ptr` came from `alloc_zeroed` with exactly this layout and is freed once.
+            // SAFETY: `ptr` came from `alloc`/`alloc_zeroed` with exactly this layout and is freed once.
             unsafe { alloc::dealloc(self.ptr.as_ptr(), layout) };
         }
     }

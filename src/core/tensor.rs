@@ -4,7 +4,9 @@
 use super::dtype::{DType, Element};
 use super::error::{Error, Result};
 use super::scalar::Scalar;
+use super::sizes_strides::SizesAndStrides;
 use super::storage::Storage;
+use std::cell::UnsafeCell;
 use std::ffi::c_void;
 use std::sync::atomic::{AtomicBool, AtomicIsize, AtomicPtr, Ordering};
 use std::sync::{Arc, Mutex, OnceLock};
@@ -28,13 +30,13 @@ pub struct Tensor {
 }
 
 /// The tensor itself: `sizes`, `strides` (in elements, possibly 0 for broadcast dimensions) and
-/// an element `offset` into a shared `Storage` of elements of `dtype`, plus what Rust keeps for a
-/// tensor besides its data: the base of a view, the `grad` slot, and the opaque slot for its
-/// Python object (Note [PyObject slot]). The geometry never changes after creation.
+/// an element `offset` into storage shared by its views (Note [Small tensors]), holding elements
+/// of `dtype`, plus what Rust keeps for a tensor besides its data: the base of a view, the `grad`
+/// slot, and the opaque slot for its Python object (Note [PyObject slot]). The geometry never
+/// changes after creation.
 pub struct TensorImpl {
-    storage: Arc<Storage>,
-    sizes: Vec<usize>,
-    strides: Vec<isize>,
+    storage: StorageRef,
+    geometry: SizesAndStrides,
     offset: usize,
     dtype: DType,
     /// Set on 0-dim tensors made from a Python number by the binding layer, so that type promotion
@@ -46,6 +48,95 @@ pub struct TensorImpl {
     grad: Mutex<Option<Tensor>>,
     pyobj: PyObjectSlot,
 }
+
+// Note [Small tensors]
+// ~~~~~~~~~~~~~~~~~~~~
+// A 1-element tensor used to cost five heap blocks: the `TensorImpl`, two `Vec`s for sizes and
+// strides, the `Storage` header and the data. Freeing and allocating them was the largest cost of
+// a small op (`_C.add(a, b)`), and they made a live small tensor ~2x numpy's footprint. Now:
+// - sizes and strides live inline up to 2 dimensions (`SizesAndStrides`, as c10 does up to 5);
+// - data of at most `INLINE_BYTES` bytes lives inside the `TensorImpl` (`StorageRef::Inline`).
+//   The `TensorImpl` sits in an `Arc` and never moves, so the address is stable; views and
+//   restrides of such a tensor hold a handle to it (`StorageRef::Of`) to keep the bytes alive,
+//   exactly as they would hold an `Arc<Storage>`. `Of` always names a tensor whose storage is
+//   `Inline` (never a chain), so finding the bytes is one step.
+// A fresh small tensor is therefore one heap block (plus its Python object). Larger data keeps
+// the shared, separately allocated `Storage` (`StorageRef::Heap`).
+
+/// Data of at most this many bytes is stored inside the tensor (Note [Small tensors]): 4 float32,
+/// 2 float64/int64 elements.
+pub const INLINE_BYTES: usize = 16;
+
+/// Where a tensor's elements live (Note [Small tensors]).
+enum StorageRef {
+    /// Small data inside this `TensorImpl`; writes follow Note [Storage aliasing].
+    Inline {
+        bytes: UnsafeCell<[u64; INLINE_BYTES / 8]>,
+        nbytes: u8,
+    },
+    /// A heap buffer shared by reference count with the tensor's views.
+    Heap(Arc<Storage>),
+    /// The `Inline` bytes of another tensor (this tensor is a view or restride of it).
+    Of(Tensor),
+}
+
+impl StorageRef {
+    fn inline_zeroed(nbytes: usize) -> StorageRef {
+        debug_assert!(nbytes <= INLINE_BYTES);
+        StorageRef::Inline {
+            bytes: UnsafeCell::new([0; INLINE_BYTES / 8]),
+            nbytes: nbytes as u8,
+        }
+    }
+
+    /// Base address of the bytes.
+    #[inline]
+    fn as_ptr(&self) -> *mut u8 {
+        match self {
+            StorageRef::Inline { bytes, .. } => bytes.get().cast::<u8>(),
+            StorageRef::Heap(s) => s.as_ptr(),
+            StorageRef::Of(t) => match &t.storage {
+                StorageRef::Inline { bytes, .. } => bytes.get().cast::<u8>(),
+                _ => unreachable!("StorageRef::Of names a tensor with inline storage"),
+            },
+        }
+    }
+
+    fn nbytes(&self) -> usize {
+        match self {
+            StorageRef::Inline { nbytes, .. } => *nbytes as usize,
+            StorageRef::Heap(s) => s.nbytes(),
+            StorageRef::Of(t) => t.storage.nbytes(),
+        }
+    }
+
+    /// Equal for two references to the same bytes; distinct for distinct live storages.
+    #[inline]
+    fn id(&self) -> usize {
+        match self {
+            StorageRef::Heap(s) => Arc::as_ptr(s) as usize,
+            _ => self.as_ptr() as usize,
+        }
+    }
+
+    /// Another reference to the same bytes, for a new tensor over the storage of `owner` (whose
+    /// storage this is). Keeps `Of` one step deep.
+    fn share(&self, owner: &Tensor) -> StorageRef {
+        match self {
+            StorageRef::Inline { .. } => StorageRef::Of(owner.clone()),
+            StorageRef::Heap(s) => StorageRef::Heap(Arc::clone(s)),
+            StorageRef::Of(t) => StorageRef::Of(t.clone()),
+        }
+    }
+}
+
+// SAFETY: the only interior mutability not behind a lock or an atomic is the element bytes
+// (`StorageRef::Inline`, like `Storage`'s buffer), which are handed out as raw pointers only and
+// follow Note [Storage aliasing] (torch's rule: concurrent writers are the caller's
+// responsibility). Everything else is immutable after creation, atomic, or in a `Mutex`.
+unsafe impl Send for TensorImpl {}
+// SAFETY: as above.
+unsafe impl Sync for TensorImpl {}
 
 impl std::ops::Deref for Tensor {
     type Target = TensorImpl;
@@ -96,8 +187,8 @@ impl Drop for TensorImpl {
 impl std::fmt::Debug for Tensor {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Tensor")
-            .field("sizes", &self.sizes)
-            .field("strides", &self.strides)
+            .field("sizes", &self.sizes())
+            .field("strides", &self.strides())
             .field("offset", &self.offset)
             .field("dtype", &self.dtype)
             .finish()
@@ -230,9 +321,8 @@ impl Tensor {
     // ----- construction ---------------------------------------------------------------------
 
     fn from_parts(
-        storage: Arc<Storage>,
-        sizes: Vec<usize>,
-        strides: Vec<isize>,
+        storage: StorageRef,
+        geometry: SizesAndStrides,
         offset: usize,
         dtype: DType,
         base: Option<Tensor>,
@@ -241,8 +331,7 @@ impl Tensor {
         Tensor {
             inner: Arc::new(TensorImpl {
                 storage,
-                sizes,
-                strides,
+                geometry,
                 offset,
                 dtype,
                 wrapped_number: false,
@@ -258,8 +347,25 @@ impl Tensor {
 
     /// A new contiguous tensor of zeros. Sizes are checked for overflow (element count ×
     /// itemsize) and memory is reserved fallibly: `Runtime` on overflow, `OutOfMemory` when the
-    /// allocator refuses. (`empty` is the same: fresh memory is always zeroed here.)
+    /// allocator refuses. (Python's `empty` is the same: memory it hands out is always zeroed.)
     pub fn zeros(sizes: &[usize], dtype: DType) -> Result<Tensor> {
+        Tensor::allocate(sizes, dtype, true)
+    }
+
+    /// A new contiguous tensor whose elements are **not initialised** (torch's `at::empty`), for a
+    /// kernel that writes every element before anything reads one: a large output then costs
+    /// neither `calloc`'s zeroing nor a second pass over memory. Small tensors are zeroed anyway
+    /// (it is free for inline data). Errors as for `zeros`.
+    ///
+    /// # Safety
+    /// The caller must write every element before any element is read or the tensor escapes
+    /// (to Python, or to code that reads it): reading uninitialised memory is undefined behaviour,
+    /// and a bool element must hold 0 or 1.
+    pub unsafe fn empty_uninit(sizes: &[usize], dtype: DType) -> Result<Tensor> {
+        Tensor::allocate(sizes, dtype, false)
+    }
+
+    fn allocate(sizes: &[usize], dtype: DType, zeroed: bool) -> Result<Tensor> {
         let numel = checked_numel(sizes)?;
         let nbytes = numel
             .checked_mul(dtype.itemsize())
@@ -269,11 +375,16 @@ impl Tensor {
                     "Storage size calculation overflowed with sizes={sizes:?} and dtype={dtype}"
                 ))
             })?;
-        let storage = Arc::new(Storage::zeroed(nbytes)?);
+        let storage = if nbytes <= INLINE_BYTES {
+            StorageRef::inline_zeroed(nbytes)
+        } else if zeroed {
+            StorageRef::Heap(Arc::new(Storage::zeroed(nbytes)?))
+        } else {
+            StorageRef::Heap(Arc::new(Storage::uninit(nbytes)?))
+        };
         Ok(Tensor::from_parts(
             storage,
-            sizes.to_vec(),
-            contiguous_strides(sizes),
+            SizesAndStrides::contiguous(sizes),
             0,
             dtype,
             None,
@@ -330,56 +441,60 @@ impl Tensor {
     pub fn dtype(&self) -> DType {
         self.dtype
     }
+    #[inline(always)]
     pub fn sizes(&self) -> &[usize] {
-        &self.sizes
+        self.geometry.sizes()
     }
+    #[inline(always)]
     pub fn strides(&self) -> &[isize] {
-        &self.strides
+        self.geometry.strides()
     }
     /// Element offset of the first element within the storage.
     pub fn storage_offset(&self) -> usize {
         self.offset
     }
-    pub fn storage(&self) -> &Arc<Storage> {
-        &self.storage
+    /// Size in bytes of the storage this tensor views (all of it, not only this view's part).
+    pub fn storage_nbytes(&self) -> usize {
+        self.storage.nbytes()
     }
+    #[inline(always)]
     pub fn dim(&self) -> usize {
-        self.sizes.len()
+        self.geometry.ndim()
     }
     pub fn numel(&self) -> usize {
-        self.sizes.iter().product()
+        self.sizes().iter().product()
     }
     pub fn is_wrapped_number(&self) -> bool {
         self.wrapped_number
     }
     /// Size of dimension `dim` (negative counts from the end).
     pub fn size(&self, dim: i64) -> Result<usize> {
-        Ok(self.sizes[maybe_wrap_dim(dim, self.dim())?])
+        Ok(self.sizes()[maybe_wrap_dim(dim, self.dim())?])
     }
     /// Stride of dimension `dim` (negative counts from the end).
     pub fn stride(&self, dim: i64) -> Result<isize> {
-        Ok(self.strides[maybe_wrap_dim(dim, self.dim())?])
+        Ok(self.strides()[maybe_wrap_dim(dim, self.dim())?])
     }
     /// True when two tensors share one storage.
     pub fn shares_storage(&self, other: &Tensor) -> bool {
-        Arc::ptr_eq(&self.storage, &other.storage)
+        self.storage.id() == other.storage.id()
     }
 
     /// True when the elements are laid out row-major without gaps (torch's rule: dimensions of
     /// size 1 may have any stride).
     pub fn is_contiguous(&self) -> bool {
         let mut expected: isize = 1;
-        for i in (0..self.sizes.len()).rev() {
-            if self.sizes[i] == 1 {
+        for i in (0..self.sizes().len()).rev() {
+            if self.sizes()[i] == 1 {
                 continue;
             }
-            if self.sizes[i] == 0 {
+            if self.sizes()[i] == 0 {
                 return true;
             }
-            if self.strides[i] != expected {
+            if self.strides()[i] != expected {
                 return false;
             }
-            expected *= self.sizes[i] as isize;
+            expected *= self.sizes()[i] as isize;
         }
         true
     }
@@ -388,9 +503,11 @@ impl Tensor {
 
     /// Pointer to the first element (at the storage offset). Reads and writes through it must
     /// stay within the tensor's strided footprint; see Note [Storage aliasing].
+    #[inline]
     pub fn data_ptr<T: Element>(&self) -> *mut T {
         debug_assert_eq!(T::DTYPE, self.dtype, "data_ptr: wrong element type");
-        // SAFETY: offset is within the storage by construction of every view.
+        // SAFETY: offset is within the storage by construction of every view; inline bytes are
+        // 8-aligned, enough for every element type.
         unsafe { (self.storage.as_ptr() as *mut T).add(self.offset) }
     }
 
@@ -411,7 +528,7 @@ impl Tensor {
         assert_eq!(T::DTYPE, self.dtype, "to_vec: wrong element type");
         let mut out = Vec::with_capacity(self.numel());
         let base = self.data_ptr::<T>();
-        strided_for_each(&self.sizes, [&self.strides], |[o]| {
+        strided_for_each(self.sizes(), [self.strides()], |[o]| {
             // SAFETY: `o` is the offset of an element of this tensor.
             out.push(unsafe { *base.offset(o) })
         });
@@ -428,7 +545,7 @@ impl Tensor {
         assert_eq!(index.len(), self.dim(), "get: index rank mismatch");
         let off: isize = index
             .iter()
-            .zip(&self.strides)
+            .zip(self.strides())
             .map(|(&i, &s)| i as isize * s)
             .sum();
         crate::dispatch!(self.dtype, T => {
@@ -497,13 +614,16 @@ impl Tensor {
     /// A view of `self` with new geometry over the same storage; its `base()` is `self`'s base,
     /// or `self` (torch's `as_strided`). The caller guarantees every element the view can address
     /// lies inside the storage (checked in debug builds).
-    pub fn as_strided(&self, sizes: Vec<usize>, strides: Vec<isize>, offset: usize) -> Tensor {
-        debug_assert_eq!(sizes.len(), strides.len());
+    pub fn as_strided(
+        &self,
+        sizes: impl AsRef<[usize]>,
+        strides: impl AsRef<[isize]>,
+        offset: usize,
+    ) -> Tensor {
         let base = Some(self.base.clone().unwrap_or_else(|| self.clone()));
         Tensor::from_parts(
-            Arc::clone(&self.storage),
-            sizes,
-            strides,
+            self.storage.share(self),
+            SizesAndStrides::new(sizes.as_ref(), strides.as_ref()),
             offset,
             self.dtype,
             base,
@@ -513,18 +633,21 @@ impl Tensor {
     /// A view with the same geometry: a new tensor (its own identity) over the same elements
     /// (torch's `alias`, what `t[...]` returns).
     pub fn alias(&self) -> Tensor {
-        self.as_strided(self.sizes.clone(), self.strides.clone(), self.offset)
+        self.as_strided(self.sizes(), self.strides(), self.offset)
     }
 
     /// `self`'s storage under new geometry *without* recording a base: for a tensor the calling op
     /// allocated itself and returns in another shape (torch's `_unsafe_view`), so the result is
     /// not a view of anything the caller can see.
-    pub fn restride_owned(&self, sizes: Vec<usize>, strides: Vec<isize>, offset: usize) -> Tensor {
-        debug_assert_eq!(sizes.len(), strides.len());
+    pub fn restride_owned(
+        &self,
+        sizes: impl AsRef<[usize]>,
+        strides: impl AsRef<[isize]>,
+        offset: usize,
+    ) -> Tensor {
         Tensor::from_parts(
-            Arc::clone(&self.storage),
-            sizes,
-            strides,
+            self.storage.share(self),
+            SizesAndStrides::new(sizes.as_ref(), strides.as_ref()),
             offset,
             self.dtype,
             None,
@@ -537,11 +660,7 @@ impl Tensor {
     pub fn contiguous(&self) -> Result<Tensor> {
         if self.is_contiguous() {
             if self.wrapped_number {
-                return Ok(self.restride_owned(
-                    self.sizes.clone(),
-                    self.strides.clone(),
-                    self.offset,
-                ));
+                return Ok(self.restride_owned(self.sizes(), self.strides(), self.offset));
             }
             return Ok(self.clone());
         }
@@ -580,7 +699,7 @@ impl Tensor {
             if g.dtype != self.dtype {
                 return Err(Error::runtime("assigned grad has data of a different type"));
             }
-            if g.sizes != self.sizes {
+            if g.sizes() != self.sizes() {
                 return Err(Error::runtime("assigned grad has data of a different size"));
             }
         }
@@ -594,7 +713,7 @@ impl Tensor {
 
     /// An identifier of the storage, equal for tensors that share it (while it is alive).
     pub fn storage_id(&self) -> usize {
-        Arc::as_ptr(&self.storage) as usize
+        self.storage.id()
     }
 
     /// A new 1-D contiguous tensor holding a copy of this tensor's *whole* storage (every
@@ -634,14 +753,14 @@ impl Tensor {
 
     /// A new contiguous tensor with a copy of the values (torch's `clone()`).
     pub fn clone_data(&self) -> Result<Tensor> {
-        let out = Tensor::zeros(&self.sizes, self.dtype)?;
+        let out = Tensor::zeros(self.sizes(), self.dtype)?;
         out.copy_from(self)?;
         Ok(out)
     }
 
     /// A new contiguous tensor with the values converted to `dtype` (always a copy).
     pub fn to_dtype(&self, dtype: DType) -> Result<Tensor> {
-        let out = Tensor::zeros(&self.sizes, dtype)?;
+        let out = Tensor::zeros(self.sizes(), dtype)?;
         out.copy_from(self)?;
         Ok(out)
     }
@@ -659,16 +778,16 @@ impl Tensor {
         let lead = nd - self.dim();
         let mut out = vec![0isize; nd];
         for i in 0..self.dim() {
-            let (s, target) = (self.sizes[i], shape[lead + i]);
+            let (s, target) = (self.sizes()[i], shape[lead + i]);
             out[lead + i] = if s == target {
-                self.strides[i]
+                self.strides()[i]
             } else if s == 1 {
                 0
             } else {
                 return Err(Error::runtime(format!(
                     "The expanded size of the tensor ({target}) must match the existing size ({s}) at non-singleton dimension {}.  Target sizes: {shape:?}.  Tensor sizes: {:?}",
                     lead + i,
-                    self.sizes
+                    self.sizes()
                 )));
             };
         }
@@ -690,10 +809,10 @@ impl Tensor {
         if self.may_partially_overlap(src) {
             return self.copy_from(&src.clone_data()?);
         }
-        let src_strides = src.broadcast_strides(&self.sizes)?;
+        let src_strides = src.broadcast_strides(self.sizes())?;
         crate::dispatch!(self.dtype, D => crate::dispatch!(src.dtype, S => {
             let (dst_ptr, src_ptr) = (self.data_ptr::<D>(), src.data_ptr::<S>());
-            if let (true, true, true) = (self.is_contiguous(), src.is_contiguous(), src.sizes == self.sizes) {
+            if let (true, true, true) = (self.is_contiguous(), src.is_contiguous(), src.sizes() == self.sizes()) {
                 let n = self.numel();
                 // SAFETY: both contiguous with `n` elements; distinct allocations or identical
                 // ranges (a copy onto itself reads each element before writing it).
@@ -703,7 +822,7 @@ impl Tensor {
                     }
                 }
             } else {
-                strided_for_each(&self.sizes, [&self.strides, &src_strides], |[d, s]| {
+                strided_for_each(self.sizes(), [self.strides(), &src_strides], |[d, s]| {
                     // SAFETY: offsets come from each tensor's own (broadcast) geometry.
                     unsafe { *dst_ptr.offset(d) = D::cast_from(*src_ptr.offset(s)) }
                 });
@@ -756,7 +875,7 @@ impl Tensor {
                 // SAFETY: contiguous: `numel` elements from `p`.
                 unsafe { std::slice::from_raw_parts_mut(p, self.numel()).fill(v) };
             } else {
-                strided_for_each(&self.sizes, [&self.strides], |[o]| {
+                strided_for_each(self.sizes(), [self.strides()], |[o]| {
                     // SAFETY: `o` addresses an element of this tensor.
                     unsafe { *p.offset(o) = v }
                 });
@@ -773,10 +892,10 @@ impl Tensor {
             return true;
         }
         let mut dims: Vec<(usize, isize)> = self
-            .sizes
+            .sizes()
             .iter()
             .copied()
-            .zip(self.strides.iter().copied())
+            .zip(self.strides().iter().copied())
             .filter(|&(s, _)| s != 1)
             .collect();
         dims.sort_by_key(|&(s, st)| (st, s));
@@ -795,9 +914,9 @@ impl Tensor {
     pub fn assert_no_internal_overlap(&self) -> Result<()> {
         if !self.is_non_overlapping_and_dense()
             && self
-                .sizes
+                .sizes()
                 .iter()
-                .zip(&self.strides)
+                .zip(self.strides())
                 .any(|(&s, &st)| st == 0 && s > 1)
         {
             return Err(Error::runtime(
@@ -811,7 +930,7 @@ impl Tensor {
     fn footprint(&self) -> (isize, isize) {
         let item = self.dtype.itemsize() as isize;
         let (mut lo, mut hi) = (self.offset as isize, self.offset as isize);
-        for (&s, &st) in self.sizes.iter().zip(&self.strides) {
+        for (&s, &st) in self.sizes().iter().zip(self.strides()) {
             let reach = (s as isize - 1) * st;
             if reach < 0 {
                 lo += reach;
@@ -858,8 +977,8 @@ impl Tensor {
     pub fn is_same(&self, other: &Tensor) -> bool {
         self.shares_storage(other)
             && self.offset == other.offset
-            && self.sizes == other.sizes
-            && self.strides == other.strides
+            && self.sizes() == other.sizes()
+            && self.strides() == other.strides()
             && self.dtype == other.dtype
     }
 }
