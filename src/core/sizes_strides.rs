@@ -37,12 +37,19 @@ impl SizesAndStrides {
     /// Geometry with the given sizes and strides. Panics if the lengths differ (a core
     /// programming error).
     pub fn new(sizes: &[usize], strides: &[isize]) -> SizesAndStrides {
-        assert_eq!(sizes.len(), strides.len(), "sizes and strides differ in rank");
+        assert_eq!(
+            sizes.len(),
+            strides.len(),
+            "sizes and strides differ in rank"
+        );
         let ndim = sizes.len();
         if ndim <= INLINE_DIMS {
             let mut inline = [0usize; 2 * INLINE_DIMS];
             inline[..ndim].copy_from_slice(sizes);
-            for (dst, &s) in inline[INLINE_DIMS..INLINE_DIMS + ndim].iter_mut().zip(strides) {
+            for (dst, &s) in inline[INLINE_DIMS..INLINE_DIMS + ndim]
+                .iter_mut()
+                .zip(strides)
+            {
                 *dst = s as usize;
             }
             return SizesAndStrides {

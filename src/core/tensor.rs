@@ -8,7 +8,7 @@ use super::sizes_strides::SizesAndStrides;
 use super::storage::Storage;
 use std::cell::UnsafeCell;
 use std::ffi::c_void;
-use std::sync::atomic::{AtomicBool, AtomicIsize, AtomicPtr, Ordering};
+use std::sync::atomic::{AtomicIsize, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, OnceLock};
 
 /// Number of tensor implementations (`TensorImpl`) alive in the process. The refleak run checks
@@ -44,8 +44,9 @@ pub struct TensorImpl {
     wrapped_number: bool,
     /// For a view: the tensor it views (the root, never itself a view), as torch's `_base`.
     base: Option<Tensor>,
-    /// torch's `.grad`: a tensor of the same shape and dtype, set and read by the user.
-    grad: Mutex<Option<Tensor>>,
+    /// torch's `.grad`: a tensor of the same shape and dtype, set and read by the user. Read and
+    /// written only with `GRAD_LOCK` held (or through `&mut self`).
+    grad: UnsafeCell<Option<Tensor>>,
     pyobj: PyObjectSlot,
 }
 
@@ -130,10 +131,11 @@ impl StorageRef {
     }
 }
 
-// SAFETY: the only interior mutability not behind a lock or an atomic is the element bytes
-// (`StorageRef::Inline`, like `Storage`'s buffer), which are handed out as raw pointers only and
-// follow Note [Storage aliasing] (torch's rule: concurrent writers are the caller's
-// responsibility). Everything else is immutable after creation, atomic, or in a `Mutex`.
+// SAFETY: the interior mutability is (1) the element bytes (`StorageRef::Inline`, like
+// `Storage`'s buffer), handed out as raw pointers only and following Note [Storage aliasing]
+// (torch's rule: concurrent writers are the caller's responsibility); (2) `grad`, accessed only
+// with `GRAD_LOCK` held; (3) the atomic Python-object slot. Everything else is immutable after
+// creation.
 unsafe impl Send for TensorImpl {}
 // SAFETY: as above.
 unsafe impl Sync for TensorImpl {}
@@ -158,10 +160,18 @@ impl std::ops::Deref for Tensor {
 // takes the GIL itself. The ownership protocol is written down in
 // src/bindings/tensor_object.rs, Note [PyObject preservation]. All reads and writes of the slot
 // other than that final drop happen with the GIL held, which serialises them.
+//
+// The pointer and the flag share one word: a Python object is at least 8-aligned, so bit 0 of
+// its address is free to say "owned" (8 bytes per tensor instead of 16).
 struct PyObjectSlot {
-    ptr: AtomicPtr<c_void>,
-    owned: AtomicBool,
+    bits: AtomicUsize,
 }
+
+const PYOBJ_OWNED: usize = 1;
+
+/// Guards every tensor's `grad` slot. Gradients are set and read rarely, so one process-wide
+/// lock costs nothing measurable and saves a `Mutex` (8 bytes) in every tensor.
+static GRAD_LOCK: Mutex<()> = Mutex::new(());
 
 /// The binding layer's function that releases an owned Python object (see Note [PyObject slot]).
 static PYOBJ_RELEASE_HOOK: OnceLock<fn(*mut c_void)> = OnceLock::new();
@@ -175,8 +185,9 @@ pub fn set_pyobj_release_hook(hook: fn(*mut c_void)) {
 impl Drop for TensorImpl {
     fn drop(&mut self) {
         LIVE_TENSORS.fetch_sub(1, Ordering::Relaxed);
-        let p = *self.pyobj.ptr.get_mut();
-        if !p.is_null() && *self.pyobj.owned.get_mut() {
+        let bits = *self.pyobj.bits.get_mut();
+        let p = (bits & !PYOBJ_OWNED) as *mut c_void;
+        if !p.is_null() && bits & PYOBJ_OWNED != 0 {
             if let Some(hook) = PYOBJ_RELEASE_HOOK.get() {
                 hook(p);
             }
@@ -336,10 +347,9 @@ impl Tensor {
                 dtype,
                 wrapped_number: false,
                 base,
-                grad: Mutex::new(None),
+                grad: UnsafeCell::new(None),
                 pyobj: PyObjectSlot {
-                    ptr: AtomicPtr::new(std::ptr::null_mut()),
-                    owned: AtomicBool::new(false),
+                    bits: AtomicUsize::new(0),
                 },
             }),
         }
@@ -686,7 +696,9 @@ impl Tensor {
 
     /// The `grad` slot (torch's `.grad`): another handle to the stored tensor, if any.
     pub fn grad(&self) -> Option<Tensor> {
-        self.grad.lock().unwrap_or_else(|e| e.into_inner()).clone()
+        let _guard = GRAD_LOCK.lock().unwrap_or_else(|e| e.into_inner());
+        // SAFETY: `grad` is only accessed with `GRAD_LOCK` held (or through `&mut self`).
+        unsafe { (*self.grad.get()).clone() }
     }
 
     /// Set or clear the `grad` slot. torch's checks: the gradient must have this tensor's dtype
@@ -703,10 +715,11 @@ impl Tensor {
                 return Err(Error::runtime("assigned grad has data of a different size"));
             }
         }
-        let old = std::mem::replace(
-            &mut *self.grad.lock().unwrap_or_else(|e| e.into_inner()),
-            grad,
-        );
+        let old = {
+            let _guard = GRAD_LOCK.lock().unwrap_or_else(|e| e.into_inner());
+            // SAFETY: `grad` is only accessed with `GRAD_LOCK` held (or through `&mut self`).
+            unsafe { std::mem::replace(&mut *self.grad.get(), grad) }
+        };
         drop(old); // released after the lock, so a Python object it owns is freed without it held
         Ok(())
     }
@@ -736,19 +749,20 @@ impl Tensor {
 
     /// The Python object recorded for this tensor (opaque; NULL if none). See Note [PyObject slot].
     pub fn pyobj(&self) -> *mut c_void {
-        self.pyobj.ptr.load(Ordering::Acquire)
+        (self.pyobj.bits.load(Ordering::Acquire) & !PYOBJ_OWNED) as *mut c_void
     }
 
     /// True when this tensor owns a strong reference to its Python object.
     pub fn owns_pyobj(&self) -> bool {
-        self.pyobj.owned.load(Ordering::Acquire)
+        self.pyobj.bits.load(Ordering::Acquire) & PYOBJ_OWNED != 0
     }
 
     /// Record the Python object (NULL to clear) and whether this tensor owns it. The binding layer
     /// calls this with the GIL held. See Note [PyObject slot].
     pub fn set_pyobj(&self, p: *mut c_void, owned: bool) {
-        self.pyobj.owned.store(owned, Ordering::Release);
-        self.pyobj.ptr.store(p, Ordering::Release);
+        debug_assert_eq!(p as usize & PYOBJ_OWNED, 0, "Python objects are aligned");
+        let bits = p as usize | if owned { PYOBJ_OWNED } else { 0 };
+        self.pyobj.bits.store(bits, Ordering::Release);
     }
 
     /// A new contiguous tensor with a copy of the values (torch's `clone()`).
@@ -1019,6 +1033,46 @@ mod tests {
         let c = tt.contiguous().unwrap();
         assert!(!c.shares_storage(&t));
         assert_eq!(c.to_vec::<i64>(), vec![0, 3, 1, 4, 2, 5]);
+    }
+
+    #[test]
+    fn small_tensor_is_one_small_block() {
+        // Note [Small tensors]: with the `Arc` counts (16 bytes) the block must stay within 120
+        // bytes, glibc's 128-byte chunk, for the footprint target (RSS per 1-element tensor).
+        #[cfg(target_pointer_width = "64")]
+        assert!(std::mem::size_of::<TensorImpl>() <= 104);
+        let t = Tensor::from_vec(vec![1.5f32, 2.5], &[2]).unwrap();
+        assert!(matches!(t.storage, StorageRef::Inline { nbytes: 8, .. }));
+        let v = t.as_strided([1usize], [1isize], 1);
+        assert!(matches!(&v.storage, StorageRef::Of(o) if o.same_tensor(&t)));
+        assert!(v.shares_storage(&t) && v.storage_id() == t.storage_id());
+        assert_eq!(v.to_vec::<f32>(), vec![2.5]);
+        // A view of a view names the owner of the bytes, never the intermediate view.
+        let w = v.restride_owned([0usize; 0], [0isize; 0], 1);
+        assert!(matches!(&w.storage, StorageRef::Of(o) if o.same_tensor(&t)));
+        drop(t);
+        v.fill_(Scalar::Float(7.0)).unwrap();
+        assert_eq!(w.item().unwrap(), Scalar::Float(7.0));
+        let big = Tensor::zeros(&[5], DType::Float32).unwrap();
+        assert!(matches!(big.storage, StorageRef::Heap(_)));
+    }
+
+    #[test]
+    fn grad_and_pyobj_slots() {
+        let t = Tensor::zeros(&[2], DType::Int64).unwrap();
+        assert!(t.grad().is_none());
+        let g = Tensor::zeros(&[2], DType::Int64).unwrap();
+        t.set_grad(Some(g.clone())).unwrap();
+        assert!(t.grad().unwrap().same_tensor(&g));
+        assert!(t.set_grad(Some(t.clone())).is_err());
+        t.set_grad(None).unwrap();
+        assert_eq!(g.use_count(), 1);
+        let fake = 0x1000usize as *mut c_void;
+        t.set_pyobj(fake, true);
+        assert_eq!((t.pyobj(), t.owns_pyobj()), (fake, true));
+        t.set_pyobj(fake, false);
+        assert_eq!((t.pyobj(), t.owns_pyobj()), (fake, false));
+        t.set_pyobj(std::ptr::null_mut(), false);
     }
 
     #[test]
