@@ -243,8 +243,7 @@ unsafe extern "C" fn deepcopy(
                 ObjectPtr::borrow(found)
             };
             let flat_t = tensor_ref(flat.as_borrowed());
-            let copy_t =
-                flat_t.restride_owned(t.sizes().to_vec(), t.strides().to_vec(), t.storage_offset());
+            let copy_t = flat_t.restride_owned(t.sizes(), t.strides(), t.storage_offset());
             let new = super::tensor_object::alloc_with(obj.type_ptr(), copy_t)?;
             let id = ObjectPtr::steal_or_err(ffi::PyLong_FromVoidPtr(slf.cast()))?;
             if ffi::PyDict_SetItem(memo.as_ptr(), id.as_ptr(), new.as_ptr()) < 0 {

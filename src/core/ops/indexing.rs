@@ -420,8 +420,8 @@ pub fn index_put(input: &Tensor, items: &[IndexItem], values: &Tensor) -> Result
     // torch's `slicePrefix1sSize`: leading size-1 dims of the value are dropped.
     let lead = values.sizes().iter().take_while(|&&s| s == 1).count();
     let values = values.as_strided(
-        values.sizes()[lead..].to_vec(),
-        values.strides()[lead..].to_vec(),
+        &values.sizes()[lead..],
+        &values.strides()[lead..],
         values.storage_offset(),
     );
     if advanced.is_empty() {

@@ -64,7 +64,7 @@ pub fn narrow(input: &Tensor, dim: i64, start: i64, length: i64) -> Result<Tenso
     } else {
         (input.storage_offset() as isize + start as isize * input.strides()[d]) as usize
     };
-    Ok(input.as_strided(sizes, input.strides().to_vec(), offset))
+    Ok(input.as_strided(sizes, input.strides(), offset))
 }
 
 /// `movedim(input, source, destination)`: a view with dim `source` moved to `destination`
@@ -227,7 +227,7 @@ pub fn flip(input: &Tensor, dims: &[i64]) -> Result<Tensor> {
         }
     }
     input
-        .as_strided(input.sizes().to_vec(), strides, off as usize)
+        .as_strided(input.sizes(), strides, off as usize)
         .clone_data()
 }
 
