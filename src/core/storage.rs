@@ -3,8 +3,8 @@
 
 use super::error::{Error, Result};
 use std::alloc::{self, Layout};
-use std::cell::UnsafeCell;
 use std::ptr::NonNull;
+use std::sync::atomic::{AtomicUsize, Ordering};
 
 /// Alignment of every storage allocation: enough for any element type. It is deliberately not
 /// larger than the system allocator's natural alignment (16 on x86-64 glibc): up to that, Rust's
@@ -13,22 +13,37 @@ use std::ptr::NonNull;
 /// kernels use unaligned SIMD loads, so nothing needs more.
 const STORAGE_ALIGN: usize = 16;
 
-/// A heap buffer of `nbytes` bytes. Allocation is fallible: a request the allocator cannot meet
-/// returns `ErrorKind::OutOfMemory` instead of aborting the process.
+/// A heap buffer of `nbytes` bytes, reference-counted: cloning a `Storage` gives another handle
+/// to the same bytes (PyTorch: `c10::StorageImpl` behind an `intrusive_ptr`). Allocation is
+/// fallible: a request the allocator cannot meet returns `ErrorKind::OutOfMemory` instead of
+/// aborting the process.
+///
+/// The count, the size and the bytes are one allocation (a 16-byte `StorageHeader`, then the
+/// data, 16-aligned): an `Arc<Storage>` pointing at a separate buffer cost a second
+/// `malloc`/`free` pair for every tensor too large to keep its data inline (Note [Small
+/// tensors] in tensor.rs).
 ///
 /// Note [Storage aliasing]: views share one `Storage` and in-place ops write through it, as in
-/// torch. The bytes are therefore behind an `UnsafeCell`; the core never hands out `&mut [T]` to
-/// a whole storage for longer than one kernel, and concurrent writers from several threads are
-/// the caller's responsibility (torch's rule too). Kernels that split work across threads write
-/// disjoint ranges.
+/// torch. The bytes are therefore only ever reached through raw pointers; the core never hands
+/// out `&mut [T]` to a whole storage for longer than one kernel, and concurrent writers from
+/// several threads are the caller's responsibility (torch's rule too). Kernels that split work
+/// across threads write disjoint ranges.
 pub struct Storage {
-    ptr: NonNull<u8>,
-    nbytes: usize,
-    _cell: UnsafeCell<()>,
+    block: NonNull<StorageHeader>,
 }
 
-// SAFETY: the buffer is plain bytes owned by this struct; see Note [Storage aliasing] for the
-// rule on concurrent writes, which matches torch's.
+/// The start of every storage block; the data follows at `STORAGE_ALIGN`.
+#[repr(C, align(16))]
+struct StorageHeader {
+    refcount: AtomicUsize,
+    nbytes: usize,
+}
+
+const HEADER: usize = std::mem::size_of::<StorageHeader>();
+const _: () = assert!(HEADER == STORAGE_ALIGN);
+
+// SAFETY: the header is only accessed atomically (count) or read-only (size); for the bytes see
+// Note [Storage aliasing], which matches torch's rule.
 unsafe impl Send for Storage {}
 // SAFETY: as above: shared access hands out raw pointers only, never references that alias.
 unsafe impl Sync for Storage {}
@@ -47,19 +62,12 @@ impl Storage {
     }
 
     fn allocate(nbytes: usize, zeroed: bool) -> Result<Storage> {
-        if nbytes == 0 {
-            return Ok(Storage {
-                ptr: Self::dangling(),
-                nbytes: 0,
-                _cell: UnsafeCell::new(()),
-            });
-        }
         let layout = Self::layout(nbytes).ok_or_else(|| {
             Error::runtime(format!(
                 "Storage size calculation overflowed: {nbytes} bytes"
             ))
         })?;
-        // SAFETY: layout has a non-zero size (checked above).
+        // SAFETY: the layout's size is at least `HEADER` > 0.
         let raw = unsafe {
             if zeroed {
                 alloc::alloc_zeroed(layout)
@@ -67,43 +75,67 @@ impl Storage {
                 alloc::alloc(layout)
             }
         };
-        match NonNull::new(raw) {
-            Some(ptr) => {
-                advise_huge_pages(ptr.as_ptr(), nbytes);
-                Ok(Storage {
-                    ptr,
-                    nbytes,
-                    _cell: UnsafeCell::new(()),
-                })
-            }
-            None => Err(Error::out_of_memory(format!(
+        let Some(block) = NonNull::new(raw.cast::<StorageHeader>()) else {
+            return Err(Error::out_of_memory(format!(
                 "failed to allocate {nbytes} bytes of tensor storage"
-            ))),
-        }
+            )));
+        };
+        // SAFETY: `block` is a fresh allocation of at least `HEADER` bytes, aligned for the header.
+        unsafe {
+            block.as_ptr().write(StorageHeader {
+                refcount: AtomicUsize::new(1),
+                nbytes,
+            })
+        };
+        let storage = Storage { block };
+        advise_huge_pages(storage.as_ptr(), nbytes);
+        Ok(storage)
     }
 
-    /// The allocation's layout: `nbytes` rounded up to the alignment. Rust's system allocator
-    /// serves `alloc_zeroed` with `calloc` only when the size is at least the alignment;
-    /// below it (a 1-element float32 tensor: 4 bytes) it falls back to `posix_memalign` +
-    /// `memset`, which costs ~100 instructions per small tensor.
+    /// The block's layout: the header, then `nbytes` rounded up to the alignment. Rust's system
+    /// allocator serves `alloc_zeroed` with `calloc` only when the size is at least the
+    /// alignment; rounding keeps every block on that path.
     fn layout(nbytes: usize) -> Option<Layout> {
-        let size = nbytes.checked_next_multiple_of(STORAGE_ALIGN)?;
+        let size = nbytes
+            .checked_next_multiple_of(STORAGE_ALIGN)?
+            .checked_add(HEADER)?;
         Layout::from_size_align(size, STORAGE_ALIGN).ok()
     }
 
-    fn dangling() -> NonNull<u8> {
-        // A non-null, suitably aligned address for zero-sized storages; never dereferenced.
-        NonNull::new(STORAGE_ALIGN as *mut u8).expect("non-zero constant")
+    fn header(&self) -> &StorageHeader {
+        // SAFETY: the block stays allocated while any handle (`self`) is alive.
+        unsafe { self.block.as_ref() }
     }
 
     /// Size of the buffer in bytes.
     pub fn nbytes(&self) -> usize {
-        self.nbytes
+        self.header().nbytes
     }
 
-    /// Base address of the buffer. Writes through it follow Note [Storage aliasing].
+    /// Base address of the buffer (16-aligned). Writes through it follow Note [Storage aliasing].
+    #[inline]
     pub fn as_ptr(&self) -> *mut u8 {
-        self.ptr.as_ptr()
+        // SAFETY: the data starts `HEADER` bytes into the block, inside the allocation.
+        unsafe { self.block.as_ptr().cast::<u8>().add(HEADER) }
+    }
+
+    /// An identifier equal for handles to the same storage (its block address).
+    pub fn id(&self) -> usize {
+        self.block.as_ptr() as usize
+    }
+}
+
+impl Clone for Storage {
+    /// Another handle to the same bytes (a reference-count increment, as `Arc::clone`).
+    fn clone(&self) -> Storage {
+        // Relaxed, as in `Arc::clone`: a new handle is made from an existing one, which already
+        // keeps the block alive; no other memory needs ordering.
+        let old = self.header().refcount.fetch_add(1, Ordering::Relaxed);
+        if old > isize::MAX as usize {
+            // 2^63 live handles cannot exist without a bug leaking them; `Arc` aborts here too.
+            std::process::abort();
+        }
+        Storage { block: self.block }
     }
 }
 
@@ -126,10 +158,43 @@ fn advise_huge_pages(ptr: *mut u8, nbytes: usize) {
 
 impl Drop for Storage {
     fn drop(&mut self) {
-        if self.nbytes != 0 {
-            let layout = Self::layout(self.nbytes).expect("layout was valid at allocation");
-            // SAFETY: `ptr` came from `alloc`/`alloc_zeroed` with exactly this layout and is freed once.
-            unsafe { alloc::dealloc(self.ptr.as_ptr(), layout) };
+        // Release/Acquire as in `Arc`'s drop: every write through another handle happens before
+        // the block is freed by the last one.
+        if self.header().refcount.fetch_sub(1, Ordering::Release) != 1 {
+            return;
         }
+        std::sync::atomic::fence(Ordering::Acquire);
+        let layout = Self::layout(self.nbytes()).expect("layout was valid at allocation");
+        // SAFETY: this was the last handle; the block came from `alloc`/`alloc_zeroed` with
+        // exactly this layout and is freed once.
+        unsafe { alloc::dealloc(self.block.as_ptr().cast::<u8>(), layout) };
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn handles_share_one_block_and_free_it_once() {
+        let a = Storage::zeroed(100).unwrap();
+        assert_eq!(a.nbytes(), 100);
+        assert_eq!(a.as_ptr() as usize % STORAGE_ALIGN, 0);
+        // SAFETY: the buffer holds 100 zeroed bytes.
+        assert!(unsafe { std::slice::from_raw_parts(a.as_ptr(), 100) }
+            .iter()
+            .all(|&b| b == 0));
+        let b = a.clone();
+        assert_eq!((a.id(), a.as_ptr()), (b.id(), b.as_ptr()));
+        drop(a);
+        // SAFETY: `b` keeps the block alive; 100 bytes are in bounds.
+        unsafe { b.as_ptr().add(99).write(7) };
+        assert_eq!(b.header().refcount.load(Ordering::Relaxed), 1);
+    }
+
+    #[test]
+    fn impossible_sizes_are_errors() {
+        let e = Storage::zeroed(usize::MAX - 3).err().unwrap();
+        assert_eq!(e.kind, crate::core::ErrorKind::Runtime);
     }
 }

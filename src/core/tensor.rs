@@ -59,7 +59,7 @@ pub struct TensorImpl {
 // - data of at most `INLINE_BYTES` bytes lives inside the `TensorImpl` (`StorageRef::Inline`).
 //   The `TensorImpl` sits in an `Arc` and never moves, so the address is stable; views and
 //   restrides of such a tensor hold a handle to it (`StorageRef::Of`) to keep the bytes alive,
-//   exactly as they would hold an `Arc<Storage>`. `Of` always names a tensor whose storage is
+//   exactly as they would hold a `Storage` handle. `Of` always names a tensor whose storage is
 //   `Inline` (never a chain), so finding the bytes is one step.
 // A fresh small tensor is therefore one heap block (plus its Python object). Larger data keeps
 // the shared, separately allocated `Storage` (`StorageRef::Heap`).
@@ -76,7 +76,7 @@ enum StorageRef {
         nbytes: u8,
     },
     /// A heap buffer shared by reference count with the tensor's views.
-    Heap(Arc<Storage>),
+    Heap(Storage),
     /// The `Inline` bytes of another tensor (this tensor is a view or restride of it).
     Of(Tensor),
 }
@@ -115,7 +115,7 @@ impl StorageRef {
     #[inline]
     fn id(&self) -> usize {
         match self {
-            StorageRef::Heap(s) => Arc::as_ptr(s) as usize,
+            StorageRef::Heap(s) => s.id(),
             _ => self.as_ptr() as usize,
         }
     }
@@ -125,7 +125,7 @@ impl StorageRef {
     fn share(&self, owner: &Tensor) -> StorageRef {
         match self {
             StorageRef::Inline { .. } => StorageRef::Of(owner.clone()),
-            StorageRef::Heap(s) => StorageRef::Heap(Arc::clone(s)),
+            StorageRef::Heap(s) => StorageRef::Heap(s.clone()),
             StorageRef::Of(t) => StorageRef::Of(t.clone()),
         }
     }
@@ -388,9 +388,9 @@ impl Tensor {
         let storage = if nbytes <= INLINE_BYTES {
             StorageRef::inline_zeroed(nbytes)
         } else if zeroed {
-            StorageRef::Heap(Arc::new(Storage::zeroed(nbytes)?))
+            StorageRef::Heap(Storage::zeroed(nbytes)?)
         } else {
-            StorageRef::Heap(Arc::new(Storage::uninit(nbytes)?))
+            StorageRef::Heap(Storage::uninit(nbytes)?)
         };
         Ok(Tensor::from_parts(
             storage,
