@@ -404,7 +404,9 @@ impl Tensor {
     /// A new contiguous tensor filled with `value` converted to `dtype`.
     /// `value` must fit `dtype` (torch's overflow `Runtime` error otherwise).
     pub fn full(sizes: &[usize], value: Scalar, dtype: DType) -> Result<Tensor> {
-        let t = Tensor::zeros(sizes, dtype)?;
+        // SAFETY: `fill_` checks `value` before writing, then writes every element; on an error
+        // `t` is dropped unread.
+        let t = unsafe { Tensor::empty_uninit(sizes, dtype)? };
         t.fill_(value)?;
         Ok(t)
     }
@@ -417,7 +419,8 @@ impl Tensor {
             data.len(),
             "from_vec: data length mismatch"
         );
-        let t = Tensor::zeros(sizes, T::DTYPE)?;
+        // SAFETY: every element is written from `data` just below before `t` is returned.
+        let t = unsafe { Tensor::empty_uninit(sizes, T::DTYPE)? };
         // SAFETY: `t` is a fresh contiguous tensor of `data.len()` elements of `T`.
         unsafe {
             std::ptr::copy_nonoverlapping(data.as_ptr(), t.data_ptr::<T>(), data.len());
@@ -589,7 +592,9 @@ impl Tensor {
     /// `to_bytes` writes them); a `Value` error if the length does not match or a bool byte is
     /// not 0 or 1.
     pub fn from_bytes(bytes: &[u8], sizes: &[usize], dtype: DType) -> Result<Tensor> {
-        let t = Tensor::zeros(sizes, dtype)?;
+        // SAFETY: all `n` bytes are written below (after the checks, whose errors drop `t`
+        // unread); bool bytes are checked to be 0 or 1 first.
+        let t = unsafe { Tensor::empty_uninit(sizes, dtype)? };
         let n = t.numel() * dtype.itemsize();
         if bytes.len() != n {
             return Err(Error::value(format!(
@@ -734,7 +739,9 @@ impl Tensor {
     /// re-applied to the copy with `restride_owned` (deep copies that keep views sharing).
     pub fn copy_storage(&self) -> Result<Tensor> {
         let n = self.storage.nbytes() / self.dtype.itemsize();
-        let out = Tensor::zeros(&[n], self.dtype)?;
+        // SAFETY: all `n` elements are copied in just below (a storage holds a whole number of
+        // elements: it was allocated as `numel * itemsize` bytes).
+        let out = unsafe { Tensor::empty_uninit(&[n], self.dtype)? };
         // SAFETY: both buffers hold `n * itemsize` bytes (the copy was sized from the source);
         // the destination is a fresh allocation, so they do not overlap.
         unsafe {
@@ -767,14 +774,15 @@ impl Tensor {
 
     /// A new contiguous tensor with a copy of the values (torch's `clone()`).
     pub fn clone_data(&self) -> Result<Tensor> {
-        let out = Tensor::zeros(self.sizes(), self.dtype)?;
-        out.copy_from(self)?;
-        Ok(out)
+        self.to_dtype(self.dtype)
     }
 
     /// A new contiguous tensor with the values converted to `dtype` (always a copy).
     pub fn to_dtype(&self, dtype: DType) -> Result<Tensor> {
-        let out = Tensor::zeros(self.sizes(), dtype)?;
+        // SAFETY: `copy_from` into a fresh tensor of `self`'s shape writes every element (a fresh
+        // tensor neither is nor overlaps `self`, so no early return); on an error `out` is
+        // dropped unread.
+        let out = unsafe { Tensor::empty_uninit(self.sizes(), dtype)? };
         out.copy_from(self)?;
         Ok(out)
     }
