@@ -502,13 +502,14 @@ fn gen_entry_point(op: &Op, v: Variant, structseqs: &[(String, Vec<String>)], ou
         specs.join(", ")
     );
     let _ = writeln!(out, "    crate::handle_errors!({{");
+    let _ = writeln!(out, "        let mut slots = ArgSlots::new();");
     let _ = writeln!(
         out,
         "        // SAFETY: CPython's METH_FASTCALL|METH_KEYWORDS calling convention: `args` holds nargs + len(kwnames) borrowed objects that outlive this call."
     );
     let _ = writeln!(
         out,
-        "        let r = unsafe {{ PARSER.parse(args, nargs, kwnames) }}?;"
+        "        let r = unsafe {{ PARSER.parse(&mut slots, args, nargs, kwnames) }}?;"
     );
     if v == Variant::Method {
         let _ = writeln!(
@@ -530,9 +531,12 @@ fn gen_entry_point(op: &Op, v: Variant, structseqs: &[(String, Vec<String>)], ou
         // The override protocol (src/bindings/override_protocol.rs): `self` counts first.
         let _ = writeln!(
             out,
-            "        let overloaded = r.overloaded.with_self(self_obj);"
+            "        if r.has_overloaded() || override_protocol::overrides(self_obj) {{"
         );
-        let _ = writeln!(out, "        if !overloaded.is_empty() {{");
+        let _ = writeln!(
+            out,
+            "            let overloaded = r.overloaded().with_self(self_obj);"
+        );
         let _ = writeln!(
             out,
             "            // SAFETY: as for `parse` above; `_C.Tensor` owns the method named here."
@@ -540,9 +544,9 @@ fn gen_entry_point(op: &Op, v: Variant, structseqs: &[(String, Vec<String>)], ou
         let _ = writeln!(out, "            return unsafe {{ override_protocol::dispatch(&overloaded, tensor_type() as *mut ffi::PyObject, {:?}, Some(self_obj), args, nargs, kwnames) }};", op.name);
         let _ = writeln!(out, "        }}");
     } else {
-        let _ = writeln!(out, "        if !r.overloaded.is_empty() {{");
+        let _ = writeln!(out, "        if r.has_overloaded() {{");
         let _ = writeln!(out, "            // SAFETY: as for `parse` above; `slf` is the module, which owns the function named here.");
-        let _ = writeln!(out, "            return unsafe {{ override_protocol::dispatch(&r.overloaded, slf, {:?}, None, args, nargs, kwnames) }};", op.name);
+        let _ = writeln!(out, "            return unsafe {{ override_protocol::dispatch(&r.overloaded(), slf, {:?}, None, args, nargs, kwnames) }};", op.name);
         let _ = writeln!(out, "        }}");
     }
     let _ = writeln!(out, "        match r.idx {{");
@@ -570,12 +574,19 @@ fn gen_entry_point(op: &Op, v: Variant, structseqs: &[(String, Vec<String>)], ou
         match e.ret.as_str() {
             "Tensor" => match out_index {
                 Some(oi) => {
+                    // Without `out`, wrap the result directly (no call into `write_out`).
                     let _ = writeln!(out, "                let result = {call}?;");
+                    let _ = writeln!(out, "                match r.object({oi}) {{");
                     let _ = writeln!(
                         out,
-                        "                write_out(r.object({oi}), result, {:?})",
+                        "                    None => Ok(wrap(result)?.release()),"
+                    );
+                    let _ = writeln!(
+                        out,
+                        "                    Some(o) => write_out(o, result, {:?}),",
                         op.name
                     );
+                    let _ = writeln!(out, "                }}");
                 }
                 None => {
                     let _ = writeln!(out, "                Ok(wrap({call}?)?.release())");
