@@ -72,8 +72,22 @@ struct Entry {
     numbers_as_tensors: bool,
     unwrap_single: bool,
     out: bool,
+    /// `release_gil`: how the generated binding measures the work above which the core call runs
+    /// without the GIL (src/bindings/gil.rs).
+    release_gil: ReleaseGil,
     impl_fn: String,
     doc: String,
+}
+
+/// The schema's `release_gil` key.
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum ReleaseGil {
+    /// `False`: views and metadata, whose cost does not grow with the data.
+    Never,
+    /// The default: elements of all tensor arguments (`gil::elementwise_worth`).
+    Elements,
+    /// `matmul`: multiply-adds of the first two tensor arguments (`gil::matmul_worth`).
+    Matmul,
 }
 
 /// The schema subset we use: a list of mappings, one `key: value` per line.
@@ -116,6 +130,7 @@ fn entry_from_map(m: BTreeMap<String, String>) -> Result<Entry, String> {
             "numbers_as_tensors",
             "unwrap_single",
             "out",
+            "release_gil",
             "impl",
             "doc",
         ]
@@ -174,6 +189,12 @@ fn entry_from_map(m: BTreeMap<String, String>) -> Result<Entry, String> {
         numbers_as_tensors: flag("numbers_as_tensors"),
         unwrap_single: flag("unwrap_single"),
         out: flag("out"),
+        release_gil: match m.get("release_gil").map(String::as_str) {
+            None | Some("True") => ReleaseGil::Elements,
+            Some("False") => ReleaseGil::Never,
+            Some("matmul") => ReleaseGil::Matmul,
+            Some(other) => return Err(format!("{func}: release_gil: {other}?")),
+        },
         impl_fn,
         doc: m
             .get("doc")
@@ -553,19 +574,106 @@ fn gen_entry_point(op: &Op, v: Variant, structseqs: &[(String, Vec<String>)], ou
     for (idx, e) in entries.iter().enumerate() {
         let _ = writeln!(out, "            {idx} => {{");
         let ps = py_params(e, v);
+        // See Note [Core calls without the GIL] (src/bindings/gil.rs): ops with tensor arguments
+        // and no Python-object arguments release the GIL around the core call above a threshold.
+        let is_tensor_ty =
+            |ty: &str| matches!(parser_type(ty).as_str(), "Tensor" | "Tensor?" | "Tensor[]");
+        let python_object_arg = e.args.iter().any(|a| {
+            matches!(
+                parser_type(&a.ty).trim_end_matches('?'),
+                "Generator" | "PyObject*"
+            )
+        });
+        let unlock = e.release_gil != ReleaseGil::Never
+            && !python_object_arg
+            && e.args.iter().any(|a| is_tensor_ty(&a.ty));
         let mut call_args = Vec::new();
+        // (expression of an `Option<&Tensor>`, statement making the handle our own) per tensor
+        // argument, and the element count of `Tensor[]` arguments.
+        let mut tensors: Vec<(String, Option<String>)> = Vec::new();
+        let mut list_elements: Vec<String> = Vec::new();
         let mut py_i = 0usize;
         for a in &e.args {
             if a.name == "self" && v == Variant::Method {
-                call_args.push("self_t".to_string());
+                if unlock {
+                    let _ = writeln!(
+                        out,
+                        "                let mut self_a = TensorArg::Borrowed(self_t);"
+                    );
+                    call_args.push("&self_a".to_string());
+                    tensors.push(("Some(&*self_a)".into(), Some("self_a.own();".into())));
+                } else {
+                    call_args.push("self_t".to_string());
+                }
                 continue;
             }
-            let (stmt, expr) = extract(py_i, &a.ty);
+            let (mut stmt, expr) = extract(py_i, &a.ty);
+            if unlock {
+                match parser_type(&a.ty).as_str() {
+                    "Tensor" => {
+                        stmt = stmt.replacen("let ", "let mut ", 1);
+                        tensors.push((format!("Some(&*a{py_i})"), Some(format!("a{py_i}.own();"))));
+                    }
+                    "Tensor?" => {
+                        stmt = stmt.replacen("let ", "let mut ", 1);
+                        tensors.push((
+                            format!("a{py_i}.as_deref()"),
+                            Some(format!("if let Some(t) = a{py_i}.as_mut() {{ t.own(); }}")),
+                        ));
+                    }
+                    "Tensor[]" => list_elements.push(format!(
+                        "a{py_i}.iter().map(crate::core::Tensor::numel).sum::<usize>()"
+                    )),
+                    _ => {}
+                }
+            }
             let _ = writeln!(out, "                {stmt}");
             call_args.push(expr);
             py_i += 1;
         }
-        let call = format!("crate::core::ops::{}({})", e.impl_fn, call_args.join(", "));
+        let mut call = format!("crate::core::ops::{}({})", e.impl_fn, call_args.join(", "));
+        if unlock {
+            let worth = if e.release_gil == ReleaseGil::Matmul && tensors.len() >= 2 {
+                let arg = |k: usize| {
+                    tensors[k]
+                        .0
+                        .strip_prefix("Some(&*")
+                        .and_then(|x| x.strip_suffix(')'))
+                        .map(|x| format!("&{x}"))
+                        .expect("matmul operands are Tensor")
+                };
+                format!("gil::matmul_worth({}, {})", arg(0), arg(1))
+            } else {
+                let mut sum = format!(
+                    "gil::elements(&[{}])",
+                    tensors
+                        .iter()
+                        .map(|t| t.0.clone())
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                );
+                for l in &list_elements {
+                    sum.push_str(&format!(" + {l}"));
+                }
+                format!("gil::elementwise_worth({sum})")
+            };
+            let owns: Vec<&str> = tensors.iter().filter_map(|t| t.1.as_deref()).collect();
+            let _ = writeln!(out, "                let unlocked = if {worth} {{");
+            for o in owns {
+                let _ = writeln!(out, "                    {o}");
+            }
+            let _ = writeln!(out, "                    // SAFETY: the GIL is held; until `unlocked` is dropped only the core call runs, on our own tensor handles (Note [Core calls without the GIL]).");
+            let _ = writeln!(
+                out,
+                "                    Some(unsafe {{ gil::Unlocked::new() }})"
+            );
+            let _ = writeln!(out, "                }} else {{");
+            let _ = writeln!(out, "                    None");
+            let _ = writeln!(out, "                }};");
+            let _ = writeln!(out, "                let ret = {call};");
+            let _ = writeln!(out, "                drop(unlocked);");
+            call = "ret".to_string();
+        }
         let out_index = if e.out && v == Variant::Function {
             Some(ps.len() - 1)
         } else {

@@ -357,6 +357,17 @@ pub enum TensorArg<'a> {
     Owned(Tensor),
 }
 
+impl TensorArg<'_> {
+    /// Hold our own handle to the tensor instead of a reference into its Python object, before
+    /// the GIL is released (Note [Core calls without the GIL] in src/bindings/gil.rs).
+    #[inline]
+    pub fn own(&mut self) {
+        if let TensorArg::Borrowed(t) = *self {
+            *self = TensorArg::Owned(t.clone());
+        }
+    }
+}
+
 impl Deref for TensorArg<'_> {
     type Target = Tensor;
     #[inline(always)]

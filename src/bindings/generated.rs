@@ -28,8 +28,8 @@ unsafe impl<const N: usize> Sync for MethodTable<N> {}
 mod gen {
     #[allow(unused_imports)]
     use super::super::{
-        arg_parser::{ArgSlots, PythonArgParser},
-        convert,
+        arg_parser::{ArgSlots, PythonArgParser, TensorArg},
+        convert, gil,
         object_ptr::{py_bool, Borrowed},
         override_protocol, structseq,
         tensor_object::{tensor_ref, tensor_type, wrap},
