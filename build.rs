@@ -72,8 +72,22 @@ struct Entry {
     numbers_as_tensors: bool,
     unwrap_single: bool,
     out: bool,
+    /// `release_gil`: how the generated binding measures the work above which the core call runs
+    /// without the GIL (src/bindings/gil.rs).
+    release_gil: ReleaseGil,
     impl_fn: String,
     doc: String,
+}
+
+/// The schema's `release_gil` key.
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum ReleaseGil {
+    /// `False`: views and metadata, whose cost does not grow with the data.
+    Never,
+    /// The default: elements of all tensor arguments (`gil::elementwise_worth`).
+    Elements,
+    /// `matmul`: multiply-adds of the first two tensor arguments (`gil::matmul_worth`).
+    Matmul,
 }
 
 /// The schema subset we use: a list of mappings, one `key: value` per line.
@@ -116,6 +130,7 @@ fn entry_from_map(m: BTreeMap<String, String>) -> Result<Entry, String> {
             "numbers_as_tensors",
             "unwrap_single",
             "out",
+            "release_gil",
             "impl",
             "doc",
         ]
@@ -174,6 +189,12 @@ fn entry_from_map(m: BTreeMap<String, String>) -> Result<Entry, String> {
         numbers_as_tensors: flag("numbers_as_tensors"),
         unwrap_single: flag("unwrap_single"),
         out: flag("out"),
+        release_gil: match m.get("release_gil").map(String::as_str) {
+            None | Some("True") => ReleaseGil::Elements,
+            Some("False") => ReleaseGil::Never,
+            Some("matmul") => ReleaseGil::Matmul,
+            Some(other) => return Err(format!("{func}: release_gil: {other}?")),
+        },
         impl_fn,
         doc: m
             .get("doc")
@@ -502,13 +523,14 @@ fn gen_entry_point(op: &Op, v: Variant, structseqs: &[(String, Vec<String>)], ou
         specs.join(", ")
     );
     let _ = writeln!(out, "    crate::handle_errors!({{");
+    let _ = writeln!(out, "        let mut slots = ArgSlots::new();");
     let _ = writeln!(
         out,
         "        // SAFETY: CPython's METH_FASTCALL|METH_KEYWORDS calling convention: `args` holds nargs + len(kwnames) borrowed objects that outlive this call."
     );
     let _ = writeln!(
         out,
-        "        let r = unsafe {{ PARSER.parse(args, nargs, kwnames) }}?;"
+        "        let r = unsafe {{ PARSER.parse(&mut slots, args, nargs, kwnames) }}?;"
     );
     if v == Variant::Method {
         let _ = writeln!(
@@ -530,9 +552,12 @@ fn gen_entry_point(op: &Op, v: Variant, structseqs: &[(String, Vec<String>)], ou
         // The override protocol (src/bindings/override_protocol.rs): `self` counts first.
         let _ = writeln!(
             out,
-            "        let overloaded = r.overloaded.with_self(self_obj);"
+            "        if r.has_overloaded() || override_protocol::overrides(self_obj) {{"
         );
-        let _ = writeln!(out, "        if !overloaded.is_empty() {{");
+        let _ = writeln!(
+            out,
+            "            let overloaded = r.overloaded().with_self(self_obj);"
+        );
         let _ = writeln!(
             out,
             "            // SAFETY: as for `parse` above; `_C.Tensor` owns the method named here."
@@ -540,28 +565,115 @@ fn gen_entry_point(op: &Op, v: Variant, structseqs: &[(String, Vec<String>)], ou
         let _ = writeln!(out, "            return unsafe {{ override_protocol::dispatch(&overloaded, tensor_type() as *mut ffi::PyObject, {:?}, Some(self_obj), args, nargs, kwnames) }};", op.name);
         let _ = writeln!(out, "        }}");
     } else {
-        let _ = writeln!(out, "        if !r.overloaded.is_empty() {{");
+        let _ = writeln!(out, "        if r.has_overloaded() {{");
         let _ = writeln!(out, "            // SAFETY: as for `parse` above; `slf` is the module, which owns the function named here.");
-        let _ = writeln!(out, "            return unsafe {{ override_protocol::dispatch(&r.overloaded, slf, {:?}, None, args, nargs, kwnames) }};", op.name);
+        let _ = writeln!(out, "            return unsafe {{ override_protocol::dispatch(&r.overloaded(), slf, {:?}, None, args, nargs, kwnames) }};", op.name);
         let _ = writeln!(out, "        }}");
     }
     let _ = writeln!(out, "        match r.idx {{");
     for (idx, e) in entries.iter().enumerate() {
         let _ = writeln!(out, "            {idx} => {{");
         let ps = py_params(e, v);
+        // See Note [Core calls without the GIL] (src/bindings/gil.rs): ops with tensor arguments
+        // and no Python-object arguments release the GIL around the core call above a threshold.
+        let is_tensor_ty =
+            |ty: &str| matches!(parser_type(ty).as_str(), "Tensor" | "Tensor?" | "Tensor[]");
+        let python_object_arg = e.args.iter().any(|a| {
+            matches!(
+                parser_type(&a.ty).trim_end_matches('?'),
+                "Generator" | "PyObject*"
+            )
+        });
+        let unlock = e.release_gil != ReleaseGil::Never
+            && !python_object_arg
+            && e.args.iter().any(|a| is_tensor_ty(&a.ty));
         let mut call_args = Vec::new();
+        // (expression of an `Option<&Tensor>`, statement making the handle our own) per tensor
+        // argument, and the element count of `Tensor[]` arguments.
+        let mut tensors: Vec<(String, Option<String>)> = Vec::new();
+        let mut list_elements: Vec<String> = Vec::new();
         let mut py_i = 0usize;
         for a in &e.args {
             if a.name == "self" && v == Variant::Method {
-                call_args.push("self_t".to_string());
+                if unlock {
+                    let _ = writeln!(
+                        out,
+                        "                let mut self_a = TensorArg::Borrowed(self_t);"
+                    );
+                    call_args.push("&self_a".to_string());
+                    tensors.push(("Some(&*self_a)".into(), Some("self_a.own();".into())));
+                } else {
+                    call_args.push("self_t".to_string());
+                }
                 continue;
             }
-            let (stmt, expr) = extract(py_i, &a.ty);
+            let (mut stmt, expr) = extract(py_i, &a.ty);
+            if unlock {
+                match parser_type(&a.ty).as_str() {
+                    "Tensor" => {
+                        stmt = stmt.replacen("let ", "let mut ", 1);
+                        tensors.push((format!("Some(&*a{py_i})"), Some(format!("a{py_i}.own();"))));
+                    }
+                    "Tensor?" => {
+                        stmt = stmt.replacen("let ", "let mut ", 1);
+                        tensors.push((
+                            format!("a{py_i}.as_deref()"),
+                            Some(format!("if let Some(t) = a{py_i}.as_mut() {{ t.own(); }}")),
+                        ));
+                    }
+                    "Tensor[]" => list_elements.push(format!(
+                        "a{py_i}.iter().map(crate::core::Tensor::numel).sum::<usize>()"
+                    )),
+                    _ => {}
+                }
+            }
             let _ = writeln!(out, "                {stmt}");
             call_args.push(expr);
             py_i += 1;
         }
-        let call = format!("crate::core::ops::{}({})", e.impl_fn, call_args.join(", "));
+        let mut call = format!("crate::core::ops::{}({})", e.impl_fn, call_args.join(", "));
+        if unlock {
+            let worth = if e.release_gil == ReleaseGil::Matmul && tensors.len() >= 2 {
+                let arg = |k: usize| {
+                    tensors[k]
+                        .0
+                        .strip_prefix("Some(&*")
+                        .and_then(|x| x.strip_suffix(')'))
+                        .map(|x| format!("&{x}"))
+                        .expect("matmul operands are Tensor")
+                };
+                format!("gil::matmul_worth({}, {})", arg(0), arg(1))
+            } else {
+                let mut sum = format!(
+                    "gil::elements(&[{}])",
+                    tensors
+                        .iter()
+                        .map(|t| t.0.clone())
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                );
+                for l in &list_elements {
+                    sum.push_str(&format!(" + {l}"));
+                }
+                format!("gil::elementwise_worth({sum})")
+            };
+            let owns: Vec<&str> = tensors.iter().filter_map(|t| t.1.as_deref()).collect();
+            let _ = writeln!(out, "                let unlocked = if {worth} {{");
+            for o in owns {
+                let _ = writeln!(out, "                    {o}");
+            }
+            let _ = writeln!(out, "                    // SAFETY: the GIL is held; until `unlocked` is dropped only the core call runs, on our own tensor handles (Note [Core calls without the GIL]).");
+            let _ = writeln!(
+                out,
+                "                    Some(unsafe {{ gil::Unlocked::new() }})"
+            );
+            let _ = writeln!(out, "                }} else {{");
+            let _ = writeln!(out, "                    None");
+            let _ = writeln!(out, "                }};");
+            let _ = writeln!(out, "                let ret = {call};");
+            let _ = writeln!(out, "                drop(unlocked);");
+            call = "ret".to_string();
+        }
         let out_index = if e.out && v == Variant::Function {
             Some(ps.len() - 1)
         } else {
@@ -570,12 +682,19 @@ fn gen_entry_point(op: &Op, v: Variant, structseqs: &[(String, Vec<String>)], ou
         match e.ret.as_str() {
             "Tensor" => match out_index {
                 Some(oi) => {
+                    // Without `out`, wrap the result directly (no call into `write_out`).
                     let _ = writeln!(out, "                let result = {call}?;");
+                    let _ = writeln!(out, "                match r.object({oi}) {{");
                     let _ = writeln!(
                         out,
-                        "                write_out(r.object({oi}), result, {:?})",
+                        "                    None => Ok(wrap(result)?.release()),"
+                    );
+                    let _ = writeln!(
+                        out,
+                        "                    Some(o) => write_out(o, result, {:?}),",
                         op.name
                     );
+                    let _ = writeln!(out, "                }}");
                 }
                 None => {
                     let _ = writeln!(out, "                Ok(wrap({call}?)?.release())");

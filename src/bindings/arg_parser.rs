@@ -6,7 +6,14 @@
 //! names interned so a call compares them by identity first. `parse` tries the overloads in
 //! declaration order and returns `ParsedArgs`: the index of the overload that matched and the
 //! argument slots, borrowed from the caller's argument array. Nothing is allocated on the
-//! success path (slots live in a fixed array on the stack).
+//! success path (slots live in the caller's `ArgSlots` on the stack, or are the argument array
+//! itself for a positional call).
+//!
+//! Fast path (`parse_positional`): a single-signature parser called without keywords binds
+//! `args[i]` to parameter `i` when that is certainly what the generic matcher would do and the
+//! call certainly matches (an exact `_C.Tensor` for a `Tensor` parameter is one pointer
+//! comparison); anything else, including every failure, goes through the generic matcher, so
+//! overload resolution and error messages come from one place.
 //!
 //! Errors follow torch's texts (rendered examples beside each raise site), with one deliberate
 //! fix: "missing 1 required positional argument" is singular (torch pluralizes it backwards).
@@ -16,7 +23,7 @@ use super::dtype_object::unpack_dtype;
 use super::errors::{type_error, BindError, PyResult};
 use super::object_ptr::Borrowed;
 use super::override_protocol::{self, Overloaded};
-use super::tensor_object::{is_tensor, tensor_ref, unpack};
+use super::tensor_object::{is_tensor, tensor_ref, tensor_type, unpack};
 use crate::core::{DType, Scalar, Tensor};
 use pyo3_ffi as ffi;
 use std::ops::Deref;
@@ -159,6 +166,9 @@ pub struct FunctionParameter {
     pub name: String,
     interned: Interned,
     pub default: DefaultValue,
+    /// `default` as a `Scalar` (`alpha=1`), computed once when the signature is parsed so an
+    /// omitted `Scalar`/`int`/`float`/`bool` argument costs no match on `DefaultValue` per call.
+    default_scalar: Option<Scalar>,
     pub keyword_only: bool,
     /// `int[N]`: the fixed length, so a lone int is accepted (`dim=0`).
     pub size: Option<usize>,
@@ -177,6 +187,11 @@ pub struct FunctionSignature {
     pub varargs_tensorlist: Option<usize>,
     /// Python numbers bind to `Tensor` parameters (as wrapped-number tensors).
     pub numbers_as_tensors: bool,
+    /// For `PythonArgParser::parse_positional`: `Some(n)` when the required parameters are
+    /// exactly the first `n` positional ones and no trailing `Tensor[]` takes varargs, so a call
+    /// without keywords binds `args[i]` to parameter `i` and needs `n <= nargs <=
+    /// max_pos_args`; `None` when the generic matcher must decide.
+    pub fast_min_args: Option<usize>,
     /// `(Tensor input, Tensor other, *, Number alpha = 1)`, for error messages.
     pub text: String,
 }
@@ -218,12 +233,19 @@ impl FunctionSignature {
             if interned.is_null() {
                 return Err(bad("could not intern a keyword name"));
             }
+            let default_scalar = match default {
+                DefaultValue::Bool(v) => Some(Scalar::Bool(v)),
+                DefaultValue::Int(v) => Some(Scalar::Int(v)),
+                DefaultValue::Float(v) => Some(Scalar::Float(v)),
+                _ => None,
+            };
             params.push(FunctionParameter {
                 ty,
                 optional: optional || default == DefaultValue::None,
                 name: pname.to_string(),
                 interned: Interned(interned),
                 default,
+                default_scalar,
                 keyword_only,
                 size,
             });
@@ -236,6 +258,14 @@ impl FunctionSignature {
         let varargs_tensorlist = max_pos_args
             .checked_sub(1)
             .filter(|&last| params[last].ty == ParamType::TensorList);
+        let required = params
+            .iter()
+            .filter(|p| p.default == DefaultValue::Required)
+            .count();
+        let prefix_required = params[..required]
+            .iter()
+            .all(|p| !p.keyword_only && p.default == DefaultValue::Required);
+        let fast_min_args = (prefix_required && varargs_tensorlist.is_none()).then_some(required);
         let text = format!("({})", {
             let mut parts = Vec::new();
             let mut star = false;
@@ -259,6 +289,7 @@ impl FunctionSignature {
             allow_varargs_intlist,
             varargs_tensorlist,
             numbers_as_tensors,
+            fast_min_args,
             text,
         })
     }
@@ -281,20 +312,42 @@ unsafe impl Send for Signatures {}
 // SAFETY: as above.
 unsafe impl Sync for Signatures {}
 
+/// Storage for the argument slots of a call that the generic matcher binds (keywords,
+/// defaults in the middle, varargs): one per call, on the caller's stack, so `parse` never
+/// allocates and its result stays small (a positional call borrows the caller's argument array
+/// as its slots instead).
+pub struct ArgSlots([*mut ffi::PyObject; MAX_PARAMS]);
+
+impl ArgSlots {
+    #[inline(always)]
+    pub const fn new() -> Self {
+        ArgSlots([std::ptr::null_mut(); MAX_PARAMS])
+    }
+}
+
+impl Default for ArgSlots {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
 /// The argument slots of a matched call.
 pub struct ParsedArgs<'a> {
     /// Index of the overload that matched, in declaration order.
     pub idx: usize,
     sig: &'a FunctionSignature,
-    /// Borrowed from the caller's argument array; NULL where the default applies.
-    slots: [*mut ffi::PyObject; MAX_PARAMS],
+    /// One entry per leading parameter, borrowed from the caller's argument array (directly, for
+    /// a positional call, or through `ArgSlots`); NULL, or past the end, where the default
+    /// applies.
+    slots: &'a [*mut ffi::PyObject],
     /// `zeros(2, 3)`: the positional ints that make up parameter 0.
     /// `zeros(2, 3)` / `einsum(eq, a, b)`: the index of the list parameter that positional
     /// varargs fill, and those arguments.
     varargs: Option<(usize, &'a [*mut ffi::PyObject])>,
-    /// Arguments that override `_C`'s behaviour (src/bindings/override_protocol.rs); when any,
-    /// the caller dispatches through the protocol instead of running the op.
-    pub overloaded: Overloaded<'a>,
+    /// Some argument overrides `_C`'s behaviour (src/bindings/override_protocol.rs): the caller
+    /// then dispatches through the protocol (`overloaded()` lists them) instead of running the
+    /// op. A flag, not the list, so the common result stays small enough to return in place.
+    has_overloaded: bool,
 }
 
 /// A tensor argument: borrowed in place from its Python object, or a wrapped number made for
@@ -302,6 +355,17 @@ pub struct ParsedArgs<'a> {
 pub enum TensorArg<'a> {
     Borrowed(&'a Tensor),
     Owned(Tensor),
+}
+
+impl TensorArg<'_> {
+    /// Hold our own handle to the tensor instead of a reference into its Python object, before
+    /// the GIL is released (Note [Core calls without the GIL] in src/bindings/gil.rs).
+    #[inline]
+    pub fn own(&mut self) {
+        if let TensorArg::Borrowed(t) = *self {
+            *self = TensorArg::Owned(t.clone());
+        }
+    }
 }
 
 impl Deref for TensorArg<'_> {
@@ -542,13 +606,39 @@ impl PythonArgParser {
     /// `args` points to `nargs + len(kwnames)` live borrowed objects, `kwnames` is NULL or a
     /// tuple of str, as CPython passes them to a `METH_FASTCALL | METH_KEYWORDS` function; they
     /// outlive the returned `ParsedArgs`.
+    #[inline(always)]
     pub unsafe fn parse<'a>(
         &'a self,
+        storage: &'a mut ArgSlots,
         args: *const *mut ffi::PyObject,
         nargs: ffi::Py_ssize_t,
         kwnames: *mut ffi::PyObject,
     ) -> PyResult<ParsedArgs<'a>> {
         let sigs = self.signatures()?;
+        if kwnames.is_null() && sigs.len() == 1 {
+            // SAFETY: forwarded contract (no keywords: `args` holds `nargs` objects).
+            if let Some(r) = unsafe { parse_positional(&sigs[0], args, nargs) } {
+                return Ok(r);
+            }
+        }
+        // SAFETY: forwarded contract.
+        unsafe { self.parse_generic(sigs, storage, args, nargs, kwnames) }
+    }
+
+    /// `parse` for keywords, several overloads, varargs, subclass or protocol arguments, and
+    /// every failure (which reports through this path, so messages come from one place).
+    ///
+    /// # Safety
+    /// As `parse`.
+    #[inline(never)]
+    unsafe fn parse_generic<'a>(
+        &'a self,
+        sigs: &'a [FunctionSignature],
+        storage: &'a mut ArgSlots,
+        args: *const *mut ffi::PyObject,
+        nargs: ffi::Py_ssize_t,
+        kwnames: *mut ffi::PyObject,
+    ) -> PyResult<ParsedArgs<'a>> {
         let kw: &[Borrowed<'_>] = if kwnames.is_null() {
             &[]
         } else {
@@ -562,18 +652,30 @@ impl PythonArgParser {
         };
         let nargs = nargs as usize;
         let total = nargs + kw.len();
-        let all: &[*mut ffi::PyObject] = if total == 0 {
+        let all: &'a [*mut ffi::PyObject] = if total == 0 {
             &[]
         } else {
-            // SAFETY: contract of this function: `args` holds `nargs + len(kwnames)` objects.
+            // SAFETY: contract of this function: `args` holds `nargs + len(kwnames)` objects,
+            // alive for `'a`.
             unsafe { std::slice::from_raw_parts(args, total) }
         };
         for (idx, sig) in sigs.iter().enumerate() {
-            if let Ok(parsed) = self.try_match(idx, sig, all, nargs, kw) {
-                return Ok(parsed);
+            match self.try_match(sig, &mut storage.0, all, nargs, kw) {
+                Ok((varargs, has_overloaded)) => {
+                    return Ok(ParsedArgs {
+                        idx,
+                        sig,
+                        slots: &storage.0[..sig.params.len()],
+                        varargs,
+                        has_overloaded,
+                    })
+                }
+                // One signature: its own specific message (made once, not matched again).
+                Err(msg) if sigs.len() == 1 => return Err(type_error(msg)),
+                Err(_) => {}
             }
         }
-        Err(self.no_match(sigs, all, kw, nargs))
+        Err(self.no_match(sigs, all, kw))
     }
 
     fn no_match(
@@ -581,15 +683,8 @@ impl PythonArgParser {
         sigs: &[FunctionSignature],
         all: &[*mut ffi::PyObject],
         kw: &[Borrowed<'_>],
-        nargs: usize,
     ) -> BindError {
-        if sigs.len() == 1 {
-            // Re-run the one signature to get its specific message.
-            match self.try_match(0, &sigs[0], all, nargs, kw) {
-                Err(msg) => return type_error(msg),
-                Ok(_) => unreachable!("a matching signature was rejected"),
-            }
-        }
+        // (One signature reports its own message; see `parse_generic`.)
         // add() received an invalid combination of arguments - got (Tensor, str), but expected one of:
         //  * (Tensor input, Tensor other, *, Number alpha = 1, Tensor out = None)
         let mut msg = format!(
@@ -603,17 +698,20 @@ impl PythonArgParser {
         type_error(msg.trim_end().to_string())
     }
 
-    /// Try one overload; `Err(message)` says why it does not bind.
+    /// Try one overload, binding into `slots` (all of which it overwrites); `Ok` gives the
+    /// varargs binding and whether an argument overrides `_C`, `Err(message)` says why the
+    /// overload does not bind.
+    #[allow(clippy::type_complexity)]
     fn try_match<'a>(
-        &'a self,
-        idx: usize,
-        sig: &'a FunctionSignature,
+        &self,
+        sig: &FunctionSignature,
+        slots: &mut [*mut ffi::PyObject; MAX_PARAMS],
         all: &'a [*mut ffi::PyObject],
         nargs: usize,
         kw: &[Borrowed<'_>],
-    ) -> Result<ParsedArgs<'a>, String> {
+    ) -> Result<(Option<(usize, &'a [*mut ffi::PyObject])>, bool), String> {
         let name = self.name;
-        let mut slots = [std::ptr::null_mut(); MAX_PARAMS];
+        *slots = [std::ptr::null_mut(); MAX_PARAMS];
         let mut varargs = None;
         let mut positional = nargs;
         if sig.allow_varargs_intlist && nargs >= 1 {
@@ -681,7 +779,7 @@ impl PythonArgParser {
                 )
             });
         }
-        let mut overloaded = Overloaded::new();
+        let mut has_overloaded = false;
         let mut used_kw = 0usize;
         let mut missing: Vec<&str> = Vec::new();
         for (i, p) in sig.params.iter().enumerate() {
@@ -711,13 +809,7 @@ impl PythonArgParser {
             if let Some((vi, items)) = varargs.filter(|&(vi, _)| vi == i) {
                 // Elements checked above; tensors among them may override `_C`.
                 if sig.params[vi].ty == ParamType::TensorList {
-                    for &item in items {
-                        // SAFETY: a live argument.
-                        let item = unsafe { Borrowed::from_ptr(item) };
-                        if override_protocol::overrides(item) {
-                            overloaded.push(item);
-                        }
-                    }
+                    has_overloaded |= any_overrides(items);
                 }
                 slots[i] = obj;
                 continue;
@@ -740,16 +832,10 @@ impl PythonArgParser {
                     )
                 });
             }
-            if matches!(p.ty, ParamType::Tensor) && override_protocol::overrides(o) {
-                overloaded.push(o);
+            if p.ty == ParamType::Tensor {
+                has_overloaded |= override_protocol::overrides(o);
             } else if p.ty == ParamType::TensorList {
-                for &item in sequence_items(o) {
-                    // SAFETY: a borrowed item of the live sequence argument.
-                    let item = unsafe { Borrowed::from_ptr(item) };
-                    if override_protocol::overrides(item) {
-                        overloaded.push(item);
-                    }
-                }
+                has_overloaded |= any_overrides(sequence_items(o));
             }
             slots[i] = obj;
         }
@@ -778,13 +864,87 @@ impl PythonArgParser {
             }
             // A keyword named a positional-only slot already filled: reported above.
         }
-        Ok(ParsedArgs {
-            overloaded,
-            idx,
-            sig,
-            slots,
-            varargs,
-        })
+        Ok((varargs, has_overloaded))
+    }
+}
+
+/// True when any of `items` (live borrowed objects) overrides `_C`.
+fn any_overrides(items: &[*mut ffi::PyObject]) -> bool {
+    items.iter().any(|&item| {
+        // SAFETY: a live borrowed argument or item of a live argument sequence.
+        override_protocol::overrides(unsafe { Borrowed::from_ptr(item) })
+    })
+}
+
+/// The positional fast path of `parse`, for a single-signature parser called without keywords
+/// (`_C.add(a, b)`, `_C.zeros((2, 3))`): binds `args[i]` to parameter `i` when that is certainly
+/// what the generic matcher would do and the call certainly matches, else `None`, and the
+/// generic matcher decides (it also writes every error message, so messages and overload
+/// resolution come from one place). An exact `_C.Tensor` bound to a `Tensor` parameter costs
+/// one pointer comparison: it never overrides `_C` and needs no subtype check.
+///
+/// # Safety
+/// As `PythonArgParser::parse`, with `kwnames` NULL: `args` holds `nargs` live borrowed objects
+/// that outlive the result.
+#[inline(always)]
+unsafe fn parse_positional<'a>(
+    sig: &'a FunctionSignature,
+    args: *const *mut ffi::PyObject,
+    nargs: ffi::Py_ssize_t,
+) -> Option<ParsedArgs<'a>> {
+    let min = sig.fast_min_args?;
+    let nargs = nargs as usize;
+    if nargs < min || nargs > sig.max_pos_args {
+        return None;
+    }
+    let all: &'a [*mut ffi::PyObject] = if nargs == 0 {
+        &[]
+    } else {
+        // SAFETY: contract: `args` holds `nargs` live objects.
+        unsafe { std::slice::from_raw_parts(args, nargs) }
+    };
+    if sig.allow_varargs_intlist && nargs >= 1 {
+        // `zeros(2, 3)` binds ints as varargs (generic path); a tuple or list is one argument.
+        // SAFETY: type checks of a live argument.
+        let seq = unsafe { ffi::PyTuple_Check(all[0]) != 0 || ffi::PyList_Check(all[0]) != 0 };
+        if !seq {
+            return None;
+        }
+    }
+    let tensor_tp = tensor_type();
+    for (&a, p) in all.iter().zip(&sig.params) {
+        // SAFETY: a live argument.
+        let o = unsafe { Borrowed::from_ptr(a) };
+        let exact_tensor = p.ty == ParamType::Tensor && o.type_ptr() == tensor_tp;
+        if !exact_tensor && !binds_without_override(p, o, sig.numbers_as_tensors) {
+            return None;
+        }
+    }
+    Some(ParsedArgs {
+        idx: 0,
+        sig,
+        slots: all,
+        varargs: None,
+        has_overloaded: false,
+    })
+}
+
+/// For `parse_positional`, an argument other than an exact `_C.Tensor` for a `Tensor`
+/// parameter: whether it binds to `p` and does not override `_C` (kept out of line so the
+/// common loop stays a few instructions).
+#[inline(never)]
+fn binds_without_override(
+    p: &FunctionParameter,
+    o: Borrowed<'_>,
+    numbers_as_tensors: bool,
+) -> bool {
+    if check_type(p, o, numbers_as_tensors).is_err() {
+        return false;
+    }
+    !match p.ty {
+        ParamType::Tensor => override_protocol::overrides(o),
+        ParamType::TensorList => any_overrides(sequence_items(o)),
+        _ => false,
     }
 }
 
@@ -809,7 +969,7 @@ fn find_keyword(kw: &[Borrowed<'_>], p: &FunctionParameter) -> Option<usize> {
 impl<'a> ParsedArgs<'a> {
     #[inline(always)]
     fn slot(&self, i: usize) -> Option<Borrowed<'a>> {
-        let p = self.slots[i];
+        let p = self.raw(i);
         // SAFETY: identity comparison with the `None` singleton.
         if p.is_null() || p == unsafe { ffi::Py_None() } {
             None
@@ -819,12 +979,85 @@ impl<'a> ParsedArgs<'a> {
         }
     }
 
+    /// The argument bound to parameter `i`, or NULL (omitted).
+    #[inline(always)]
+    fn raw(&self, i: usize) -> *mut ffi::PyObject {
+        self.slots.get(i).copied().unwrap_or(std::ptr::null_mut())
+    }
+
     fn param(&self, i: usize) -> &'a FunctionParameter {
         &self.sig.params[i]
     }
 
+    /// Whether an argument overrides `_C` (then dispatch through the protocol with
+    /// `overloaded()` instead of running the op).
+    #[inline(always)]
+    pub fn has_overloaded(&self) -> bool {
+        self.has_overloaded
+    }
+
+    /// The arguments that override `_C`, in dispatch order: recorded again from the bound
+    /// arguments, in the order the matcher visited them (parameters in order, sequence items
+    /// in order), so the list is the one torch's parser builds while matching.
+    pub fn overloaded(&self) -> Overloaded<'a> {
+        let mut ov = Overloaded::new();
+        if !self.has_overloaded {
+            return ov;
+        }
+        /// Record those of `items` that override.
+        ///
+        /// # Safety
+        /// `items` are live arguments (or items of live argument sequences) alive for `'a`.
+        unsafe fn push_all<'a>(ov: &mut Overloaded<'a>, items: &[*mut ffi::PyObject]) {
+            for &item in items {
+                // SAFETY: contract.
+                let item = unsafe { Borrowed::from_ptr(item) };
+                if override_protocol::overrides(item) {
+                    ov.push(item);
+                }
+            }
+        }
+        for (i, p) in self.sig.params.iter().enumerate() {
+            if let Some((_, items)) = self.varargs.filter(|&(vi, _)| vi == i) {
+                if p.ty == ParamType::TensorList {
+                    // SAFETY: varargs are live arguments borrowed for `'a`.
+                    unsafe { push_all(&mut ov, items) };
+                }
+                continue;
+            }
+            let obj = self.raw(i);
+            if obj.is_null() {
+                continue;
+            }
+            if p.ty == ParamType::Tensor {
+                // SAFETY: a non-NULL slot is a live argument borrowed from the caller for `'a`.
+                unsafe { push_all(&mut ov, &[obj]) };
+            } else if p.ty == ParamType::TensorList {
+                // SAFETY: as above; the items of a live list/tuple argument, unchanged while
+                // the call is matched and dispatched (no Python code ran since matching).
+                unsafe { push_all(&mut ov, sequence_items(Borrowed::from_ptr(obj))) };
+            }
+        }
+        ov
+    }
+
     /// `Tensor` parameter `i`: borrowed in place, or a wrapped number when numbers are allowed.
+    /// An exact `_C.Tensor` is recognised by one pointer comparison.
+    #[inline(always)]
     pub fn tensor(&self, i: usize) -> PyResult<TensorArg<'a>> {
+        let p = self.raw(i);
+        // SAFETY: a non-NULL slot is a live argument; reading its type is a field load.
+        if !p.is_null() && unsafe { ffi::Py_TYPE(p) } == tensor_type() {
+            // SAFETY: an exact `_C.Tensor` (checked just above), borrowed for `'a`.
+            return Ok(TensorArg::Borrowed(unsafe {
+                tensor_ref(Borrowed::from_ptr(p))
+            }));
+        }
+        self.tensor_generic(i)
+    }
+
+    #[inline(never)]
+    fn tensor_generic(&self, i: usize) -> PyResult<TensorArg<'a>> {
         match self.optional_tensor(i)? {
             Some(t) => Ok(t),
             None => Err(type_error(format!(
@@ -853,18 +1086,18 @@ impl<'a> ParsedArgs<'a> {
         self.slot(i)
     }
 
-    /// `Scalar` parameter `i` (a number, or a 0-dim tensor's value).
+    /// `Scalar` parameter `i` (a number, or a 0-dim tensor's value). An omitted argument takes
+    /// the default precomputed with the signature.
+    #[inline(always)]
     pub fn scalar(&self, i: usize) -> PyResult<Scalar> {
         match self.slot(i) {
             Some(o) => match unpack(o) {
                 Some(t) => Ok(t.item()?),
                 None => convert::number_to_scalar(o),
             },
-            None => match &self.param(i).default {
-                DefaultValue::Int(v) => Ok(Scalar::Int(*v)),
-                DefaultValue::Float(v) => Ok(Scalar::Float(*v)),
-                DefaultValue::Bool(v) => Ok(Scalar::Bool(*v)),
-                d => Err(self.bad_default(i, d)),
+            None => match self.param(i).default_scalar {
+                Some(s) => Ok(s),
+                None => Err(self.bad_default(i, &self.param(i).default)),
             },
         }
     }

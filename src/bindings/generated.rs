@@ -9,7 +9,7 @@
 use super::convert;
 use super::errors::{type_error, PyResult};
 use super::object_ptr::Borrowed;
-use super::tensor_object::{tensor_ref, unpack, wrap};
+use super::tensor_object::{tensor_ref, unpack};
 use crate::core::promote::can_cast;
 use crate::core::{Error, Tensor};
 use pyo3_ffi as ffi;
@@ -28,8 +28,8 @@ unsafe impl<const N: usize> Sync for MethodTable<N> {}
 mod gen {
     #[allow(unused_imports)]
     use super::super::{
-        arg_parser::PythonArgParser,
-        convert,
+        arg_parser::{ArgSlots, PythonArgParser, TensorArg},
+        convert, gil,
         object_ptr::{py_bool, Borrowed},
         override_protocol, structseq,
         tensor_object::{tensor_ref, tensor_type, wrap},
@@ -54,17 +54,11 @@ pub fn tensor_methods() -> &'static [ffi::PyMethodDef] {
     &gen::TENSOR_METHODS.0
 }
 
-/// Finish an op with `out=`: without `out`, wrap `result` in a new tensor; with `out`, write
-/// `result` into it (torch's rules: the dtype must be castable, a different shape resizes `out`
-/// with a UserWarning unless it was empty) and return `out` itself (a new reference).
-pub fn write_out(
-    out: Option<Borrowed<'_>>,
-    result: Tensor,
-    op: &str,
-) -> PyResult<*mut ffi::PyObject> {
-    let Some(o) = out else {
-        return Ok(wrap(result)?.release());
-    };
+/// Finish an op called with `out=o` (not None; without it the generated code wraps `result`
+/// itself): write `result` into `o` (torch's rules: the dtype must be castable, a different
+/// shape resizes `out` with a UserWarning unless it was empty) and return `o` itself (a new
+/// reference).
+pub fn write_out(o: Borrowed<'_>, result: Tensor, op: &str) -> PyResult<*mut ffi::PyObject> {
     let Some(t) = unpack(o) else {
         // add(): argument 'out' must be Tensor, not int
         return Err(type_error(format!(

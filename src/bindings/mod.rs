@@ -9,6 +9,7 @@ pub mod dtype_object;
 pub mod errors;
 pub mod generated;
 pub mod generator_object;
+pub mod gil;
 pub mod mapping;
 pub mod module;
 pub mod number;

@@ -6,6 +6,7 @@ use super::convert::{add_object, py_int};
 use super::errors::PyResult;
 use super::object_ptr::{py_bool, ObjectPtr};
 use pyo3_ffi as ffi;
+use std::ffi::c_void;
 use std::ptr::addr_of_mut;
 use std::sync::atomic::{AtomicPtr, Ordering};
 
@@ -41,8 +42,22 @@ static mut MODULE_DEF: ffi::PyModuleDef = ffi::PyModuleDef {
     m_slots: std::ptr::null_mut(),
     m_traverse: None,
     m_clear: None,
-    m_free: None,
+    m_free: Some(module_free),
 };
+
+/// `m_free`: the module object is being freed (interpreter teardown). Releases the tensor free
+/// list (src/bindings/tensor_object.rs, Note [PyTensor free list]).
+unsafe extern "C" fn module_free(_m: *mut c_void) {
+    // SAFETY: CPython calls `m_free` with the GIL held.
+    unsafe { super::tensor_object::close_free_list() }
+}
+
+unsafe extern "C" fn tensor_free_list_len(
+    _m: *mut ffi::PyObject,
+    _: *mut ffi::PyObject,
+) -> *mut ffi::PyObject {
+    crate::handle_errors!({ Ok(py_int(super::tensor_object::free_list_len() as i64)?.release()) })
+}
 
 unsafe extern "C" fn live_tensors(
     _m: *mut ffi::PyObject,
@@ -77,6 +92,12 @@ fn hand_written_functions() -> Vec<ffi::PyMethodDef> {
             ml_meth: ffi::PyMethodDefPointer { PyCFunction: live_tensors },
             ml_flags: ffi::METH_NOARGS,
             ml_doc: c"_live_tensors($module, /)\n--\n\nThe number of core tensors alive in the process (for leak checks).".as_ptr(),
+        },
+        ffi::PyMethodDef {
+            ml_name: c"_tensor_free_list_len".as_ptr(),
+            ml_meth: ffi::PyMethodDefPointer { PyCFunction: tensor_free_list_len },
+            ml_flags: ffi::METH_NOARGS,
+            ml_doc: c"_tensor_free_list_len($module, /)\n--\n\nHow many dead _C.Tensor objects are kept for reuse (for tests).".as_ptr(),
         },
     ]
 }

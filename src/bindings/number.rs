@@ -8,6 +8,7 @@
 use super::arg_parser::TensorArg;
 use super::convert;
 use super::errors::{runtime_error, type_error, value_error, PyResult};
+use super::gil;
 use super::object_ptr::{not_implemented, Borrowed, ObjectPtr};
 use super::override_protocol::{self, Overloaded};
 use super::tensor_object::{is_tensor, tensor_ref, tensor_type, unpack, wrap};
@@ -71,10 +72,13 @@ unsafe fn protocol(
 
 /// Shared body of the binary slots: `a` and `b` are borrowed from CPython for the call; `name`
 /// is the `_C` function the operator mirrors (for the override protocol).
+/// `worth` says whether the operands make the op large enough to run without the GIL
+/// (src/bindings/gil.rs).
 unsafe fn binary(
     a: *mut ffi::PyObject,
     b: *mut ffi::PyObject,
     name: &str,
+    worth: fn(&Tensor, &Tensor) -> bool,
     f: impl FnOnce(&Tensor, &Tensor) -> CoreResult<Tensor>,
 ) -> *mut ffi::PyObject {
     crate::handle_errors!({
@@ -84,11 +88,27 @@ unsafe fn binary(
         }
         // SAFETY: as above.
         let (a, b) = unsafe { (Borrowed::from_ptr(a), Borrowed::from_ptr(b)) };
-        let (Some(x), Some(y)) = (operand(a)?, operand(b)?) else {
+        let (Some(mut x), Some(mut y)) = (operand(a)?, operand(b)?) else {
             return Ok(not_implemented().release());
         };
-        Ok(wrap(f(&x, &y)?)?.release())
+        let unlocked = if worth(&x, &y) {
+            x.own();
+            y.own();
+            // SAFETY: the GIL is held; until `unlocked` is dropped only the core op runs, on our
+            // own tensor handles (Note [Core calls without the GIL]).
+            Some(unsafe { gil::Unlocked::new() })
+        } else {
+            None
+        };
+        let result = f(&x, &y);
+        drop(unlocked);
+        Ok(wrap(result?)?.release())
     })
+}
+
+/// The elementwise rule of `gil::elementwise_worth` for two operands.
+fn elementwise_worth(x: &Tensor, y: &Tensor) -> bool {
+    gil::elementwise_worth(gil::elements(&[Some(x), Some(y)]))
 }
 
 /// Shared body of the in-place slots: `a` is the tensor the statement names; returns it.
@@ -115,22 +135,36 @@ unsafe fn inplace(
                 return r;
             }
         }
-        let (Some(x), Some(y)) = (unpack(a), operand(b)?) else {
+        let (Some(x), Some(mut y)) = (unpack(a), operand(b)?) else {
             return Ok(not_implemented().release());
         };
-        f(x, &y)?;
+        let mut x = TensorArg::Borrowed(x);
+        let unlocked = if elementwise_worth(&x, &y) {
+            x.own();
+            y.own();
+            // SAFETY: as in `binary`.
+            Some(unsafe { gil::Unlocked::new() })
+        } else {
+            None
+        };
+        let result = f(&x, &y);
+        drop(unlocked);
+        result?;
         Ok(a.to_owned().release())
     })
 }
 
 macro_rules! binary_slot {
     ($name:ident, $op:literal, $body:expr) => {
+        binary_slot!($name, $op, elementwise_worth, $body);
+    };
+    ($name:ident, $op:literal, $worth:expr, $body:expr) => {
         unsafe extern "C" fn $name(
             a: *mut ffi::PyObject,
             b: *mut ffi::PyObject,
         ) -> *mut ffi::PyObject {
             // SAFETY: forwarded CPython slot arguments.
-            unsafe { binary(a, b, $op, $body) }
+            unsafe { binary(a, b, $op, $worth, $body) }
         }
     };
 }
@@ -152,15 +186,20 @@ binary_slot!(nb_multiply, "mul", ops::mul);
 binary_slot!(nb_true_divide, "div", |x, y| ops::div(x, y, None));
 binary_slot!(nb_floor_divide, "floor_divide", ops::floor_divide);
 binary_slot!(nb_remainder, "remainder", ops::remainder);
-binary_slot!(nb_matrix_multiply, "matmul", |x: &Tensor, y: &Tensor| {
-    if x.is_wrapped_number() || y.is_wrapped_number() {
-        // `t @ 2`: torch raises TypeError for a number operand.
-        return Err(crate::core::Error::type_error(
-            "matmul(): argument 'other' must be Tensor, not a number",
-        ));
+binary_slot!(
+    nb_matrix_multiply,
+    "matmul",
+    gil::matmul_worth,
+    |x: &Tensor, y: &Tensor| {
+        if x.is_wrapped_number() || y.is_wrapped_number() {
+            // `t @ 2`: torch raises TypeError for a number operand.
+            return Err(crate::core::Error::type_error(
+                "matmul(): argument 'other' must be Tensor, not a number",
+            ));
+        }
+        ops::matmul(x, y)
     }
-    ops::matmul(x, y)
-});
+);
 binary_slot!(nb_and, "bitwise_and", ops::bitwise_and);
 binary_slot!(nb_or, "bitwise_or", ops::bitwise_or);
 binary_slot!(nb_xor, "bitwise_xor", ops::bitwise_xor);
@@ -193,7 +232,7 @@ unsafe extern "C" fn nb_power(
         });
     }
     // SAFETY: forwarded CPython slot arguments.
-    unsafe { binary(a, b, "pow", ops::pow) }
+    unsafe { binary(a, b, "pow", elementwise_worth, ops::pow) }
 }
 
 /// Shared body of the unary slots; `name` is the `_C` function the operator mirrors.
@@ -315,7 +354,7 @@ pub unsafe extern "C" fn tensor_richcompare(
         _ => return not_implemented().release(),
     };
     // SAFETY: forwarded CPython slot arguments.
-    unsafe { binary(a, b, name, f) }
+    unsafe { binary(a, b, name, elementwise_worth, f) }
 }
 
 static mut NUMBER_METHODS: ffi::PyNumberMethods = {

@@ -3,7 +3,7 @@
 //! (PyTorch: `torch/csrc/utils/tensor_new.cpp`). Shape and dtype are inferred here; the core
 //! builds the tensor.
 
-use super::arg_parser::PythonArgParser;
+use super::arg_parser::{ArgSlots, PythonArgParser};
 use super::convert;
 use super::errors::{runtime_error, type_error, value_error, BindError, PyResult};
 use super::object_ptr::{Borrowed, ObjectPtr};
@@ -149,8 +149,9 @@ pub unsafe extern "C" fn fn_tensor(
         false,
     );
     crate::handle_errors!({
+        let mut slots = ArgSlots::new();
         // SAFETY: CPython's METH_FASTCALL|METH_KEYWORDS convention (see generated bindings).
-        let r = unsafe { PARSER.parse(args, nargs, kwnames) }?;
+        let r = unsafe { PARSER.parse(&mut slots, args, nargs, kwnames) }?;
         let dtype = r.optional_scalar_type(1)?;
         // torch: RuntimeError: Could not infer dtype of NoneType
         let data = r
@@ -232,8 +233,9 @@ pub unsafe extern "C" fn fn_rebuild_tensor(
         false,
     );
     crate::handle_errors!({
+        let mut slots = ArgSlots::new();
         // SAFETY: CPython's METH_FASTCALL|METH_KEYWORDS convention.
-        let r = unsafe { PARSER.parse(args, nargs, kwnames) }?;
+        let r = unsafe { PARSER.parse(&mut slots, args, nargs, kwnames) }?;
         let (Some(cls), Some(data)) = (r.object(0), r.object(1)) else {
             return Err(type_error(
                 "_rebuild_tensor(): cls and data must not be None",

@@ -41,6 +41,21 @@
 //! which decides preservation *before* CPython's `subtype_dealloc` clears `__slots__` and
 //! releases the type (resurrecting after that would corrupt both).
 
+//!
+//! Note [PyTensor free list]
+//! Like CPython's float and list free lists, up to `FREE_LIST_MAX` dead objects of the exact
+//! type `_C.Tensor` are kept for reuse, so a result tensor skips `PyType_GenericAlloc` (pymalloc,
+//! GC link) and `PyObject_GC_Del`. An object enters the list at the very end of
+//! `tensor_dealloc`, after it was untracked, its weak references and `__dict__` cleared and its
+//! tensor released: it is a dead, untracked allocation with refcount 0 that nothing refers to.
+//! Preserved objects (state 2) never die, so never enter it, and subclass instances (which own
+//! a reference to their heap type and have other sizes) never use it. `alloc_with` takes one for
+//! `tensor_type()`, zeroes the body as `tp_alloc` would, and revives it with `PyObject_Init`
+//! (`_Py_NewReference`: refcount 1, and `_Py_RefTotal` in debug builds, so
+//! `sys.gettotalrefcount` balances exactly as for a fresh allocation) and `PyObject_GC_Track`.
+//! All of it runs with the GIL held, which serialises the list. It is emptied and closed when the
+//! module is freed (`m_free` → `close_free_list`); objects dying after that are freed normally.
+
 use super::errors::{BindError, PyResult};
 use super::object_ptr::{Borrowed, ObjectPtr};
 use crate::core::Tensor;
@@ -120,8 +135,113 @@ pub fn unpack<'a>(o: Borrowed<'a>) -> Option<&'a Tensor> {
     }
 }
 
+/// Most dead `_C.Tensor` objects kept for reuse (Note [PyTensor free list]); 48-byte objects,
+/// so at most 8 KB with their GC headers.
+pub const FREE_LIST_MAX: usize = 128;
+
+/// The free list: `items[..len]` are dead, untracked `_C.Tensor` allocations.
+struct FreeList {
+    items: [*mut ffi::PyObject; FREE_LIST_MAX],
+    len: usize,
+    /// Set by `close_free_list` (module teardown): no more objects are kept.
+    closed: bool,
+}
+
+struct FreeListCell(std::cell::UnsafeCell<FreeList>);
+// SAFETY: the list is only read or written with the GIL held (allocation and deallocation of
+// Python objects), which serialises every access; the pointers it holds are owned by it.
+unsafe impl Sync for FreeListCell {}
+
+static FREE_LIST: FreeListCell = FreeListCell(std::cell::UnsafeCell::new(FreeList {
+    items: [null_mut(); FREE_LIST_MAX],
+    len: 0,
+    closed: false,
+}));
+
+/// The free list, mutably.
+///
+/// # Safety
+/// The GIL is held, and the reference is dropped before any code that could run Python (or
+/// allocate or free a tensor object) runs.
+#[inline(always)]
+unsafe fn free_list() -> &'static mut FreeList {
+    // SAFETY: contract: the GIL serialises all accesses, and no two references coexist.
+    unsafe { &mut *FREE_LIST.0.get() }
+}
+
+/// A revived `_C.Tensor` from the free list (a new reference, zeroed body, tracked), or NULL.
+///
+/// # Safety
+/// The GIL is held.
+#[inline(always)]
+unsafe fn free_list_pop() -> *mut ffi::PyObject {
+    // SAFETY: GIL held (contract). An entry is a dead, untracked `_C.Tensor` allocation made by
+    // `PyType_GenericAlloc` (Note [PyTensor free list]); `PyObject_Init` sets its type and
+    // refcount 1 (counting it in `_Py_RefTotal` in debug builds), as `tp_alloc` does.
+    unsafe {
+        let fl = free_list();
+        if fl.len == 0 {
+            return null_mut();
+        }
+        fl.len -= 1;
+        let obj = fl.items[fl.len];
+        let body = (obj as *mut u8).add(std::mem::size_of::<ffi::PyObject>());
+        std::ptr::write_bytes(
+            body,
+            0,
+            std::mem::size_of::<PyTensor>() - std::mem::size_of::<ffi::PyObject>(),
+        );
+        ffi::PyObject_Init(obj, tensor_type());
+        ffi::PyObject_GC_Track(obj.cast());
+        obj
+    }
+}
+
+/// Keep the dead `_C.Tensor` `obj` for reuse; false when the list is full or closed (the caller
+/// then frees it).
+///
+/// # Safety
+/// The GIL is held; `obj` is an exact `_C.Tensor` at the end of `tensor_dealloc`: untracked,
+/// refcount 0, weak references, `__dict__` and tensor released.
+#[inline(always)]
+unsafe fn free_list_push(obj: *mut ffi::PyObject) -> bool {
+    // SAFETY: contract.
+    let fl = unsafe { free_list() };
+    if fl.closed || fl.len == FREE_LIST_MAX {
+        return false;
+    }
+    fl.items[fl.len] = obj;
+    fl.len += 1;
+    true
+}
+
+/// Free every kept object and keep none from now on (module teardown, `m_free`).
+///
+/// # Safety
+/// The GIL is held.
+pub unsafe fn close_free_list() {
+    // SAFETY: GIL held (contract); each entry is a dead, untracked GC allocation that only the
+    // list refers to, freed with the deallocator `tp_free` would use.
+    unsafe {
+        let fl = free_list();
+        fl.closed = true;
+        while fl.len > 0 {
+            fl.len -= 1;
+            ffi::PyObject_GC_Del(fl.items[fl.len].cast());
+        }
+    }
+}
+
+/// How many dead `_C.Tensor` objects the free list holds (`_C._tensor_free_list_len()`, for
+/// tests).
+pub fn free_list_len() -> usize {
+    // SAFETY: bindings code runs with the GIL held; the reference is used for one read.
+    unsafe { free_list().len }
+}
+
 /// Allocate an instance of `tp` (the tensor type or a subclass) holding `t`, which must not have
-/// a Python object yet: a new reference.
+/// a Python object yet: a new reference. An exact `_C.Tensor` comes from the free list when it
+/// has one (Note [PyTensor free list]).
 ///
 /// # Safety
 /// `tp` is `tensor_type()` or a ready subtype of it; the GIL is held.
@@ -130,10 +250,17 @@ pub unsafe fn alloc_with(tp: *mut ffi::PyTypeObject, t: Tensor) -> PyResult<Obje
         t.pyobj().is_null(),
         "alloc_with: the tensor already has a Python object"
     );
-    // SAFETY: `tp_alloc` of a ready type returns a zeroed new reference or NULL (MemoryError set).
+    // SAFETY: `tp_alloc` of a ready type returns a zeroed new reference or NULL (MemoryError set);
+    // a free-list object is the same (see `free_list_pop`).
     unsafe {
-        let alloc = (*tp).tp_alloc.unwrap_or(ffi::PyType_GenericAlloc);
-        let obj = alloc(tp, 0);
+        let mut obj = null_mut();
+        if tp == tensor_type() {
+            obj = free_list_pop();
+        }
+        if obj.is_null() {
+            let alloc = (*tp).tp_alloc.unwrap_or(ffi::PyType_GenericAlloc);
+            obj = alloc(tp, 0);
+        }
         if obj.is_null() {
             return Err(BindError::Python); // `t` is dropped normally
         }
@@ -257,6 +384,9 @@ unsafe extern "C" fn tensor_dealloc(slf: *mut ffi::PyObject) {
             drop(t);
         }
         let tp = ffi::Py_TYPE(slf);
+        if tp == tensor_type() && free_list_push(slf) {
+            return; // kept for reuse: Note [PyTensor free list]
+        }
         let free = (*tp).tp_free.unwrap_or(ffi::PyObject_GC_Del);
         free(slf.cast());
     }

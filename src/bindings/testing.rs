@@ -2,7 +2,7 @@
 //! behaviour that Python code cannot trigger by itself. Named with a leading underscore and
 //! documented as private.
 
-use super::arg_parser::PythonArgParser;
+use super::arg_parser::{ArgSlots, PythonArgParser};
 use super::errors::PyResult;
 use super::object_ptr::none;
 use pyo3_ffi as ffi;
@@ -26,8 +26,9 @@ pub unsafe extern "C" fn fn_hold_in_thread(
         false,
     );
     crate::handle_errors!({
+        let mut slots = ArgSlots::new();
         // SAFETY: CPython's METH_FASTCALL|METH_KEYWORDS convention.
-        let r = unsafe { PARSER.parse(args, nargs, kwnames) }?;
+        let r = unsafe { PARSER.parse(&mut slots, args, nargs, kwnames) }?;
         let t = r.tensor(0)?.clone();
         let seconds = r.float(1)?.clamp(0.0, 60.0);
         let spawned: PyResult<_> = std::thread::Builder::new()

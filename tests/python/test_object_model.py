@@ -243,6 +243,77 @@ def test_release_from_a_thread_without_the_gil():
 
 
 # ---------------------------------------------------------------------------------------------
+# the free list of dead _C.Tensor objects (Note [PyTensor free list] in tensor_object.rs)
+# ---------------------------------------------------------------------------------------------
+
+FREE_LIST_MAX = 128
+
+
+def test_free_list_objects_come_back_clean():
+    import sys
+
+    ts = [_C.ones(1) for _ in range(10)]
+    for i, t in enumerate(ts):
+        t.note = i  # a __dict__ to clear
+    refs = [weakref.ref(t) for t in ts]
+    called = []
+    cb = weakref.ref(ts[0], lambda _: called.append(1))
+    del t
+    ts.clear()
+    assert all(r() is None for r in refs) and called == [1] and cb() is None
+    assert _C._tensor_free_list_len() >= 10
+    fresh = [_C.zeros(2) for _ in range(10)]  # revived from the list
+    for f in fresh:
+        assert type(f) is _C.Tensor and f.dtype == _C.float32 and f.tolist() == [0.0, 0.0]
+        assert f.__dict__ == {} and not hasattr(f, "note")
+        assert weakref.getweakrefcount(f) == 0
+        assert gc.is_tracked(f)
+        assert sys.getrefcount(f) == 3  # the list slot, the loop variable and the argument
+        assert f.grad is None
+    # identity and __dict__ still work on revived objects
+    f = fresh[0]
+    f.x = 1
+    assert f.view(2)._base is f and f.x == 1
+    w = weakref.ref(f)
+    del fresh, f
+    assert w() is None
+
+
+def test_free_list_is_bounded_and_skips_subclasses():
+    class Sub(_C.Tensor):
+        pass
+
+    junk = [_C.zeros(1) for _ in range(3 * FREE_LIST_MAX)]
+    del junk
+    assert _C._tensor_free_list_len() == FREE_LIST_MAX
+    subs = [Sub([1.0]) for _ in range(10)]
+    n = _C._tensor_free_list_len()
+    del subs
+    assert _C._tensor_free_list_len() == n  # subclass instances never enter it
+    s = Sub([2.0])
+    assert type(s) is Sub and s.tolist() == [2.0] and s.__dict__ == {}
+    assert _C._tensor_free_list_len() == n  # nor come from it
+
+
+def test_free_list_and_cycles_and_preservation():
+    a = _C.zeros(1)
+    a.me = a  # a reference cycle through __dict__
+    r = weakref.ref(a)
+    del a
+    gc.collect()
+    assert r() is None
+    b = _C.zeros(3)
+    b.tag = "kept"
+    v = b.view(3)
+    del b  # preserved (the view's _base holds the tensor): not freed, not on the list
+    gc.collect()
+    assert v._base.tag == "kept"
+    fresh = [_C.ones(1) for _ in range(2 * FREE_LIST_MAX)]  # drain the list
+    assert all(not hasattr(t, "tag") for t in fresh)
+    assert v._base.tag == "kept"
+
+
+# ---------------------------------------------------------------------------------------------
 # a first-class Python object
 # ---------------------------------------------------------------------------------------------
 

@@ -353,3 +353,102 @@ def test_errors_leave_no_exception_state():
         with pytest.raises(TypeError):
             _C.add(t3(), "a")
         assert _C.add(t3(), 1).tolist() == [2.0, 3.0, 4.0]
+
+
+# ---------------------------------------------------------------------------------------------
+# the positional fast path (single signature, no keywords): it must bind exactly as the generic
+# matcher does, and leave every message to it
+
+
+def test_fast_path_positional_equals_keyword_binding():
+    a, b = _C.tensor([1.0, 2.0]), _C.tensor([10.0, 20.0])
+    assert _C.add(a, b).tolist() == _C.add(input=a, other=b).tolist() == [11.0, 22.0]
+    assert _C.sub(a, b).tolist() == _C.sub(a, b, alpha=1).tolist() == [-9.0, -18.0]
+    # the precomputed default alpha=1, for the function and the method
+    assert a.add(b).tolist() == [11.0, 22.0]
+    assert a.sub(b).tolist() == [-9.0, -18.0]
+    assert _C.add(a, b, alpha=2).tolist() == [21.0, 42.0]
+    assert _C.add(a, b, alpha=0.5).tolist() == [6.0, 12.0]
+
+
+def test_fast_path_numbers_for_tensor_parameters():
+    a = _C.tensor([1, 2])
+    r = _C.add(a, 2)
+    assert r.dtype == _C.int64 and r.tolist() == [3, 4]
+    r = _C.add(a, 2.5)
+    assert r.dtype == _C.float32 and r.tolist() == [3.5, 4.5]
+    r = _C.add(a, True)
+    assert r.dtype == _C.int64 and r.tolist() == [2, 3]
+    # zero-dim tensors and numbers both bind to a Scalar parameter positionally
+    assert _C.full((2,), _C.tensor(3)).tolist() == [3, 3]
+    assert _C.full((2,), 1.5).tolist() == [1.5, 1.5]
+
+
+def test_fast_path_int_list_forms():
+    for args in [((2, 3),), ([2, 3],), (2, 3), (_C.tensor(2), 3)]:
+        z = _C.zeros(*args)
+        assert z.shape == (2, 3) and z.dtype == _C.float32 and z.tolist() == [[0.0] * 3] * 2
+    assert _C.zeros(()).shape == ()
+    assert _C.zeros([]).shape == ()
+    assert _C.zeros(4).shape == (4,)
+    with pytest.raises(TypeError, match=r"^zeros\(\): argument 'size' \(position 1\) must be tuple of ints, but found element of type str at pos 1$"):
+        _C.zeros((2, "a"))
+    with pytest.raises(TypeError, match=r"^zeros\(\): argument 'size' must be tuple of ints, but found element of type str at pos 1$"):
+        _C.zeros(2, "a")
+
+
+def test_fast_path_leaves_messages_to_the_generic_matcher():
+    a = t3()
+    with pytest.raises(TypeError, match=r"^add\(\) takes 2 positional arguments but 3 were given$"):
+        _C.add(a, a, 1)
+    with pytest.raises(TypeError, match=r'^add\(\) missing 1 required positional argument: "other"$'):
+        _C.add(a)
+    with pytest.raises(TypeError, match=r"^add\(\): argument 'input' \(position 1\) must be Tensor, not list of \[float\]$"):
+        _C.add([1.0], a)
+    with pytest.raises(TypeError, match=r"^add\(\): argument 'other' \(position 2\) must be Tensor, not NoneType$"):
+        _C.add(a, None)
+    with pytest.raises(TypeError, match=r"^add\(\): argument 'other' \(position 1\) must be Tensor, not str$"):
+        a.add("x")
+
+
+def test_fast_path_subclass_arguments_still_dispatch_in_torch_order():
+    log = []
+
+    class Base(_C.Tensor):
+        pass
+
+    class Derived(Base):
+        @classmethod
+        def __tensorbind_function__(cls, func, types, args=(), kwargs=None):
+            log.append([t.__name__ for t in types])
+            return super().__tensorbind_function__(func, types, args, kwargs)
+
+    b, d = Base([1.0]), Derived([2.0])
+    # positional, no keywords: the fast path's candidates, sent to the protocol
+    r = _C.add(b, d)
+    assert type(r) is Derived and r.tolist() == [3.0]
+    assert log == [["Derived", "Base"]]
+    log.clear()
+    assert type(b.add(d)) is Derived  # method: self first, then the subclass ordering
+    assert log == [["Derived", "Base"]]
+    log.clear()
+    # a plain tensor argument never overrides; tensor lists are scanned item by item
+    assert type(_C.cat([_C.tensor([0.0]), d])) is Derived
+    assert log == [["Derived"]]
+    log.clear()
+    assert type(_C.einsum("i,i->", _C.tensor([1.0]), d)) is Derived
+    assert log == [["Derived"]]
+
+
+def test_fast_path_borrows_arguments():
+    import sys
+
+    if not hasattr(sys, "getrefcount"):
+        pytest.skip("no refcounts")
+    a, b = _C.tensor([1.0]), _C.tensor([2.0])
+    ra, rb = sys.getrefcount(a), sys.getrefcount(b)
+    for _ in range(100):
+        _C.add(a, b)
+        a.add(b)
+        _C.zeros((2, 3))
+    assert (sys.getrefcount(a), sys.getrefcount(b)) == (ra, rb)
