@@ -72,6 +72,9 @@ struct Entry {
     numbers_as_tensors: bool,
     unwrap_single: bool,
     out: bool,
+    /// `structured: True`: the core has `{impl}_plan` (checks, then runs into a new tensor or
+    /// straight into `out=`), which the `out=` path calls instead of computing and copying.
+    structured: bool,
     impl_fn: String,
     doc: String,
 }
@@ -116,6 +119,7 @@ fn entry_from_map(m: BTreeMap<String, String>) -> Result<Entry, String> {
             "numbers_as_tensors",
             "unwrap_single",
             "out",
+            "structured",
             "impl",
             "doc",
         ]
@@ -174,6 +178,7 @@ fn entry_from_map(m: BTreeMap<String, String>) -> Result<Entry, String> {
         numbers_as_tensors: flag("numbers_as_tensors"),
         unwrap_single: flag("unwrap_single"),
         out: flag("out"),
+        structured: flag("structured"),
         impl_fn,
         doc: m
             .get("doc")
@@ -569,6 +574,25 @@ fn gen_entry_point(op: &Op, v: Variant, structseqs: &[(String, Vec<String>)], ou
         };
         match e.ret.as_str() {
             "Tensor" => match out_index {
+                Some(oi) if e.structured => {
+                    // out= writes straight into `out` through the op's plan (no result copy).
+                    let plan = format!(
+                        "crate::core::ops::{}_plan({})",
+                        e.impl_fn,
+                        call_args.join(", ")
+                    );
+                    let _ = writeln!(out, "                match r.object({oi}) {{");
+                    let _ = writeln!(
+                        out,
+                        "                    None => Ok(wrap({call}?)?.release()),"
+                    );
+                    let _ = writeln!(
+                        out,
+                        "                    Some(o) => write_out_plan(o, {plan}?, {:?}),",
+                        op.name
+                    );
+                    let _ = writeln!(out, "                }}");
+                }
                 Some(oi) => {
                     let _ = writeln!(out, "                let result = {call}?;");
                     let _ = writeln!(
