@@ -1,5 +1,5 @@
 //! src/bindings/generated.rs: the one place the generated bindings are included, plus the
-//! helpers the generated code calls (`write_out`, `MethodTable`).
+//! helpers the generated code calls (`write_out`, `write_out_plan`, `MethodTable`).
 //!
 //! The included file is `$OUT_DIR/generated_bindings.rs`, written by build.rs from
 //! src/native_functions.yaml: one `extern "C"` entry point per op and variant (vectorcall:

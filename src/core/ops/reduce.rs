@@ -152,6 +152,7 @@ pub(crate) struct DimBuf<T: Copy + Default> {
 }
 
 impl<T: Copy + Default> DimBuf<T> {
+    #[inline]
     fn new() -> Self {
         DimBuf {
             len: 0,
@@ -162,13 +163,21 @@ impl<T: Copy + Default> DimBuf<T> {
 
     /// `n` copies of `v`.
     fn filled(n: usize, v: T) -> Self {
-        let mut b = DimBuf::new();
-        for _ in 0..n {
-            b.push(v);
+        if n <= DIMBUF_INLINE {
+            return DimBuf {
+                len: n,
+                inline: [v; DIMBUF_INLINE],
+                heap: Vec::new(),
+            };
         }
-        b
+        DimBuf {
+            len: n,
+            inline: [T::default(); DIMBUF_INLINE],
+            heap: vec![v; n],
+        }
     }
 
+    #[inline]
     fn push(&mut self, v: T) {
         if self.len < DIMBUF_INLINE {
             self.inline[self.len] = v;
@@ -220,19 +229,32 @@ impl<T: Copy + Default> std::ops::DerefMut for DimBuf<T> {
 /// dims: `(a, sa), (b, sb)` with `sa == sb * b` become `(a * b, sb)`.
 fn coalesce(dims: &[(usize, isize)]) -> (DimBuf<usize>, DimBuf<isize>) {
     let (mut sizes, mut strides) = (DimBuf::<usize>::new(), DimBuf::<isize>::new());
-    for &(size, stride) in dims.iter().filter(|d| d.0 != 1) {
-        match (sizes.last_mut(), strides.last_mut()) {
-            (Some(ls), Some(lt)) if *lt == stride * size as isize => {
-                *ls *= size;
-                *lt = stride;
-            }
-            _ => {
-                sizes.push(size);
-                strides.push(stride);
-            }
-        }
+    for &(size, stride) in dims {
+        coalesce_push(&mut sizes, &mut strides, size, stride);
     }
     (sizes, strides)
+}
+
+/// Append one (size, stride) dim to a coalesced list (see `coalesce`).
+#[inline]
+fn coalesce_push(
+    sizes: &mut DimBuf<usize>,
+    strides: &mut DimBuf<isize>,
+    size: usize,
+    stride: isize,
+) {
+    if size == 1 {
+        return;
+    }
+    if let (Some(ls), Some(lt)) = (sizes.last_mut(), strides.last_mut()) {
+        if *lt == stride * size as isize {
+            *ls *= size;
+            *lt = stride;
+            return;
+        }
+    }
+    sizes.push(size);
+    strides.push(stride);
 }
 
 /// `strided_for_each` over one operand, without its index buffer for up to two dims (the
@@ -292,7 +314,8 @@ fn reduce_with<T: Element, O: Element, R: Reducer<T>>(
     debug_assert_eq!(mask.len(), input.dim());
     let (sizes, strides) = (input.sizes(), input.strides());
     let mut out_sizes = DimBuf::<usize>::new();
-    let mut outer = DimBuf::<(usize, isize)>::new();
+    // The kept dims, coalesced as they come (they stay in order).
+    let (mut osz, mut ost) = (DimBuf::<usize>::new(), DimBuf::<isize>::new());
     let mut red = DimBuf::<(usize, isize)>::new();
     for d in 0..sizes.len() {
         if mask[d] {
@@ -302,7 +325,7 @@ fn reduce_with<T: Element, O: Element, R: Reducer<T>>(
             red.push((sizes[d], strides[d]));
         } else {
             out_sizes.push(sizes[d]);
-            outer.push((sizes[d], strides[d]));
+            coalesce_push(&mut osz, &mut ost, sizes[d], strides[d]);
         }
     }
     let out = Tensor::zeros(&out_sizes, O::DTYPE)?;
@@ -317,9 +340,10 @@ fn reduce_with<T: Element, O: Element, R: Reducer<T>>(
         return Ok(out);
     }
     let base = input.data_ptr::<T>() as *const T;
-    let (osz, ost) = coalesce(&outer);
     // The reduced dims may be visited in any order: walk them in memory order.
-    red.sort_by_key(|d| std::cmp::Reverse(d.1.unsigned_abs()));
+    if red.len() > 1 {
+        red.sort_by_key(|d| std::cmp::Reverse(d.1.unsigned_abs()));
+    }
     let (rsz, rst) = coalesce(&red);
 
     // (A) one contiguous run per output.
