@@ -75,6 +75,9 @@ struct Entry {
     /// `release_gil`: how the generated binding measures the work above which the core call runs
     /// without the GIL (src/bindings/gil.rs).
     release_gil: ReleaseGil,
+    /// `structured: True`: the core has `{impl}_plan` (checks, then runs into a new tensor or
+    /// straight into `out=`), which the `out=` path calls instead of computing and copying.
+    structured: bool,
     impl_fn: String,
     doc: String,
 }
@@ -131,6 +134,7 @@ fn entry_from_map(m: BTreeMap<String, String>) -> Result<Entry, String> {
             "unwrap_single",
             "out",
             "release_gil",
+            "structured",
             "impl",
             "doc",
         ]
@@ -195,6 +199,7 @@ fn entry_from_map(m: BTreeMap<String, String>) -> Result<Entry, String> {
             Some("matmul") => ReleaseGil::Matmul,
             Some(other) => return Err(format!("{func}: release_gil: {other}?")),
         },
+        structured: flag("structured"),
         impl_fn,
         doc: m
             .get("doc")
@@ -632,6 +637,7 @@ fn gen_entry_point(op: &Op, v: Variant, structseqs: &[(String, Vec<String>)], ou
             py_i += 1;
         }
         let mut call = format!("crate::core::ops::{}({})", e.impl_fn, call_args.join(", "));
+        let mut pre = String::new();
         if unlock {
             let worth = if e.release_gil == ReleaseGil::Matmul && tensors.len() >= 2 {
                 let arg = |k: usize| {
@@ -657,21 +663,23 @@ fn gen_entry_point(op: &Op, v: Variant, structseqs: &[(String, Vec<String>)], ou
                 }
                 format!("gil::elementwise_worth({sum})")
             };
+            // Emitted right before the core call is used (for a structured op with `out=`, only
+            // on the path without `out`, which is the one that calls it).
             let owns: Vec<&str> = tensors.iter().filter_map(|t| t.1.as_deref()).collect();
-            let _ = writeln!(out, "                let unlocked = if {worth} {{");
+            let _ = writeln!(pre, "                let unlocked = if {worth} {{");
             for o in owns {
-                let _ = writeln!(out, "                    {o}");
+                let _ = writeln!(pre, "                    {o}");
             }
-            let _ = writeln!(out, "                    // SAFETY: the GIL is held; until `unlocked` is dropped only the core call runs, on our own tensor handles (Note [Core calls without the GIL]).");
+            let _ = writeln!(pre, "                    // SAFETY: the GIL is held; until `unlocked` is dropped only the core call runs, on our own tensor handles (Note [Core calls without the GIL]).");
             let _ = writeln!(
-                out,
+                pre,
                 "                    Some(unsafe {{ gil::Unlocked::new() }})"
             );
-            let _ = writeln!(out, "                }} else {{");
-            let _ = writeln!(out, "                    None");
-            let _ = writeln!(out, "                }};");
-            let _ = writeln!(out, "                let ret = {call};");
-            let _ = writeln!(out, "                drop(unlocked);");
+            let _ = writeln!(pre, "                }} else {{");
+            let _ = writeln!(pre, "                    None");
+            let _ = writeln!(pre, "                }};");
+            let _ = writeln!(pre, "                let ret = {call};");
+            let _ = writeln!(pre, "                drop(unlocked);");
             call = "ret".to_string();
         }
         let out_index = if e.out && v == Variant::Function {
@@ -679,8 +687,31 @@ fn gen_entry_point(op: &Op, v: Variant, structseqs: &[(String, Vec<String>)], ou
         } else {
             None
         };
+        let structured_out = e.structured && out_index.is_some() && e.ret == "Tensor";
+        if !structured_out {
+            out.push_str(&pre);
+        }
         match e.ret.as_str() {
             "Tensor" => match out_index {
+                Some(oi) if e.structured => {
+                    // out= writes straight into `out` through the op's plan (no result copy).
+                    let plan = format!(
+                        "crate::core::ops::{}_plan({})",
+                        e.impl_fn,
+                        call_args.join(", ")
+                    );
+                    let _ = writeln!(out, "                match r.object({oi}) {{");
+                    let _ = writeln!(out, "                    None => {{");
+                    out.push_str(&pre);
+                    let _ = writeln!(out, "                        Ok(wrap({call}?)?.release())");
+                    let _ = writeln!(out, "                    }}");
+                    let _ = writeln!(
+                        out,
+                        "                    Some(o) => write_out_plan(o, {plan}?, {:?}),",
+                        op.name
+                    );
+                    let _ = writeln!(out, "                }}");
+                }
                 Some(oi) => {
                     // Without `out`, wrap the result directly (no call into `write_out`).
                     let _ = writeln!(out, "                let result = {call}?;");

@@ -129,6 +129,18 @@ pub fn to_f64(o: Borrowed<'_>) -> PyResult<f64> {
 
 /// A Python bool, int or float as a `Scalar` (the caller has checked `is_number`).
 pub fn number_to_scalar(o: Borrowed<'_>) -> PyResult<Scalar> {
+    let p = o.as_ptr();
+    // Exact `float` and `int` first (`t + 2.0`, `t * 3`): one type comparison each, and the
+    // float's value read in place (`PyFloat_AS_DOUBLE`) rather than through `PyFloat_AsDouble`.
+    // SAFETY: type checks of a live object; an exact float's `ob_fval` is its value.
+    unsafe {
+        if ffi::PyFloat_CheckExact(p) != 0 {
+            return Ok(Scalar::Float(ffi::PyFloat_AS_DOUBLE(p)));
+        }
+        if ffi::PyLong_CheckExact(p) != 0 {
+            return Ok(Scalar::Int(to_i64(o)?));
+        }
+    }
     if is_bool(o) {
         // SAFETY: identity comparison with the `True` singleton.
         Ok(Scalar::Bool(o.as_ptr() == unsafe { ffi::Py_True() }))

@@ -9,7 +9,7 @@ use super::errors::{index_error, BindError, PyResult};
 use super::object_ptr::{Borrowed, ObjectPtr};
 use super::tensor_new::from_data;
 use super::tensor_object::{tensor_ref, unpack, wrap};
-use crate::core::ops::indexing::{index, index_put, IndexItem};
+use crate::core::ops::indexing::{index, index_int, index_put, index_put_int, IndexItem};
 use crate::core::{DType, Tensor};
 use pyo3_ffi as ffi;
 use std::ffi::c_int;
@@ -85,6 +85,14 @@ fn item(o: Borrowed<'_>) -> PyResult<IndexItem> {
     )))
 }
 
+/// True for exactly `int` (not `bool`, not a subclass, which may define `__index__` or other
+/// behaviour): the key of the integer fast paths; its value needs no `__index__` call.
+#[inline]
+fn is_exact_int(o: Borrowed<'_>) -> bool {
+    // SAFETY: type check of a live object.
+    unsafe { ffi::PyLong_CheckExact(o.as_ptr()) != 0 }
+}
+
 /// True for a list or tuple (the sequences an index may spell index tensors with; `str` is
 /// not one, so `t["a"]` stays torch's "valid indices" IndexError).
 fn is_sequence(o: Borrowed<'_>) -> bool {
@@ -151,6 +159,10 @@ unsafe extern "C" fn mp_subscript(
     crate::handle_errors!({
         // SAFETY: slot of our type: `slf` a live tensor, `key` a live borrowed object.
         let (t, key) = unsafe { (tensor_ref(Borrowed::from_ptr(slf)), Borrowed::from_ptr(key)) };
+        if is_exact_int(key) {
+            // `t[3]`: one select, no index-item list (torch's getitem fast path for an int).
+            return Ok(wrap(index_int(t, convert::to_i64(key)?)?)?.release());
+        }
         Ok(wrap(view_for(t, key)?)?.release())
     })
 }
@@ -174,6 +186,13 @@ unsafe extern "C" fn mp_ass_subscript(
                 Borrowed::from_ptr(value),
             )
         };
+        if is_exact_int(key) && convert::is_number(value) {
+            // `t[3] = 2.0`: convert the number (overflow-checked), select, fill; no 0-dim value
+            // tensor and no index-item list (torch's setitem fast path for an int key).
+            let (i, v) = (convert::to_i64(key)?, convert::number_to_scalar(value)?);
+            index_put_int(t, i, v)?;
+            return Ok(0);
+        }
         let items = items_for(key)?;
         if let Some(src) = unpack(value) {
             index_put(t, &items, src)?;

@@ -576,3 +576,228 @@ def test_large_values_exact_in_int64():
     big = 2**53 + 1
     same(_C.tensor([big]) + 2, [big + 2], _C.int64)
     same(_C.tensor([big]) * 1, [big], _C.int64)
+
+
+# ---------------------------------------------------------------------------------------------
+# Python numbers and 0-dim operands are read as values (no converted 0-dim tensor): the
+# promotion rules and conversions must be those of the general path.
+
+
+@pytest.mark.parametrize(
+    "t, number, expected, dtype",
+    [
+        # weak float against float32 stays float32; the number is rounded to float32 first
+        (_C.tensor([1.0, 2.0]), 0.1, [1.1, 2.1], _C.float32),
+        # weak float against int64 gives the default float dtype
+        (_C.tensor([1, 2]), 2.5, [3.5, 4.5], _C.float32),
+        # weak int against int32 stays int32; out-of-range ints wrap into it (2**40 → 0)
+        (_C.tensor([1, 2], dtype=_C.int32), 2**40 + 3, [4, 5], _C.int32),
+        # weak int against uint8: 300 wraps to 44
+        (_C.tensor([1], dtype=_C.uint8), 300, [45], _C.uint8),
+        # bool tensor + int → int64; bool + bool → logical or
+        (_C.tensor([True, False]), 2, [3, 2], _C.int64),
+        (_C.tensor([True, False]), False, [True, False], _C.bool),
+        # float64 keeps float64 and the number's full precision
+        (_C.tensor([1.0], dtype=_C.float64), 1e-12, [1.0 + 1e-12], _C.float64),
+    ],
+)
+def test_add_python_number_promotion_and_conversion(t, number, expected, dtype):
+    same(_C.add(t, number), expected, dtype, exact=dtype != _C.float32)
+    same(t + number, expected, dtype, exact=dtype != _C.float32)
+    same(number + t, expected, dtype, exact=dtype != _C.float32)
+
+
+def test_python_number_is_rounded_to_float32_before_adding():
+    # torch converts the scalar to the compute dtype: 16777216 + 1.0 in float32 stays 16777216,
+    # and 0.1 (a double) becomes float32(0.1) before the sum.
+    same(_C.add(_C.tensor([16777216.0]), 1.0), [16777216.0], _C.float32, exact=True)
+    r = _C.add(_C.zeros(1), 0.1)
+    assert r.item() == _C.tensor([0.1]).item()
+
+
+def test_scalar_operands_of_other_ops():
+    a = _C.tensor([7, -7], dtype=_C.int16)
+    same(_C.sub(a, 2), [5, -9], _C.int16)
+    same(_C.sub(10, a), [3, 17], _C.int16)
+    same(_C.mul(a, 2.5), [17.5, -17.5], _C.float32)
+    same(_C.div(a, 2), [3.5, -3.5], _C.float32)
+    same(_C.div(a, 2, rounding_mode="floor"), [3, -4], _C.int16)
+    same(_C.div(a, 2, rounding_mode="trunc"), [3, -3], _C.int16)
+    same(_C.remainder(a, 3), [1, 2], _C.int16)
+    same(_C.remainder(-7, _C.tensor([3, -3])), [2, -1], _C.int64)
+    same(_C.floor_divide(a, -2), [-4, 3], _C.int16)
+    same(_C.add(a, 3, alpha=2), [13, -1], _C.int16)
+    same(_C.sub(a, 3, alpha=2), [1, -13], _C.int16)
+    same(_C.maximum(a, _C.tensor(0, dtype=_C.int64)), [7, 0], _C.int16)
+    same(_C.minimum(_C.tensor(0.5), a), [0.5, -7.0], _C.float32)
+    # integer division by a zero scalar is still caught
+    with pytest.raises(RuntimeError, match="ZeroDivisionError"):
+        _C.div(a, 0, rounding_mode="floor")
+    with pytest.raises(RuntimeError, match="ZeroDivisionError"):
+        _C.remainder(a, 0)
+    # alpha rules are unchanged
+    with pytest.raises(RuntimeError, match="argument alpha must not be a floating point number"):
+        _C.add(a, 1, alpha=1.5)
+    with pytest.raises(RuntimeError, match="Boolean alpha only supported for Boolean results"):
+        _C.add(a, 1, alpha=True)
+    with pytest.raises(RuntimeError, match="value cannot be converted to type int8_t without overflow"):
+        _C.add(_C.tensor([1], dtype=_C.int8), 1, alpha=300)
+
+
+def test_zero_dim_tensor_operands_are_values():
+    # a 0-dim float64 tensor against int32 promotes to float64 (category rule) and keeps its
+    # precision; one on the left too
+    z = _C.tensor(0.5, dtype=_C.float64)
+    same(_C.add(_C.tensor([1, 2], dtype=_C.int32), z), [1.5, 2.5], _C.float64, exact=True)
+    same(_C.sub(z, _C.tensor([1, 2], dtype=_C.int32)), [-0.5, -1.5], _C.float64, exact=True)
+    # a 0-dim int64 tensor does not widen int32, and wraps into it
+    same(_C.add(_C.tensor([1], dtype=_C.int32), _C.tensor(2**32 + 1)), [2], _C.int32)
+    # two 0-dim operands give a 0-dim result
+    r = _C.mul(_C.tensor(3, dtype=_C.int8), 2.5)
+    assert r.shape == () and r.dtype == _C.float32 and r.item() == 7.5
+    # strided (transposed) tensor with a number, and broadcasting with a 1-element tensor
+    m = _C.arange(6).reshape(2, 3).transpose(0, 1)
+    same(_C.mul(m, 10), [[0, 30], [10, 40], [20, 50]], _C.int64)
+    same(_C.add(m, _C.tensor([1.5])), [[1.5, 4.5], [2.5, 5.5], [3.5, 6.5]], _C.float32)
+
+
+def test_in_place_with_a_number_and_an_aliasing_zero_dim_view():
+    t = _C.tensor([1.0, 2.0, 3.0])
+    t.add_(1)
+    same(t, [2.0, 3.0, 4.0], _C.float32)
+    t.mul_(0.5)
+    same(t, [1.0, 1.5, 2.0], _C.float32)
+    # a 0-dim tensor operand that is an element of the destination is read before writing
+    t = _C.tensor([1.0, 2.0, 3.0])
+    r = _C.mul(t, t[2], out=t)
+    assert r is t
+    same(t, [3.0, 6.0, 9.0], _C.float32)
+    i = _C.tensor([1, 2], dtype=_C.int64)
+    with pytest.raises(RuntimeError, match="result type Float can't be cast to the desired output type Long"):
+        i.add_(0.5)
+    same(i, [1, 2], _C.int64)
+
+
+# ---------------------------------------------------------------------------------------------
+# out= written directly into `out` (no intermediate result) and its aliasing cases
+
+STRUCTURED = {
+    "add": _C.add,
+    "sub": _C.sub,
+    "mul": _C.mul,
+    "div": _C.div,
+    "remainder": _C.remainder,
+    "floor_divide": _C.floor_divide,
+    "maximum": _C.maximum,
+    "minimum": _C.minimum,
+}
+
+
+@pytest.mark.parametrize("op", sorted(STRUCTURED))
+def test_out_written_in_place_equals_new_result(op):
+    f = STRUCTURED[op]
+    a = _C.tensor([[6.0, -8.0, 7.5], [1.0, 2.0, -3.0]])
+    b = _C.tensor([4.0, 2.0, -1.5])
+    out = _C.zeros(2, 3)
+    before = id(out)
+    assert f(a, b, out=out) is out
+    assert id(out) == before
+    same(out, f(a, b).tolist(), _C.float32, exact=True)
+    # into a non-contiguous view: the other elements of its base stay untouched
+    base = _C.full((2, 6), 99.0)
+    view = base[:, ::2]
+    assert f(a, b, out=view) is view
+    same(view, f(a, b).tolist(), _C.float32, exact=True)
+    same(base[:, 1::2], [[99.0] * 3] * 2, _C.float32)
+
+
+def test_out_is_returned_without_a_new_reference():
+    import sys
+
+    a, b, out = _C.ones(3), _C.ones(3), _C.zeros(3)
+    n = sys.getrefcount(out)
+    for _ in range(10):
+        _C.add(a, b, out=out)
+    assert sys.getrefcount(out) == n
+
+
+def test_out_is_first_or_second_input():
+    a = _C.tensor([10.0, 20.0])
+    b = _C.tensor([1.0, 2.0])
+    assert _C.sub(a, b, out=a) is a
+    same(a, [9.0, 18.0], _C.float32)
+    assert _C.sub(a, b, out=b) is b
+    same(b, [8.0, 16.0], _C.float32)
+    assert _C.div(b, b, out=b) is b
+    same(b, [1.0, 1.0], _C.float32)
+    # out is the input as a Python number's partner on the left
+    assert _C.sub(1.0, b, out=b) is b
+    same(b, [0.0, 0.0], _C.float32)
+
+
+def test_out_overlapping_an_input_other_than_exactly_is_computed_first():
+    # out is a shifted view of the input: a forward loop in place would read its own writes
+    x = _C.arange(6, dtype=_C.float32)
+    assert _C.mul(x[:5], 10.0, out=x[1:]) is not None
+    same(x, [0.0, 0.0, 10.0, 20.0, 30.0, 40.0], _C.float32)
+    x = _C.arange(6, dtype=_C.float32)
+    _C.add(x[1:], x[:5], out=x[:5])
+    same(x, [1.0, 3.0, 5.0, 7.0, 9.0, 5.0], _C.float32)
+    # out is the transpose of an input: the same elements in another order
+    m = _C.tensor([[1.0, 2.0], [3.0, 4.0]])
+    _C.add(m, m.transpose(0, 1), out=m)
+    same(m, [[2.0, 5.0], [5.0, 8.0]], _C.float32)
+    # out is an input broadcast along a dim
+    row = _C.tensor([[1.0, 2.0]])
+    m = _C.zeros(2, 2)
+    _C.add(row, m, out=m)
+    same(m, [[1.0, 2.0], [1.0, 2.0]], _C.float32)
+
+
+def test_out_of_another_dtype_casts_and_errors():
+    out = _C.zeros(2, dtype=_C.float64)
+    assert _C.mul(_C.tensor([1.5, 2.5]), 3, out=out) is out
+    same(out, [4.5, 7.5], _C.float64, exact=True)
+    # out of another dtype that is also an input
+    a = _C.tensor([1, 2], dtype=_C.int32)
+    assert _C.add(a, _C.tensor([1, 1], dtype=_C.int64), out=a) is a
+    same(a, [2, 3], _C.int32)
+    out = _C.zeros(2, dtype=_C.int64)
+    for f in (_C.add, _C.sub, _C.mul):
+        with pytest.raises(RuntimeError, match="result type Float can't be cast to the desired output type Long"):
+            f(_C.ones(2), 2, out=out)
+    with pytest.raises(RuntimeError, match="result type Float can't be cast to the desired output type Long"):
+        _C.div(_C.tensor([1, 2]), _C.tensor([1, 2]), out=out)
+    with pytest.raises(RuntimeError, match="result type Long can't be cast to the desired output type Bool"):
+        _C.mul(_C.tensor([1]), 1, out=_C.zeros(1, dtype=_C.bool))
+    assert out.tolist() == [0, 0]
+    # op errors come before out errors, and leave out untouched
+    out = _C.full((2,), 5, dtype=_C.int64)
+    with pytest.raises(RuntimeError, match="ZeroDivisionError"):
+        _C.div(_C.tensor([1, 2]), 0, rounding_mode="floor", out=out)
+    with pytest.raises(RuntimeError, match="ZeroDivisionError"):
+        _C.remainder(_C.tensor([1, 2]), 0, out=_C.zeros(2, dtype=_C.bool))
+    same(out, [5, 5], _C.int64)
+
+
+def test_out_input_resized_to_the_broadcast_shape():
+    # out is an input whose shape is not the result's: torch resizes it (with the warning);
+    # the values are computed from the input before it is replaced
+    a = _C.tensor([1.0, 2.0])
+    with pytest.warns(UserWarning, match="was resized"):
+        r = _C.add(a, _C.ones(2, 2), out=a)
+    assert r is a
+    same(a, [[2.0, 3.0], [2.0, 3.0]], _C.float32)
+
+
+def test_out_large_parallel_path():
+    n = 300_000
+    a = _C.arange(n, dtype=_C.float32)
+    b = _C.full((n,), 0.5)
+    out = _C.zeros(n)
+    assert _C.add(a, b, out=out, alpha=2) is out
+    assert _C.eq(out, _C.add(a, b, alpha=2)).all().item()
+    assert _C.mul(a, 3.0, out=out) is out
+    assert _C.eq(out, _C.mul(a, 3.0)).all().item()
+    assert _C.sub(a, b, out=a) is a
+    assert _C.eq(a, _C.sub(_C.arange(n, dtype=_C.float32), b)).all().item()

@@ -348,3 +348,83 @@ def test_setitem_slice_with_step():
     same(t, [1, 7, 1, 8, 0, 0], _C.int64)
     t[10:] = 3  # empty selection: nothing written
     same(t, [1, 7, 1, 8, 0, 0], _C.int64)
+
+
+# ---------------------------------------------------------------------------------------------
+# the integer fast paths (an exact int key: one select, no index list)
+
+
+def test_int_index_fast_path_views():
+    t = _C.arange(10)
+    for i in (0, 3, 9, -1, -10):
+        v = t[i]
+        assert v.shape == () and v.dtype == _C.int64 and v.item() == list(range(10))[i]
+    v = t[4]
+    v.fill_(-1)
+    assert t[4].item() == -1  # a view: writes go through
+    g = grid()
+    same(g[1], [4, 5, 6, 7], _C.int64)
+    same(g[-1], [8, 9, 10, 11], _C.int64)
+    # on an offset view and on a transposed (non-contiguous) tensor
+    same(g[1:][1], [8, 9, 10, 11], _C.int64)
+    same(g.transpose(0, 1)[2], [2, 6, 10], _C.int64)
+    same(g.transpose(0, 1)[-1][1:], [7, 11], _C.int64)
+    # 3-D: dim 0 removed, strides kept
+    u = _C.arange(24).reshape(2, 3, 4)
+    same(u[1], [[12, 13, 14, 15], [16, 17, 18, 19], [20, 21, 22, 23]], _C.int64)
+    same(u[1][2], [20, 21, 22, 23], _C.int64)
+
+
+def test_int_index_fast_path_errors():
+    t = _C.arange(10)
+    # torch: IndexError: index 10 is out of bounds for dimension 0 with size 10
+    with pytest.raises(IndexError, match=r"^index 10 is out of bounds for dimension 0 with size 10$"):
+        t[10]
+    with pytest.raises(IndexError, match=r"^index -11 is out of bounds for dimension 0 with size 10$"):
+        t[-11]
+    with pytest.raises(IndexError, match=r"^index 0 is out of bounds for dimension 0 with size 0$"):
+        _C.zeros(0, 3)[0]
+    with pytest.raises(IndexError, match="invalid index of a 0-dim tensor"):
+        _C.tensor(1.5)[0]
+    with pytest.raises(OverflowError):
+        t[2**70]
+
+
+def test_index_keys_that_are_not_exact_ints():
+    t = _C.arange(4)
+
+    class MyInt(int):
+        pass
+
+    # an int subclass and bool keep the general path's meaning
+    assert t[MyInt(2)].item() == 2
+    assert t[True].shape == (1, 4)
+    assert t[False].shape == (0, 4)
+    same(t[_C.tensor(3)], 3, _C.int64)
+
+
+def test_setitem_int_with_number_fast_path():
+    t = _C.zeros(4, dtype=_C.int32)
+    t[1] = 7
+    t[-1] = 2.9
+    t[0] = True
+    same(t, [1, 7, 0, 2], _C.int32)
+    g = _C.zeros(2, 3)
+    g[1] = 1.5
+    g[-2] = -1
+    same(g, [[-1.0] * 3, [1.5] * 3], _C.float32)
+    # a non-contiguous row
+    g.transpose(0, 1)[2] = 9
+    same(g, [[-1.0, -1.0, 9.0], [1.5, 1.5, 9.0]], _C.float32)
+    b = _C.zeros(2, dtype=_C.bool)
+    b[1] = 0.5
+    same(b, [False, True], _C.bool)
+    u = _C.zeros(2, dtype=_C.uint8)
+    # the value is checked before the index (torch converts it first)
+    with pytest.raises(RuntimeError, match="value cannot be converted to type uint8_t without overflow"):
+        u[5] = 256
+    with pytest.raises(IndexError, match=r"^index 5 is out of bounds for dimension 0 with size 2$"):
+        u[5] = 1
+    with pytest.raises(IndexError, match="invalid index of a 0-dim tensor"):
+        _C.tensor(1)[0] = 2
+    same(u, [0, 0], _C.uint8)

@@ -387,3 +387,50 @@ def test_keepdim_must_be_bool():
         _C.amax(_C.ones(2), 0, "yes")
     with pytest.raises(TypeError):
         _C.argmax(_C.ones(2), 0, 1)
+
+
+# ---------------------------------------------------------------------------------------------
+# small reductions (the allocation-free driver) give the same values and summation order
+
+
+def _f32(x):
+    import struct
+
+    return struct.unpack("f", struct.pack("f", x))[0]
+
+
+def test_small_sum_dim0_is_sequential_in_double_then_rounded():
+    # 4x8 float32: each output sums its column top to bottom in double, then rounds to float32
+    vals = [[1e8, 1.0, -1e8, 0.5, 3.25, -7.0, 1e-3, 16777216.0],
+            [1.0, 1e8, 0.25, -0.5, 1e-8, 7.0, 2e-3, 1.0],
+            [-1e8, -1e8, 1e8, 0.125, -3.25, 0.1, 3e-3, 1.0],
+            [0.75, 0.5, 0.125, 1e-7, 1.0, -0.1, 4e-3, 1.0]]
+    t = _C.tensor(vals)
+    cols = []
+    for j in range(8):
+        acc = 0.0
+        for i in range(4):
+            acc += _f32(vals[i][j])
+        cols.append(_f32(acc))
+    assert _C.sum(t, dim=0).tolist() == cols
+    assert _C.sum(t, dim=0, keepdim=True).tolist() == [cols]
+    assert _C.sum(t, dim=-2).tolist() == cols
+
+
+def test_small_sums_over_many_dims():
+    # nine dims (more than the inline bookkeeping holds) and every reduced subset form
+    t = _C.arange(2 * 3 * 1 * 2 * 1 * 2 * 1 * 2 * 2).reshape(2, 3, 1, 2, 1, 2, 1, 2, 2)
+    flat = list(range(2 * 3 * 2 * 2 * 2 * 2))
+    assert _C.sum(t).item() == sum(flat)
+    r = _C.sum(t, dim=(0, 8))
+    assert r.shape == (3, 1, 2, 1, 2, 1, 2)
+    assert _C.sum(r).item() == sum(flat)
+    r = _C.sum(t, dim=(1, 3, 5, 7), keepdim=True)
+    assert r.shape == (2, 1, 1, 1, 1, 1, 1, 1, 2)
+    assert r.reshape(-1).tolist() == [
+        sum(v for k, v in enumerate(flat) if k // 48 == a and k % 2 == c) for a in range(2) for c in range(2)
+    ]
+    with pytest.raises(RuntimeError, match="dim 8 appears multiple times in the list of dims"):
+        _C.sum(t, dim=(8, -1))
+    with pytest.raises(IndexError):
+        _C.sum(t, dim=9)

@@ -7,7 +7,7 @@
 use crate::core::dtype::{Category, DType, Element};
 use crate::core::error::{Error, Result};
 use crate::core::parallel::{self, SendPtr};
-use crate::core::promote::{can_cast, result_type};
+use crate::core::promote::{can_cast, promote_types, result_type};
 use crate::core::scalar::Scalar;
 use crate::core::tensor::{broadcast_shapes, strided_for_each, Tensor};
 use std::borrow::Cow;
@@ -475,13 +475,70 @@ unsafe fn dense_map2_par<T: Element, R: Element>(
     });
 }
 
+/// One input of a binary kernel, in the compute dtype `T`: a tensor, or a single value — torch's
+/// "CPU scalar" operand (a wrapped Python number or any other 0-dim tensor), read once and
+/// converted with the casting rules of `copy_`, so `t + 2.0` makes no converted 0-dim tensor.
+pub(crate) enum Input<'a, T> {
+    Tensor(Cow<'a, Tensor>),
+    Value(T),
+}
+
+impl<'a, T: Element> Input<'a, T> {
+    /// `t` as an input computed in `T`: a 0-dim tensor becomes its value converted to `T`; a
+    /// tensor of dtype `T` is borrowed; any other is converted (a copy).
+    #[inline]
+    pub(crate) fn of(t: &'a Tensor) -> Result<Input<'a, T>> {
+        if t.dim() == 0 {
+            // `cast_from` is the conversion `to_dtype` would have stored.
+            return Ok(Input::Value(crate::dispatch!(t.dtype(), S => {
+                // SAFETY: a 0-dim tensor has one element of its dtype at its data pointer.
+                T::cast_from(unsafe { *t.data_ptr::<S>() })
+            })));
+        }
+        if t.dtype() == T::DTYPE {
+            Ok(Input::Tensor(Cow::Borrowed(t)))
+        } else {
+            Ok(Input::Tensor(Cow::Owned(t.to_dtype(T::DTYPE)?)))
+        }
+    }
+
+    /// The tensor, when it is one with `n` contiguous elements (lines up with a contiguous
+    /// output of `n` elements one for one).
+    #[inline]
+    fn dense(&self, n: usize) -> Option<&Tensor> {
+        match self {
+            Input::Tensor(t) if t.numel() == n && t.is_contiguous() => Some(&**t),
+            _ => None,
+        }
+    }
+
+    /// The one value of a single-element input (a value, or a tensor of one element).
+    #[inline]
+    fn single(&self) -> Option<T> {
+        match self {
+            Input::Value(v) => Some(*v),
+            // SAFETY: a one-element tensor of dtype `T` has that element at its data pointer.
+            Input::Tensor(t) if t.numel() == 1 => Some(unsafe { *t.data_ptr::<T>() }),
+            _ => None,
+        }
+    }
+
+    /// True when some element is zero.
+    fn any_zero(&self) -> bool {
+        match self {
+            Input::Value(v) => *v == T::default(),
+            Input::Tensor(t) => any_zero::<T>(t),
+        }
+    }
+}
+
 /// `binary_into` with large dense loops split across threads (`core::parallel`); results are
 /// identical to `binary_into`'s for any thread count. Broadcast and strided cases, and small
 /// ones, go to `binary_into`.
 pub(crate) fn binary_into_par<T: Element, R: Element>(
     out: &Tensor,
-    a: &Tensor,
-    b: &Tensor,
+    a: &Input<'_, T>,
+    b: &Input<'_, T>,
     f: impl Fn(T, T) -> R + Sync,
 ) -> Result<()> {
     let n = out.numel();
@@ -489,106 +546,133 @@ pub(crate) fn binary_into_par<T: Element, R: Element>(
         Some(g) if out.is_contiguous() => g,
         _ => return binary_into(out, a, b, f),
     };
-    let (po, pa, pb) = (
-        out.data_ptr::<R>(),
-        a.data_ptr::<T>() as *const T,
-        b.data_ptr::<T>() as *const T,
-    );
-    let a_dense = a.numel() == n && a.is_contiguous();
-    let b_dense = b.numel() == n && b.is_contiguous();
-    if a_dense && b_dense {
-        let modes = (alias_of::<T, R>(out, a), alias_of::<T, R>(out, b));
-        if modes.0 != Alias::Other && modes.1 != Alias::Other {
-            // SAFETY: all three are contiguous with `n` elements; `modes` describe the aliasing
-            // and neither is `Other`.
-            unsafe { dense_map2_par(po, pa, pb, n, grain, modes, f) };
-            return Ok(());
+    let po = out.data_ptr::<R>();
+    match (a.dense(n), b.dense(n)) {
+        (Some(ta), Some(tb)) => {
+            let modes = (alias_of::<T, R>(out, ta), alias_of::<T, R>(out, tb));
+            if modes.0 != Alias::Other && modes.1 != Alias::Other {
+                let (pa, pb) = (
+                    ta.data_ptr::<T>() as *const T,
+                    tb.data_ptr::<T>() as *const T,
+                );
+                // SAFETY: all three are contiguous with `n` elements; `modes` describe the
+                // aliasing and neither is `Other`.
+                unsafe { dense_map2_par(po, pa, pb, n, grain, modes, f) };
+                return Ok(());
+            }
         }
-    } else if a.numel() == 1 && b_dense {
-        let mode = alias_of::<T, R>(out, b);
-        if mode != Alias::Other {
-            // SAFETY: `a` has one element at its data pointer; read before any write.
-            let x = unsafe { *pa };
-            // SAFETY: `out` and `b` are contiguous with `n` elements; `mode` is not `Other`.
-            unsafe { dense_map_par(po, pb, n, grain, mode, |y| f(x, y)) };
-            return Ok(());
+        (None, Some(tb)) => {
+            let mode = alias_of::<T, R>(out, tb);
+            if let (Some(x), true) = (a.single(), mode != Alias::Other) {
+                let pb = tb.data_ptr::<T>() as *const T;
+                // SAFETY: `out` and `b` are contiguous with `n` elements; `mode` is not `Other`;
+                // `a`'s one value was read before any write.
+                unsafe { dense_map_par(po, pb, n, grain, mode, |y| f(x, y)) };
+                return Ok(());
+            }
         }
-    } else if b.numel() == 1 && a_dense {
-        let mode = alias_of::<T, R>(out, a);
-        if mode != Alias::Other {
-            // SAFETY: `b` has one element at its data pointer; read before any write.
-            let y = unsafe { *pb };
-            // SAFETY: `out` and `a` are contiguous with `n` elements; `mode` is not `Other`.
-            unsafe { dense_map_par(po, pa, n, grain, mode, |x| f(x, y)) };
-            return Ok(());
+        (Some(ta), None) => {
+            let mode = alias_of::<T, R>(out, ta);
+            if let (Some(y), true) = (b.single(), mode != Alias::Other) {
+                let pa = ta.data_ptr::<T>() as *const T;
+                // SAFETY: `out` and `a` are contiguous with `n` elements; `mode` is not `Other`;
+                // `b`'s one value was read before any write.
+                unsafe { dense_map_par(po, pa, n, grain, mode, |x| f(x, y)) };
+                return Ok(());
+            }
         }
+        (None, None) => {}
     }
     binary_into(out, a, b, f)
 }
 
-/// Write `f(a, b)` into `out`, broadcasting `a` and `b` (both of dtype `T`) to `out`'s shape
-/// (`out` has dtype `R`). `out` must either share no storage with an input or address exactly
-/// the input's elements (in-place); any other overlap is the caller's to avoid.
+/// An input's element pointer and strides broadcast to `shape`; a value is addressed through
+/// `slot` (where the caller keeps a copy) with all-zero strides.
+fn input_geometry<T: Element>(
+    x: &Input<'_, T>,
+    slot: &T,
+    shape: &[usize],
+) -> Result<(*const T, Vec<isize>)> {
+    match x {
+        Input::Tensor(t) => Ok((t.data_ptr::<T>() as *const T, t.broadcast_strides(shape)?)),
+        Input::Value(_) => Ok((slot as *const T, vec![0; shape.len()])),
+    }
+}
+
+/// Write `f(a, b)` into `out`, broadcasting `a` and `b` (both in `T`) to `out`'s shape (`out`
+/// has dtype `R`). `out` must either share no storage with an input tensor or address exactly
+/// that input's elements (in-place); any other overlap is the caller's to avoid. Values are
+/// read before anything is written.
 pub(crate) fn binary_into<T: Element, R: Element>(
     out: &Tensor,
-    a: &Tensor,
-    b: &Tensor,
+    a: &Input<'_, T>,
+    b: &Input<'_, T>,
     f: impl Fn(T, T) -> R,
 ) -> Result<()> {
-    debug_assert!(a.dtype() == T::DTYPE && b.dtype() == T::DTYPE && out.dtype() == R::DTYPE);
+    debug_assert!(out.dtype() == R::DTYPE);
     let n = out.numel();
     if n == 0 {
         return Ok(());
     }
-    let (po, pa, pb) = (
-        out.data_ptr::<R>(),
-        a.data_ptr::<T>() as *const T,
-        b.data_ptr::<T>() as *const T,
-    );
+    let po = out.data_ptr::<R>();
     if out.is_contiguous() {
         // An input with as many elements as the output broadcasts without expansion, so when
         // contiguous its elements line up with the output's one for one.
-        let a_dense = a.numel() == n && a.is_contiguous();
-        let b_dense = b.numel() == n && b.is_contiguous();
-        if a_dense && b_dense {
-            let modes = (alias_of::<T, R>(out, a), alias_of::<T, R>(out, b));
-            // SAFETY: all three are contiguous with `n` elements; `modes` describe the aliasing.
-            unsafe { dense_map2(po, pa, pb, n, modes, f) };
-            return Ok(());
-        }
-        if a.numel() == 1 && b_dense {
-            // SAFETY: `a` has one element at its data pointer; read before any write.
-            let x = unsafe { *pa };
-            // SAFETY: `out` and `b` are contiguous with `n` elements.
-            unsafe { dense_map(po, pb, n, alias_of::<T, R>(out, b), |y| f(x, y)) };
-            return Ok(());
-        }
-        if b.numel() == 1 && a_dense {
-            // SAFETY: `b` has one element at its data pointer; read before any write.
-            let y = unsafe { *pb };
-            // SAFETY: `out` and `a` are contiguous with `n` elements.
-            unsafe { dense_map(po, pa, n, alias_of::<T, R>(out, a), |x| f(x, y)) };
-            return Ok(());
+        match (a.dense(n), b.dense(n)) {
+            (Some(ta), Some(tb)) => {
+                let modes = (alias_of::<T, R>(out, ta), alias_of::<T, R>(out, tb));
+                let (pa, pb) = (
+                    ta.data_ptr::<T>() as *const T,
+                    tb.data_ptr::<T>() as *const T,
+                );
+                // SAFETY: all three are contiguous with `n` elements; `modes` describe the
+                // aliasing.
+                unsafe { dense_map2(po, pa, pb, n, modes, f) };
+                return Ok(());
+            }
+            (None, Some(tb)) => {
+                if let Some(x) = a.single() {
+                    let pb = tb.data_ptr::<T>() as *const T;
+                    // SAFETY: `out` and `b` are contiguous with `n` elements; `a`'s one value
+                    // was read before any write.
+                    unsafe { dense_map(po, pb, n, alias_of::<T, R>(out, tb), |y| f(x, y)) };
+                    return Ok(());
+                }
+            }
+            (Some(ta), None) => {
+                if let Some(y) = b.single() {
+                    let pa = ta.data_ptr::<T>() as *const T;
+                    // SAFETY: `out` and `a` are contiguous with `n` elements; `b`'s one value
+                    // was read before any write.
+                    unsafe { dense_map(po, pa, n, alias_of::<T, R>(out, ta), |x| f(x, y)) };
+                    return Ok(());
+                }
+            }
+            (None, None) => {}
         }
     }
-    let sa = a.broadcast_strides(out.sizes())?;
-    let sb = b.broadcast_strides(out.sizes())?;
+    // Values live in these slots for the strided loop (read only).
+    let slot_a = a.single().unwrap_or_default();
+    let slot_b = b.single().unwrap_or_default();
+    let (pa, sa) = input_geometry(a, &slot_a, out.sizes())?;
+    let (pb, sb) = input_geometry(b, &slot_b, out.sizes())?;
     strided_for_each(out.sizes(), [out.strides(), &sa, &sb], |[o, x, y]| {
-        // SAFETY: each offset comes from its tensor's own (broadcast) geometry over `out`'s shape.
+        // SAFETY: each offset comes from its operand's own (broadcast) geometry over `out`'s
+        // shape (a value's strides are all zero, so it is always its slot).
         unsafe { *po.offset(o) = f(*pa.offset(x), *pb.offset(y)) }
     });
     Ok(())
 }
 
 /// A new tensor of `f(a, b)` over the broadcast shape of `a` and `b`, computed in `T` (operands
-/// of another dtype are converted first) with result dtype `R`.
+/// of another dtype are converted first; 0-dim ones are read as values) with result dtype `R`.
 pub(crate) fn binary_op<T: Element, R: Element>(
     a: &Tensor,
     b: &Tensor,
     f: impl Fn(T, T) -> R,
 ) -> Result<Tensor> {
-    let shape = broadcast_shapes(a.sizes(), b.sizes())?;
-    let (a, b) = (operand_as(a, T::DTYPE)?, operand_as(b, T::DTYPE)?);
+    let shape = broadcast_shape_of(a, b)?;
+    let (a, b) = (Input::<T>::of(a)?, Input::<T>::of(b)?);
     let out = Tensor::zeros(&shape, R::DTYPE)?;
     binary_into(&out, &a, &b, f)?;
     Ok(out)
@@ -650,14 +734,20 @@ fn is_one(s: Scalar) -> bool {
     matches!(s, Scalar::Int(1) | Scalar::Bool(true)) || s == Scalar::Float(1.0)
 }
 
-/// Run `op` in `dtype`: `a` and `b` have dtype `dtype` and broadcast to `out` (dtype `dtype`).
+/// Run `op` in `dtype` into `out` (dtype `dtype`): `a` and `b` broadcast to `out` and are
+/// converted to `dtype` first (0-dim ones read as values: see `Input`).
 fn run_binop(op: BinOp, dtype: DType, out: &Tensor, a: &Tensor, b: &Tensor) -> Result<()> {
-    crate::dispatch!(dtype, T => run_binop_typed::<T>(op, out, a, b))
+    crate::dispatch!(dtype, T => run_binop_typed::<T>(op, out, &Input::of(a)?, &Input::of(b)?))
 }
 
-fn run_binop_typed<T: Arith>(op: BinOp, out: &Tensor, a: &Tensor, b: &Tensor) -> Result<()> {
+fn run_binop_typed<T: Arith>(
+    op: BinOp,
+    out: &Tensor,
+    a: &Input<'_, T>,
+    b: &Input<'_, T>,
+) -> Result<()> {
     let int_division = matches!(op, BinOp::DivTrunc | BinOp::DivFloor | BinOp::Remainder);
-    if int_division && T::DTYPE.is_integral() && out.numel() > 0 && any_zero::<T>(b) {
+    if int_division && T::DTYPE.is_integral() && out.numel() > 0 && b.any_zero() {
         // torch checks each divisor inside its integer kernels: TORCH_CHECK(b != 0, ...).
         return Err(Error::runtime("ZeroDivisionError"));
     }
@@ -695,21 +785,43 @@ fn run_binop_typed<T: Arith>(op: BinOp, out: &Tensor, a: &Tensor, b: &Tensor) ->
     }
 }
 
-/// The broadcast shape of two operands; operands of one shape (the common case) borrow it
-/// instead of building a new one (a per-call allocation on small tensors).
-fn broadcast_shape_of<'a>(a: &'a Tensor, b: &Tensor) -> Result<Cow<'a, [usize]>> {
-    if a.sizes() == b.sizes() {
+/// The broadcast shape of two operands; operands of one shape (the common case), or a 0-dim
+/// operand (a Python number), borrow the other's shape instead of building a new one (a
+/// per-call allocation on small tensors).
+fn broadcast_shape_of<'a>(a: &'a Tensor, b: &'a Tensor) -> Result<Cow<'a, [usize]>> {
+    if a.sizes() == b.sizes() || b.dim() == 0 {
         Ok(Cow::Borrowed(a.sizes()))
+    } else if a.dim() == 0 {
+        Ok(Cow::Borrowed(b.sizes()))
     } else {
         broadcast_shapes(a.sizes(), b.sizes()).map(Cow::Owned)
     }
 }
 
-/// `result_type(&[a, b])`, with the common case first: equal dtypes promote to themselves
-/// whatever their categories or weakness.
+/// `result_type(&[a, b])`, with the common cases first: equal dtypes promote to themselves
+/// whatever their categories or weakness, and a tensor with dimensions against a wrapped number
+/// (`t + 2.0`) keeps its dtype unless the number's category is higher (then the number counts
+/// with its default dtype: int64, float32) — `result_type`'s tier rule for these two operands.
 fn binary_result_type(a: &Tensor, b: &Tensor) -> DType {
     if a.dtype() == b.dtype() {
-        a.dtype()
+        return a.dtype();
+    }
+    let weak_against = |t: &Tensor, w: &Tensor| {
+        let wd = match w.dtype().category() {
+            Category::Floating => DType::DEFAULT_FLOAT,
+            Category::Integral => DType::Int64,
+            Category::Bool => DType::Bool,
+        };
+        if wd.category() > t.dtype().category() {
+            promote_types(t.dtype(), wd)
+        } else {
+            t.dtype()
+        }
+    };
+    if b.is_wrapped_number() && a.dim() > 0 {
+        weak_against(a, b)
+    } else if a.is_wrapped_number() && b.dim() > 0 {
+        weak_against(b, a)
     } else {
         result_type(&[a, b])
     }
@@ -717,10 +829,99 @@ fn binary_result_type(a: &Tensor, b: &Tensor) -> DType {
 
 /// `op(a, b)` into a new tensor of `shape` and `dtype`.
 fn binop_new(op: BinOp, dtype: DType, a: &Tensor, b: &Tensor, shape: &[usize]) -> Result<Tensor> {
-    let (a, b) = (operand_as(a, dtype)?, operand_as(b, dtype)?);
-    let out = Tensor::zeros(shape, dtype)?;
-    run_binop(op, dtype, &out, &a, &b)?;
-    Ok(out)
+    crate::dispatch!(dtype, T => {
+        let (a, b) = (Input::<T>::of(a)?, Input::<T>::of(b)?);
+        let out = Tensor::zeros(shape, dtype)?;
+        run_binop_typed::<T>(op, &out, &a, &b)?;
+        Ok(out)
+    })
+}
+
+/// A binary op whose checks have passed — torch's structured-kernel "meta" step: the broadcast
+/// shape, the result dtype and the op's own errors (alpha, rounding mode, bool operands) are
+/// settled, nothing is allocated yet. `run` computes into a new tensor (the op itself); `run_into`
+/// writes into a caller's `out=` tensor without an intermediate result.
+pub struct BinaryPlan<'a> {
+    op: BinOp,
+    dtype: DType,
+    shape: Cow<'a, [usize]>,
+    a: &'a Tensor,
+    b: &'a Tensor,
+}
+
+impl BinaryPlan<'_> {
+    /// The result's shape (the operands' broadcast shape).
+    pub fn shape(&self) -> &[usize] {
+        &self.shape
+    }
+
+    /// The result's dtype (also the dtype the op computes in).
+    pub fn dtype(&self) -> DType {
+        self.dtype
+    }
+
+    /// The result in a new tensor.
+    #[inline]
+    pub fn run(self) -> Result<Tensor> {
+        binop_new(self.op, self.dtype, self.a, self.b, &self.shape)
+    }
+
+    /// Write the result into `out` (torch's `add.out`, `mul.out`, ...). `out` must already have
+    /// the result's shape (torch resizes it first; the binding does that, see `write_out_plan`),
+    /// else RuntimeError "output with shape [3] doesn't match the broadcast shape [2, 3]"; the
+    /// result dtype must cast to `out`'s (RuntimeError "result type Float can't be cast to the
+    /// desired output type Long").
+    ///
+    /// The kernel writes straight into `out` when `out` has the result dtype, no two of its
+    /// elements share memory, and it shares no storage with an input tensor other than by being
+    /// exactly that input (out=a). Otherwise — a cast on the way out, or `out` overlapping an
+    /// input in another way (a shifted view of it, say) — the result is computed into a
+    /// temporary and copied (`copy_`, with its errors), so the values are always those of the
+    /// op computed before `out` is written.
+    pub fn run_into(self, out: &Tensor) -> Result<()> {
+        if !can_cast(self.dtype, out.dtype()) {
+            return Err(cast_error(self.dtype, out.dtype()));
+        }
+        if out.sizes() != &*self.shape {
+            return Err(Error::runtime(format!(
+                "output with shape {:?} doesn't match the broadcast shape {:?}",
+                out.sizes(),
+                &*self.shape
+            )));
+        }
+        let direct = out.dtype() == self.dtype
+            && !overlaps_other_than_exactly(out, self.a, self.dtype)
+            && !overlaps_other_than_exactly(out, self.b, self.dtype)
+            && out.assert_no_internal_overlap().is_ok();
+        if direct {
+            return run_binop(self.op, self.dtype, out, self.a, self.b);
+        }
+        let tmp = self.run()?;
+        out.copy_from(&tmp)
+    }
+}
+
+/// torch's RuntimeError for writing a `from` result into an `out`/`self` of dtype `to`.
+fn cast_error(from: DType, to: DType) -> Error {
+    Error::runtime(format!(
+        "result type {} can't be cast to the desired output type {}",
+        from.scalar_type_name(),
+        to.scalar_type_name()
+    ))
+}
+
+/// True when writing `out` could change an element of `x` that a kernel reads after writing it:
+/// `x` is a tensor with dimensions that the kernel reads in place (it has the compute dtype) and
+/// shares `out`'s storage without being exactly `out`'s elements (same offset, and strides that
+/// broadcast to `out`'s). 0-dim inputs are read as values first, other dtypes are converted
+/// copies: neither can be affected.
+fn overlaps_other_than_exactly(out: &Tensor, x: &Tensor, compute: DType) -> bool {
+    x.dim() > 0
+        && x.dtype() == compute
+        && out.shares_storage(x)
+        && !(x.storage_offset() == out.storage_offset()
+            && x.broadcast_strides(out.sizes())
+                .is_ok_and(|s| s == out.strides()))
 }
 
 /// torch's `alpha_check` for add/sub with result dtype `dtype`.
@@ -809,29 +1010,82 @@ fn div_dtype(op: BinOp, a: &Tensor, b: &Tensor) -> Result<DType> {
 /// bool result; a bool `alpha` with a non-bool result; an `alpha` outside the result dtype's
 /// range. Mirrors `torch.add`.
 pub fn add(input: &Tensor, other: &Tensor, alpha: Scalar) -> Result<Tensor> {
+    add_plan(input, other, alpha)?.run()
+}
+
+/// `add` checked and ready to run into a new tensor or an `out=` tensor (see `BinaryPlan`).
+#[inline]
+pub fn add_plan<'a>(input: &'a Tensor, other: &'a Tensor, alpha: Scalar) -> Result<BinaryPlan<'a>> {
     let shape = broadcast_shape_of(input, other)?;
     let dtype = binary_result_type(input, other);
     alpha_check(dtype, alpha)?;
-    binop_new(BinOp::Add(alpha), dtype, input, other, &shape)
+    Ok(BinaryPlan {
+        op: BinOp::Add(alpha),
+        dtype,
+        shape,
+        a: input,
+        b: other,
+    })
+}
+
+/// `add(input, other, alpha=alpha, out=out)` for an `out` that already has the broadcast shape:
+/// the errors of `add`, then those of `BinaryPlan::run_into`. Mirrors `torch.add(..., out=)`
+/// (without torch's resizing of a wrong-shaped `out`).
+pub fn add_out(out: &Tensor, input: &Tensor, other: &Tensor, alpha: Scalar) -> Result<()> {
+    add_plan(input, other, alpha)?.run_into(out)
 }
 
 /// `sub(input, other, *, alpha=1)`: `input - alpha * other`, broadcast, in the promoted dtype.
 /// Errors as `add`, plus torch's RuntimeError for any bool operand (tensor or Python bool).
 /// Mirrors `torch.sub`.
 pub fn sub(input: &Tensor, other: &Tensor, alpha: Scalar) -> Result<Tensor> {
+    sub_plan(input, other, alpha)?.run()
+}
+
+/// `sub` checked and ready to run (see `BinaryPlan`).
+#[inline]
+pub fn sub_plan<'a>(input: &'a Tensor, other: &'a Tensor, alpha: Scalar) -> Result<BinaryPlan<'a>> {
     sub_check(input, other)?;
     let shape = broadcast_shape_of(input, other)?;
     let dtype = binary_result_type(input, other);
     alpha_check(dtype, alpha)?;
-    binop_new(BinOp::Sub(alpha), dtype, input, other, &shape)
+    Ok(BinaryPlan {
+        op: BinOp::Sub(alpha),
+        dtype,
+        shape,
+        a: input,
+        b: other,
+    })
+}
+
+/// `sub(..., out=out)` for an `out` of the broadcast shape (as `add_out`).
+pub fn sub_out(out: &Tensor, input: &Tensor, other: &Tensor, alpha: Scalar) -> Result<()> {
+    sub_plan(input, other, alpha)?.run_into(out)
 }
 
 /// `mul(input, other)`: the elementwise product, broadcast, in the promoted dtype (bools: and;
 /// integers wrap). RuntimeError when the shapes do not broadcast. Mirrors `torch.mul`.
 pub fn mul(input: &Tensor, other: &Tensor) -> Result<Tensor> {
+    mul_plan(input, other)?.run()
+}
+
+/// `mul` checked and ready to run (see `BinaryPlan`).
+#[inline]
+pub fn mul_plan<'a>(input: &'a Tensor, other: &'a Tensor) -> Result<BinaryPlan<'a>> {
     let shape = broadcast_shape_of(input, other)?;
     let dtype = binary_result_type(input, other);
-    binop_new(BinOp::Mul, dtype, input, other, &shape)
+    Ok(BinaryPlan {
+        op: BinOp::Mul,
+        dtype,
+        shape,
+        a: input,
+        b: other,
+    })
+}
+
+/// `mul(..., out=out)` for an `out` of the broadcast shape (as `add_out`).
+pub fn mul_out(out: &Tensor, input: &Tensor, other: &Tensor) -> Result<()> {
+    mul_plan(input, other)?.run_into(out)
 }
 
 /// `div(input, other, *, rounding_mode=None)`, broadcast. `None`: true division in the promoted
@@ -840,26 +1094,70 @@ pub fn mul(input: &Tensor, other: &Tensor) -> Result<Tensor> {
 /// text); integer division by zero with a rounding mode (RuntimeError "ZeroDivisionError");
 /// a rounding mode on two bools (NotImplementedError, as torch's kernels). Mirrors `torch.div`.
 pub fn div(input: &Tensor, other: &Tensor, rounding_mode: Option<&str>) -> Result<Tensor> {
+    div_plan(input, other, rounding_mode)?.run()
+}
+
+/// `div` checked and ready to run (see `BinaryPlan`).
+#[inline]
+pub fn div_plan<'a>(
+    input: &'a Tensor,
+    other: &'a Tensor,
+    rounding_mode: Option<&str>,
+) -> Result<BinaryPlan<'a>> {
     let op = div_op(rounding_mode)?;
-    let shape = broadcast_shapes(input.sizes(), other.sizes())?;
+    let shape = broadcast_shape_of(input, other)?;
     let dtype = div_dtype(op, input, other)?;
-    binop_new(op, dtype, input, other, &shape)
+    Ok(BinaryPlan {
+        op,
+        dtype,
+        shape,
+        a: input,
+        b: other,
+    })
+}
+
+/// `div(..., out=out)` for an `out` of the broadcast shape (as `add_out`).
+pub fn div_out(
+    out: &Tensor,
+    input: &Tensor,
+    other: &Tensor,
+    rounding_mode: Option<&str>,
+) -> Result<()> {
+    div_plan(input, other, rounding_mode)?.run_into(out)
 }
 
 /// `remainder(input, other)` (Python's `%`): `input - floor(input / other) * other`, the result
 /// having the sign of `other`; promoted dtype, broadcast. Integer division by zero is a
 /// RuntimeError "ZeroDivisionError"; two bools a NotImplementedError. Mirrors `torch.remainder`.
 pub fn remainder(input: &Tensor, other: &Tensor) -> Result<Tensor> {
-    let shape = broadcast_shapes(input.sizes(), other.sizes())?;
-    let dtype = result_type(&[input, other]);
+    remainder_plan(input, other)?.run()
+}
+
+/// `remainder` checked and ready to run (see `BinaryPlan`).
+#[inline]
+pub fn remainder_plan<'a>(input: &'a Tensor, other: &'a Tensor) -> Result<BinaryPlan<'a>> {
+    let shape = broadcast_shape_of(input, other)?;
+    let dtype = binary_result_type(input, other);
     reject_bool(dtype, "remainder_cpu")?;
-    binop_new(BinOp::Remainder, dtype, input, other, &shape)
+    Ok(BinaryPlan {
+        op: BinOp::Remainder,
+        dtype,
+        shape,
+        a: input,
+        b: other,
+    })
 }
 
 /// `floor_divide(input, other)` (Python's `//`): `div(input, other, rounding_mode="floor")`.
 /// Mirrors `torch.floor_divide`.
 pub fn floor_divide(input: &Tensor, other: &Tensor) -> Result<Tensor> {
     div(input, other, Some("floor"))
+}
+
+/// `floor_divide` checked and ready to run (see `BinaryPlan`).
+#[inline]
+pub fn floor_divide_plan<'a>(input: &'a Tensor, other: &'a Tensor) -> Result<BinaryPlan<'a>> {
+    div_plan(input, other, Some("floor"))
 }
 
 /// `pow(input, exponent)`: `input ** exponent`, broadcast, in the promoted dtype. Integer
@@ -940,17 +1238,41 @@ fn pow_float_scalar<T: Arith>(a: &Tensor, e: f64, sqrt: impl Fn(T) -> T) -> Resu
 /// `maximum(input, other)`: the elementwise larger value, broadcast, promoted dtype; NaN if
 /// either is NaN. Mirrors `torch.maximum`.
 pub fn maximum(input: &Tensor, other: &Tensor) -> Result<Tensor> {
-    let shape = broadcast_shapes(input.sizes(), other.sizes())?;
-    let dtype = result_type(&[input, other]);
-    binop_new(BinOp::Maximum, dtype, input, other, &shape)
+    maximum_plan(input, other)?.run()
+}
+
+/// `maximum` checked and ready to run (see `BinaryPlan`).
+#[inline]
+pub fn maximum_plan<'a>(input: &'a Tensor, other: &'a Tensor) -> Result<BinaryPlan<'a>> {
+    let shape = broadcast_shape_of(input, other)?;
+    let dtype = binary_result_type(input, other);
+    Ok(BinaryPlan {
+        op: BinOp::Maximum,
+        dtype,
+        shape,
+        a: input,
+        b: other,
+    })
 }
 
 /// `minimum(input, other)`: the elementwise smaller value, broadcast, promoted dtype; NaN if
 /// either is NaN. Mirrors `torch.minimum`.
 pub fn minimum(input: &Tensor, other: &Tensor) -> Result<Tensor> {
-    let shape = broadcast_shapes(input.sizes(), other.sizes())?;
-    let dtype = result_type(&[input, other]);
-    binop_new(BinOp::Minimum, dtype, input, other, &shape)
+    minimum_plan(input, other)?.run()
+}
+
+/// `minimum` checked and ready to run (see `BinaryPlan`).
+#[inline]
+pub fn minimum_plan<'a>(input: &'a Tensor, other: &'a Tensor) -> Result<BinaryPlan<'a>> {
+    let shape = broadcast_shape_of(input, other)?;
+    let dtype = binary_result_type(input, other);
+    Ok(BinaryPlan {
+        op: BinOp::Minimum,
+        dtype,
+        shape,
+        a: input,
+        b: other,
+    })
 }
 
 /// `where(condition, input, other)`: `input` where `condition` is true, else `other`; all three
@@ -1097,11 +1419,7 @@ fn inplace_checks(self_: &Tensor, other: &Tensor, common: DType) -> Result<()> {
         )));
     }
     if !can_cast(common, self_.dtype()) {
-        return Err(Error::runtime(format!(
-            "result type {} can't be cast to the desired output type {}",
-            common.scalar_type_name(),
-            self_.dtype().scalar_type_name()
-        )));
+        return Err(cast_error(common, self_.dtype()));
     }
     Ok(())
 }
@@ -1110,17 +1428,10 @@ fn inplace_checks(self_: &Tensor, other: &Tensor, common: DType) -> Result<()> {
 /// `self_` when it has the compute dtype and `other` does not alias it in another layout;
 /// otherwise computes into a temporary and copies (casting) back.
 fn binop_inplace(op: BinOp, self_: &Tensor, other: &Tensor, common: DType) -> Result<()> {
-    let b = operand_as(other, common)?;
-    let same_elements = b.storage_offset() == self_.storage_offset()
-        && b.broadcast_strides(self_.sizes())
-            .is_ok_and(|s| s == self_.strides());
-    let hazard = b.shares_storage(self_) && !same_elements;
-    if common == self_.dtype() && !hazard {
-        return run_binop(op, common, self_, self_, &b);
+    if common == self_.dtype() && !overlaps_other_than_exactly(self_, other, common) {
+        return run_binop(op, common, self_, self_, other);
     }
-    let a = operand_as(self_, common)?;
-    let tmp = Tensor::zeros(self_.sizes(), common)?;
-    run_binop(op, common, &tmp, &a, &b)?;
+    let tmp = binop_new(op, common, self_, other, self_.sizes())?;
     self_.copy_from(&tmp)
 }
 
@@ -1234,6 +1545,47 @@ mod tests {
     fn msg(r: Result<impl std::fmt::Debug>) -> (ErrorKind, String) {
         let e = r.unwrap_err();
         (e.kind, e.message)
+    }
+
+    #[test]
+    fn out_entry_points_write_in_place_and_check() {
+        let a = t(vec![1.0f32, 2.0, 3.0], &[3]);
+        let out = Tensor::zeros(&[3], DType::Float64).unwrap();
+        add_out(&out, &a, &w(0.5), Scalar::Int(2)).unwrap();
+        assert_eq!(out.to_vec::<f64>(), vec![2.0, 3.0, 4.0]);
+        // out is the first input; out is a shifted view of the input (computed first)
+        mul_out(&a, &a, &w(2i64)).unwrap();
+        assert_eq!(a.to_vec::<f32>(), vec![2.0, 4.0, 6.0]);
+        let x = t(vec![1i64, 2, 3, 4], &[4]);
+        let (head, tail) = (
+            x.as_strided(vec![3], vec![1], 0),
+            x.as_strided(vec![3], vec![1], 1),
+        );
+        sub_out(&tail, &head, &w(1i64), Scalar::Int(1)).unwrap();
+        assert_eq!(x.to_vec::<i64>(), vec![1, 0, 1, 2]);
+        let i = Tensor::zeros(&[3], DType::Int64).unwrap();
+        assert_eq!(
+            msg(div_out(
+                &i,
+                &x.as_strided(vec![3], vec![1], 0),
+                &w(2i64),
+                None
+            )),
+            (
+                ErrorKind::Runtime,
+                "result type Float can't be cast to the desired output type Long".into()
+            )
+        );
+        assert_eq!(
+            msg(add_out(&i, &x, &w(1i64), Scalar::Int(1))),
+            (
+                ErrorKind::Runtime,
+                "output with shape [3] doesn't match the broadcast shape [4]".into()
+            )
+        );
+        let one = t(vec![1.0f64], &[1]);
+        let p = add_plan(&x, &one, Scalar::Int(1)).unwrap();
+        assert_eq!((p.shape(), p.dtype()), (&[4usize][..], DType::Float64));
     }
 
     #[test]

@@ -67,6 +67,47 @@ pub fn slice(
     Ok(input.as_strided(sizes, strides, offset))
 }
 
+/// torch's IndexError for an integer index applied to a 0-dim tensor.
+fn zero_dim_index_error() -> Error {
+    Error::index(
+        "invalid index of a 0-dim tensor. Use `tensor.item()` in Python or `tensor.item<T>()` in C++ to convert a 0-dim tensor to a number",
+    )
+}
+
+/// `input[i]` for one integer `i` — the fast path of `index` for the commonest key (torch's
+/// `THPVariable_getitem` does the same for an exact int: `applySelect`, no index list): the view
+/// of position `i` along dim 0 (negative counts from the end), dim 0 removed, sharing storage.
+/// Errors are `index`'s, IndexError: "invalid index of a 0-dim tensor. Use `tensor.item()` in
+/// Python or `tensor.item<T>()` in C++ to convert a 0-dim tensor to a number"; "index 10 is out
+/// of bounds for dimension 0 with size 10".
+pub fn index_int(input: &Tensor, i: i64) -> Result<Tensor> {
+    let (sizes, strides) = (input.sizes(), input.strides());
+    let Some(&size) = sizes.first() else {
+        return Err(zero_dim_index_error());
+    };
+    let size = size as i64;
+    if i < -size || i >= size {
+        return Err(Error::index(format!(
+            "index {i} is out of bounds for dimension 0 with size {size}"
+        )));
+    }
+    let i = if i < 0 { i + size } else { i };
+    let offset = input.storage_offset() as isize + i as isize * strides[0];
+    // A 1-D input gives empty (unallocated) geometry vectors.
+    Ok(input.as_strided(sizes[1..].to_vec(), strides[1..].to_vec(), offset as usize))
+}
+
+/// `input[i] = value` for one integer `i` and a Python number (torch's `THPVariable_setitem`
+/// with an int key and `valueToTensor`): `value` must fit `input`'s dtype (RuntimeError "value
+/// cannot be converted to type uint8_t without overflow", checked first, as torch converts the
+/// value before indexing), then every element of `input[i]` is set to it. Index errors as
+/// `index_int`. Same result as `index_put` with `[IndexItem::Int(i)]` and a 0-dim value.
+pub fn index_put_int(input: &Tensor, i: i64, value: crate::core::Scalar) -> Result<()> {
+    crate::dispatch!(input.dtype(), T => value.to_checked::<T>().map(|_| ()))?;
+    index_int(input, i)?.fill_cast(value);
+    Ok(())
+}
+
 /// An advanced index recorded by the basic pass, against a dimension of the view.
 enum Pending {
     /// int64 indices for view dimension `dim`.
@@ -147,9 +188,7 @@ fn apply_basic(input: &Tensor, items: &[IndexItem]) -> Result<(Tensor, Vec<(usiz
         ));
     }
     if input.dim() == 0 && consuming > 0 && !any_tensor {
-        return Err(Error::index(
-            "invalid index of a 0-dim tensor. Use `tensor.item()` in Python or `tensor.item<T>()` in C++ to convert a 0-dim tensor to a number",
-        ));
+        return Err(zero_dim_index_error());
     }
     if consuming > input.dim() {
         return Err(Error::index(format!(

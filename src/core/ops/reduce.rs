@@ -136,19 +136,153 @@ fn is_nan<T: PartialOrd>(v: T) -> bool {
     v.partial_cmp(&v).is_none()
 }
 
-/// Merge adjacent (size, stride) dims that address memory as one dim, after dropping size-1
-/// dims: `(a, sa), (b, sb)` with `sa == sb * b` become `(a * b, sb)`.
-fn coalesce(dims: &[(usize, isize)]) -> (Vec<usize>, Vec<isize>) {
-    let mut out: Vec<(usize, isize)> = Vec::with_capacity(dims.len());
-    for &(size, stride) in dims.iter().filter(|d| d.0 != 1) {
-        match out.last_mut() {
-            Some(last) if last.1 == stride * size as isize => {
-                *last = (last.0 * size, stride);
-            }
-            _ => out.push((size, stride)),
+/// Items a `DimBuf` keeps on the stack before it spills to the heap.
+const DIMBUF_INLINE: usize = 8;
+
+/// A short list of per-dimension values (sizes, strides, flags) of one reduction, held on the
+/// stack up to `DIMBUF_INLINE` items and on the heap beyond: a reduction over a tensor of up to
+/// eight dims allocates nothing but its output (small reductions spent most of their time in
+/// such little `Vec`s).
+#[derive(Clone)]
+pub(crate) struct DimBuf<T: Copy + Default> {
+    len: usize,
+    inline: [T; DIMBUF_INLINE],
+    /// Every item once more than `DIMBUF_INLINE` were pushed (then `inline` is unused).
+    heap: Vec<T>,
+}
+
+impl<T: Copy + Default> DimBuf<T> {
+    #[inline]
+    fn new() -> Self {
+        DimBuf {
+            len: 0,
+            inline: [T::default(); DIMBUF_INLINE],
+            heap: Vec::new(),
         }
     }
-    out.into_iter().unzip()
+
+    /// `n` copies of `v`.
+    fn filled(n: usize, v: T) -> Self {
+        if n <= DIMBUF_INLINE {
+            return DimBuf {
+                len: n,
+                inline: [v; DIMBUF_INLINE],
+                heap: Vec::new(),
+            };
+        }
+        DimBuf {
+            len: n,
+            inline: [T::default(); DIMBUF_INLINE],
+            heap: vec![v; n],
+        }
+    }
+
+    #[inline]
+    fn push(&mut self, v: T) {
+        if self.len < DIMBUF_INLINE {
+            self.inline[self.len] = v;
+        } else {
+            if self.len == DIMBUF_INLINE {
+                self.heap.extend_from_slice(&self.inline);
+            }
+            self.heap.push(v);
+        }
+        self.len += 1;
+    }
+
+    fn truncate(&mut self, n: usize) {
+        if n >= self.len {
+            return;
+        }
+        if self.len > DIMBUF_INLINE && n <= DIMBUF_INLINE {
+            self.inline[..n].copy_from_slice(&self.heap[..n]);
+            self.heap.clear();
+        } else {
+            self.heap.truncate(n);
+        }
+        self.len = n;
+    }
+}
+
+impl<T: Copy + Default> std::ops::Deref for DimBuf<T> {
+    type Target = [T];
+    fn deref(&self) -> &[T] {
+        if self.len <= DIMBUF_INLINE {
+            &self.inline[..self.len]
+        } else {
+            &self.heap
+        }
+    }
+}
+
+impl<T: Copy + Default> std::ops::DerefMut for DimBuf<T> {
+    fn deref_mut(&mut self) -> &mut [T] {
+        if self.len <= DIMBUF_INLINE {
+            &mut self.inline[..self.len]
+        } else {
+            &mut self.heap
+        }
+    }
+}
+
+/// Merge adjacent (size, stride) dims that address memory as one dim, after dropping size-1
+/// dims: `(a, sa), (b, sb)` with `sa == sb * b` become `(a * b, sb)`.
+fn coalesce(dims: &[(usize, isize)]) -> (DimBuf<usize>, DimBuf<isize>) {
+    let (mut sizes, mut strides) = (DimBuf::<usize>::new(), DimBuf::<isize>::new());
+    for &(size, stride) in dims {
+        coalesce_push(&mut sizes, &mut strides, size, stride);
+    }
+    (sizes, strides)
+}
+
+/// Append one (size, stride) dim to a coalesced list (see `coalesce`).
+#[inline]
+fn coalesce_push(
+    sizes: &mut DimBuf<usize>,
+    strides: &mut DimBuf<isize>,
+    size: usize,
+    stride: isize,
+) {
+    if size == 1 {
+        return;
+    }
+    if let (Some(ls), Some(lt)) = (sizes.last_mut(), strides.last_mut()) {
+        if *lt == stride * size as isize {
+            *ls *= size;
+            *lt = stride;
+            return;
+        }
+    }
+    sizes.push(size);
+    strides.push(stride);
+}
+
+/// `strided_for_each` over one operand, without its index buffer for up to two dims (the
+/// outer loops of small reductions).
+#[inline]
+fn for_each_offset(sizes: &[usize], strides: &[isize], mut f: impl FnMut(isize)) {
+    match (sizes, strides) {
+        ([], []) => f(0),
+        ([n], [st]) => {
+            let mut o = 0;
+            for _ in 0..*n {
+                f(o);
+                o += st;
+            }
+        }
+        ([n0, n1], [st0, st1]) => {
+            let mut o0 = 0;
+            for _ in 0..*n0 {
+                let mut o = o0;
+                for _ in 0..*n1 {
+                    f(o);
+                    o += st1;
+                }
+                o0 += st0;
+            }
+        }
+        _ => strided_for_each(sizes, [strides], |[o]| f(o)),
+    }
 }
 
 /// Fallible buffer of `n` copies of `v` (never aborts on a huge `n`).
@@ -179,9 +313,10 @@ fn reduce_with<T: Element, O: Element, R: Reducer<T>>(
 ) -> Result<Tensor> {
     debug_assert_eq!(mask.len(), input.dim());
     let (sizes, strides) = (input.sizes(), input.strides());
-    let mut out_sizes = Vec::with_capacity(sizes.len());
-    let mut outer = Vec::new();
-    let mut red = Vec::new();
+    let mut out_sizes = DimBuf::<usize>::new();
+    // The kept dims, coalesced as they come (they stay in order).
+    let (mut osz, mut ost) = (DimBuf::<usize>::new(), DimBuf::<isize>::new());
+    let mut red = DimBuf::<(usize, isize)>::new();
     for d in 0..sizes.len() {
         if mask[d] {
             if keepdim {
@@ -190,7 +325,7 @@ fn reduce_with<T: Element, O: Element, R: Reducer<T>>(
             red.push((sizes[d], strides[d]));
         } else {
             out_sizes.push(sizes[d]);
-            outer.push((sizes[d], strides[d]));
+            coalesce_push(&mut osz, &mut ost, sizes[d], strides[d]);
         }
     }
     let out = Tensor::zeros(&out_sizes, O::DTYPE)?;
@@ -205,9 +340,10 @@ fn reduce_with<T: Element, O: Element, R: Reducer<T>>(
         return Ok(out);
     }
     let base = input.data_ptr::<T>() as *const T;
-    let (osz, ost) = coalesce(&outer);
     // The reduced dims may be visited in any order: walk them in memory order.
-    red.sort_by_key(|d| std::cmp::Reverse(d.1.unsigned_abs()));
+    if red.len() > 1 {
+        red.sort_by_key(|d| std::cmp::Reverse(d.1.unsigned_abs()));
+    }
     let (rsz, rst) = coalesce(&red);
 
     // (A) one contiguous run per output.
@@ -222,7 +358,7 @@ fn reduce_with<T: Element, O: Element, R: Reducer<T>>(
             return Ok(out);
         }
         let mut i = 0;
-        strided_for_each(&osz, [&ost], |[o]| {
+        for_each_offset(&osz, &ost, |o| {
             // SAFETY: `o` is the offset of an output position's first reduced element, and the
             // reduced run is `n` consecutive elements of `input`.
             let s = unsafe { std::slice::from_raw_parts(base.offset(o), n) };
@@ -238,9 +374,9 @@ fn reduce_with<T: Element, O: Element, R: Reducer<T>>(
             let k = osz.len() - 1;
             let mut acc = try_filled_vec(n_last, r.identity())?;
             let mut p = 0;
-            strided_for_each(&osz[..k], [&ost[..k]], |[po]| {
+            for_each_offset(&osz[..k], &ost[..k], |po| {
                 acc.fill(r.identity());
-                strided_for_each(&rsz, [&rst], |[ro]| {
+                for_each_offset(&rsz, &rst, |ro| {
                     // SAFETY: `po + ro` is the offset of the first element of a contiguous row of
                     // `n_last` kept elements of `input`.
                     let row = unsafe { std::slice::from_raw_parts(base.offset(po + ro), n_last) };
@@ -260,14 +396,14 @@ fn reduce_with<T: Element, O: Element, R: Reducer<T>>(
     // (C) a strided loop per output.
     let mut i = 0;
     match rsz.len() {
-        0 => strided_for_each(&osz, [&ost], |[o]| {
+        0 => for_each_offset(&osz, &ost, |o| {
             // SAFETY: `o` is the offset of an element of `input`.
             out_slice[i] = finish(r.step(r.identity(), unsafe { *base.offset(o) }));
             i += 1;
         }),
         1 => {
             let (n, st) = (rsz[0], rst[0]);
-            strided_for_each(&osz, [&ost], |[o]| {
+            for_each_offset(&osz, &ost, |o| {
                 let mut acc = r.identity();
                 let mut p = o;
                 for _ in 0..n {
@@ -279,9 +415,9 @@ fn reduce_with<T: Element, O: Element, R: Reducer<T>>(
                 i += 1;
             })
         }
-        _ => strided_for_each(&osz, [&ost], |[o]| {
+        _ => for_each_offset(&osz, &ost, |o| {
             let mut acc = r.identity();
-            strided_for_each(&rsz, [&rst], |[ro]| {
+            for_each_offset(&rsz, &rst, |ro| {
                 // SAFETY: `o + ro` is the offset of an element of `input`.
                 acc = r.step(acc, unsafe { *base.offset(o + ro) });
             });
@@ -294,13 +430,13 @@ fn reduce_with<T: Element, O: Element, R: Reducer<T>>(
 
 /// Which dims of `input` a reduction over `dims` covers (`None` or empty: all), with torch's
 /// errors: IndexError for an out-of-range dim, RuntimeError for a repeated one.
-fn reduction_mask(input: &Tensor, dims: Option<&[i64]>) -> Result<Vec<bool>> {
+fn reduction_mask(input: &Tensor, dims: Option<&[i64]>) -> Result<DimBuf<bool>> {
     let nd = input.dim();
     let dims = match dims {
         Some(d) if !d.is_empty() => d,
-        _ => return Ok(vec![true; nd]),
+        _ => return Ok(DimBuf::filled(nd, true)),
     };
-    let mut seen = vec![false; nd.max(1)];
+    let mut seen = DimBuf::filled(nd.max(1), false);
     for &d in dims {
         let w = maybe_wrap_dim(d, nd)?;
         if seen[w] {
@@ -449,7 +585,7 @@ pub fn mean(
     let count: usize = input
         .sizes()
         .iter()
-        .zip(&mask)
+        .zip(mask.iter())
         .filter(|(_, &m)| m)
         .map(|(&s, _)| s)
         .product();
@@ -861,12 +997,40 @@ pub(crate) fn reduce_by<T: Element, O: Element, A: Copy>(
 
 /// Hook: torch's dim-list check for reductions (`None` or empty: every dim), as a mask.
 pub(crate) fn reduce_mask(input: &Tensor, dims: Option<&[i64]>) -> Result<Vec<bool>> {
-    reduction_mask(input, dims)
+    reduction_mask(input, dims).map(|m| m.to_vec())
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// `DimBuf` holds eight items inline, spills the ninth and later ones to the heap, and
+    /// comes back inline when truncated.
+    #[test]
+    fn dimbuf_inline_spill_truncate() {
+        let mut b = DimBuf::<usize>::new();
+        assert!(b.is_empty());
+        for k in 0..8 {
+            b.push(k);
+        }
+        assert_eq!(&*b, &[0, 1, 2, 3, 4, 5, 6, 7]);
+        assert!(b.heap.is_empty());
+        b.push(8);
+        b.push(9);
+        assert_eq!(&*b, &(0..10).collect::<Vec<_>>()[..]);
+        b[9] = 90;
+        assert_eq!(b.last(), Some(&90));
+        b.truncate(9);
+        assert_eq!(&*b, &(0..9).collect::<Vec<_>>()[..]);
+        b.truncate(3);
+        assert_eq!(&*b, &[0, 1, 2]);
+        assert!(b.heap.is_empty());
+        b.push(7);
+        assert_eq!(&*b, &[0, 1, 2, 7]);
+        assert_eq!(&*DimBuf::filled(10, true), &[true; 10][..]);
+        let (sz, st) = coalesce(&[(2, 12), (1, 99), (3, 4), (4, 1), (5, 0)]);
+        assert_eq!((&*sz, &*st), (&[24, 5][..], &[1, 0][..]));
+    }
 
     /// The threaded full sum mirrors the serial pairwise tree: bit-identical for any thread
     /// count (set to 2 and 3 here; 1 takes the serial kernel itself).
