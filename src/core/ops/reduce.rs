@@ -207,7 +207,7 @@ fn reduce_with<T: Element, O: Element, R: Reducer<T>>(
     let base = input.data_ptr::<T>() as *const T;
     let (osz, ost) = coalesce(&outer);
     // The reduced dims may be visited in any order: walk them in memory order.
-    red.sort_by_key(|d| std::cmp::Reverse(d.1.unsigned_abs()));
+    sort_dims_outer_first(&mut red);
     let (rsz, rst) = coalesce(&red);
 
     // (A) one contiguous run per output.
@@ -290,6 +290,14 @@ fn reduce_with<T: Element, O: Element, R: Reducer<T>>(
         }),
     }
     Ok(out)
+}
+
+/// Order `(size, stride)` dims by decreasing |stride| (stable: ties keep their order), so a
+/// walk over them runs in memory order. Not generic and never inlined: a sort inside the generic
+/// `reduce_with` would be one copy of the std stable sort per reduction instance.
+#[inline(never)]
+fn sort_dims_outer_first(dims: &mut [(usize, isize)]) {
+    dims.sort_by_key(|d| std::cmp::Reverse(d.1.unsigned_abs()));
 }
 
 /// Which dims of `input` a reduction over `dims` covers (`None` or empty: all), with torch's
