@@ -9,7 +9,7 @@ use crate::core::error::{Error, Result};
 use crate::core::parallel::{self, SendPtr};
 use crate::core::promote::{can_cast, result_type};
 use crate::core::scalar::Scalar;
-use crate::core::tensor::{broadcast_shapes, strided_for_each, Tensor};
+use crate::core::tensor::{broadcast_shapes, strided_for_each, strided_rows, Tensor};
 use std::borrow::Cow;
 
 // ----- element arithmetic ------------------------------------------------------------------
@@ -347,11 +347,47 @@ unsafe fn dense_map<T: Element, R: Element>(
             }
         }
         Alias::Other => {
-            for i in 0..n {
-                // SAFETY: `i < n`; plain reads and writes through raw pointers, no references.
-                unsafe { *po.add(i) = f(*px.add(i)) };
-            }
+            // SAFETY: the caller's contract, passed on.
+            unsafe { map_overlapping(po, px, n, &f) }
         }
+    }
+}
+
+/// `dense_map`'s loop for operands that partially overlap (rare: e.g. `out=` a shifted view of
+/// the input): element by element in index order. Written once per dtype pair with `f` behind
+/// `dyn`, instead of a runtime-checked vectorised loop inside every op's kernel.
+///
+/// # Safety
+/// `po` and `px` each address `n` initialised elements of their type.
+#[inline(never)]
+unsafe fn map_overlapping<T: Element, R: Element>(
+    po: *mut R,
+    px: *const T,
+    n: usize,
+    f: &dyn Fn(T) -> R,
+) {
+    for i in 0..n {
+        // SAFETY: `i < n`; plain reads and writes through raw pointers, no references.
+        unsafe { *po.add(i) = f(*px.add(i)) };
+    }
+}
+
+/// `dense_map2`'s loop for the rarer aliasing cases (`b` is the output, both inputs are, or an
+/// operand partially overlaps it): element by element in index order, once per dtype pair.
+///
+/// # Safety
+/// `po`, `pa` and `pb` each address `n` initialised elements of their type.
+#[inline(never)]
+unsafe fn map2_overlapping<T: Element, R: Element>(
+    po: *mut R,
+    pa: *const T,
+    pb: *const T,
+    n: usize,
+    f: &dyn Fn(T, T) -> R,
+) {
+    for i in 0..n {
+        // SAFETY: `i < n`; plain reads and writes through raw pointers, no references.
+        unsafe { *po.add(i) = f(*pa.add(i), *pb.add(i)) };
     }
 }
 
@@ -396,10 +432,8 @@ unsafe fn dense_map2<T: Element, R: Element>(
             }
         }
         _ => {
-            for i in 0..n {
-                // SAFETY: `i < n`; plain reads and writes through raw pointers, no references.
-                unsafe { *po.add(i) = f(*pa.add(i), *pb.add(i)) };
-            }
+            // SAFETY: the caller's contract, passed on.
+            unsafe { map2_overlapping(po, pa, pb, n, &f) }
         }
     }
 }
@@ -535,6 +569,27 @@ pub(crate) fn binary_into<T: Element, R: Element>(
     b: &Tensor,
     f: impl Fn(T, T) -> R,
 ) -> Result<()> {
+    binary_into_impl::<T, R, false>(out, a, b, f)
+}
+
+/// `binary_into`; with `FRESH`, `out` is a new tensor sharing no storage with `a` or `b`, so
+/// only the non-aliased loops are instantiated (the in-place and overlapping variants would be
+/// dead code in every `binary_op` instance).
+#[inline(always)]
+fn binary_into_impl<T: Element, R: Element, const FRESH: bool>(
+    out: &Tensor,
+    a: &Tensor,
+    b: &Tensor,
+    f: impl Fn(T, T) -> R,
+) -> Result<()> {
+    debug_assert!(!FRESH || (!out.shares_storage(a) && !out.shares_storage(b)));
+    let mode_of = |out: &Tensor, x: &Tensor| {
+        if FRESH {
+            Alias::Distinct
+        } else {
+            alias_of::<T, R>(out, x)
+        }
+    };
     debug_assert!(a.dtype() == T::DTYPE && b.dtype() == T::DTYPE && out.dtype() == R::DTYPE);
     let n = out.numel();
     if n == 0 {
@@ -551,7 +606,7 @@ pub(crate) fn binary_into<T: Element, R: Element>(
         let a_dense = a.numel() == n && a.is_contiguous();
         let b_dense = b.numel() == n && b.is_contiguous();
         if a_dense && b_dense {
-            let modes = (alias_of::<T, R>(out, a), alias_of::<T, R>(out, b));
+            let modes = (mode_of(out, a), mode_of(out, b));
             // SAFETY: all three are contiguous with `n` elements; `modes` describe the aliasing.
             unsafe { dense_map2(po, pa, pb, n, modes, f) };
             return Ok(());
@@ -560,23 +615,34 @@ pub(crate) fn binary_into<T: Element, R: Element>(
             // SAFETY: `a` has one element at its data pointer; read before any write.
             let x = unsafe { *pa };
             // SAFETY: `out` and `b` are contiguous with `n` elements.
-            unsafe { dense_map(po, pb, n, alias_of::<T, R>(out, b), |y| f(x, y)) };
+            unsafe { dense_map(po, pb, n, mode_of(out, b), |y| f(x, y)) };
             return Ok(());
         }
         if b.numel() == 1 && a_dense {
             // SAFETY: `b` has one element at its data pointer; read before any write.
             let y = unsafe { *pb };
             // SAFETY: `out` and `a` are contiguous with `n` elements.
-            unsafe { dense_map(po, pa, n, alias_of::<T, R>(out, a), |x| f(x, y)) };
+            unsafe { dense_map(po, pa, n, mode_of(out, a), |x| f(x, y)) };
             return Ok(());
         }
     }
     let sa = a.broadcast_strides(out.sizes())?;
     let sb = b.broadcast_strides(out.sizes())?;
-    strided_for_each(out.sizes(), [out.strides(), &sa, &sb], |[o, x, y]| {
-        // SAFETY: each offset comes from its tensor's own (broadcast) geometry over `out`'s shape.
-        unsafe { *po.offset(o) = f(*pa.offset(x), *pb.offset(y)) }
-    });
+    // Row by row (the walk over the outer dims is shared code); a `move` closure, so the row
+    // loop keeps the pointers and `f`'s captures in registers.
+    let strides = [out.strides(), &sa[..], &sb[..]];
+    strided_rows(
+        out.sizes(),
+        strides,
+        &mut move |[mut o, mut x, mut y], len, [so, sx, sy]| {
+            for _ in 0..len {
+                // SAFETY: each offset comes from its tensor's own (broadcast) geometry over `out`'s
+                // shape.
+                unsafe { *po.offset(o) = f(*pa.offset(x), *pb.offset(y)) };
+                (o, x, y) = (o + so, x + sx, y + sy);
+            }
+        },
+    );
     Ok(())
 }
 
@@ -590,7 +656,7 @@ pub(crate) fn binary_op<T: Element, R: Element>(
     let shape = broadcast_shapes(a.sizes(), b.sizes())?;
     let (a, b) = (operand_as(a, T::DTYPE)?, operand_as(b, T::DTYPE)?);
     let out = Tensor::zeros(&shape, R::DTYPE)?;
-    binary_into(&out, &a, &b, f)?;
+    binary_into_impl::<T, R, true>(&out, &a, &b, f)?;
     Ok(out)
 }
 
@@ -607,10 +673,19 @@ pub(crate) fn unary_op<S: Element, R: Element>(a: &Tensor, f: impl Fn(S) -> R) -
         // SAFETY: `out` is fresh (its own storage) and both hold `n` contiguous elements.
         unsafe { dense_map(po, pa, n, Alias::Distinct, f) };
     } else {
-        strided_for_each(a.sizes(), [out.strides(), a.strides()], |[o, x]| {
-            // SAFETY: offsets come from each tensor's own geometry over the same shape.
-            unsafe { *po.offset(o) = f(*pa.offset(x)) }
-        });
+        // As in `binary_into`: rows, with a `move` closure.
+        let strides = [out.strides(), a.strides()];
+        strided_rows(
+            a.sizes(),
+            strides,
+            &mut move |[mut o, mut x], len, [so, sx]| {
+                for _ in 0..len {
+                    // SAFETY: offsets come from each tensor's own geometry over the same shape.
+                    unsafe { *po.offset(o) = f(*pa.offset(x)) };
+                    (o, x) = (o + so, x + sx);
+                }
+            },
+        );
     }
     Ok(out)
 }
@@ -686,13 +761,27 @@ fn run_binop_typed<T: Arith>(op: BinOp, out: &Tensor, a: &Tensor, b: &Tensor) ->
         }
         BinOp::Mul => binary_into_par(out, a, b, |x: T, y: T| x.wmul(y)),
         BinOp::TrueDiv => binary_into_par(out, a, b, |x: T, y: T| x.true_div(y)),
-        BinOp::DivTrunc => binary_into_par(out, a, b, |x: T, y: T| x.div_trunc(y)),
-        BinOp::DivFloor => binary_into_par(out, a, b, |x: T, y: T| x.div_floor(y)),
-        BinOp::Remainder => binary_into_par(out, a, b, |x: T, y: T| x.rem_floor(y)),
-        BinOp::Pow => binary_into_par(out, a, b, |x: T, y: T| x.pow_(y)),
+        BinOp::DivTrunc => binary_into_par_dyn(out, a, b, &|x: T, y: T| x.div_trunc(y)),
+        BinOp::DivFloor => binary_into_par_dyn(out, a, b, &|x: T, y: T| x.div_floor(y)),
+        BinOp::Remainder => binary_into_par_dyn(out, a, b, &|x: T, y: T| x.rem_floor(y)),
+        BinOp::Pow => binary_into_par_dyn(out, a, b, &|x: T, y: T| x.pow_(y)),
         BinOp::Maximum => binary_into_par(out, a, b, |x: T, y: T| x.max_nan(y)),
         BinOp::Minimum => binary_into_par(out, a, b, |x: T, y: T| x.min_nan(y)),
     }
+}
+
+/// `binary_into_par` with the element function behind `dyn`: one kernel per dtype shared by the
+/// ops whose element function is costly anyway (integer division with its zero and sign
+/// fix-ups, `floor_divide`, `remainder`, `pow`), instead of one kernel per op and dtype. The
+/// cheap, vectorisable ops (add, sub, mul, true division, maximum, minimum) keep their own.
+#[inline(never)]
+fn binary_into_par_dyn<T: Arith>(
+    out: &Tensor,
+    a: &Tensor,
+    b: &Tensor,
+    f: &(dyn Fn(T, T) -> T + Sync),
+) -> Result<()> {
+    binary_into_par(out, a, b, f)
 }
 
 /// The broadcast shape of two operands; operands of one shape (the common case) borrow it
@@ -1057,9 +1146,9 @@ fn float_unary(
     match input.dtype() {
         DType::Float64 => unary_op::<f64, f64>(input, f64f),
         DType::Float32 => unary_op::<f32, f32>(input, f32f),
-        d => {
-            crate::dispatch!(d, S => unary_op::<S, f32>(input, move |x: S| f32f(f32::cast_from(x))))
-        }
+        // Convert first (the same per-element cast), then reuse the float32 kernel: one
+        // instance per op instead of one per op and input dtype.
+        _ => unary_op::<f32, f32>(&input.to_dtype(DType::Float32)?, f32f),
     }
 }
 
