@@ -229,6 +229,28 @@ impl Element for bool {
     }
 }
 
+/// `dispatch!` for ops defined only on the floating dtypes: `$body` with `$T` bound to `f32` or
+/// `f64`; any other dtype evaluates `$other` (callers reject non-floating inputs before, so that
+/// is an internal error). Instantiates the body twice instead of once per dtype.
+#[macro_export]
+macro_rules! dispatch_float {
+    ($dtype:expr, $T:ident => $body:expr, _ => $other:expr) => {
+        match $dtype {
+            $crate::core::dtype::DType::Float32 => {
+                #[allow(dead_code)]
+                type $T = f32;
+                $body
+            }
+            $crate::core::dtype::DType::Float64 => {
+                #[allow(dead_code)]
+                type $T = f64;
+                $body
+            }
+            _ => $other,
+        }
+    };
+}
+
 /// Run `$body` with the type alias `$T` bound to the Rust element type of `$dtype`:
 /// `dispatch!(t.dtype(), T => t.to_vec::<T>())`.
 #[macro_export]

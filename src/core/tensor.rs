@@ -280,18 +280,47 @@ pub fn broadcast_shapes(a: &[usize], b: &[usize]) -> Result<Vec<usize>> {
 /// Visit every element position of an `N`-operand strided loop over `sizes`, calling `f` with the
 /// element offsets (relative to each operand's base) of the `N` operands. The innermost dimension
 /// runs as a tight loop. Zero-size shapes visit nothing; a 0-dim shape visits once.
+///
+/// Only that inner loop is generic over `f`; the odometer over the outer dims is
+/// `strided_rows`, shared by every caller (one copy per `N` instead of one per closure: this
+/// driver is instantiated for hundreds of kernels, and it is their slow, non-contiguous path).
 #[inline]
 pub fn strided_for_each<const N: usize>(
     sizes: &[usize],
     strides: [&[isize]; N],
     mut f: impl FnMut([isize; N]),
 ) {
+    strided_rows(
+        sizes,
+        strides,
+        &mut |mut off: [isize; N], len: usize, step: [isize; N]| {
+            for _ in 0..len {
+                f(off);
+                for k in 0..N {
+                    off[k] += step[k];
+                }
+            }
+        },
+    );
+}
+
+/// The rows of an `N`-operand strided loop over `sizes`: calls `row(base, len, step)` once per
+/// position of the outer dims (all but the last), in row-major order, where `base` holds the
+/// operands' offsets of the row's first element, `len` is the innermost size and `step` the
+/// operands' innermost strides. Zero-size shapes call nothing; a 0-dim shape is one row of one
+/// element (`len` 1, `step` 0). `row` is `dyn` so this loop exists once per `N`.
+#[inline(never)]
+pub fn strided_rows<const N: usize>(
+    sizes: &[usize],
+    strides: [&[isize]; N],
+    row: &mut dyn FnMut([isize; N], usize, [isize; N]),
+) {
     let nd = sizes.len();
     if sizes.contains(&0) {
         return;
     }
     if nd == 0 {
-        f([0; N]);
+        row([0; N], 1, [0; N]);
         return;
     }
     let inner = sizes[nd - 1];
@@ -299,13 +328,7 @@ pub fn strided_for_each<const N: usize>(
     let mut index = vec![0usize; nd];
     let mut base = [0isize; N];
     loop {
-        let mut off = base;
-        for _ in 0..inner {
-            f(off);
-            for k in 0..N {
-                off[k] += inner_strides[k];
-            }
-        }
+        row(base, inner, inner_strides);
         // Advance the outer index (all dims but the last), carrying like an odometer.
         let mut d = nd - 1;
         loop {
@@ -844,9 +867,15 @@ impl Tensor {
                     }
                 }
             } else {
-                strided_for_each(self.sizes(), [self.strides(), &src_strides], |[d, s]| {
-                    // SAFETY: offsets come from each tensor's own (broadcast) geometry.
-                    unsafe { *dst_ptr.offset(d) = D::cast_from(*src_ptr.offset(s)) }
+                // Row by row, with a `move` closure so the row loop keeps both pointers in
+                // registers (the outer walk is `strided_rows`, shared).
+                let strides = [self.strides(), &src_strides[..]];
+                strided_rows(self.sizes(), strides, &mut move |[mut d, mut s], len, [sd, ss]| {
+                    for _ in 0..len {
+                        // SAFETY: offsets come from each tensor's own (broadcast) geometry.
+                        unsafe { *dst_ptr.offset(d) = D::cast_from(*src_ptr.offset(s)) };
+                        (d, s) = (d + sd, s + ss);
+                    }
                 });
             }
         }));

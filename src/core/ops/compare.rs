@@ -4,6 +4,7 @@
 
 use super::elementwise::binary_op;
 use crate::core::promote::result_type;
+use crate::core::tensor::broadcast_shapes;
 use crate::core::{Result, Tensor};
 
 macro_rules! comparison {
@@ -37,14 +38,23 @@ comparison!(
     /// `le(input, other)`: `input <= other` elementwise → bool; as `lt`. Mirrors `torch.le`.
     le, <=
 );
-comparison!(
-    /// `gt(input, other)`: `input > other` elementwise → bool; as `lt`. Mirrors `torch.gt`.
-    gt, >
-);
-comparison!(
-    /// `ge(input, other)`: `input >= other` elementwise → bool; as `lt`. Mirrors `torch.ge`.
-    ge, >=
-);
+/// `gt(input, other)`: `input > other` elementwise → bool; as `lt`. Mirrors `torch.gt`.
+///
+/// Computed as `lt(other, input)` (`x > y` is `y < x` for every pair, NaN included), which
+/// shares `lt`'s kernels instead of instantiating a set per dtype; the shapes are checked in
+/// the caller's order first so a broadcast error names the tensors as torch does.
+pub fn gt(input: &Tensor, other: &Tensor) -> Result<Tensor> {
+    broadcast_shapes(input.sizes(), other.sizes())?;
+    lt(other, input)
+}
+
+/// `ge(input, other)`: `input >= other` elementwise → bool; as `lt`. Mirrors `torch.ge`.
+///
+/// Computed as `le(other, input)`, as `gt` is from `lt`.
+pub fn ge(input: &Tensor, other: &Tensor) -> Result<Tensor> {
+    broadcast_shapes(input.sizes(), other.sizes())?;
+    le(other, input)
+}
 
 #[cfg(test)]
 mod tests {
@@ -143,6 +153,24 @@ mod tests {
         assert_eq!(
             e.message,
             "The size of tensor a (3) must match the size of tensor b (2) at non-singleton dimension 0"
+        );
+        // gt/ge run as lt/le with the operands swapped: errors still name `input` as a.
+        for op in [gt, ge] {
+            let e = op(&t(vec![1i64, 2, 3], &[3]), &t(vec![1i64, 2], &[2])).unwrap_err();
+            assert_eq!(
+                e.message,
+                "The size of tensor a (3) must match the size of tensor b (2) at non-singleton dimension 0"
+            );
+        }
+        let f = t(vec![f32::NAN, 1.0, 2.0, 3.0], &[4]);
+        let g = t(vec![1.0f32, f32::NAN, 2.0, 1.0], &[4]);
+        assert_eq!(
+            gt(&f, &g).unwrap().to_vec::<bool>(),
+            vec![false, false, false, true]
+        );
+        assert_eq!(
+            ge(&f, &g).unwrap().to_vec::<bool>(),
+            vec![false, false, true, true]
         );
         let z = eq(&Tensor::zeros(&[0], DType::Int32).unwrap(), &w(1i64)).unwrap();
         assert_eq!((z.sizes(), z.dtype()), (&[0usize][..], DType::Bool));

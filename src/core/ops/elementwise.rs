@@ -9,7 +9,7 @@ use crate::core::error::{Error, Result};
 use crate::core::parallel::{self, SendPtr};
 use crate::core::promote::{can_cast, promote_types, result_type};
 use crate::core::scalar::Scalar;
-use crate::core::tensor::{broadcast_shapes, strided_for_each, Tensor};
+use crate::core::tensor::{broadcast_shapes, strided_for_each, strided_rows, Tensor};
 use std::borrow::Cow;
 
 // ----- element arithmetic ------------------------------------------------------------------
@@ -347,11 +347,47 @@ unsafe fn dense_map<T: Element, R: Element>(
             }
         }
         Alias::Other => {
-            for i in 0..n {
-                // SAFETY: `i < n`; plain reads and writes through raw pointers, no references.
-                unsafe { *po.add(i) = f(*px.add(i)) };
-            }
+            // SAFETY: the caller's contract, passed on.
+            unsafe { map_overlapping(po, px, n, &f) }
         }
+    }
+}
+
+/// `dense_map`'s loop for operands that partially overlap (rare: e.g. `out=` a shifted view of
+/// the input): element by element in index order. Written once per dtype pair with `f` behind
+/// `dyn`, instead of a runtime-checked vectorised loop inside every op's kernel.
+///
+/// # Safety
+/// `po` and `px` each address `n` initialised elements of their type.
+#[inline(never)]
+unsafe fn map_overlapping<T: Element, R: Element>(
+    po: *mut R,
+    px: *const T,
+    n: usize,
+    f: &dyn Fn(T) -> R,
+) {
+    for i in 0..n {
+        // SAFETY: `i < n`; plain reads and writes through raw pointers, no references.
+        unsafe { *po.add(i) = f(*px.add(i)) };
+    }
+}
+
+/// `dense_map2`'s loop for the rarer aliasing cases (`b` is the output, both inputs are, or an
+/// operand partially overlaps it): element by element in index order, once per dtype pair.
+///
+/// # Safety
+/// `po`, `pa` and `pb` each address `n` initialised elements of their type.
+#[inline(never)]
+unsafe fn map2_overlapping<T: Element, R: Element>(
+    po: *mut R,
+    pa: *const T,
+    pb: *const T,
+    n: usize,
+    f: &dyn Fn(T, T) -> R,
+) {
+    for i in 0..n {
+        // SAFETY: `i < n`; plain reads and writes through raw pointers, no references.
+        unsafe { *po.add(i) = f(*pa.add(i), *pb.add(i)) };
     }
 }
 
@@ -396,10 +432,8 @@ unsafe fn dense_map2<T: Element, R: Element>(
             }
         }
         _ => {
-            for i in 0..n {
-                // SAFETY: `i < n`; plain reads and writes through raw pointers, no references.
-                unsafe { *po.add(i) = f(*pa.add(i), *pb.add(i)) };
-            }
+            // SAFETY: the caller's contract, passed on.
+            unsafe { map2_overlapping(po, pa, pb, n, &f) }
         }
     }
 }
@@ -609,6 +643,26 @@ pub(crate) fn binary_into<T: Element, R: Element>(
     b: &Input<'_, T>,
     f: impl Fn(T, T) -> R,
 ) -> Result<()> {
+    binary_into_impl::<T, R, false>(out, a, b, f)
+}
+
+/// `binary_into`; with `FRESH`, `out` is a new tensor sharing no storage with `a` or `b`, so
+/// only the non-aliased loops are instantiated (the in-place and overlapping variants would be
+/// dead code in every `binary_op` instance).
+#[inline(always)]
+fn binary_into_impl<T: Element, R: Element, const FRESH: bool>(
+    out: &Tensor,
+    a: &Input<'_, T>,
+    b: &Input<'_, T>,
+    f: impl Fn(T, T) -> R,
+) -> Result<()> {
+    let mode_of = |out: &Tensor, x: &Tensor| {
+        if FRESH {
+            Alias::Distinct
+        } else {
+            alias_of::<T, R>(out, x)
+        }
+    };
     debug_assert!(out.dtype() == R::DTYPE);
     let n = out.numel();
     if n == 0 {
@@ -620,7 +674,7 @@ pub(crate) fn binary_into<T: Element, R: Element>(
         // contiguous its elements line up with the output's one for one.
         match (a.dense(n), b.dense(n)) {
             (Some(ta), Some(tb)) => {
-                let modes = (alias_of::<T, R>(out, ta), alias_of::<T, R>(out, tb));
+                let modes = (mode_of(out, ta), mode_of(out, tb));
                 let (pa, pb) = (
                     ta.data_ptr::<T>() as *const T,
                     tb.data_ptr::<T>() as *const T,
@@ -635,7 +689,7 @@ pub(crate) fn binary_into<T: Element, R: Element>(
                     let pb = tb.data_ptr::<T>() as *const T;
                     // SAFETY: `out` and `b` are contiguous with `n` elements; `a`'s one value
                     // was read before any write.
-                    unsafe { dense_map(po, pb, n, alias_of::<T, R>(out, tb), |y| f(x, y)) };
+                    unsafe { dense_map(po, pb, n, mode_of(out, tb), |y| f(x, y)) };
                     return Ok(());
                 }
             }
@@ -644,7 +698,7 @@ pub(crate) fn binary_into<T: Element, R: Element>(
                     let pa = ta.data_ptr::<T>() as *const T;
                     // SAFETY: `out` and `a` are contiguous with `n` elements; `b`'s one value
                     // was read before any write.
-                    unsafe { dense_map(po, pa, n, alias_of::<T, R>(out, ta), |x| f(x, y)) };
+                    unsafe { dense_map(po, pa, n, mode_of(out, ta), |x| f(x, y)) };
                     return Ok(());
                 }
             }
@@ -656,11 +710,21 @@ pub(crate) fn binary_into<T: Element, R: Element>(
     let slot_b = b.single().unwrap_or_default();
     let (pa, sa) = input_geometry(a, &slot_a, out.sizes())?;
     let (pb, sb) = input_geometry(b, &slot_b, out.sizes())?;
-    strided_for_each(out.sizes(), [out.strides(), &sa, &sb], |[o, x, y]| {
-        // SAFETY: each offset comes from its operand's own (broadcast) geometry over `out`'s
-        // shape (a value's strides are all zero, so it is always its slot).
-        unsafe { *po.offset(o) = f(*pa.offset(x), *pb.offset(y)) }
-    });
+    // Row by row (the walk over the outer dims is shared code); a `move` closure, so the row
+    // loop keeps the pointers and `f`'s captures in registers.
+    let strides = [out.strides(), &sa[..], &sb[..]];
+    strided_rows(
+        out.sizes(),
+        strides,
+        &mut move |[mut o, mut x, mut y], len, [so, sx, sy]| {
+            for _ in 0..len {
+                // SAFETY: each offset comes from its operand's own (broadcast) geometry over
+                // `out`'s shape (a value's strides are all zero, so it is always its slot).
+                unsafe { *po.offset(o) = f(*pa.offset(x), *pb.offset(y)) };
+                (o, x, y) = (o + so, x + sx, y + sy);
+            }
+        },
+    );
     Ok(())
 }
 
@@ -673,15 +737,18 @@ pub(crate) fn binary_op<T: Element, R: Element>(
 ) -> Result<Tensor> {
     let shape = broadcast_shape_of(a, b)?;
     let (a, b) = (Input::<T>::of(a)?, Input::<T>::of(b)?);
-    let out = Tensor::zeros(&shape, R::DTYPE)?;
-    binary_into(&out, &a, &b, f)?;
+    // SAFETY: `binary_into_impl` writes every element of `out` when it returns `Ok`; on an
+    // error `out` is dropped unread.
+    let out = unsafe { Tensor::empty_uninit(&shape, R::DTYPE)? };
+    binary_into_impl::<T, R, true>(&out, &a, &b, f)?;
     Ok(out)
 }
 
 /// A new tensor of `f(a)` with `a`'s shape; `a` must have dtype `S`, the result has dtype `R`.
 pub(crate) fn unary_op<S: Element, R: Element>(a: &Tensor, f: impl Fn(S) -> R) -> Result<Tensor> {
     debug_assert_eq!(a.dtype(), S::DTYPE);
-    let out = Tensor::zeros(a.sizes(), R::DTYPE)?;
+    // SAFETY: both loops below write every element of `out` (same shape as `a`).
+    let out = unsafe { Tensor::empty_uninit(a.sizes(), R::DTYPE)? };
     let n = out.numel();
     if n == 0 {
         return Ok(out);
@@ -691,10 +758,19 @@ pub(crate) fn unary_op<S: Element, R: Element>(a: &Tensor, f: impl Fn(S) -> R) -
         // SAFETY: `out` is fresh (its own storage) and both hold `n` contiguous elements.
         unsafe { dense_map(po, pa, n, Alias::Distinct, f) };
     } else {
-        strided_for_each(a.sizes(), [out.strides(), a.strides()], |[o, x]| {
-            // SAFETY: offsets come from each tensor's own geometry over the same shape.
-            unsafe { *po.offset(o) = f(*pa.offset(x)) }
-        });
+        // As in `binary_into`: rows, with a `move` closure.
+        let strides = [out.strides(), a.strides()];
+        strided_rows(
+            a.sizes(),
+            strides,
+            &mut move |[mut o, mut x], len, [so, sx]| {
+                for _ in 0..len {
+                    // SAFETY: offsets come from each tensor's own geometry over the same shape.
+                    unsafe { *po.offset(o) = f(*pa.offset(x)) };
+                    (o, x) = (o + so, x + sx);
+                }
+            },
+        );
     }
     Ok(out)
 }
@@ -776,13 +852,27 @@ fn run_binop_typed<T: Arith>(
         }
         BinOp::Mul => binary_into_par(out, a, b, |x: T, y: T| x.wmul(y)),
         BinOp::TrueDiv => binary_into_par(out, a, b, |x: T, y: T| x.true_div(y)),
-        BinOp::DivTrunc => binary_into_par(out, a, b, |x: T, y: T| x.div_trunc(y)),
-        BinOp::DivFloor => binary_into_par(out, a, b, |x: T, y: T| x.div_floor(y)),
-        BinOp::Remainder => binary_into_par(out, a, b, |x: T, y: T| x.rem_floor(y)),
-        BinOp::Pow => binary_into_par(out, a, b, |x: T, y: T| x.pow_(y)),
+        BinOp::DivTrunc => binary_into_par_dyn(out, a, b, &|x: T, y: T| x.div_trunc(y)),
+        BinOp::DivFloor => binary_into_par_dyn(out, a, b, &|x: T, y: T| x.div_floor(y)),
+        BinOp::Remainder => binary_into_par_dyn(out, a, b, &|x: T, y: T| x.rem_floor(y)),
+        BinOp::Pow => binary_into_par_dyn(out, a, b, &|x: T, y: T| x.pow_(y)),
         BinOp::Maximum => binary_into_par(out, a, b, |x: T, y: T| x.max_nan(y)),
         BinOp::Minimum => binary_into_par(out, a, b, |x: T, y: T| x.min_nan(y)),
     }
+}
+
+/// `binary_into_par` with the element function behind `dyn`: one kernel per dtype shared by the
+/// ops whose element function is costly anyway (integer division with its zero and sign
+/// fix-ups, `floor_divide`, `remainder`, `pow`), instead of one kernel per op and dtype. The
+/// cheap, vectorisable ops (add, sub, mul, true division, maximum, minimum) keep their own.
+#[inline(never)]
+fn binary_into_par_dyn<T: Arith>(
+    out: &Tensor,
+    a: &Input<'_, T>,
+    b: &Input<'_, T>,
+    f: &(dyn Fn(T, T) -> T + Sync),
+) -> Result<()> {
+    binary_into_par(out, a, b, f)
 }
 
 /// The broadcast shape of two operands; operands of one shape (the common case), or a 0-dim
@@ -831,7 +921,9 @@ fn binary_result_type(a: &Tensor, b: &Tensor) -> DType {
 fn binop_new(op: BinOp, dtype: DType, a: &Tensor, b: &Tensor, shape: &[usize]) -> Result<Tensor> {
     crate::dispatch!(dtype, T => {
         let (a, b) = (Input::<T>::of(a)?, Input::<T>::of(b)?);
-        let out = Tensor::zeros(shape, dtype)?;
+        // SAFETY: every arm of `run_binop_typed` either fails before writing (then `out` is
+        // dropped unread) or writes every element of `out` through `binary_into_par`.
+        let out = unsafe { Tensor::empty_uninit(shape, dtype)? };
         run_binop_typed::<T>(op, &out, &a, &b)?;
         Ok(out)
     })
@@ -1379,9 +1471,9 @@ fn float_unary(
     match input.dtype() {
         DType::Float64 => unary_op::<f64, f64>(input, f64f),
         DType::Float32 => unary_op::<f32, f32>(input, f32f),
-        d => {
-            crate::dispatch!(d, S => unary_op::<S, f32>(input, move |x: S| f32f(f32::cast_from(x))))
-        }
+        // Convert first (the same per-element cast), then reuse the float32 kernel: one
+        // instance per op instead of one per op and input dtype.
+        _ => unary_op::<f32, f32>(&input.to_dtype(DType::Float32)?, f32f),
     }
 }
 

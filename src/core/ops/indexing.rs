@@ -2,7 +2,6 @@
 //! dimension by dimension as a view (PyTorch: `applySlicing` in `TensorIndexing.h`), then advanced
 //! indices (index tensors, masks, booleans) gathered or written as copies (`index`, `index_put_`).
 
-use crate::core::dtype::Element;
 use crate::core::error::{Error, Result};
 use crate::core::tensor::maybe_wrap_dim;
 use crate::core::{DType, Tensor};
@@ -485,6 +484,13 @@ pub fn index_put(input: &Tensor, items: &[IndexItem], values: &Tensor) -> Result
             values.dtype().scalar_type_name()
         )));
     }
+    // The one-element value of a single-mask assignment is converted up front (the same
+    // per-element cast), so the copy below is instantiated per dtype, not per dtype pair.
+    let values = if values.dtype() != view.dtype() {
+        values.to_dtype(view.dtype())?
+    } else {
+        values
+    };
     let plan = Plan::new(&view, &advanced)?;
     let shape = plan.result_shape();
     let vstrides = values.broadcast_strides(&shape).map_err(|_| {
@@ -501,14 +507,15 @@ pub fn index_put(input: &Tensor, items: &[IndexItem], values: &Tensor) -> Result
     } else {
         values
     };
-    crate::dispatch!(view.dtype(), D => crate::dispatch!(values.dtype(), S => {
-        let (dst, src) = (view.data_ptr::<D>(), values.data_ptr::<S>());
+    crate::dispatch!(view.dtype(), T => {
+        let (dst, src) = (view.data_ptr::<T>(), values.data_ptr::<T>());
         plan.walk(&vstrides, |v, r| {
             // SAFETY: `v` is a bounds-checked element offset of `view`; `r` follows `values`'
-            // own broadcast strides; `values` does not share memory with `view`.
-            unsafe { *dst.offset(v) = D::cast_from(*src.offset(r)) }
+            // own broadcast strides; `values` (of `view`'s dtype, converted above) does not
+            // share memory with `view`.
+            unsafe { *dst.offset(v) = *src.offset(r) }
         });
-    }));
+    });
     Ok(())
 }
 

@@ -179,9 +179,9 @@ fn float_unary(
     match input.dtype() {
         DType::Float64 => unary_op::<f64, f64>(input, f64f),
         DType::Float32 => unary_op::<f32, f32>(input, f32f),
-        d => {
-            crate::dispatch!(d, S => unary_op::<S, f32>(input, move |x: S| f32f(f32::cast_from(x))))
-        }
+        // Convert first (the same per-element cast), then reuse the float32 kernel: one
+        // instance per op instead of one per op and input dtype.
+        _ => unary_op::<f32, f32>(&input.to_dtype(DType::Float32)?, f32f),
     }
 }
 
@@ -364,19 +364,25 @@ pub fn sign(input: &Tensor) -> Result<Tensor> {
 /// `isnan(input)`: bool tensor, true where the element is NaN (never for integers/bool).
 /// Mirrors `torch.isnan`.
 pub fn isnan(input: &Tensor) -> Result<Tensor> {
-    crate::dispatch!(input.dtype(), T => unary_op::<T, bool>(input, |x: T| x.nan()))
+    // Integers and bool are never NaN or infinite: a constant, without a kernel per dtype.
+    crate::dispatch_float!(input.dtype(), T => unary_op::<T, bool>(input, |x: T| x.nan()),
+        _ => Tensor::full(input.sizes(), Scalar::Bool(false), DType::Bool))
 }
 
 /// `isinf(input)`: bool tensor, true where the element is ±inf (never for integers/bool).
 /// Mirrors `torch.isinf`.
 pub fn isinf(input: &Tensor) -> Result<Tensor> {
-    crate::dispatch!(input.dtype(), T => unary_op::<T, bool>(input, |x: T| x.inf()))
+    // Integers and bool are never NaN or infinite: a constant, without a kernel per dtype.
+    crate::dispatch_float!(input.dtype(), T => unary_op::<T, bool>(input, |x: T| x.inf()),
+        _ => Tensor::full(input.sizes(), Scalar::Bool(false), DType::Bool))
 }
 
 /// `isfinite(input)`: bool tensor, false for NaN and ±inf (always true for integers/bool).
 /// Mirrors `torch.isfinite`.
 pub fn isfinite(input: &Tensor) -> Result<Tensor> {
-    crate::dispatch!(input.dtype(), T => unary_op::<T, bool>(input, |x: T| x.finite()))
+    // Integers and bool are never NaN or infinite: a constant, without a kernel per dtype.
+    crate::dispatch_float!(input.dtype(), T => unary_op::<T, bool>(input, |x: T| x.finite()),
+        _ => Tensor::full(input.sizes(), Scalar::Bool(true), DType::Bool))
 }
 
 /// `nan_to_num(input, nan=0.0, posinf=None, neginf=None)`: NaN → `nan`, +inf → `posinf`

@@ -2,12 +2,11 @@
 //! dim, mode, aminmax, split/chunk/unbind, nonzero and unique (PyTorch: `Sorting.cpp`,
 //! `TensorCompare.cpp`, `TensorShape.cpp`, `Unique.cpp`).
 
-use std::cmp::Ordering;
-
-use crate::core::dtype::DType;
+use crate::core::dtype::{DType, Element};
 use crate::core::error::{Error, Result};
 use crate::core::tensor::{maybe_wrap_dim, Tensor};
 
+use super::reduce2::{sort_key, stable_order};
 use super::{amax, amin, argmax, argmin, argsort, clone, gather, maximum, minimum, narrow, select};
 
 // ----- helpers --------------------------------------------------------------------------------
@@ -15,17 +14,6 @@ use super::{amax, amin, argmax, argmin, argsort, clone, gather, maximum, minimum
 #[inline(always)]
 fn is_nan<T: PartialOrd>(v: &T) -> bool {
     v.partial_cmp(v).is_none()
-}
-
-/// Total order with NaN above every number (torch's sort order).
-#[inline(always)]
-fn nan_last_cmp<T: PartialOrd>(a: &T, b: &T) -> Ordering {
-    match (is_nan(a), is_nan(b)) {
-        (true, true) => Ordering::Equal,
-        (true, false) => Ordering::Greater,
-        (false, true) => Ordering::Less,
-        _ => a.partial_cmp(b).unwrap_or(Ordering::Equal),
-    }
 }
 
 /// `x` (contiguous) seen as `[outer, n, inner]` around dim `d` (0-dim: all 1).
@@ -86,15 +74,16 @@ enum Pick {
     Kth(usize),
 }
 
-/// The (stable) ascending order of `lane`, NaN last, into `idx`.
-fn sort_lane<T: PartialOrd + Copy>(lane: &[T], idx: &mut Vec<usize>) {
+/// The (stable) ascending order of `lane`, NaN last, into `idx` as `(sort key, position)`
+/// pairs (the positions are the `.1`s; see `reduce2::sort_key`).
+fn sort_lane<T: Element>(lane: &[T], idx: &mut Vec<(u64, usize)>) {
     idx.clear();
-    idx.extend(0..lane.len());
-    idx.sort_by(|&a, &b| nan_last_cmp(&lane[a], &lane[b]));
+    idx.extend(lane.iter().enumerate().map(|(j, &v)| (sort_key(v), j)));
+    stable_order(idx);
 }
 
 /// The position in the non-empty `lane` of the element `p` picks.
-fn pick_index<T: PartialOrd + Copy>(p: Pick, lane: &[T], idx: &mut Vec<usize>) -> usize {
+fn pick_index<T: Element>(p: Pick, lane: &[T], idx: &mut Vec<(u64, usize)>) -> usize {
     match p {
         Pick::Max | Pick::Min => {
             let max = matches!(p, Pick::Max);
@@ -115,21 +104,21 @@ fn pick_index<T: PartialOrd + Copy>(p: Pick, lane: &[T], idx: &mut Vec<usize>) -
                 return i;
             }
             sort_lane(lane, idx);
-            idx[(lane.len() - 1) / 2]
+            idx[(lane.len() - 1) / 2].1
         }
         Pick::Kth(k) => {
             sort_lane(lane, idx);
-            idx[k]
+            idx[k].1
         }
         Pick::Mode => {
             sort_lane(lane, idx);
-            let (mut best, mut best_freq, mut freq) = (idx[0], 0usize, 0usize);
+            let (mut best, mut best_freq, mut freq) = (idx[0].1, 0usize, 0usize);
             for j in 0..idx.len() {
                 freq += 1;
-                let last = j + 1 == idx.len() || lane[idx[j]] != lane[idx[j + 1]];
+                let last = j + 1 == idx.len() || lane[idx[j].1] != lane[idx[j + 1].1];
                 if last {
                     if freq > best_freq {
-                        best = idx[j];
+                        best = idx[j].1;
                         best_freq = freq;
                     }
                     freq = 0;
@@ -192,7 +181,7 @@ fn lane_reduce(
     let (outer, n, inner) = lanes_of(&x, d);
     // SAFETY: `indices` is fresh, contiguous int64, owned here.
     let io = unsafe { fresh_slice!(indices, i64) };
-    let mut idx: Vec<usize> = try_vec(n, name)?;
+    let mut idx: Vec<(u64, usize)> = try_vec(n, name)?;
     crate::dispatch!(x.dtype(), T => {
         let s = x.as_slice::<T>().unwrap_or(&[]);
         // SAFETY: `values` is fresh, contiguous, of the input's dtype `T`, owned here.
@@ -558,14 +547,14 @@ pub fn unique(
     }
     crate::dispatch!(input.dtype(), T => {
         let v = input.to_vec::<T>();
-        let mut idx: Vec<usize> = try_vec(v.len(), "unique()")?;
+        let mut idx: Vec<(u64, usize)> = try_vec(v.len(), "unique()")?;
         sort_lane(&v, &mut idx);
         let inverse = Tensor::zeros(input.sizes(), DType::Int64)?;
         // SAFETY: `inverse` is fresh, contiguous int64, owned here.
         let inv = unsafe { fresh_slice!(inverse, i64) };
         let mut vals: Vec<T> = Vec::new();
         let mut counts: Vec<i64> = Vec::new();
-        for &j in &idx {
+        for &(_, j) in &idx {
             match vals.last() {
                 Some(last) if *last == v[j] => {}
                 _ => {

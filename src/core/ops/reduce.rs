@@ -342,7 +342,7 @@ fn reduce_with<T: Element, O: Element, R: Reducer<T>>(
     let base = input.data_ptr::<T>() as *const T;
     // The reduced dims may be visited in any order: walk them in memory order.
     if red.len() > 1 {
-        red.sort_by_key(|d| std::cmp::Reverse(d.1.unsigned_abs()));
+        sort_dims_outer_first(&mut red);
     }
     let (rsz, rst) = coalesce(&red);
 
@@ -426,6 +426,14 @@ fn reduce_with<T: Element, O: Element, R: Reducer<T>>(
         }),
     }
     Ok(out)
+}
+
+/// Order `(size, stride)` dims by decreasing |stride| (stable: ties keep their order), so a
+/// walk over them runs in memory order. Not generic and never inlined: a sort inside the generic
+/// `reduce_with` would be one copy of the std stable sort per reduction instance.
+#[inline(never)]
+fn sort_dims_outer_first(dims: &mut [(usize, isize)]) {
+    dims.sort_by_key(|d| std::cmp::Reverse(d.1.unsigned_abs()));
 }
 
 /// Which dims of `input` a reduction over `dims` covers (`None` or empty: all), with torch's

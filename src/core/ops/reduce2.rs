@@ -108,12 +108,12 @@ fn var_impl(
             v
         }
     };
-    crate::dispatch!(input.dtype(), T => reduce_by::<T, T, Welford>(
+    crate::dispatch_float!(input.dtype(), T => reduce_by::<T, T, Welford>(
         input, &mask, keepdim, (0.0, 0.0, 0.0),
         |a, v: T| welford_step(a, v.to_f64()),
         welford_merge,
         |a| T::from_f64(finish(a)),
-    ))
+    ), _ => Err(Error::runtime("std and var only support floating point and complex dtypes")))
 }
 
 /// torch's `correction` argument as a number (default 1).
@@ -216,7 +216,7 @@ pub fn norm(
             ));
         }
     }
-    crate::dispatch!(dtype, T => {
+    crate::dispatch_float!(dtype, T => {
         if p == f64::INFINITY {
             reduce_by::<T, T, f64>(input, &mask, keepdim, 0.0, |a, v: T| {
                 let x = v.to_f64().abs();
@@ -240,7 +240,7 @@ pub fn norm(
             reduce_by::<T, T, f64>(input, &mask, keepdim, 0.0,
                 move |a, v: T| a + v.to_f64().abs().powf(p), |a, b| a + b, move |a| T::from_f64(a.powf(1.0 / p)))
         }
-    })
+    }, _ => Err(Error::runtime("linalg.vector_norm only supports floating point and complex dtypes")))
 }
 
 // ----- logsumexp, all, any, count_nonzero, median ----------------------------------------------
@@ -284,12 +284,24 @@ pub fn logsumexp(input: &Tensor, dim: &[i64], keepdim: bool) -> Result<Tensor> {
     add(&s, &m, Scalar::Int(1))
 }
 
-fn all_any(input: &Tensor, mask: &[bool], keepdim: bool, all: bool) -> Result<Tensor> {
-    let r = crate::dispatch!(input.dtype(), T => if all {
-        reduce_by::<T, bool, bool>(input, mask, keepdim, true, |a, v: T| a & v.to_bool(), |a, b| a & b, |a| a)
+/// A bool tensor of `input != 0` (`input` itself when bool): reductions that only look at
+/// truth values (`all`, `any`, `count_nonzero`) convert first and run one bool kernel instead of
+/// one per dtype. The cast is `Element::to_bool` (NaN is true), as their kernels used.
+fn truth_values(input: &Tensor) -> Result<Tensor> {
+    if input.dtype() == DType::Bool {
+        Ok(input.clone())
     } else {
-        reduce_by::<T, bool, bool>(input, mask, keepdim, false, |a, v: T| a | v.to_bool(), |a, b| a | b, |a| a)
-    })?;
+        input.to_dtype(DType::Bool)
+    }
+}
+
+fn all_any(input: &Tensor, mask: &[bool], keepdim: bool, all: bool) -> Result<Tensor> {
+    let x = truth_values(input)?;
+    let r = if all {
+        reduce_by::<bool, bool, bool>(&x, mask, keepdim, true, |a, v| a & v, |a, b| a & b, |a| a)
+    } else {
+        reduce_by::<bool, bool, bool>(&x, mask, keepdim, false, |a, v| a | v, |a, b| a | b, |a| a)
+    }?;
     if input.dtype() == DType::UInt8 {
         r.to_dtype(DType::UInt8)
     } else {
@@ -326,12 +338,15 @@ pub fn any_dim(input: &Tensor, dim: i64, keepdim: bool) -> Result<Tensor> {
 /// `torch.count_nonzero`).
 pub fn count_nonzero(input: &Tensor, dim: Option<&[i64]>) -> Result<Tensor> {
     let mask = reduce_mask(input, dim)?;
-    crate::dispatch!(input.dtype(), T => reduce_by::<T, i64, i64>(
-        input, &mask, false, 0,
-        |a, v: T| a + v.to_bool() as i64,
+    reduce_by::<bool, i64, i64>(
+        &truth_values(input)?,
+        &mask,
+        false,
+        0,
+        |a, v| a + v as i64,
         |a, b| a + b,
         |a| a,
-    ))
+    )
 }
 
 /// `median(input)`: the lower median of every element (the element of rank `(n - 1) / 2`), a
@@ -414,6 +429,38 @@ pub fn cumprod(input: &Tensor, dim: i64, dtype: Option<DType>) -> Result<Tensor>
     scan(input, dim, int_to_long(input, dtype), false)
 }
 
+/// A `u64` whose unsigned order is torch's sort order of `v`: numbers ascending (-0.0 equal to
+/// 0.0), every NaN equal to the others and above +inf; bools and integers by value. Sorting
+/// keys instead of comparing `T`s with a per-dtype closure keeps one sort for every dtype.
+#[inline]
+pub(crate) fn sort_key<T: Element>(v: T) -> u64 {
+    if T::DTYPE.is_floating_point() {
+        let x = v.to_f64(); // exact for f32
+        if x.is_nan() {
+            return u64::MAX;
+        }
+        // `+ 0.0` turns -0.0 into 0.0; then flip negatives (ordered by magnitude, reversed)
+        // below positives.
+        let b = (x + 0.0).to_bits();
+        if b >> 63 == 1 {
+            !b
+        } else {
+            b | 1 << 63
+        }
+    } else {
+        (v.to_i64() as u64) ^ 1 << 63
+    }
+}
+
+/// Sort `(key, position)` pairs ascending. The pairs are all distinct, so this is exactly the
+/// stable order of the keys (equal keys keep their positions' order), with the one
+/// (unstable, faster) sort instance shared by argsort, sort, topk, kthvalue, median and mode
+/// along a dim, and unique.
+#[inline(never)]
+pub(crate) fn stable_order(pairs: &mut [(u64, usize)]) {
+    pairs.sort_unstable();
+}
+
 /// `argsort(input, dim=-1, descending=False, *, stable=False)`: int64 indices that sort `input`
 /// along `dim` (always a stable sort; NaN sorts above every number, as torch). Same shape as
 /// `input`. IndexError for `dim` out of range (torch: `torch.argsort`).
@@ -428,30 +475,20 @@ pub fn argsort(input: &Tensor, dim: i64, descending: bool, stable: bool) -> Resu
     }
     // SAFETY: `out` is a fresh contiguous int64 tensor owned here.
     let o = unsafe { std::slice::from_raw_parts_mut(out.data_ptr::<i64>(), out.numel()) };
-    let mut idx: Vec<usize> = Vec::new();
+    let mut idx: Vec<(u64, usize)> = Vec::new();
     idx.try_reserve_exact(n)
         .map_err(|_| Error::out_of_memory("argsort(): failed to allocate"))?;
+    // Descending: complemented keys (NaN first); equal keys still keep their order (stable).
+    let flip = if descending { u64::MAX } else { 0 };
     crate::dispatch!(x.dtype(), T => {
         let s = x.as_slice::<T>().unwrap_or(&[]);
-        // NaN is the largest value.
-        let key_cmp = |a: T, b: T| -> std::cmp::Ordering {
-            match (a.partial_cmp(&a).is_none(), b.partial_cmp(&b).is_none()) {
-                (true, true) => std::cmp::Ordering::Equal,
-                (true, false) => std::cmp::Ordering::Greater,
-                (false, true) => std::cmp::Ordering::Less,
-                _ => a.partial_cmp(&b).unwrap_or(std::cmp::Ordering::Equal),
-            }
-        };
         for ob in 0..outer {
             for i in 0..inner {
                 let base = ob * n * inner + i;
                 idx.clear();
-                idx.extend(0..n);
-                idx.sort_by(|&a, &b| {
-                    let c = key_cmp(s[base + a * inner], s[base + b * inner]);
-                    if descending { c.reverse() } else { c }
-                });
-                for (k, &j) in idx.iter().enumerate() {
+                idx.extend((0..n).map(|j| (sort_key(s[base + j * inner]) ^ flip, j)));
+                stable_order(&mut idx);
+                for (k, &(_, j)) in idx.iter().enumerate() {
                     o[base + k * inner] = j as i64;
                 }
             }
