@@ -93,7 +93,7 @@ pub fn index_int(input: &Tensor, i: i64) -> Result<Tensor> {
     let i = if i < 0 { i + size } else { i };
     let offset = input.storage_offset() as isize + i as isize * strides[0];
     // A 1-D input gives empty (unallocated) geometry vectors.
-    Ok(input.as_strided(sizes[1..].to_vec(), strides[1..].to_vec(), offset as usize))
+    Ok(input.as_strided(&sizes[1..], &strides[1..], offset as usize))
 }
 
 /// `input[i] = value` for one integer `i` and a Python number (torch's `THPVariable_setitem`
