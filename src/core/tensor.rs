@@ -1007,15 +1007,18 @@ impl Tensor {
     }
 
     /// torch's `assert_no_partial_overlap(output, input)`: two dense tensors of one storage must
-    /// cover exactly the same bytes or none of the same bytes (torch does not check other
-    /// layouts; see `copy_from`).
+    /// cover exactly the same bytes with the same strides, or none of the same bytes (torch does
+    /// not check other layouts; see `copy_from`).
     pub fn assert_no_partial_overlap(&self, input: &Tensor) -> Result<()> {
         if self.is_non_overlapping_and_dense()
             && input.is_non_overlapping_and_dense()
             && self.may_partially_overlap(input)
         {
+            // torch's `get_overlap_status`: the same bytes in the same order is a full overlap
+            // (allowed); the same bytes in another order (a transpose) or a shifted range is
+            // partial.
             let ((a0, a1), (b0, b1)) = (self.footprint(), input.footprint());
-            if (a0, a1) != (b0, b1) {
+            if (a0, a1) != (b0, b1) || self.strides() != input.strides() {
                 return Err(Error::runtime(
                     "unsupported operation: some elements of the input tensor and the written-to tensor refer to a single memory location. Please clone() the tensor before performing the operation.",
                 ));

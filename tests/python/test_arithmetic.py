@@ -667,10 +667,14 @@ def test_in_place_with_a_number_and_an_aliasing_zero_dim_view():
     same(t, [2.0, 3.0, 4.0], _C.float32)
     t.mul_(0.5)
     same(t, [1.0, 1.5, 2.0], _C.float32)
-    # a 0-dim tensor operand that is an element of the destination is read before writing
+    # a 0-dim view of one element of the destination partially overlaps it: torch's
+    # TensorIterator refuses it for out= as for the in-place form (clone() it first)
     t = _C.tensor([1.0, 2.0, 3.0])
-    r = _C.mul(t, t[2], out=t)
-    assert r is t
+    for call in (lambda: _C.mul(t, t[2], out=t), lambda: t.mul_(t[2])):
+        with pytest.raises(RuntimeError, match="some elements of the input tensor and the written-to tensor refer to a single memory location"):
+            call()
+        same(t, [1.0, 2.0, 3.0], _C.float32)
+    assert _C.mul(t, t[2].clone(), out=t) is t
     same(t, [3.0, 6.0, 9.0], _C.float32)
     i = _C.tensor([1, 2], dtype=_C.int64)
     with pytest.raises(RuntimeError, match="result type Float can't be cast to the desired output type Long"):
@@ -735,23 +739,31 @@ def test_out_is_first_or_second_input():
     same(b, [0.0, 0.0], _C.float32)
 
 
-def test_out_overlapping_an_input_other_than_exactly_is_computed_first():
-    # out is a shifted view of the input: a forward loop in place would read its own writes
+def test_out_partially_overlapping_an_input_is_torchs_error():
+    # torch's TensorIterator checks: a dense input covering some of out's bytes (a shifted view),
+    # or the same bytes in another order (a transpose), is refused; out untouched.
+    msg = "some elements of the input tensor and the written-to tensor refer to a single memory location"
     x = _C.arange(6, dtype=_C.float32)
-    assert _C.mul(x[:5], 10.0, out=x[1:]) is not None
-    same(x, [0.0, 0.0, 10.0, 20.0, 30.0, 40.0], _C.float32)
-    x = _C.arange(6, dtype=_C.float32)
-    _C.add(x[1:], x[:5], out=x[:5])
-    same(x, [1.0, 3.0, 5.0, 7.0, 9.0, 5.0], _C.float32)
-    # out is the transpose of an input: the same elements in another order
+    with pytest.raises(RuntimeError, match=msg):
+        _C.mul(x[:5], 10.0, out=x[1:])
+    with pytest.raises(RuntimeError, match=msg):
+        _C.add(x[1:], x[:5], out=x[:5])
+    same(x, [0.0, 1.0, 2.0, 3.0, 4.0, 5.0], _C.float32)
     m = _C.tensor([[1.0, 2.0], [3.0, 4.0]])
-    _C.add(m, m.transpose(0, 1), out=m)
-    same(m, [[2.0, 5.0], [5.0, 8.0]], _C.float32)
-    # out is an input broadcast along a dim
+    with pytest.raises(RuntimeError, match=msg):
+        _C.add(m, m.transpose(0, 1), out=m)
+    same(m, [[1.0, 2.0], [3.0, 4.0]], _C.float32)
+    # exactly the same elements (out is an input), or another tensor broadcast: allowed
+    assert _C.add(m, m, out=m) is m
+    same(m, [[2.0, 4.0], [6.0, 8.0]], _C.float32)
     row = _C.tensor([[1.0, 2.0]])
     m = _C.zeros(2, 2)
     _C.add(row, m, out=m)
     same(m, [[1.0, 2.0], [1.0, 2.0]], _C.float32)
+    # a non-dense input overlapping out (torch does not check these): computed first
+    y = _C.arange(8, dtype=_C.float32)
+    _C.add(y[::2], 0.0, out=y[:4])
+    same(y, [0.0, 2.0, 4.0, 6.0, 4.0, 5.0, 6.0, 7.0], _C.float32)
 
 
 def test_out_of_another_dtype_casts_and_errors():

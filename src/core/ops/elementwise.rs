@@ -981,6 +981,11 @@ impl BinaryPlan<'_> {
                 &*self.shape
             )));
         }
+        // TensorIterator's memory-overlap checks (torch raises these for `out=` too): an expanded
+        // `out`, or a dense input covering some but not exactly the same bytes as a dense `out`.
+        out.assert_no_internal_overlap()?;
+        out.assert_no_partial_overlap(self.a)?;
+        out.assert_no_partial_overlap(self.b)?;
         let direct = out.dtype() == self.dtype
             && !overlaps_other_than_exactly(out, self.a, self.dtype)
             && !overlaps_other_than_exactly(out, self.b, self.dtype)
