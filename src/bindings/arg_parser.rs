@@ -357,6 +357,54 @@ pub enum TensorArg<'a> {
     Owned(Tensor),
 }
 
+/// Values an `int[]` argument holds in place; longer lists go to the heap.
+const INT_LIST_INLINE: usize = 8;
+
+/// An `int[]` argument (a shape, a list of dims): up to `INT_LIST_INLINE` values in place, so
+/// the parser allocates nothing for ordinary calls (`zeros((2, 3))`, `sum(t, dim=0)`); longer
+/// lists on the heap. Derefs to `[i64]`.
+pub enum IntList {
+    Inline {
+        len: u8,
+        values: [i64; INT_LIST_INLINE],
+    },
+    Heap(Vec<i64>),
+}
+
+impl IntList {
+    /// The values of `items` (each may fail: the first error is returned).
+    fn collect(items: impl ExactSizeIterator<Item = PyResult<i64>>) -> PyResult<IntList> {
+        if items.len() > INT_LIST_INLINE {
+            return items.collect::<PyResult<Vec<_>>>().map(IntList::Heap);
+        }
+        let mut values = [0; INT_LIST_INLINE];
+        let mut len = 0;
+        for v in items {
+            values[len] = v?;
+            len += 1;
+        }
+        Ok(IntList::Inline {
+            len: len as u8,
+            values,
+        })
+    }
+
+    fn from_slice(v: &[i64]) -> IntList {
+        IntList::collect(v.iter().map(|&x| Ok(x))).expect("no element can fail")
+    }
+}
+
+impl Deref for IntList {
+    type Target = [i64];
+    #[inline(always)]
+    fn deref(&self) -> &[i64] {
+        match self {
+            IntList::Inline { len, values } => &values[..*len as usize],
+            IntList::Heap(v) => v,
+        }
+    }
+}
+
 impl TensorArg<'_> {
     /// Hold our own handle to the tensor instead of a reference into its Python object, before
     /// the GIL is released (Note [Core calls without the GIL] in src/bindings/gil.rs).
@@ -1184,7 +1232,7 @@ impl<'a> ParsedArgs<'a> {
     }
 
     /// `int[]` parameter `i`: varargs ints, a tuple/list of ints, or a lone int.
-    pub fn int_list(&self, i: usize) -> PyResult<Vec<i64>> {
+    pub fn int_list(&self, i: usize) -> PyResult<IntList> {
         match self.optional_int_list(i)? {
             Some(v) => Ok(v),
             None => Err(self.bad_default(i, &self.param(i).default)),
@@ -1192,32 +1240,34 @@ impl<'a> ParsedArgs<'a> {
     }
 
     /// `int[]?` parameter `i`.
-    pub fn optional_int_list(&self, i: usize) -> PyResult<Option<Vec<i64>>> {
+    pub fn optional_int_list(&self, i: usize) -> PyResult<Option<IntList>> {
         if i == 0 {
             if let Some((0, items)) = self.varargs {
-                return items
-                    .iter()
-                    // SAFETY: live borrowed arguments.
-                    .map(|&p| int_value(unsafe { Borrowed::from_ptr(p) }))
-                    .collect::<PyResult<Vec<_>>>()
-                    .map(Some);
+                return IntList::collect(
+                    items
+                        .iter()
+                        // SAFETY: live borrowed arguments.
+                        .map(|&p| int_value(unsafe { Borrowed::from_ptr(p) })),
+                )
+                .map(Some);
             }
         }
         match self.slot(i) {
             Some(o) => {
                 if is_int_like(o) {
-                    return Ok(Some(vec![int_value(o)?]));
+                    return IntList::collect(std::iter::once(int_value(o))).map(Some);
                 }
-                sequence_items(o)
-                    .iter()
-                    // SAFETY: borrowed items of a live list/tuple.
-                    .map(|&p| int_value(unsafe { Borrowed::from_ptr(p) }))
-                    .collect::<PyResult<Vec<_>>>()
-                    .map(Some)
+                IntList::collect(
+                    sequence_items(o)
+                        .iter()
+                        // SAFETY: borrowed items of a live list/tuple.
+                        .map(|&p| int_value(unsafe { Borrowed::from_ptr(p) })),
+                )
+                .map(Some)
             }
             None => match &self.param(i).default {
-                DefaultValue::IntList(v) => Ok(Some(v.clone())),
-                DefaultValue::Int(v) => Ok(Some(vec![*v])),
+                DefaultValue::IntList(v) => Ok(Some(IntList::from_slice(v))),
+                DefaultValue::Int(v) => Ok(Some(IntList::from_slice(&[*v]))),
                 _ => Ok(None),
             },
         }

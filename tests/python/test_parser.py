@@ -181,6 +181,13 @@ def test_varargs_int_list():
     assert _C.zeros((2, 3)).shape == (2, 3)
     assert _C.zeros([2, 3]).shape == (2, 3)
     assert _C.zeros(4).shape == (4,)
+    # lists held in place (up to 8 values) and on the heap (more)
+    for n in (8, 9, 12):
+        assert _C.zeros((1,) * n).shape == (1,) * n
+        assert _C.zeros(*([1] * n)).shape == (1,) * n
+        t = _C.ones((1,) * n)
+        assert t.sum(dim=list(range(n))).item() == 1.0
+        assert t.permute(*reversed(range(n))).shape == (1,) * n
     assert _C.zeros(2, 3, dtype=_C.int32).dtype is _C.int32
     assert _C.ones(1, 1, 1, 1).shape == (1, 1, 1, 1)
     x = _C.arange(6)
