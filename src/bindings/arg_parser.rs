@@ -708,7 +708,9 @@ impl PythonArgParser {
             unsafe { std::slice::from_raw_parts(args, total) }
         };
         for (idx, sig) in sigs.iter().enumerate() {
-            match self.try_match(sig, &mut storage.0, all, nargs, kw) {
+            // With several overloads a failed match's message is never shown (the combined
+            // "invalid combination" message is): don't format it.
+            match self.try_match(sig, &mut storage.0, all, nargs, kw, sigs.len() == 1) {
                 Ok((varargs, has_overloaded)) => {
                     return Ok(ParsedArgs {
                         idx,
@@ -748,7 +750,7 @@ impl PythonArgParser {
 
     /// Try one overload, binding into `slots` (all of which it overwrites); `Ok` gives the
     /// varargs binding and whether an argument overrides `_C`, `Err(message)` says why the
-    /// overload does not bind.
+    /// overload does not bind (an empty message unless `want_msg`).
     #[allow(clippy::type_complexity)]
     fn try_match<'a>(
         &self,
@@ -757,6 +759,7 @@ impl PythonArgParser {
         all: &'a [*mut ffi::PyObject],
         nargs: usize,
         kw: &[Borrowed<'_>],
+        want_msg: bool,
     ) -> Result<(Option<(usize, &'a [*mut ffi::PyObject])>, bool), String> {
         let name = self.name;
         *slots = [std::ptr::null_mut(); MAX_PARAMS];
@@ -771,6 +774,9 @@ impl PythonArgParser {
                     let o = unsafe { Borrowed::from_ptr(a) };
                     if !is_int_like(o) {
                         // zeros(): argument 'size' must be tuple of ints, but found element of type str at pos 2
+                        if !want_msg {
+                            return Err(String::new());
+                        }
                         return Err(format!(
                             "{name}(): argument '{}' must be tuple of ints, but found element of type {} at pos {}",
                             sig.params[0].name,
@@ -792,6 +798,9 @@ impl PythonArgParser {
                     let o = unsafe { Borrowed::from_ptr(a) };
                     if !is_tensor(o) {
                         // einsum(): argument 'tensors' must be tuple of Tensors, but found element of type str at pos 1
+                        if !want_msg {
+                            return Err(String::new());
+                        }
                         return Err(format!(
                             "{name}(): argument '{}' must be tuple of Tensors, but found element of type {} at pos {}",
                             sig.params[vi].name,
@@ -814,6 +823,9 @@ impl PythonArgParser {
                 .filter(|p| !p.keyword_only && p.default == DefaultValue::Required)
                 .count();
             let was = if nargs == 1 { "was" } else { "were" };
+            if !want_msg {
+                return Err(String::new());
+            }
             return Err(if required == sig.max_pos_args {
                 format!(
                     "{name}() takes {} positional argument{} but {nargs} {was} given",
@@ -839,6 +851,9 @@ impl PythonArgParser {
             if let Some(k) = find_keyword(kw, p) {
                 if !obj.is_null() {
                     // add() got multiple values for argument 'other'
+                    if !want_msg {
+                        return Err(String::new());
+                    }
                     return Err(format!(
                         "{name}() got multiple values for argument '{}'",
                         p.name
@@ -865,11 +880,17 @@ impl PythonArgParser {
             // SAFETY: a live argument.
             let o = unsafe { Borrowed::from_ptr(obj) };
             if let Err(detail) = check_type(p, o, sig.numbers_as_tensors) {
+                if !want_msg {
+                    return Err(String::new());
+                }
                 let what = detail.unwrap_or_else(|| {
                     format!("must be {}, not {}", p.ty.describe(), describe_value(o))
                 });
                 // add(): argument 'other' (position 2) must be Tensor, not str
                 // sum(): argument 'keepdim' must be bool, not int
+                if !want_msg {
+                    return Err(String::new());
+                }
                 return Err(if is_kw {
                     format!("{name}(): argument '{}' {what}", p.name)
                 } else {
@@ -894,6 +915,9 @@ impl PythonArgParser {
                 .map(|m| format!("\"{m}\""))
                 .collect::<Vec<_>>()
                 .join(", ");
+            if !want_msg {
+                return Err(String::new());
+            }
             return Err(format!(
                 "{name}() missing {} required positional argument{}: {list}",
                 missing.len(),
@@ -905,6 +929,9 @@ impl PythonArgParser {
                 if !sig.params.iter().any(|p| keyword_matches(k, p)) {
                     // add() got an unexpected keyword argument 'foo'
                     let kname = convert::str_as_utf8(k).unwrap_or("?");
+                    if !want_msg {
+                        return Err(String::new());
+                    }
                     return Err(format!(
                         "{name}() got an unexpected keyword argument '{kname}'"
                     ));
