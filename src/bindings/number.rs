@@ -91,19 +91,37 @@ unsafe fn binary(
         let (Some(mut x), Some(mut y)) = (operand(a)?, operand(b)?) else {
             return Ok(not_implemented().release());
         };
-        let unlocked = if worth(&x, &y) {
-            x.own();
-            y.own();
-            // SAFETY: the GIL is held; until `unlocked` is dropped only the core op runs, on our
-            // own tensor handles (Note [Core calls without the GIL]).
-            Some(unsafe { gil::Unlocked::new() })
-        } else {
-            None
-        };
-        let result = f(&x, &y);
-        drop(unlocked);
+        let big = worth(&x, &y);
+        // SAFETY: the GIL is held; `f` is a core op, which touches no Python object.
+        let result = unsafe { call_core(&mut x, &mut y, big, f) };
         Ok(wrap(result?)?.release())
     })
+}
+
+/// `f(x, y)`, with the GIL released around it when `unlock` (the op is large enough to pay for
+/// it): both handles are made owned first, so nothing another Python thread does to the
+/// arguments can free the tensors mid-call (Note [Core calls without the GIL]).
+///
+/// # Safety
+/// The GIL is held, and `f` touches no Python object and calls no CPython API.
+unsafe fn call_core<R>(
+    x: &mut TensorArg<'_>,
+    y: &mut TensorArg<'_>,
+    unlock: bool,
+    f: impl FnOnce(&Tensor, &Tensor) -> R,
+) -> R {
+    let unlocked = if unlock {
+        x.own();
+        y.own();
+        // SAFETY: contract: the GIL is held and only `f`, which touches no Python object, runs
+        // until `unlocked` is dropped.
+        Some(unsafe { gil::Unlocked::new() })
+    } else {
+        None
+    };
+    let result = f(x, y);
+    drop(unlocked);
+    result
 }
 
 /// The elementwise rule of `gil::elementwise_worth` for two operands.
@@ -139,17 +157,9 @@ unsafe fn inplace(
             return Ok(not_implemented().release());
         };
         let mut x = TensorArg::Borrowed(x);
-        let unlocked = if elementwise_worth(&x, &y) {
-            x.own();
-            y.own();
-            // SAFETY: as in `binary`.
-            Some(unsafe { gil::Unlocked::new() })
-        } else {
-            None
-        };
-        let result = f(&x, &y);
-        drop(unlocked);
-        result?;
+        let big = elementwise_worth(&x, &y);
+        // SAFETY: as in `binary`.
+        unsafe { call_core(&mut x, &mut y, big, f) }?;
         Ok(a.to_owned().release())
     })
 }

@@ -658,14 +658,8 @@ impl Tensor {
         strides: impl AsRef<[isize]>,
         offset: usize,
     ) -> Tensor {
-        let base = Some(self.base.clone().unwrap_or_else(|| self.clone()));
-        Tensor::from_parts(
-            self.storage.share(self),
-            SizesAndStrides::new(sizes.as_ref(), strides.as_ref()),
-            offset,
-            self.dtype,
-            base,
-        )
+        let base = self.base.clone().unwrap_or_else(|| self.clone());
+        self.restride(sizes.as_ref(), strides.as_ref(), offset, Some(base))
     }
 
     /// A view with the same geometry: a new tensor (its own identity) over the same elements
@@ -676,20 +670,38 @@ impl Tensor {
 
     /// `self`'s storage under new geometry *without* recording a base: for a tensor the calling op
     /// allocated itself and returns in another shape (torch's `_unsafe_view`), so the result is
-    /// not a view of anything the caller can see.
+    /// not a view of anything the caller can see. Same guarantee as `as_strided`.
     pub fn restride_owned(
         &self,
         sizes: impl AsRef<[usize]>,
         strides: impl AsRef<[isize]>,
         offset: usize,
     ) -> Tensor {
-        Tensor::from_parts(
+        self.restride(sizes.as_ref(), strides.as_ref(), offset, None)
+    }
+
+    fn restride(
+        &self,
+        sizes: &[usize],
+        strides: &[isize],
+        offset: usize,
+        base: Option<Tensor>,
+    ) -> Tensor {
+        let t = Tensor::from_parts(
             self.storage.share(self),
-            SizesAndStrides::new(sizes.as_ref(), strides.as_ref()),
+            SizesAndStrides::new(sizes, strides),
             offset,
             self.dtype,
-            None,
-        )
+            base,
+        );
+        debug_assert!(
+            t.numel() == 0 || {
+                let (lo, hi) = t.footprint();
+                lo >= 0 && hi as usize <= t.storage.nbytes()
+            },
+            "view outside its storage: {t:?}"
+        );
+        t
     }
 
     /// A contiguous tensor with the same values: `self` itself (the same tensor) when already
