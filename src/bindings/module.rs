@@ -4,7 +4,7 @@
 
 use super::convert::{add_object, py_int};
 use super::errors::PyResult;
-use super::object_ptr::{py_bool, ObjectPtr};
+use super::object_ptr::{py_bool, Borrowed, ObjectPtr};
 use pyo3_ffi as ffi;
 use std::ffi::c_void;
 use std::ptr::addr_of_mut;
@@ -66,6 +66,53 @@ unsafe extern "C" fn live_tensors(
     crate::handle_errors!({ Ok(py_int(crate::core::tensor::live_tensors() as i64)?.release()) })
 }
 
+/// `_C.set_num_threads(n)` (torch.set_num_threads): the number of threads the kernels use from
+/// now on (`core::parallel`; results never depend on it). `n` must be an int (TypeError
+/// otherwise; torch raises RuntimeError there) and positive (RuntimeError, as torch).
+unsafe extern "C" fn set_num_threads(
+    _m: *mut ffi::PyObject,
+    arg: *mut ffi::PyObject,
+) -> *mut ffi::PyObject {
+    crate::handle_errors!({
+        // SAFETY: METH_O module function: `arg` is a live borrowed object.
+        let a = unsafe { Borrowed::from_ptr(arg) };
+        // SAFETY: type checks on a live object.
+        let is_int = unsafe { ffi::PyLong_Check(arg) != 0 && ffi::PyBool_Check(arg) == 0 };
+        if !is_int {
+            return Err(super::errors::type_error(format!(
+                "set_num_threads expects an int, but got {}",
+                super::convert::type_name(a)
+            )));
+        }
+        let mut overflow = 0;
+        // SAFETY: `arg` is an int (checked); overflow is reported through `overflow`.
+        let n = unsafe { ffi::PyLong_AsLongLongAndOverflow(arg, &mut overflow) };
+        if overflow > 0 || n > i64::from(i32::MAX) {
+            return Err(super::errors::runtime_error(format!(
+                "set_num_threads expects an int of at most {}",
+                i32::MAX
+            )));
+        }
+        if overflow < 0 || n <= 0 {
+            return Err(super::errors::runtime_error(
+                "set_num_threads expects a positive integer",
+            ));
+        }
+        crate::core::parallel::set_num_threads(n as usize);
+        Ok(super::object_ptr::none().release())
+    })
+}
+
+/// `_C.get_num_threads()` (torch.get_num_threads): the number of threads the kernels use.
+unsafe extern "C" fn get_num_threads(
+    _m: *mut ffi::PyObject,
+    _: *mut ffi::PyObject,
+) -> *mut ffi::PyObject {
+    crate::handle_errors!({
+        Ok(py_int(crate::core::parallel::get_num_threads() as i64)?.release())
+    })
+}
+
 /// Hand-written module functions (no sentinel).
 fn hand_written_functions() -> Vec<ffi::PyMethodDef> {
     vec![
@@ -86,6 +133,18 @@ fn hand_written_functions() -> Vec<ffi::PyMethodDef> {
             ml_meth: ffi::PyMethodDefPointer { PyCFunctionFastWithKeywords: super::testing::fn_hold_in_thread },
             ml_flags: ffi::METH_FASTCALL | ffi::METH_KEYWORDS,
             ml_doc: c"_hold_in_thread($module, tensor, seconds)\n--\n\nTest hook: a Rust thread holds the tensor for `seconds`, then drops it without the GIL.".as_ptr(),
+        },
+        ffi::PyMethodDef {
+            ml_name: c"set_num_threads".as_ptr(),
+            ml_meth: ffi::PyMethodDefPointer { PyCFunction: set_num_threads },
+            ml_flags: ffi::METH_O,
+            ml_doc: c"set_num_threads($module, n, /)\n--\n\nSets the number of threads the kernels use (a positive int; results do not depend on it). Mirrors torch.set_num_threads. TypeError for a non-int, RuntimeError for n < 1.".as_ptr(),
+        },
+        ffi::PyMethodDef {
+            ml_name: c"get_num_threads".as_ptr(),
+            ml_meth: ffi::PyMethodDefPointer { PyCFunction: get_num_threads },
+            ml_flags: ffi::METH_NOARGS,
+            ml_doc: c"get_num_threads($module, /)\n--\n\nThe number of threads the kernels use: set_num_threads' value, else TENSORBIND_NUM_THREADS, else the number of cores. Mirrors torch.get_num_threads.".as_ptr(),
         },
         ffi::PyMethodDef {
             ml_name: c"_live_tensors".as_ptr(),
