@@ -2,9 +2,8 @@
 //! broadcasting; operands are compared in their promoted dtype and the result is bool
 //! (PyTorch: the comparison ops of `BinaryOps.cpp`).
 
-use super::elementwise::binary_op;
+use super::elementwise::{binary_op, broadcast_shape_of};
 use crate::core::promote::result_type;
-use crate::core::tensor::broadcast_shapes;
 use crate::core::{Result, Tensor};
 
 macro_rules! comparison {
@@ -44,7 +43,7 @@ comparison!(
 /// shares `lt`'s kernels instead of instantiating a set per dtype; the shapes are checked in
 /// the caller's order first so a broadcast error names the tensors as torch does.
 pub fn gt(input: &Tensor, other: &Tensor) -> Result<Tensor> {
-    broadcast_shapes(input.sizes(), other.sizes())?;
+    broadcast_shape_of(input, other)?;
     lt(other, input)
 }
 
@@ -52,7 +51,7 @@ pub fn gt(input: &Tensor, other: &Tensor) -> Result<Tensor> {
 ///
 /// Computed as `le(other, input)`, as `gt` is from `lt`.
 pub fn ge(input: &Tensor, other: &Tensor) -> Result<Tensor> {
-    broadcast_shapes(input.sizes(), other.sizes())?;
+    broadcast_shape_of(input, other)?;
     le(other, input)
 }
 

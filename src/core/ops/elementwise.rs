@@ -878,7 +878,7 @@ fn binary_into_par_dyn<T: Arith>(
 /// The broadcast shape of two operands; operands of one shape (the common case), or a 0-dim
 /// operand (a Python number), borrow the other's shape instead of building a new one (a
 /// per-call allocation on small tensors).
-fn broadcast_shape_of<'a>(a: &'a Tensor, b: &'a Tensor) -> Result<Cow<'a, [usize]>> {
+pub(crate) fn broadcast_shape_of<'a>(a: &'a Tensor, b: &'a Tensor) -> Result<Cow<'a, [usize]>> {
     if a.sizes() == b.sizes() || b.dim() == 0 {
         Ok(Cow::Borrowed(a.sizes()))
     } else if a.dim() == 0 {
