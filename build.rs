@@ -14,13 +14,17 @@ fn main() {
     println!("cargo:rerun-if-changed=src/bindings/stub_prelude.pyi");
     println!("cargo:rerun-if-changed=src/c/layout.c");
     println!("cargo:rerun-if-changed=include/tensorbind.h");
+    println!("cargo:rerun-if-changed=src/c/trashcan.c");
     println!("cargo:rustc-check-cfg=cfg(py_debug)");
-    emit_python_cfg();
+    let python = emit_python_cfg();
     // The C view of a tensor (include/tensorbind.h): compile its layout probe so the Rust side
-    // can check both compilers agree (src/bindings/c_view.rs).
+    // can check both compilers agree (src/bindings/c_view.rs). And the C shims around CPython
+    // macros pyo3-ffi lacks (src/c/trashcan.c), against the target interpreter's headers.
     cc::Build::new()
         .file("src/c/layout.c")
+        .file("src/c/trashcan.c")
         .include("include")
+        .include(python_include_dir(python.as_deref()))
         .warnings(true)
         .compile("tensorbind_c");
     let out_dir = PathBuf::from(std::env::var("OUT_DIR").expect("OUT_DIR"));
@@ -35,21 +39,49 @@ fn main() {
 
 /// pyo3-ffi serialises the interpreter config as hex-encoded `key=value` lines in
 /// `DEP_PYTHON_PYO3_CONFIG` (it declares `links = "python"`); `build_flags` lists `Py_DEBUG`.
-fn emit_python_cfg() {
-    let Ok(hex) = std::env::var("DEP_PYTHON_PYO3_CONFIG") else {
-        return;
-    };
+/// Returns the interpreter's `executable` when the config names one.
+fn emit_python_cfg() -> Option<String> {
+    let hex = std::env::var("DEP_PYTHON_PYO3_CONFIG").ok()?;
     let bytes: Vec<u8> = (0..hex.len() / 2)
         .filter_map(|i| u8::from_str_radix(&hex[2 * i..2 * i + 2], 16).ok())
         .collect();
     let text = String::from_utf8_lossy(&bytes);
+    let mut executable = None;
     for line in text.lines() {
         if let Some(flags) = line.strip_prefix("build_flags=") {
             if flags.split(',').any(|f| f == "Py_DEBUG") {
                 println!("cargo:rustc-cfg=py_debug");
             }
         }
+        if let Some(exe) = line.strip_prefix("executable=") {
+            executable = Some(exe.to_string());
+        }
     }
+    executable
+}
+
+/// The C header directory of the interpreter `python` (or of `python3` on PATH), asked of the
+/// interpreter itself, so C shims compile against the headers of the build they link into.
+fn python_include_dir(python: Option<&str>) -> PathBuf {
+    let exe = python.unwrap_or("python3");
+    let out = std::process::Command::new(exe)
+        .args([
+            "-c",
+            "import sysconfig; print(sysconfig.get_paths()['include'])",
+        ])
+        .output()
+        .unwrap_or_else(|e| panic!("running {exe} to find Python's headers: {e}"));
+    assert!(
+        out.status.success(),
+        "{exe} could not report its include directory"
+    );
+    let dir = PathBuf::from(String::from_utf8_lossy(&out.stdout).trim());
+    assert!(
+        dir.join("Python.h").exists(),
+        "Python.h not found in {} (install the interpreter's development headers)",
+        dir.display()
+    );
+    dir
 }
 
 // ----- schema ---------------------------------------------------------------------------------
@@ -608,7 +640,7 @@ fn gen_entry_point(op: &Op, v: Variant, structseqs: &[(String, Vec<String>)], ou
                     call_args.push("&self_a".to_string());
                     tensors.push(("Some(&*self_a)".into(), Some("self_a.own();".into())));
                 } else {
-                    call_args.push("self_t".to_string());
+                    call_args.push("&self_t".to_string());
                 }
                 continue;
             }

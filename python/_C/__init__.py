@@ -7,6 +7,8 @@ suite reads are re-exported as well although they start with an underscore:
 - ``_C._py_debug``: True only when the extension was compiled for a ``Py_DEBUG`` interpreter.
 - ``_C._live_tensors()``: the number of core tensors alive in the process (leak checks).
 - ``_C._tensor_free_list_len()``: how many dead ``_C.Tensor`` objects are kept for reuse.
+- ``_C._parked_tensors()``: how many tensors replaced by an ``out=`` resize are kept until the
+  calls that may still read them return.
 - ``_C._hold_in_thread(t, seconds)``: test hook; a Rust thread holds ``t`` for a while, then
   drops it without the GIL (PyObject preservation tests).
 """
@@ -16,7 +18,13 @@ suite reads are re-exported as well although they start with an underscore:
 # of those names are shadowed in this module after this line (as in `torch`): don't use them here.
 from . import _C as _ext
 from ._C import *  # noqa: F401,F403
-from ._C import _hold_in_thread, _live_tensors, _py_debug, _tensor_free_list_len  # noqa: F401
+from ._C import (  # noqa: F401
+    _hold_in_thread,
+    _live_tensors,
+    _parked_tensors,
+    _py_debug,
+    _tensor_free_list_len,
+)
 
 # `_C.return_types` holds the named-tuple types of multi-output ops; registering it as a module
 # makes `import _C.return_types` work and lets pickle find the types by their qualified names.

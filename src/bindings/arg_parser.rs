@@ -23,7 +23,7 @@ use super::dtype_object::unpack_dtype;
 use super::errors::{type_error, BindError, PyResult};
 use super::object_ptr::Borrowed;
 use super::override_protocol::{self, Overloaded};
-use super::tensor_object::{is_tensor, tensor_ref, tensor_type, unpack};
+use super::tensor_object::{is_tensor, tensor_ref, tensor_type, unpack, TensorRef};
 use crate::core::{DType, Scalar, Tensor};
 use pyo3_ffi as ffi;
 use std::ops::Deref;
@@ -350,10 +350,10 @@ pub struct ParsedArgs<'a> {
     has_overloaded: bool,
 }
 
-/// A tensor argument: borrowed in place from its Python object, or a wrapped number made for
-/// this call.
+/// A tensor argument: a borrowed handle to the tensor inside its Python object, or a handle of
+/// our own (a wrapped number made for this call, or taken by `own`).
 pub enum TensorArg<'a> {
-    Borrowed(&'a Tensor),
+    Borrowed(TensorRef<'a>),
     Owned(Tensor),
 }
 
@@ -410,8 +410,8 @@ impl TensorArg<'_> {
     /// the GIL is released (Note [Core calls without the GIL] in src/bindings/gil.rs).
     #[inline]
     pub fn own(&mut self) {
-        if let TensorArg::Borrowed(t) = *self {
-            *self = TensorArg::Owned(t.clone());
+        if let TensorArg::Borrowed(t) = self {
+            *self = TensorArg::Owned((**t).clone());
         }
     }
 }
@@ -470,8 +470,9 @@ fn describe_value(o: Borrowed<'_>) -> String {
     convert::type_name(o)
 }
 
-/// The items of a list or tuple, borrowed from it (valid while it is unchanged; no Python code
-/// runs while the parser holds them).
+/// The items of a list or tuple, borrowed from it. Valid only until Python code runs (which may
+/// change the list): callers read them at once, and take their own reference to anything they
+/// keep (the `'a` here is the list's, not its items').
 fn sequence_items<'a>(o: Borrowed<'a>) -> &'a [*mut ffi::PyObject] {
     // SAFETY: `PySequence_Fast_ITEMS`-style access for exact list/tuple storage: both keep a
     // contiguous item array of `len` borrowed references.
@@ -1074,16 +1075,17 @@ impl<'a> ParsedArgs<'a> {
     /// The arguments that override `_C`, in dispatch order: recorded again from the bound
     /// arguments, in the order the matcher visited them (parameters in order, sequence items
     /// in order), so the list is the one torch's parser builds while matching.
-    pub fn overloaded(&self) -> Overloaded<'a> {
+    pub fn overloaded(&self) -> Overloaded {
         let mut ov = Overloaded::new();
         if !self.has_overloaded {
             return ov;
         }
-        /// Record those of `items` that override.
+        /// Record those of `items` that override (`push` takes its own reference to each).
         ///
         /// # Safety
-        /// `items` are live arguments (or items of live argument sequences) alive for `'a`.
-        unsafe fn push_all<'a>(ov: &mut Overloaded<'a>, items: &[*mut ffi::PyObject]) {
+        /// `items` are live arguments (or items of live argument sequences), and no Python code
+        /// runs while they are read.
+        unsafe fn push_all(ov: &mut Overloaded, items: &[*mut ffi::PyObject]) {
             for &item in items {
                 // SAFETY: contract.
                 let item = unsafe { Borrowed::from_ptr(item) };
@@ -1108,8 +1110,8 @@ impl<'a> ParsedArgs<'a> {
                 // SAFETY: a non-NULL slot is a live argument borrowed from the caller for `'a`.
                 unsafe { push_all(&mut ov, &[obj]) };
             } else if p.ty == ParamType::TensorList {
-                // SAFETY: as above; the items of a live list/tuple argument, unchanged while
-                // the call is matched and dispatched (no Python code ran since matching).
+                // SAFETY: as above; the items of a live list/tuple argument, read and owned at
+                // once (`overrides` and `push` run no Python code).
                 unsafe { push_all(&mut ov, sequence_items(Borrowed::from_ptr(obj))) };
             }
         }

@@ -142,7 +142,13 @@ fn panic_message(payload: &(dyn std::any::Any + Send)) -> String {
 /// value; a panic → `RuntimeError` naming the panic and its location, return the error value.
 #[inline(always)]
 pub fn trampoline<R: ErrorReturn>(body: impl FnOnce() -> PyResult<R>) -> R {
-    match catch_unwind(AssertUnwindSafe(body)) {
+    // The call scope ends inside `catch_unwind`, so handles parked during the call are released
+    // before an error is raised (src/bindings/call_scope.rs).
+    let scoped = || {
+        let _scope = super::call_scope::enter();
+        body()
+    };
+    match catch_unwind(AssertUnwindSafe(scoped)) {
         Ok(Ok(v)) => v,
         Ok(Err(e)) => {
             restore(e);

@@ -59,6 +59,11 @@ pub fn tensor_methods() -> &'static [ffi::PyMethodDef] {
 /// itself): write `result` into `o` (torch's rules: the dtype must be castable, a different
 /// shape resizes `out` with a UserWarning unless it was empty) and return `o` itself (a new
 /// reference).
+///
+/// Resizing gives the object a new tensor of the new shape (`replace_tensor`): the object keeps
+/// its identity, `__dict__` and `grad`, and views of the old tensor still name it as `_base`
+/// (Note [PyObject preservation], forwarding tensors). The warning runs Python code (warning
+/// filters, `showwarning`), which may even resize `o` again: the tensor is read afresh after it.
 pub fn write_out(o: Borrowed<'_>, result: Tensor, op: &str) -> PyResult<*mut ffi::PyObject> {
     let Some(t) = unpack(o) else {
         // add(): argument 'out' must be Tensor, not int
@@ -88,13 +93,16 @@ pub fn write_out(o: Borrowed<'_>, result: Tensor, op: &str) -> PyResult<*mut ffi
                 return Err(super::errors::BindError::Python);
             }
         }
-        let resized = Tensor::zeros(result.sizes(), t.dtype())?;
-        // SAFETY: `o` is a live tensor (checked) that Python owns (an argument), the GIL is held,
-        // and no Rust reference into its `cdata` is in use: the op's inputs were last used to
-        // compute `result`.
+        // SAFETY: `o` is a live tensor object (checked above) borrowed from our caller, who owns
+        // a reference to it; the GIL is held.
+        let dtype = unsafe { tensor_ref(o) }.dtype();
+        let resized = Tensor::zeros(result.sizes(), dtype)?;
+        // SAFETY: as above; `resized` is fresh (no Python object). Borrowed handles to the old
+        // tensor (`t`, and any further up the stack) stay valid: the old handle is parked until
+        // the outermost call returns (Note [Borrowed tensors and replaced handles]).
         unsafe { super::tensor_object::replace_tensor(o, resized) };
     }
-    // SAFETY: `o` is a live tensor (checked above).
+    // SAFETY: `o` is a live tensor object (checked above).
     let t = unsafe { tensor_ref(o) };
     t.copy_from(&result)?;
     Ok(o.to_owned().release())
@@ -114,7 +122,7 @@ pub fn write_out_plan(
         Some(t) if t.sizes() == plan.shape() && can_cast(plan.dtype(), t.dtype()) => {
             // `plan` may borrow `t` itself (out=input): both are shared borrows, and the kernel
             // handles that aliasing; nothing replaces `out`'s tensor on this path.
-            plan.run_into(t)?;
+            plan.run_into(&t)?;
             Ok(out.to_owned().release())
         }
         // The resize path replaces `out`'s tensor, which `plan` may borrow: compute first.

@@ -161,9 +161,9 @@ unsafe extern "C" fn mp_subscript(
         let (t, key) = unsafe { (tensor_ref(Borrowed::from_ptr(slf)), Borrowed::from_ptr(key)) };
         if is_exact_int(key) {
             // `t[3]`: one select, no index-item list (torch's getitem fast path for an int).
-            return Ok(wrap(index_int(t, convert::to_i64(key)?)?)?.release());
+            return Ok(wrap(index_int(&t, convert::to_i64(key)?)?)?.release());
         }
-        Ok(wrap(view_for(t, key)?)?.release())
+        Ok(wrap(view_for(&t, key)?)?.release())
     })
 }
 
@@ -190,18 +190,18 @@ unsafe extern "C" fn mp_ass_subscript(
             // `t[3] = 2.0`: convert the number (overflow-checked), select, fill; no 0-dim value
             // tensor and no index-item list (torch's setitem fast path for an int key).
             let (i, v) = (convert::to_i64(key)?, convert::number_to_scalar(value)?);
-            index_put_int(t, i, v)?;
+            index_put_int(&t, i, v)?;
             return Ok(0);
         }
         let items = items_for(key)?;
         if let Some(src) = unpack(value) {
-            index_put(t, &items, src)?;
+            index_put(&t, &items, &src)?;
         } else if convert::is_number(value) {
             // torch's `valueToTensor`: a number becomes a 0-dim tensor of `t`'s dtype (checked
             // for overflow), which the core fills with.
             let v = Tensor::zeros(&[], t.dtype())?;
             v.fill_(convert::number_to_scalar(value)?)?;
-            index_put(t, &items, &v)?;
+            index_put(&t, &items, &v)?;
         } else {
             // torch: can't assign a str to a scalar tensor
             return Err(super::errors::type_error(format!(

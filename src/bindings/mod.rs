@@ -3,6 +3,7 @@
 
 pub mod arg_parser;
 pub mod c_view;
+pub mod call_scope;
 pub mod convert;
 pub mod cpython_ext;
 pub mod dtype_object;

@@ -6,7 +6,6 @@ use super::convert::{add_object, py_int};
 use super::errors::PyResult;
 use super::object_ptr::{py_bool, Borrowed, ObjectPtr};
 use pyo3_ffi as ffi;
-use std::ffi::c_void;
 use std::ptr::addr_of_mut;
 use std::sync::atomic::{AtomicPtr, Ordering};
 
@@ -15,7 +14,8 @@ use std::sync::atomic::{AtomicPtr, Ordering};
 static REBUILD_TENSOR: AtomicPtr<ffi::PyObject> = AtomicPtr::new(std::ptr::null_mut());
 
 /// The module object, recorded at init and owned by this static for the life of the process
-/// (operator slots look up `_C` functions on it for the override protocol).
+/// (operator slots look up `_C` functions on it for the override protocol). This reference, like
+/// the one `REBUILD_TENSOR`'s function holds on its module, keeps the module alive until exit.
 static MODULE: AtomicPtr<ffi::PyObject> = AtomicPtr::new(std::ptr::null_mut());
 
 /// The `_C` extension module (borrowed; alive for the life of the process).
@@ -42,21 +42,23 @@ static mut MODULE_DEF: ffi::PyModuleDef = ffi::PyModuleDef {
     m_slots: std::ptr::null_mut(),
     m_traverse: None,
     m_clear: None,
-    m_free: Some(module_free),
+    // No `m_free`: the module is never freed (the interpreter keeps single-phase extension
+    // modules, and the statics above hold references to it), so there is nothing to tear down.
+    m_free: None,
 };
-
-/// `m_free`: the module object is being freed (interpreter teardown). Releases the tensor free
-/// list (src/bindings/tensor_object.rs, Note [PyTensor free list]).
-unsafe extern "C" fn module_free(_m: *mut c_void) {
-    // SAFETY: CPython calls `m_free` with the GIL held.
-    unsafe { super::tensor_object::close_free_list() }
-}
 
 unsafe extern "C" fn tensor_free_list_len(
     _m: *mut ffi::PyObject,
     _: *mut ffi::PyObject,
 ) -> *mut ffi::PyObject {
     crate::handle_errors!({ Ok(py_int(super::tensor_object::free_list_len() as i64)?.release()) })
+}
+
+unsafe extern "C" fn parked_tensors(
+    _m: *mut ffi::PyObject,
+    _: *mut ffi::PyObject,
+) -> *mut ffi::PyObject {
+    crate::handle_errors!({ Ok(py_int(super::call_scope::parked() as i64)?.release()) })
 }
 
 unsafe extern "C" fn live_tensors(
@@ -151,6 +153,12 @@ fn hand_written_functions() -> Vec<ffi::PyMethodDef> {
             ml_meth: ffi::PyMethodDefPointer { PyCFunction: live_tensors },
             ml_flags: ffi::METH_NOARGS,
             ml_doc: c"_live_tensors($module, /)\n--\n\nThe number of core tensors alive in the process (for leak checks).".as_ptr(),
+        },
+        ffi::PyMethodDef {
+            ml_name: c"_parked_tensors".as_ptr(),
+            ml_meth: ffi::PyMethodDefPointer { PyCFunction: parked_tensors },
+            ml_flags: ffi::METH_NOARGS,
+            ml_doc: c"_parked_tensors($module, /)\n--\n\nThe number of replaced tensor handles (out= resizes) waiting for the calls that may still read them to return (for tests; src/bindings/call_scope.rs).".as_ptr(),
         },
         ffi::PyMethodDef {
             ml_name: c"_tensor_free_list_len".as_ptr(),

@@ -258,7 +258,7 @@ unsafe fn unary(
         }
         // SAFETY: as above.
         let t = unsafe { tensor_ref(Borrowed::from_ptr(a)) };
-        Ok(wrap(f(t)?)?.release())
+        Ok(wrap(f(&t)?)?.release())
     })
 }
 

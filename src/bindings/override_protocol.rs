@@ -34,42 +34,51 @@ thread_local! {
     static DISABLED: Cell<bool> = const { Cell::new(false) };
 }
 
-/// The overloaded arguments of one call, in dispatch order (borrowed from the call's arguments).
-#[derive(Clone, Copy)]
-pub struct Overloaded<'a> {
-    args: [Option<Borrowed<'a>>; MAX_OVERLOADED],
+/// The overloaded arguments of one call, in dispatch order. Each is an owned reference, taken
+/// when it is recorded: the handlers the protocol calls are Python code, which may drop the
+/// arguments (clear a list passed in) while the loop still needs them.
+pub struct Overloaded {
+    args: [Option<ObjectPtr>; MAX_OVERLOADED],
     len: usize,
+    /// More than `MAX_OVERLOADED` distinct types were seen: dispatching raises.
+    overflow: bool,
 }
 
-impl Default for Overloaded<'_> {
+impl Default for Overloaded {
     fn default() -> Self {
         Self::new()
     }
 }
 
-impl<'a> Overloaded<'a> {
+impl Overloaded {
     pub const fn new() -> Self {
         Overloaded {
-            args: [None; MAX_OVERLOADED],
+            args: [const { None }; MAX_OVERLOADED],
             len: 0,
+            overflow: false,
         }
     }
 
     pub fn is_empty(&self) -> bool {
-        self.len == 0
+        self.len == 0 && !self.overflow
     }
 
-    fn iter(&self) -> impl Iterator<Item = Borrowed<'a>> + '_ {
+    fn iter(&self) -> impl Iterator<Item = Borrowed<'_>> + '_ {
         self.args[..self.len]
             .iter()
-            .map(|a| a.expect("set below len"))
+            .map(|a| a.as_ref().expect("set below len").as_borrowed())
     }
 
     /// Record `o` in torch's order: skip it if its type is already recorded; otherwise insert it
     /// before the first recorded argument whose type is a superclass of its type, else append.
-    pub fn push(&mut self, o: Borrowed<'a>) {
+    /// A new reference to `o` is taken at once (no Python code runs here).
+    pub fn push(&mut self, o: Borrowed<'_>) {
         let tp = o.type_ptr();
-        if self.iter().any(|a| a.type_ptr() == tp) || self.len == MAX_OVERLOADED {
+        if self.iter().any(|a| a.type_ptr() == tp) {
+            return;
+        }
+        if self.len == MAX_OVERLOADED {
+            self.overflow = true;
             return;
         }
         let at = self
@@ -77,22 +86,22 @@ impl<'a> Overloaded<'a> {
             // SAFETY: reading the MROs of live types.
             .position(|a| unsafe { ffi::PyType_IsSubtype(tp, a.type_ptr()) != 0 })
             .unwrap_or(self.len);
-        self.args.copy_within(at..self.len, at + 1);
-        self.args[at] = Some(o);
+        self.args[at..=self.len].rotate_right(1);
+        self.args[at] = Some(o.to_owned());
         self.len += 1;
     }
-}
 
-impl<'a> Overloaded<'a> {
     /// The list with a method's bound `self` considered first (leftmost), as torch does.
-    pub fn with_self(&self, self_obj: Borrowed<'a>) -> Overloaded<'a> {
-        let mut out = Overloaded::new();
-        if overrides(self_obj) {
-            out.push(self_obj);
+    pub fn with_self(self, self_obj: Borrowed<'_>) -> Overloaded {
+        if !overrides(self_obj) {
+            return self;
         }
+        let mut out = Overloaded::new();
+        out.push(self_obj);
         for a in self.iter() {
             out.push(a);
         }
+        out.overflow |= self.overflow;
         out
     }
 }
@@ -155,7 +164,7 @@ pub fn overrides(o: Borrowed<'_>) -> bool {
 /// # Safety
 /// As `PythonArgParser::parse`: `args` holds `nargs + len(kwnames)` live borrowed objects.
 pub unsafe fn dispatch(
-    overloaded: &Overloaded<'_>,
+    overloaded: &Overloaded,
     owner: *mut ffi::PyObject,
     name: &str,
     self_obj: Option<Borrowed<'_>>,
@@ -163,8 +172,15 @@ pub unsafe fn dispatch(
     nargs: ffi::Py_ssize_t,
     kwnames: *mut ffi::PyObject,
 ) -> PyResult<*mut ffi::PyObject> {
+    if overloaded.overflow {
+        // torch has no limit; more distinct overriding types in one call is not meaningful.
+        return Err(type_error(format!(
+            "{name}(): too many distinct types implement __tensorbind_function__ in one call (at most {MAX_OVERLOADED})"
+        )));
+    }
     // SAFETY: contract; each CPython call returns a new reference or NULL with an error set
     // (checked by `steal_or_err`), and `PyTuple_SET_ITEM` steals into empty slots of fresh tuples.
+    // The overloaded arguments are owned by `overloaded` for the whole loop.
     unsafe {
         let cname = super::errors::c_string(name);
         let func = ObjectPtr::steal_or_err(ffi::PyObject_GetAttrString(owner, cname.as_ptr()))?;

@@ -6,8 +6,8 @@ use super::convert;
 use super::dtype_object::wrap_dtype;
 use super::errors::{BindError, PyResult};
 use super::object_ptr::{Borrowed, ObjectPtr};
-use super::tensor_object::{tensor_ref, wrap};
-use crate::core::{Scalar, Tensor};
+use super::tensor_object::{tensor_ref, wrap, TensorRef};
+use crate::core::Scalar;
 use pyo3_ffi as ffi;
 use std::ffi::c_void;
 use std::ptr::null_mut;
@@ -16,7 +16,7 @@ use std::ptr::null_mut;
 ///
 /// # Safety
 /// `slf` is a live `_C.Tensor` (getters and methods of the type are only called on instances).
-unsafe fn this<'a>(slf: *mut ffi::PyObject) -> &'a Tensor {
+unsafe fn this<'a>(slf: *mut ffi::PyObject) -> TensorRef<'a> {
     // SAFETY: contract of this function.
     unsafe { tensor_ref(Borrowed::from_ptr(slf)) }
 }
@@ -51,7 +51,7 @@ unsafe extern "C" fn get_t(slf: *mut ffi::PyObject, _: *mut c_void) -> *mut ffi:
         let t = unsafe { this(slf) };
         // torch's `Tensor.T`: all dims reversed (a view).
         let dims: Vec<i64> = (0..t.dim() as i64).rev().collect();
-        Ok(wrap(crate::core::ops::permute(t, &dims)?)?.release())
+        Ok(wrap(crate::core::ops::permute(&t, &dims)?)?.release())
     })
 }
 
@@ -152,7 +152,7 @@ pub unsafe extern "C" fn tensor_iter(slf: *mut ffi::PyObject) -> *mut ffi::PyObj
         unsafe {
             let list = ObjectPtr::steal_or_err(ffi::PyList_New(n as ffi::Py_ssize_t))?;
             for i in 0..n {
-                let v = wrap(crate::core::ops::select(t, 0, i as i64)?)?;
+                let v = wrap(crate::core::ops::select(&t, 0, i as i64)?)?;
                 ffi::PyList_SET_ITEM(list.as_ptr(), i as ffi::Py_ssize_t, v.release());
             }
             ObjectPtr::steal_or_err(ffi::PyObject_GetIter(list.as_ptr())).map(ObjectPtr::release)

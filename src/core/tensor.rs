@@ -157,7 +157,11 @@ impl std::ops::Deref for Tensor {
 // binding layer moves ownership to the tensor when Python drops its last reference while Rust
 // still holds the tensor). When a `TensorImpl` that owns its object is destroyed, the core calls
 // the release hook the binding layer registered, on whatever thread the drop happens; the hook
-// takes the GIL itself. The ownership protocol is written down in
+// takes the GIL itself. The hook gets the dying tensor as a `Dying`, from which it can salvage a
+// fresh tensor over the same elements (moving storage, geometry, base and grad) for an object
+// that must outlive it, *before* it drops its reference: whatever Python code that drop runs
+// (a `__del__`, weakref callbacks) then sees the new tensor, never the dying one, which nothing
+// can reach any more. The ownership protocol is written down in
 // src/bindings/tensor_object.rs, Note [PyObject preservation]. All reads and writes of the slot
 // other than that final drop happen with the GIL held, which serialises them.
 //
@@ -173,13 +177,92 @@ const PYOBJ_OWNED: usize = 1;
 /// lock costs nothing measurable and saves a `Mutex` (8 bytes) in every tensor.
 static GRAD_LOCK: Mutex<()> = Mutex::new(());
 
-/// The binding layer's function that releases an owned Python object (see Note [PyObject slot]).
-static PYOBJ_RELEASE_HOOK: OnceLock<fn(*mut c_void)> = OnceLock::new();
+/// The binding layer's function that releases a Python object owned by a dying tensor (see
+/// Note [PyObject slot]). It receives the object and the dying tensor, from which it may salvage
+/// a fresh tensor for the object (`Dying::salvage`).
+pub type ReleaseHook = fn(pyobj: *mut c_void, dying: &mut Dying<'_>);
+
+static PYOBJ_RELEASE_HOOK: OnceLock<ReleaseHook> = OnceLock::new();
 
 /// Register the function that releases a Python object owned by a dying tensor. Called once by
 /// the binding layer at module initialisation; later calls are ignored.
-pub fn set_pyobj_release_hook(hook: fn(*mut c_void)) {
+pub fn set_pyobj_release_hook(hook: ReleaseHook) {
     let _ = PYOBJ_RELEASE_HOOK.set(hook);
+}
+
+/// A `TensorImpl` being destroyed (its last handle is gone), as the release hook sees it. Nothing
+/// can reach it any more except through this value: no handle exists, and `Of` storage
+/// references (which are handles) cannot exist either.
+pub struct Dying<'a> {
+    imp: &'a mut TensorImpl,
+}
+
+impl Dying<'_> {
+    /// The address of the dying tensor, as `Tensor::impl_ptr` gives it for a live handle: equal
+    /// only to a handle to this very tensor (compare, never dereference).
+    pub fn impl_ptr(&self) -> *const c_void {
+        (self.imp as *const TensorImpl).cast()
+    }
+
+    /// A new tensor that takes over the dying one's elements, geometry, dtype, `_base` and
+    /// `grad` (moved, not copied: inline data is copied into the new tensor, heap storage changes
+    /// hands), with a new identity and no Python object. The dying tensor is left empty. This is
+    /// how a Python object that outlives its tensor gets a valid tensor of its own (binding
+    /// layer, Note [PyObject preservation]: re-homing).
+    pub fn salvage(&mut self) -> Tensor {
+        let imp = &mut *self.imp;
+        let storage = std::mem::replace(&mut imp.storage, StorageRef::inline_zeroed(0));
+        let geometry = std::mem::replace(&mut imp.geometry, SizesAndStrides::contiguous(&[]));
+        let mut t = Tensor::from_parts(storage, geometry, imp.offset, imp.dtype, imp.base.take());
+        let fresh = Arc::get_mut(&mut t.inner).expect("a fresh tensor has one handle");
+        fresh.wrapped_number = imp.wrapped_number;
+        *fresh.grad.get_mut() = imp.grad.get_mut().take();
+        t
+    }
+}
+
+thread_local! {
+    /// How many `TensorImpl::drop`s releasing a gradient are nested on this thread, and the
+    /// gradients whose release was put off because the nesting got deep (Note [Deep drops]).
+    static DROP_DEPTH: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
+    static DEFERRED_DROPS: std::cell::RefCell<Vec<Tensor>> = const { std::cell::RefCell::new(Vec::new()) };
+}
+
+/// Nested gradient releases beyond this depth are deferred (Note [Deep drops]).
+const MAX_DROP_DEPTH: usize = 64;
+
+// Note [Deep drops]
+// ~~~~~~~~~~~~~~~~~
+// A tensor owns its `grad`, which owns its own `grad`, and so on: `y.grad = x; x = y` a million
+// times builds a chain a million links deep, and a recursive drop of it overflows the C stack.
+// The recursion can also pass through Python (a link's Python object is re-homed and freed by
+// the release hook, and freeing it drops the link's new tensor). So `TensorImpl::drop` counts how
+// deeply releases of gradients nest on this thread; past `MAX_DROP_DEPTH` it hands the gradient
+// to a thread-local list instead, which the outermost release empties, one link at a time
+// (CPython's trashcan, for Rust drops). Nothing is lost or reordered that anyone could observe:
+// the deferred tensors have no other handle, and they are freed before the outermost drop
+// returns.
+
+/// Release `g`, a tensor's gradient, without letting nested releases grow the stack beyond
+/// `MAX_DROP_DEPTH` levels (Note [Deep drops]).
+fn release_grad(g: Tensor) {
+    let depth = match DROP_DEPTH.try_with(|d| d.get()) {
+        Ok(d) => d,
+        Err(_) => return drop(g), // thread-local storage torn down: the thread is exiting
+    };
+    if depth >= MAX_DROP_DEPTH {
+        DEFERRED_DROPS.with(|q| q.borrow_mut().push(g));
+        return;
+    }
+    DROP_DEPTH.with(|d| d.set(depth + 1));
+    drop(g);
+    if depth == 0 {
+        // Outermost: free what deeper levels put off, each at depth 1 again.
+        while let Some(t) = DEFERRED_DROPS.with(|q| q.borrow_mut().pop()) {
+            drop(t);
+        }
+    }
+    DROP_DEPTH.with(|d| d.set(depth));
 }
 
 impl Drop for TensorImpl {
@@ -189,8 +272,12 @@ impl Drop for TensorImpl {
         let p = (bits & !PYOBJ_OWNED) as *mut c_void;
         if !p.is_null() && bits & PYOBJ_OWNED != 0 {
             if let Some(hook) = PYOBJ_RELEASE_HOOK.get() {
-                hook(p);
+                // The hook may move everything out of `self` into a new tensor (`salvage`).
+                hook(p, &mut Dying { imp: self });
             }
+        }
+        if let Some(g) = self.grad.get_mut().take() {
+            release_grad(g);
         }
     }
 }
@@ -548,7 +635,11 @@ impl Tensor {
     }
 
     /// The elements as a slice when the tensor is contiguous.
-    pub fn as_slice<T: Element>(&self) -> Option<&[T]> {
+    ///
+    /// # Safety
+    /// No other thread writes these elements while the slice is alive (tensors share memory with
+    /// their views; Note [Concurrency contract] in core/mod.rs).
+    pub unsafe fn as_slice<T: Element>(&self) -> Option<&[T]> {
         if !self.is_contiguous() || T::DTYPE != self.dtype {
             return None;
         }
@@ -558,7 +649,9 @@ impl Tensor {
 
     /// The elements in logical (row-major) order, copied out.
     pub fn to_vec<T: Element>(&self) -> Vec<T> {
-        if let Some(s) = self.as_slice::<T>() {
+        // SAFETY: the slice is copied out at once; concurrent writers are excluded by the
+        // core's contract (Note [Concurrency contract]).
+        if let Some(s) = unsafe { self.as_slice::<T>() } {
             return s.to_vec();
         }
         assert_eq!(T::DTYPE, self.dtype, "to_vec: wrong element type");
@@ -650,8 +743,8 @@ impl Tensor {
     // ----- views and copies -----------------------------------------------------------------
 
     /// A view of `self` with new geometry over the same storage; its `base()` is `self`'s base,
-    /// or `self` (torch's `as_strided`). The caller guarantees every element the view can address
-    /// lies inside the storage (checked in debug builds).
+    /// or `self` (torch's `as_strided`). Every element the view can address must lie inside the
+    /// storage: the ops compute geometry that does, and this is checked (a panic otherwise).
     pub fn as_strided(
         &self,
         sizes: impl AsRef<[usize]>,
@@ -694,7 +787,10 @@ impl Tensor {
             self.dtype,
             base,
         );
-        debug_assert!(
+        // Checked in release builds too: a view reaching outside its storage would let safe code
+        // read and write memory it does not own. O(ndim); a failure is a core bug (the panic
+        // becomes a RuntimeError at the Python boundary, never a wild access).
+        assert!(
             t.numel() == 0 || {
                 let (lo, hi) = t.footprint();
                 lo >= 0 && hi as usize <= t.storage.nbytes()
@@ -727,6 +823,12 @@ impl Tensor {
     /// True when both handles are the same tensor (not merely the same values or view).
     pub fn same_tensor(&self, other: &Tensor) -> bool {
         Arc::ptr_eq(&self.inner, &other.inner)
+    }
+
+    /// The address of the tensor this handle refers to: equal for two handles to the same
+    /// tensor (compare, never dereference).
+    pub fn impl_ptr(&self) -> *const c_void {
+        Arc::as_ptr(&self.inner).cast()
     }
 
     /// Number of handles to this tensor (Rust owners, the Python object's included).
@@ -762,6 +864,39 @@ impl Tensor {
         };
         drop(old); // released after the lock, so a Python object it owns is freed without it held
         Ok(())
+    }
+
+    /// Move this tensor's gradient, unchecked, to `to` (whose own gradient is dropped): for a
+    /// tensor that takes over another's identity (an `out=` tensor given new geometry keeps its
+    /// `.grad`, as torch's in-place resize does).
+    pub fn transfer_grad_to(&self, to: &Tensor) {
+        let old = {
+            let _guard = GRAD_LOCK.lock().unwrap_or_else(|e| e.into_inner());
+            // SAFETY: `grad` is only accessed with `GRAD_LOCK` held (or through `&mut self`).
+            unsafe {
+                let moved = (*self.grad.get()).take();
+                std::mem::replace(&mut *to.grad.get(), moved)
+            }
+        };
+        drop(old); // released after the lock (it may own a Python object)
+    }
+
+    /// How many handles to this tensor its own gradient holds — as its `_base` or as the owner
+    /// of its inline storage — when nothing else holds that gradient, so that those handles die
+    /// with this tensor's `grad` (`a.grad = a.view(...)` is a reference cycle otherwise); 0 when
+    /// there is no gradient or something else holds it.
+    pub fn handles_held_by_own_grad(&self) -> usize {
+        let _guard = GRAD_LOCK.lock().unwrap_or_else(|e| e.into_inner());
+        // SAFETY: `grad` is only accessed with `GRAD_LOCK` held (or through `&mut self`).
+        let Some(g) = (unsafe { &*self.grad.get() }) else {
+            return 0;
+        };
+        if g.use_count() != 1 {
+            return 0;
+        }
+        let by_base = g.base.as_ref().is_some_and(|b| b.same_tensor(self));
+        let by_storage = matches!(&g.storage, StorageRef::Of(o) if o.same_tensor(self));
+        by_base as usize + by_storage as usize
     }
 
     /// An identifier of the storage, equal for tensors that share it (while it is alive).

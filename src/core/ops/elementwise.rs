@@ -777,7 +777,8 @@ pub(crate) fn unary_op<S: Element, R: Element>(a: &Tensor, f: impl Fn(S) -> R) -
 
 /// True when some element of `t` (dtype `T`) is zero.
 fn any_zero<T: Element>(t: &Tensor) -> bool {
-    if let Some(s) = t.as_slice::<T>() {
+    // SAFETY: read at once; concurrent writers are excluded by Note [Concurrency contract].
+    if let Some(s) = unsafe { t.as_slice::<T>() } {
         return s.iter().any(|&v| v == T::default());
     }
     let p = t.data_ptr::<T>();

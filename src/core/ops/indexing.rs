@@ -282,7 +282,8 @@ fn apply_basic(input: &Tensor, items: &[IndexItem]) -> Result<(Tensor, Vec<(usiz
 /// dimension (torch: `mask.nonzero().unbind(1)`).
 fn nonzero_coords(mask: &Tensor) -> Result<Vec<Tensor>> {
     let flags = mask.to_dtype(DType::Bool)?;
-    let flags = flags.as_slice::<bool>().unwrap_or(&[]);
+    // SAFETY: `flags` is a fresh tensor made just above; nothing else can write it.
+    let flags = unsafe { flags.as_slice::<bool>() }.unwrap_or(&[]);
     let nnz = flags.iter().filter(|&&b| b).count();
     let nd = mask.dim();
     let outs = (0..nd)

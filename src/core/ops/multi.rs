@@ -183,7 +183,8 @@ fn lane_reduce(
     let io = unsafe { fresh_slice!(indices, i64) };
     let mut idx: Vec<(u64, usize)> = try_vec(n, name)?;
     crate::dispatch!(x.dtype(), T => {
-        let s = x.as_slice::<T>().unwrap_or(&[]);
+        // SAFETY: concurrent writers of the input are excluded by Note [Concurrency contract].
+        let s = unsafe { x.as_slice::<T>() }.unwrap_or(&[]);
         // SAFETY: `values` is fresh, contiguous, of the input's dtype `T`, owned here.
         let vo = unsafe { fresh_slice!(values, T) };
         let mut lane: Vec<T> = try_vec(n, name)?;
