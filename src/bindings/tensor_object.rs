@@ -70,7 +70,7 @@
 //! interpreter keeps single-phase extension modules, and `module.rs` keeps references to it), so
 //! the list lives as long as the process; at most `FREE_LIST_MAX` objects stay reachable from it.
 
-use super::call_scope;
+use super::call_scope::{self, assert_gil};
 use super::errors::{BindError, PyResult};
 use super::object_ptr::{Borrowed, ObjectPtr};
 use crate::core::tensor::Dying;
@@ -129,19 +129,6 @@ static mut TENSOR_META_TYPE: ffi::PyTypeObject = {
     // SAFETY: as above.
     unsafe { std::mem::zeroed() }
 };
-
-/// Debug builds (and every build for the debug interpreter): assert that this thread holds the
-/// GIL, which every transition of Note [PyObject preservation] relies on.
-#[inline(always)]
-fn assert_gil(what: &str) {
-    #[cfg(any(debug_assertions, py_debug))]
-    {
-        // SAFETY: `PyGILState_Check` may be called on any thread, with or without the GIL.
-        let held = unsafe { ffi::PyGILState_Check() } == 1;
-        assert!(held, "{what}: called without the GIL");
-    }
-    let _ = what;
-}
 
 /// The type object (borrowed, static).
 #[inline(always)]

@@ -423,6 +423,7 @@ def test_resize_by_another_thread_while_this_one_reads_the_tensor():
     # Thread A indexes `t`; the slice bound's __index__ lets thread B run (it waits on an
     # Event, releasing the GIL), and B resizes `t` with out= and returns. The tensor A borrowed
     # before must stay alive until A's call is over (src/bindings/call_scope.rs).
+    assert _C._parked_tensors() == 0
     import threading
 
     t = _C.arange(10)
@@ -447,6 +448,7 @@ def test_resize_by_another_thread_while_this_one_reads_the_tensor():
     th.start()
     got = t[LetBResize() : 6]
     th.join()
+    assert _C._parked_tensors() == 0  # released once no call was running
     assert got.tolist() == [3, 4, 5]  # read from the tensor before the resize
     assert got._base is t  # the old tensor forwards to t's object
     assert t.tolist() == [2] * 40
