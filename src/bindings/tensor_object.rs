@@ -450,6 +450,12 @@ unsafe fn try_preserve(slf: *mut ffi::PyObject) -> bool {
             let _ = t.set_grad(None);
             return false;
         }
+        if let Some(base) = grad_cycle_partner(t) {
+            // The other half of the same cycle: this tensor is the gradient of its own base,
+            // which nothing but this tensor holds. Dropping the base's gradient frees both.
+            let _ = base.set_grad(None);
+            return false;
+        }
         // Resurrect: the reference taken here belongs to the tensor from now on.
         ffi::Py_INCREF(slf);
         t.set_pyobj(slf.cast(), true);
@@ -463,6 +469,26 @@ unsafe fn try_preserve(slf: *mut ffi::PyObject) -> bool {
         }
         true
     }
+}
+
+/// For a tensor `t` held only by its Python object and by its base's `grad` slot, where the base
+/// is held only by `t` and its Python object (if any) by nothing but the base: that base. Such a
+/// pair (`a.grad = a.view(...)`, then both objects dropped, the view's last) is a reference
+/// cycle through Rust that nothing outside can reach.
+///
+/// # Safety
+/// The GIL is held; `t` is the tensor of a dying object.
+unsafe fn grad_cycle_partner(t: &Tensor) -> Option<Tensor> {
+    let base = t.base()?;
+    if t.use_count() != 2 || base.use_count() != t.handles_to(base) || !base.grad_is(t) {
+        return None;
+    }
+    let obj = base.pyobj() as *mut ffi::PyObject;
+    // SAFETY: a non-NULL slot names a live object (the base owns it when `owns_pyobj`).
+    if !obj.is_null() && !(base.owns_pyobj() && unsafe { ffi::Py_REFCNT(obj) } == 1) {
+        return None;
+    }
+    Some(base.clone())
 }
 
 /// The core's release hook (Note [PyObject preservation]): a tensor that owned a reference to its

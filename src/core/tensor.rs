@@ -881,6 +881,23 @@ impl Tensor {
         drop(old); // released after the lock (it may own a Python object)
     }
 
+    /// How many handles to `other` this tensor holds: as its `_base`, and as the owner of its
+    /// inline storage (a view of a small tensor holds both).
+    pub fn handles_to(&self, other: &Tensor) -> usize {
+        let by_base = self.base.as_ref().is_some_and(|b| b.same_tensor(other));
+        let by_storage = matches!(&self.storage, StorageRef::Of(o) if o.same_tensor(other));
+        by_base as usize + by_storage as usize
+    }
+
+    /// True when this tensor's gradient is `t` itself.
+    pub fn grad_is(&self, t: &Tensor) -> bool {
+        let _guard = GRAD_LOCK.lock().unwrap_or_else(|e| e.into_inner());
+        // SAFETY: `grad` is only accessed with `GRAD_LOCK` held (or through `&mut self`).
+        unsafe { &*self.grad.get() }
+            .as_ref()
+            .is_some_and(|g| g.same_tensor(t))
+    }
+
     /// How many handles to this tensor its own gradient holds — as its `_base` or as the owner
     /// of its inline storage — when nothing else holds that gradient, so that those handles die
     /// with this tensor's `grad` (`a.grad = a.view(...)` is a reference cycle otherwise); 0 when
@@ -894,9 +911,7 @@ impl Tensor {
         if g.use_count() != 1 {
             return 0;
         }
-        let by_base = g.base.as_ref().is_some_and(|b| b.same_tensor(self));
-        let by_storage = matches!(&g.storage, StorageRef::Of(o) if o.same_tensor(self));
-        by_base as usize + by_storage as usize
+        g.handles_to(self)
     }
 
     /// An identifier of the storage, equal for tensors that share it (while it is alive).

@@ -320,13 +320,34 @@ def test_grad_that_is_a_view_of_its_own_tensor_is_not_a_leak():
 
 
 def test_grad_that_is_a_view_held_elsewhere_keeps_the_tensor_preserved():
+    gc.collect()
+    n0 = _C._live_tensors()
     a = _C.arange(4.0)
     a.grad = a.view(4)
     a.tag = "a"
     g = a.grad
+    wa, wg = weakref.ref(a), weakref.ref(g)
     del a
     assert g._base.tag == "a"
     assert g._base.grad is g
+    del g  # now nothing outside holds either: the cycle through Rust is broken, both freed
+    gc.collect()
+    assert wa() is None and wg() is None
+    assert _C._live_tensors() == n0
+
+
+def test_grad_view_cycle_freed_in_either_order():
+    gc.collect()
+    n0 = _C._live_tensors()
+    for small in (False, True):
+        a = _C.zeros(2 if small else 64)
+        g = a[:]
+        a.grad = g
+        wa, wg = weakref.ref(a), weakref.ref(g)
+        del g, a  # the view's object goes first, then the base's
+        gc.collect()
+        assert wa() is None and wg() is None
+    assert _C._live_tensors() == n0
 
 
 # ---------------------------------------------------------------------------------------------
