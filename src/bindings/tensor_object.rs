@@ -484,11 +484,10 @@ unsafe fn grad_cycle_partner(t: &Tensor) -> Option<Tensor> {
         return None;
     }
     let obj = base.pyobj() as *mut ffi::PyObject;
+    // Its object, if any, must be one only the base itself holds.
     // SAFETY: a non-NULL slot names a live object (the base owns it when `owns_pyobj`).
-    if !obj.is_null() && !(base.owns_pyobj() && unsafe { ffi::Py_REFCNT(obj) } == 1) {
-        return None;
-    }
-    Some(base.clone())
+    let unreachable = obj.is_null() || base.owns_pyobj() && unsafe { ffi::Py_REFCNT(obj) } == 1;
+    unreachable.then(|| base.clone())
 }
 
 /// The core's release hook (Note [PyObject preservation]): a tensor that owned a reference to its
