@@ -156,6 +156,12 @@ pub(crate) fn worker_job_cancelled() -> bool {
     })
 }
 
+/// True on a pool worker while it runs a job's chunks: a panic there is caught and carried to
+/// the submitter (Note [Panics in parallel regions]), so a panic hook can treat it as handled.
+pub fn in_worker_job() -> bool {
+    WORKER_JOB.with(|j| !j.get().is_null())
+}
+
 /// The thread whose work this thread is doing: the submitter of the job a pool worker is
 /// running, else the current thread itself.
 pub(crate) fn job_submitter() -> ThreadId {
@@ -484,7 +490,17 @@ mod tests {
         f: &(dyn Fn(usize, usize) + Sync),
         ran_on_worker: &AtomicBool,
     ) -> std::thread::Result<()> {
+        region_with_workers_reset(f, ran_on_worker, &|| {})
+    }
+
+    /// `region_with_workers`, calling `reset` before each attempt.
+    fn region_with_workers_reset(
+        f: &(dyn Fn(usize, usize) + Sync),
+        ran_on_worker: &AtomicBool,
+        reset: &dyn Fn(),
+    ) -> std::thread::Result<()> {
         for _ in 0..1000 {
+            reset();
             ran_on_worker.store(false, Ordering::SeqCst);
             let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
                 parallel_for_dyn(16, 1, 3, f)
@@ -515,7 +531,7 @@ mod tests {
         // backtrace, slowly, before the unwinding that cancels the region starts).
         let on = AtomicBool::new(false);
         let ran = AtomicUsize::new(0);
-        let r = region_with_workers(
+        let r = region_with_workers_reset(
             &|_, _| {
                 if on_worker() {
                     on.store(true, Ordering::SeqCst);
@@ -525,6 +541,7 @@ mod tests {
                 std::thread::sleep(std::time::Duration::from_millis(1));
             },
             &on,
+            &|| ran.store(0, Ordering::SeqCst),
         );
         // The process is alive, and the submitter got the worker's own payload.
         let payload = r.expect_err("the worker's panic reaches the caller");
