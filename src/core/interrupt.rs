@@ -53,7 +53,8 @@ struct Arming {
     check: CheckFn,
     ctx: usize,
     interval: Duration,
-    next: Instant,
+    /// When to call `check` next; `None` until the first checkpoint (so arming reads no clock).
+    next: Option<Instant>,
 }
 
 thread_local! {
@@ -61,15 +62,15 @@ thread_local! {
 }
 
 /// Arm this thread: until the guard is dropped, checkpoints on it call `check(ctx)` at most once
-/// per `interval` (the first time `interval` after now), and unwind with `Interrupted` when it
-/// returns true. Nested arming restores the outer one on drop.
+/// per `interval` (the first time `interval` after the first checkpoint), and unwind with
+/// `Interrupted` when it returns true. Nested arming restores the outer one on drop.
 pub fn arm(check: CheckFn, ctx: usize, interval: Duration) -> ArmGuard {
     let prev = ARMING.with(|a| {
         a.replace(Some(Arming {
             check,
             ctx,
             interval,
-            next: Instant::now() + interval,
+            next: None,
         }))
     });
     ARMED.fetch_add(1, Ordering::Relaxed);
@@ -111,12 +112,14 @@ fn checkpoint_armed() {
         return;
     };
     let now = Instant::now();
-    if now < a.next {
-        return;
+    match a.next {
+        Some(next) if now < next => return,
+        _ => {}
     }
-    a.next = now + a.interval;
+    let first = a.next.is_none();
+    a.next = Some(now + a.interval);
     ARMING.with(|c| c.set(Some(a)));
-    if (a.check)(a.ctx) {
+    if !first && (a.check)(a.ctx) {
         std::panic::resume_unwind(Box::new(Interrupted));
     }
 }

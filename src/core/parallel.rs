@@ -210,8 +210,7 @@ extern "C" fn after_fork_child() {
 fn pool() -> &'static Pool {
     let p = POOL.load(Ordering::Acquire);
     // SAFETY: a non-null `POOL` is a leaked `Box<Pool>`, never freed.
-    if !p.is_null() && unsafe { (*p).fork_generation } == FORK_GENERATION.load(Ordering::Relaxed)
-    {
+    if !p.is_null() && unsafe { (*p).fork_generation } == FORK_GENERATION.load(Ordering::Relaxed) {
         // SAFETY: as above.
         return unsafe { &*p };
     }
