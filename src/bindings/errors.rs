@@ -119,15 +119,19 @@ pub trait ErrorReturn {
     fn error_value() -> Self;
     /// Give up a successful result that will not be returned (a warning turned into an error
     /// after it was made): releases the new reference an object-returning slot holds.
-    fn discard(self);
+    ///
+    /// # Safety
+    /// `self` is what an entry point's body returned on success (for an object, a new reference
+    /// or NULL), given up here instead of being returned; the GIL is held.
+    unsafe fn discard(self);
 }
 impl ErrorReturn for *mut ffi::PyObject {
     fn error_value() -> Self {
         std::ptr::null_mut()
     }
-    fn discard(self) {
-        // SAFETY: a successful object-returning entry point returns a new reference (or NULL,
-        // which `Py_XDECREF` ignores); the GIL is held at the boundary.
+    unsafe fn discard(self) {
+        // SAFETY: the contract: a new reference (or NULL, which `Py_XDECREF` ignores) that we
+        // own, with the GIL held.
         unsafe { ffi::Py_XDECREF(self) }
     }
 }
@@ -135,13 +139,13 @@ impl ErrorReturn for c_int {
     fn error_value() -> Self {
         -1
     }
-    fn discard(self) {}
+    unsafe fn discard(self) {}
 }
 impl ErrorReturn for ffi::Py_ssize_t {
     fn error_value() -> Self {
         -1
     }
-    fn discard(self) {}
+    unsafe fn discard(self) {}
 }
 
 thread_local! {
@@ -368,7 +372,8 @@ fn raise_warnings<R: ErrorReturn>(mark: u64, r: R) -> R {
                 // SAFETY: GIL held; an exception is set, which this reports and clears.
                 unsafe { ffi::PyErr_WriteUnraisable(std::ptr::null_mut()) };
             } else {
-                r.discard();
+                // SAFETY: `r` is the body's successful result, not returned; the GIL is held.
+                unsafe { r.discard() };
                 return R::error_value();
             }
         }

@@ -130,11 +130,7 @@ fn warn_invalid_degrees_of_freedom(input: &Tensor, mask: &[bool], correction: f6
         .filter(|(_, &reduced)| !reduced)
         .map(|(&s, _)| s)
         .product();
-    let per_output = if out_numel == 0 {
-        0
-    } else {
-        input.numel() / out_numel
-    };
+    let per_output = input.numel().checked_div(out_numel).unwrap_or(0);
     if per_output as f64 - correction <= 0.0 {
         warnings::warn(
             WarningKind::User,
