@@ -14,7 +14,7 @@
 //!
 //! The store is one mutex-protected list for the process: warnings are rare, and the common
 //! path (no warning) is the one relaxed load in `recorded_since`. Warnings nobody takes (a Rust
-//! caller that never asks) are dropped beyond `MAX_KEPT`.
+//! caller that never asks) are dropped, oldest first, beyond `MAX_KEPT`.
 
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Mutex;
@@ -38,28 +38,34 @@ pub struct Warning {
     pub message: String,
 }
 
-/// Recorded warnings not yet taken, oldest first: (sequence number, owning thread, warning).
-static KEPT: Mutex<Vec<(u64, ThreadId, Warning)>> = Mutex::new(Vec::new());
+/// A recorded warning: (sequence number, owning thread, warning).
+type Entry = (u64, ThreadId, Warning);
+/// Recorded warnings not yet taken, oldest first.
+static KEPT: Mutex<Vec<Entry>> = Mutex::new(Vec::new());
 /// Warnings recorded since the process started (the next sequence number).
 static RECORDED: AtomicU64 = AtomicU64::new(0);
-/// At most this many warnings are kept; later ones are dropped until some are taken.
+/// At most this many warnings are kept; beyond it the oldest is dropped.
 pub const MAX_KEPT: usize = 1024;
 
 /// Record a warning for the thread whose work this is (see Note [Warnings from the core]).
 pub fn warn(kind: WarningKind, message: impl Into<String>) {
     let owner = parallel::job_submitter();
     let mut kept = KEPT.lock().unwrap_or_else(|e| e.into_inner());
-    if kept.len() < MAX_KEPT {
-        let seq = RECORDED.fetch_add(1, Ordering::Relaxed);
-        kept.push((
-            seq,
-            owner,
-            Warning {
-                kind,
-                message: message.into(),
-            },
-        ));
+    let seq = RECORDED.fetch_add(1, Ordering::Relaxed);
+    let warning = Warning {
+        kind,
+        message: message.into(),
+    };
+    push_bounded(&mut kept, (seq, owner, warning), MAX_KEPT);
+}
+
+/// Append `entry`, first dropping the oldest entries beyond `cap - 1`: nobody took those (a
+/// thread outside any trampoline), and they must not keep newer warnings out.
+fn push_bounded(kept: &mut Vec<Entry>, entry: Entry, cap: usize) {
+    if kept.len() >= cap {
+        kept.drain(..=kept.len() - cap);
     }
+    kept.push(entry);
 }
 
 /// `warn` the first time this is reached with `flag` in the process (torch's
@@ -140,6 +146,27 @@ mod tests {
         let got = take_since(m);
         assert_eq!(got.len(), 1);
         assert_eq!(got[0].message, "from chunk 5");
+    }
+
+    #[test]
+    fn a_full_store_drops_the_oldest() {
+        // Warnings nobody takes cannot keep newer ones out.
+        let me = std::thread::current().id();
+        let w = |i: u64| {
+            (
+                i,
+                me,
+                Warning {
+                    kind: WarningKind::User,
+                    message: i.to_string(),
+                },
+            )
+        };
+        let mut kept = Vec::new();
+        for i in 0..10 {
+            push_bounded(&mut kept, w(i), 4);
+        }
+        assert_eq!(kept.iter().map(|e| e.0).collect::<Vec<_>>(), [6, 7, 8, 9]);
     }
 
     #[test]

@@ -143,7 +143,10 @@ def test_small_ops_and_errors_unchanged_in_threads():
     assert _C.add(_C.ones(3), 1).tolist() == [2.0, 2.0, 2.0]
 
 
-STRESS_SECONDS = float(os.environ.get("TENSORBIND_STRESS_SECONDS", "3"))
+# Seconds of the stress test (shorter under the refleak run, which repeats every test 8 times).
+STRESS_SECONDS = float(
+    os.environ.get("TENSORBIND_STRESS_SECONDS", "0.5" if os.environ.get("TENSORBIND_REFLEAK") else "2")
+)
 
 
 def test_stress_mixed_ops_from_several_threads(live_tensors):
