@@ -25,6 +25,7 @@ from ._C import (  # noqa: F401
     _testing_pause_next_unlocked,
     _testing_paused,
     _testing_resume,
+    _testing_touch_without_gil,
 )
 
 # `_C.return_types` holds the named-tuple types of multi-output ops; registering it as a module

@@ -91,6 +91,7 @@ pub fn c_string(message: &str) -> CString {
 
 /// Set `exc` (one of the `PyExc_*` exception types) with `message` as the current Python error.
 pub(crate) fn set_error(exc: *mut ffi::PyObject, message: &str) {
+    super::gil::assert_gil_held();
     let msg = c_string(message);
     // SAFETY: `exc` is an exception type (borrowed); `msg` outlives the call, which copies it.
     unsafe { ffi::PyErr_SetString(exc, msg.as_ptr()) }
@@ -346,6 +347,7 @@ fn raise_warnings<R: ErrorReturn>(mark: u64, r: R) -> R {
     if pending.is_empty() {
         return r;
     }
+    super::gil::assert_gil_held();
     // SAFETY: the trampoline returns to CPython with the GIL held; reading the indicator.
     let failed = unsafe { !ffi::PyErr_Occurred().is_null() };
     let (mut ty, mut value, mut tb) = (

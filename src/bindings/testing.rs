@@ -162,6 +162,31 @@ unsafe extern "C" fn fn_panic_in_thread(
     })
 }
 
+/// `_C._testing_touch_without_gil()`: in a build for a `Py_DEBUG` interpreter, drops an object
+/// reference without the GIL, which `gil::assert_gil_held` turns into an abort with a message
+/// (run it in a subprocess). Elsewhere RuntimeError: the check is compiled out there.
+unsafe extern "C" fn fn_touch_without_gil(
+    _m: *mut ffi::PyObject,
+    _: *mut ffi::PyObject,
+) -> *mut ffi::PyObject {
+    crate::handle_errors!({
+        if !cfg!(py_debug) {
+            return Err(super::errors::runtime_error(
+                "_testing_touch_without_gil(): only in builds for a Py_DEBUG interpreter",
+            ));
+        }
+        let obj = none();
+        // SAFETY: the GIL is held here; this deliberately releases it and then drops `obj`,
+        // which the debug check aborts on before anything is touched. (The None singleton is
+        // never freed either way.)
+        let tstate = unsafe { ffi::PyEval_SaveThread() };
+        drop(obj);
+        // SAFETY: not reached in a `Py_DEBUG` build; `tstate` is this thread's saved state.
+        unsafe { ffi::PyEval_RestoreThread(tstate) };
+        Ok(none().release())
+    })
+}
+
 /// One `METH_NOARGS` row.
 fn noargs(
     name: &'static CStr,
@@ -198,6 +223,11 @@ pub fn functions() -> Vec<ffi::PyMethodDef> {
             c"_testing_panic_in_worker",
             fn_panic_in_worker,
             c"_testing_panic_in_worker($module, /)\n--\n\nTest hook: a parallel region whose chunks panic on pool workers (raises RuntimeError).",
+        ),
+        noargs(
+            c"_testing_touch_without_gil",
+            fn_touch_without_gil,
+            c"_testing_touch_without_gil($module, /)\n--\n\nTest hook: drops an object reference without the GIL; in a build for a Py_DEBUG interpreter the GIL check aborts the process.",
         ),
         noargs(
             c"_testing_panic_in_thread",

@@ -76,6 +76,18 @@ def test_panic_hook_is_quiet_for_caught_panics_and_chains_for_others():
     assert "_testing_panic_in_thread: a panic outside the trampoline" in p.stderr
 
 
+@pytest.mark.no_refleak
+def test_gil_checks_of_debug_builds():
+    if not _C._py_debug:
+        # compiled out of release builds
+        with pytest.raises(RuntimeError, match="only in builds for a Py_DEBUG interpreter"):
+            _C._testing_touch_without_gil()
+        return
+    p = run_python("import _C; _C._testing_touch_without_gil()")
+    assert p.returncode == -6  # SIGABRT
+    assert "tensorbind: a Python object was touched without the GIL" in p.stderr
+
+
 # ---------------------------------------------------------------------------------------------
 # fork
 
