@@ -130,7 +130,8 @@ def test_a_handler_that_returns_lets_the_call_finish(two_threads, live_tensors):
     ran = []
     previous = signal.signal(signal.SIGINT, lambda s, f: ran.append(time.monotonic()))
     try:
-        a = _C.ones(N, N)
+        n = 2048
+        a = _C.ones(n, n)
         t, sent = signal_later(signal.SIGINT)
         c = a @ a
         end = time.monotonic()
@@ -139,7 +140,7 @@ def test_a_handler_that_returns_lets_the_call_finish(two_threads, live_tensors):
         signal.signal(signal.SIGINT, previous)
     assert ran and ran[0] < end, "the handler ran only after the call"
     assert ran[0] - sent[0] < BOUND
-    assert c.shape == (N, N) and c[0, 0].item() == N and c[N - 1, 7].item() == N
+    assert c.shape == (n, n) and c[0, 0].item() == n and c[n - 1, 7].item() == n
 
 
 def test_another_signal_handler_exception_stops_the_call(two_threads, live_tensors):
@@ -168,7 +169,7 @@ def test_calls_from_other_threads_are_not_interrupted(two_threads, live_tensors)
     # KeyboardInterrupt while a long call on another thread goes on and finishes. (The main
     # thread waits by polling: in CPython 3.11 a `join` interrupted by Ctrl-C can mark a running
     # thread as stopped.)
-    n = 2048
+    n = 1536
     a = _C.ones(n, n)
     result, done = [], threading.Event()
 
