@@ -50,8 +50,9 @@
 //! A check takes the GIL: free when no other thread wants it, up to the switch interval (5 ms)
 //! when another thread is running Python code — at most a tenth of the call at 50 ms. Other
 //! threads are not checked (CPython handles signals only on the main thread). numpy's loops do
-//! not check for signals at all; torch's kernels neither. Ops that keep the GIL are short
-//! (`ELEMENTS_THRESHOLD`) and are not interrupted.
+//! not check (its `NPY_SIGINT_ON` macros are empty today); torch's kernels neither. Ops that keep
+//! the GIL are short (`ELEMENTS_THRESHOLD`) and are not interrupted — except a broadcast of small
+//! inputs to a large output, which keeps the GIL because the inputs are small.
 
 use crate::core::interrupt::{self, ArmGuard};
 use crate::core::Tensor;
