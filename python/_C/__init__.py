@@ -11,6 +11,8 @@ suite reads are re-exported as well although they start with an underscore:
   calls that may still read them return.
 - ``_C._hold_in_thread(t, seconds)``: test hook; a Rust thread holds ``t`` for a while, then
   drops it without the GIL (PyObject preservation tests).
+- ``_C._testing_*``: test hooks of ``src/bindings/testing.rs`` (pausing a core call that released
+  the GIL; panics on a pool worker and on a thread of the library).
 """
 
 # Star import skips underscore names; the private names the tests need are imported explicitly.
@@ -24,6 +26,12 @@ from ._C import (  # noqa: F401
     _parked_tensors,
     _py_debug,
     _tensor_free_list_len,
+    _testing_panic_in_thread,
+    _testing_panic_in_worker,
+    _testing_pause_next_unlocked,
+    _testing_paused,
+    _testing_resume,
+    _testing_touch_without_gil,
 )
 
 # `_C.return_types` holds the named-tuple types of multi-output ops; registering it as a module

@@ -36,19 +36,6 @@ static GRAVEYARD: Mutex<Vec<Tensor>> = Mutex::new(Vec::new());
 /// `GRAVEYARD` is not empty (tested without the lock).
 static ANY_PARKED: AtomicBool = AtomicBool::new(false);
 
-/// Debug builds (and every build for the debug interpreter): assert that this thread holds the
-/// GIL, which the call scope and every transition of Note [PyObject preservation] rely on.
-#[inline(always)]
-pub fn assert_gil(what: &str) {
-    #[cfg(any(debug_assertions, py_debug))]
-    {
-        // SAFETY: `PyGILState_Check` may be called on any thread, with or without the GIL.
-        let held = unsafe { pyo3_ffi::PyGILState_Check() } == 1;
-        assert!(held, "{what}: called without the GIL");
-    }
-    let _ = what;
-}
-
 fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
     m.lock().unwrap_or_else(|e| e.into_inner())
 }
@@ -60,7 +47,7 @@ pub struct Guard(std::marker::PhantomData<*const ()>);
 /// Enter a call scope (the trampoline does this for every entry point). The GIL is held.
 #[inline(always)]
 pub fn enter() -> Guard {
-    assert_gil("a _C entry point");
+    super::gil::assert_gil_held();
     DEPTH.store(DEPTH.load(Relaxed) + 1, Relaxed);
     Guard(std::marker::PhantomData)
 }

@@ -174,6 +174,7 @@ unsafe fn init() -> PyResult<ObjectPtr> {
     let mut methods: Vec<ffi::PyMethodDef> = Vec::new();
     methods.extend_from_slice(super::generated::functions());
     methods.extend(hand_written_functions());
+    methods.extend(super::testing::functions());
     methods.push(ffi::PyMethodDef::zeroed());
     // The table lives for the life of the process (CPython keeps pointers into it).
     let methods = Box::leak(methods.into_boxed_slice());

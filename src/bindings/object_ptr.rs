@@ -40,6 +40,7 @@ impl ObjectPtr {
     /// `p` is a valid, non-NULL object pointer kept alive by someone for the duration of the call.
     #[inline]
     pub unsafe fn borrow(p: *mut ffi::PyObject) -> ObjectPtr {
+        super::gil::assert_gil_held();
         // SAFETY: `p` is a live object (contract); we own the reference taken here.
         unsafe { ffi::Py_INCREF(p) };
         ObjectPtr(NonNull::new(p).expect("ObjectPtr::borrow of NULL"))
@@ -76,6 +77,8 @@ impl Clone for ObjectPtr {
 impl Drop for ObjectPtr {
     #[inline]
     fn drop(&mut self) {
+        // Checked in builds for a `Py_DEBUG` interpreter (nothing in release builds).
+        super::gil::assert_gil_held();
         // SAFETY: we own exactly one strong reference, released here once. Every `ObjectPtr` is
         // created and dropped with the GIL held (binding code runs only under the GIL).
         unsafe { ffi::Py_DECREF(self.0.as_ptr()) }

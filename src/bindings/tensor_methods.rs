@@ -49,9 +49,8 @@ unsafe extern "C" fn get_t(slf: *mut ffi::PyObject, _: *mut c_void) -> *mut ffi:
     crate::handle_errors!({
         // SAFETY: getter of `_C.Tensor`.
         let t = unsafe { this(slf) };
-        // torch's `Tensor.T`: all dims reversed (a view).
-        let dims: Vec<i64> = (0..t.dim() as i64).rev().collect();
-        Ok(wrap(crate::core::ops::permute(&t, &dims)?)?.release())
+        // torch's `Tensor.T`: all dims reversed (a view), with torch's deprecation warnings.
+        Ok(wrap(crate::core::ops::numpy_t(&t)?)?.release())
     })
 }
 

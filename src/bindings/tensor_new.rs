@@ -157,12 +157,27 @@ pub unsafe extern "C" fn fn_tensor(
         let data = r
             .object(0)
             .ok_or_else(|| runtime_error("Could not infer dtype of NoneType"))?;
+        if unpack(data).is_some() {
+            // torch's UserWarning for copy construction, raised before anything is made (so
+            // with `-W error` nothing is left to free).
+            // SAFETY: the GIL is held; the category is a live warning class and the message a
+            // static C string.
+            if unsafe {
+                ffi::PyErr_WarnEx(ffi::PyExc_UserWarning, COPY_CONSTRUCT_WARNING.as_ptr(), 1)
+            } < 0
+            {
+                return Err(BindError::Python);
+            }
+        }
         Ok(wrap(from_data(data, dtype, "tensor")?)?.release())
     })
 }
 
+/// torch's warning for `torch.tensor(a_tensor)` (torch/csrc/utils/tensor_new.cpp, `tensor_ctor`).
+const COPY_CONSTRUCT_WARNING: &std::ffi::CStr = c"To copy construct from a tensor, it is recommended to use sourceTensor.detach().clone() or sourceTensor.detach().clone().requires_grad_(True), rather than torch.tensor(sourceTensor).";
+
 pub const TENSOR_DOC: &std::ffi::CStr = c"tensor($module, data, *, dtype=None)\n--\n\n\
-Builds a new tensor by copying data: a number, a (nested) list or tuple of numbers, or a tensor.\n\n\
+Builds a new tensor by copying data: a number, a (nested) list or tuple of numbers, or a tensor\n(with torch's UserWarning recommending sourceTensor.detach().clone() instead).\n\n\
 Without dtype, the result is bool when every element is a bool, float32 when any is a float,\n\
 and int64 otherwise (an empty list gives float32).\n\n\
 Raises ValueError for ragged nested sequences and TypeError for elements that are not numbers.\n\n\

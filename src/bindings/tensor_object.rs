@@ -70,8 +70,9 @@
 //! interpreter keeps single-phase extension modules, and `module.rs` keeps references to it), so
 //! the list lives as long as the process; at most `FREE_LIST_MAX` objects stay reachable from it.
 
-use super::call_scope::{self, assert_gil};
+use super::call_scope;
 use super::errors::{BindError, PyResult};
+use super::gil::assert_gil_held;
 use super::object_ptr::{Borrowed, ObjectPtr};
 use crate::core::tensor::Dying;
 use crate::core::Tensor;
@@ -184,7 +185,7 @@ impl<'a> TensorRef<'a> {
 /// boundary) if the object holds no tensor, which no Python program can arrange.
 #[inline(always)]
 pub unsafe fn tensor_ref<'a>(o: Borrowed<'a>) -> TensorRef<'a> {
-    assert_gil("tensor_ref");
+    assert_gil_held();
     let p = o.as_ptr() as *mut PyTensor;
     // SAFETY: `o` is a live `PyTensor` (contract). In state `Owned` `cdata` is an initialised
     // handle the object keeps alive for `'a` (or, once replaced, the call scope does); the copy
@@ -222,7 +223,7 @@ pub fn unpack<'a>(o: Borrowed<'a>) -> Option<TensorRef<'a>> {
 #[cold]
 #[inline(never)]
 unsafe fn make_owned(o: Borrowed<'_>) {
-    assert_gil("tensor_ref");
+    assert_gil_held();
     let p = o.as_ptr() as *mut PyTensor;
     // SAFETY: contract. In state `Preserved` the tensor owns the object and `cdata` is a borrowed
     // copy of a handle to it, so cloning it is valid; the caller's own reference keeps the object
@@ -337,7 +338,7 @@ pub unsafe fn alloc_with(tp: *mut ffi::PyTypeObject, t: Tensor) -> PyResult<Obje
         t.pyobj().is_null(),
         "alloc_with: the tensor already has a Python object"
     );
-    assert_gil("alloc_with");
+    assert_gil_held();
     // SAFETY: `tp_alloc` of a ready type returns a zeroed new reference or NULL (MemoryError set);
     // a free-list object is the same (see `free_list_pop`).
     unsafe {
@@ -366,7 +367,7 @@ pub unsafe fn alloc_with(tp: *mut ffi::PyTypeObject, t: Tensor) -> PyResult<Obje
 /// object gets the tensor's own reference, handed over — Note [PyObject preservation]), else a
 /// new `_C.Tensor` owning `t`.
 pub fn wrap(t: Tensor) -> PyResult<ObjectPtr> {
-    assert_gil("wrap");
+    assert_gil_held();
     let existing = t.pyobj() as *mut ffi::PyObject;
     if existing.is_null() {
         // SAFETY: our own ready type; binding code runs with the GIL held.
@@ -403,7 +404,7 @@ pub fn wrap(t: Tensor) -> PyResult<ObjectPtr> {
 /// `o` is a live tensor object borrowed from a caller who owns a reference to it; the GIL is
 /// held; `t` has no Python object.
 pub unsafe fn replace_tensor(o: Borrowed<'_>, t: Tensor) {
-    assert_gil("replace_tensor");
+    assert_gil_held();
     let p = o.as_ptr() as *mut PyTensor;
     // SAFETY: contract; after `make_owned` the object is `Owned`, so `cdata` is an owned handle,
     // which we take out here and park.
@@ -502,6 +503,7 @@ fn release_pyobj(obj: *mut c_void, dying: &mut Dying<'_>) {
             return;
         }
         let gil = ffi::PyGILState_Ensure();
+        assert_gil_held();
         let o = obj as *mut ffi::PyObject;
         let p = obj as *mut PyTensor;
         if (*p).state == ObjState::Preserved && (*p).cdata.impl_ptr() == dying.impl_ptr() {
@@ -534,6 +536,7 @@ extern "C" {
 unsafe extern "C" fn tensor_dealloc(slf: *mut ffi::PyObject) {
     // SAFETY: CPython calls `tp_dealloc` once per death, with the GIL held, on a dead instance.
     unsafe {
+        assert_gil_held();
         if try_preserve(slf) {
             return;
         }

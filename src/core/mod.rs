@@ -17,6 +17,7 @@
 
 pub mod dtype;
 pub mod error;
+pub mod interrupt;
 pub mod ops;
 pub mod parallel;
 pub mod promote;
@@ -25,6 +26,7 @@ pub mod scalar;
 pub mod sizes_strides;
 pub mod storage;
 pub mod tensor;
+pub mod warnings;
 
 pub use dtype::DType;
 pub use error::{Error, ErrorKind, Result};

@@ -414,8 +414,11 @@ pub fn strided_rows<const N: usize>(
     let inner_strides: [isize; N] = std::array::from_fn(|k| strides[k][nd - 1]);
     let mut index = vec![0usize; nd];
     let mut base = [0isize; N];
+    // Copies and strided loops over huge tensors stay interruptible (core/interrupt.rs).
+    let mut ticker = super::interrupt::Ticker::new();
     loop {
         row(base, inner, inner_strides);
+        ticker.tick(inner);
         // Advance the outer index (all dims but the last), carrying like an odometer.
         let mut d = nd - 1;
         loop {

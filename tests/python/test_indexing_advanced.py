@@ -86,6 +86,7 @@ CASES = [
 
 
 @pytest.mark.parametrize("make, shape, expected", CASES)
+@pytest.mark.filterwarnings("ignore:indexing with dtype torch.uint8")  # torch's; test_warnings.py
 def test_getitem_grid(make, shape, expected):
     r = cube()[make()]
     assert list(r.shape) == shape

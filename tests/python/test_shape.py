@@ -135,6 +135,8 @@ def test_transpose_errors():
         _C.ones(2, 3).transpose(0)
 
 
+# torch warns once per process for these two (test_warnings.py checks it in a fresh interpreter)
+@pytest.mark.filterwarnings("ignore:The use of `x.T`", "ignore:Tensor.T is deprecated")
 def test_T():
     t = _C.arange(6).reshape(2, 3)
     same(t.T, [[0, 3], [1, 4], [2, 5]], _C.int64)

@@ -6,6 +6,7 @@
 
 use crate::core::dtype::{Category, DType, Element};
 use crate::core::error::{Error, Result};
+use crate::core::interrupt::Ticker;
 use crate::core::parallel::{self, SendPtr};
 use crate::core::promote::{can_cast, promote_types, result_type};
 use crate::core::scalar::Scalar;
@@ -445,17 +446,25 @@ const PAR_MIN_ELEMS: usize = 1 << 18;
 /// The chunk length for splitting a dense loop of `n` elements across threads, or `None` to run
 /// it on the calling thread. Every element is computed the same way whichever thread runs it, so
 /// results do not depend on the thread count.
+///
+/// With one thread the loop still goes through `parallel_for` (which then runs the chunks in
+/// order on the calling thread), so a long loop reaches an interrupt checkpoint between chunks
+/// (Note [Interrupting kernels] in src/core/interrupt.rs); chunks are at most `PAR_MAX_GRAIN`.
 fn par_grain(n: usize) -> Option<usize> {
     if n < PAR_MIN_ELEMS {
         return None;
     }
     let threads = parallel::get_num_threads();
-    if threads <= 1 {
-        return None;
-    }
     // A few chunks per thread balance an uneven start; cache-line-sized multiples.
-    Some(n.div_ceil(threads * 4).max(1 << 15).next_multiple_of(64))
+    Some(
+        n.div_ceil(threads * 4)
+            .clamp(1 << 15, PAR_MAX_GRAIN)
+            .next_multiple_of(64),
+    )
 }
+
+/// The longest chunk of a split dense loop: a few milliseconds of work at most.
+const PAR_MAX_GRAIN: usize = 1 << 22;
 
 /// `dense_map` split across threads in chunks of `grain` (disjoint subranges: Note [Storage
 /// aliasing]). Only the parallel form lives here, so the kernel is not instantiated twice.
@@ -713,10 +722,12 @@ fn binary_into_impl<T: Element, R: Element, const FRESH: bool>(
     // Row by row (the walk over the outer dims is shared code); a `move` closure, so the row
     // loop keeps the pointers and `f`'s captures in registers.
     let strides = [out.strides(), &sa[..], &sb[..]];
+    let mut ticker = Ticker::new();
     strided_rows(
         out.sizes(),
         strides,
         &mut move |[mut o, mut x, mut y], len, [so, sx, sy]| {
+            ticker.tick(len);
             for _ in 0..len {
                 // SAFETY: each offset comes from its operand's own (broadcast) geometry over
                 // `out`'s shape (a value's strides are all zero, so it is always its slot).
@@ -755,15 +766,25 @@ pub(crate) fn unary_op<S: Element, R: Element>(a: &Tensor, f: impl Fn(S) -> R) -
     }
     let (po, pa) = (out.data_ptr::<R>(), a.data_ptr::<S>() as *const S);
     if a.is_contiguous() {
-        // SAFETY: `out` is fresh (its own storage) and both hold `n` contiguous elements.
-        unsafe { dense_map(po, pa, n, Alias::Distinct, f) };
+        // In chunks, with an interrupt checkpoint before each (Note [Interrupting kernels]).
+        let mut s = 0;
+        while s < n {
+            let e = (s + PAR_MAX_GRAIN).min(n);
+            crate::core::interrupt::checkpoint();
+            // SAFETY: `out` is fresh (its own storage) and both hold `n` contiguous elements, of
+            // which `s..e` is a subrange.
+            unsafe { dense_map(po.add(s), pa.add(s), e - s, Alias::Distinct, &f) };
+            s = e;
+        }
     } else {
         // As in `binary_into`: rows, with a `move` closure.
         let strides = [out.strides(), a.strides()];
+        let mut ticker = Ticker::new();
         strided_rows(
             a.sizes(),
             strides,
             &mut move |[mut o, mut x], len, [so, sx]| {
+                ticker.tick(len);
                 for _ in 0..len {
                     // SAFETY: offsets come from each tensor's own geometry over the same shape.
                     unsafe { *po.offset(o) = f(*pa.offset(x)) };

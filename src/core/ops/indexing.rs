@@ -259,6 +259,13 @@ fn apply_basic(input: &Tensor, items: &[IndexItem]) -> Result<(Tensor, Vec<(usiz
         match p {
             Pending::Index(d, t) => advanced.push((d, t)),
             Pending::Mask(d, mask) => {
+                if mask.dtype() == DType::UInt8 {
+                    // torch's UserWarning, on every use (`expandTensors` in IndexingUtils.h).
+                    crate::core::warnings::warn(
+                        crate::core::warnings::WarningKind::User,
+                        "indexing with dtype torch.uint8 is now deprecated, please use a dtype torch.bool instead.",
+                    );
+                }
                 for (j, &s) in mask.sizes().iter().enumerate() {
                     if s != result.sizes()[d + j] {
                         return Err(Error::index(format!(

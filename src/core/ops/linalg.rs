@@ -5,6 +5,7 @@
 use super::shape::{expand, reshape, transpose, unsqueeze};
 use crate::core::dtype::{DType, Element};
 use crate::core::error::{Error, Result};
+use crate::core::interrupt::{self, Ticker};
 use crate::core::parallel::{self, SendPtr};
 use crate::core::tensor::{broadcast_shapes, contiguous_strides, strided_for_each, Tensor};
 use std::ops::{Add, Mul};
@@ -495,7 +496,9 @@ unsafe fn gemm_float<T: FloatElem>(
     if n == 1 {
         // Matrix-vector: one dot product per row; 8 independent partial sums when both the
         // row and the vector are contiguous, so the loop vectorises.
+        let mut ticker = Ticker::new();
         for (i, ci) in c.iter_mut().enumerate() {
+            ticker.tick(k);
             let mut acc = T::ZERO;
             if a.cs == 1 && b.rs == 1 {
                 // SAFETY: row i of `a` and column 0 of `b` have k elements (contract).
@@ -531,7 +534,9 @@ unsafe fn gemm_float<T: FloatElem>(
     }
     if m == 1 {
         // Vector-matrix: c += a[0, p] * b[p, :], row by row of `b`.
+        let mut ticker = Ticker::new();
         for p in 0..k {
+            ticker.tick(n);
             // SAFETY: (0, p) is inside `a`; row p of `b` has n elements (contract).
             let (av, row) = unsafe { (a.at(0, p), b.row_slice(p, 0, n)) };
             match row {
@@ -664,6 +669,9 @@ unsafe fn gemm_blocked<T: FloatElem, const MR: usize, const NR: usize, const FMA
                 }
             }
             for ic in (0..m).step_by(MC) {
+                // At most MC·KC·NC multiply-adds between two checkpoints (Note [Interrupting
+                // kernels]).
+                interrupt::checkpoint();
                 let mc = MC.min(m - ic);
                 // Pack a[ic..ic+mc, pc..pc+kc] as MR-tall panels, column p of a panel contiguous.
                 for (panel, ir) in (0..mc).step_by(MR).enumerate() {
@@ -752,7 +760,9 @@ unsafe fn gemm_int<T: IntElem>(
     if n == 0 {
         return;
     }
+    let mut ticker = Ticker::new();
     for (i, crow) in c.chunks_exact_mut(n).enumerate().take(m) {
+        ticker.tick(n * k);
         for p in 0..k {
             // SAFETY: (i, p) is inside `a`; row p of `b` has n elements (contract).
             let (av, row) = unsafe { (a.at(i, p), b.row_slice(p, 0, n)) };

@@ -3,6 +3,7 @@
 
 use crate::core::dtype::{DType, Element};
 use crate::core::error::{Error, Result};
+use crate::core::interrupt::{self, Ticker};
 use crate::core::parallel;
 use crate::core::tensor::{maybe_wrap_dim, strided_for_each, Tensor};
 
@@ -64,6 +65,8 @@ fn lanes_reduce<T: Element, R: Reducer<T>>(r: R, s: &[T]) -> R::Acc {
 /// reduced with `lanes_reduce`, then combined as a binary tree.
 fn pairwise_reduce<T: Element, R: Reducer<T>>(r: R, s: &[T]) -> R::Acc {
     if s.len() <= PAIRWISE_BLOCK {
+        // One interrupt checkpoint per block (Note [Interrupting kernels]).
+        interrupt::checkpoint();
         return lanes_reduce(r, s);
     }
     let mid = (s.len() / 2) / LANES * LANES;
@@ -358,7 +361,9 @@ fn reduce_with<T: Element, O: Element, R: Reducer<T>>(
             return Ok(out);
         }
         let mut i = 0;
+        let mut ticker = Ticker::new();
         for_each_offset(&osz, &ost, |o| {
+            ticker.tick(n);
             // SAFETY: `o` is the offset of an output position's first reduced element, and the
             // reduced run is `n` consecutive elements of `input`.
             let s = unsafe { std::slice::from_raw_parts(base.offset(o), n) };
@@ -374,9 +379,11 @@ fn reduce_with<T: Element, O: Element, R: Reducer<T>>(
             let k = osz.len() - 1;
             let mut acc = try_filled_vec(n_last, r.identity())?;
             let mut p = 0;
+            let mut ticker = Ticker::new();
             for_each_offset(&osz[..k], &ost[..k], |po| {
                 acc.fill(r.identity());
                 for_each_offset(&rsz, &rst, |ro| {
+                    ticker.tick(n_last);
                     // SAFETY: `po + ro` is the offset of the first element of a contiguous row of
                     // `n_last` kept elements of `input`.
                     let row = unsafe { std::slice::from_raw_parts(base.offset(po + ro), n_last) };
@@ -395,8 +402,10 @@ fn reduce_with<T: Element, O: Element, R: Reducer<T>>(
 
     // (C) a strided loop per output.
     let mut i = 0;
+    let mut ticker = Ticker::new();
     match rsz.len() {
         0 => for_each_offset(&osz, &ost, |o| {
+            ticker.tick(1);
             // SAFETY: `o` is the offset of an element of `input`.
             out_slice[i] = finish(r.step(r.identity(), unsafe { *base.offset(o) }));
             i += 1;
@@ -404,6 +413,7 @@ fn reduce_with<T: Element, O: Element, R: Reducer<T>>(
         1 => {
             let (n, st) = (rsz[0], rst[0]);
             for_each_offset(&osz, &ost, |o| {
+                ticker.tick(n);
                 let mut acc = r.identity();
                 let mut p = o;
                 for _ in 0..n {
@@ -418,6 +428,7 @@ fn reduce_with<T: Element, O: Element, R: Reducer<T>>(
         _ => for_each_offset(&osz, &ost, |o| {
             let mut acc = r.identity();
             for_each_offset(&rsz, &rst, |ro| {
+                ticker.tick(1);
                 // SAFETY: `o + ro` is the offset of an element of `input`.
                 acc = r.step(acc, unsafe { *base.offset(o + ro) });
             });

@@ -10,6 +10,7 @@ use crate::core::ops::reduce::{reduce_by, reduce_mask};
 use crate::core::ops::{add, amax, exp, log, sub, sum, where_};
 use crate::core::scalar::Scalar;
 use crate::core::tensor::{maybe_wrap_dim, Tensor};
+use crate::core::warnings::{self, WarningKind};
 
 /// The result dtype of `prod`/`cumsum`/`cumprod`: `dtype` if given, else int64 for bool and
 /// integer inputs and the input's dtype for floats.
@@ -100,6 +101,7 @@ fn var_impl(
         ));
     }
     let mask = reduce_mask(input, dim)?;
+    warn_invalid_degrees_of_freedom(input, &mask, correction, take_sqrt);
     let finish = move |a: Welford| {
         let v = a.2 / (a.0 - correction).max(0.0);
         if take_sqrt {
@@ -114,6 +116,30 @@ fn var_impl(
         welford_merge,
         |a| T::from_f64(finish(a)),
     ), _ => Err(Error::runtime("std and var only support floating point and complex dtypes")))
+}
+
+/// torch's UserWarning when the divisor `N - correction` is not positive, N being the elements
+/// reduced into each output (0 when there is no output): "std(): degrees of freedom is <= 0.
+/// Correction should be strictly less than the reduction factor (input numel divided by output
+/// numel)." (torch: `warn_invalid_degrees_of_freedom` in ReduceOps.cpp; emitted on every call).
+fn warn_invalid_degrees_of_freedom(input: &Tensor, mask: &[bool], correction: f64, std: bool) {
+    let out_numel: usize = input
+        .sizes()
+        .iter()
+        .zip(mask)
+        .filter(|(_, &reduced)| !reduced)
+        .map(|(&s, _)| s)
+        .product();
+    let per_output = input.numel().checked_div(out_numel).unwrap_or(0);
+    if per_output as f64 - correction <= 0.0 {
+        warnings::warn(
+            WarningKind::User,
+            format!(
+                "{}(): degrees of freedom is <= 0. Correction should be strictly less than the reduction factor (input numel divided by output numel).",
+                if std { "std" } else { "var" }
+            ),
+        );
+    }
 }
 
 /// torch's `correction` argument as a number (default 1).

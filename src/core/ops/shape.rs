@@ -5,6 +5,8 @@
 use crate::core::error::{Error, Result};
 use crate::core::promote::result_type;
 use crate::core::tensor::{checked_numel, contiguous_strides, maybe_wrap_dim, Tensor};
+use crate::core::warnings::{self, WarningKind};
+use std::sync::atomic::AtomicBool;
 
 /// torch's `infer_size`: `shape` with its one `-1` replaced so the element count is `numel`.
 /// Errors (RuntimeError): `only one dimension can be inferred`, `invalid shape dimension -2`,
@@ -147,6 +149,28 @@ pub fn transpose(input: &Tensor, dim0: i64, dim1: i64) -> Result<Tensor> {
         strides.swap(d0, d1);
     }
     Ok(input.as_strided(sizes, strides, input.storage_offset()))
+}
+
+/// `Tensor.T`: a view with all dims reversed (torch: `numpy_T`). As torch, warns once per
+/// process (UserWarning) for a tensor of neither 0 nor 2 dims, that this use is deprecated, and
+/// for a 0-dim tensor, that it is the identity.
+pub fn numpy_t(input: &Tensor) -> Result<Tensor> {
+    static WARNED_ND: AtomicBool = AtomicBool::new(false);
+    static WARNED_0D: AtomicBool = AtomicBool::new(false);
+    let nd = input.dim();
+    if nd != 2 && nd != 0 {
+        warnings::warn_once(&WARNED_ND, WarningKind::User, || {
+            "The use of `x.T` on tensors of dimension other than 2 to reverse their shape is deprecated and it will throw an error in a future release. Consider `x.mT` to transpose batches of matrices or `x.permute(*torch.arange(x.ndim - 1, -1, -1))` to reverse the dimensions of a tensor.".into()
+        });
+    }
+    if nd == 0 {
+        warnings::warn_once(&WARNED_0D, WarningKind::User, || {
+            "Tensor.T is deprecated on 0-D tensors. This function is the identity in these cases."
+                .into()
+        });
+    }
+    let dims: Vec<i64> = (0..nd as i64).rev().collect();
+    permute(input, &dims)
 }
 
 /// `permute(input, dims)`: a view whose dim `i` is `input`'s dim `dims[i]`. `dims` must be a
