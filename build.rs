@@ -38,10 +38,10 @@ fn main() {
         .warnings(true)
         .compile("tensorbind_c");
     let out_dir = PathBuf::from(std::env::var("OUT_DIR").expect("OUT_DIR"));
-    let schema = std::fs::read_to_string("src/native_functions.yaml").expect("read schema");
-    let entries =
-        schema::parse_yaml(&schema).unwrap_or_else(|e| panic!("src/native_functions.yaml: {e}"));
-    let ops = schema::group(entries);
+    let text = std::fs::read_to_string("src/native_functions.yaml").expect("read schema");
+    let ops = schema::parse_schema(&text)
+        .and_then(schema::group)
+        .unwrap_or_else(|e| panic!("src/native_functions.yaml: {e}"));
     std::fs::write(
         out_dir.join("generated_bindings.rs"),
         gen_bindings::gen_bindings(&ops),

@@ -1,82 +1,157 @@
-//! build/gen_bindings.rs: the bindings generator — the `extern "C"` entry points and the
-//! method tables of `$OUT_DIR/generated_bindings.rs` (torchgen: `gen_python_functions.py`).
+//! build/gen_bindings.rs: the bindings generator — the static parser tables, the `extern "C"`
+//! entry points and the method tables of `$OUT_DIR/generated_bindings.rs` (torchgen:
+//! `gen_python_functions.py`).
 
-use crate::schema::{Entry, Op, ReleaseGil};
-use crate::signature::*;
+use crate::schema::{BaseTy, DefaultValue, Manual, Op, ReleaseGil, Returns, Type};
+use crate::signature::{docstring, entries_of, PySignature, Variant};
+use std::collections::BTreeSet;
 use std::fmt::Write as _;
 
-pub(crate) fn rust_ident(name: &str) -> String {
-    name.to_string()
+/// The static of a keyword name: `KW_ALPHA`.
+fn keyword_static(name: &str) -> String {
+    format!("KW_{}", name.to_uppercase())
 }
 
-/// The extraction of python parameter `i` of type `ty` into local `a{i}`, and the expression
-/// passed to the core function.
-pub(crate) fn extract(i: usize, ty: &str) -> (String, String) {
-    let t = parser_type(ty);
-    let (base, opt) = match t.strip_suffix('?') {
-        Some(b) => (b.to_string(), true),
-        None => (t.clone(), false),
-    };
-    let is_int_list = base.starts_with("int[");
-    match (base.as_str(), opt) {
-        ("Tensor", false) => (format!("let a{i} = r.tensor({i})?;"), format!("&a{i}")),
-        ("Tensor", true) => (
-            format!("let a{i} = r.optional_tensor({i})?;"),
-            format!("a{i}.as_deref()"),
-        ),
-        ("Scalar", false) => (format!("let a{i} = r.scalar({i})?;"), format!("a{i}")),
-        ("Scalar", true) => (
-            format!("let a{i} = r.optional_scalar({i})?;"),
-            format!("a{i}"),
-        ),
-        ("int", false) => (format!("let a{i} = r.int({i})?;"), format!("a{i}")),
-        ("int", true) => (format!("let a{i} = r.optional_int({i})?;"), format!("a{i}")),
-        ("float", false) => (format!("let a{i} = r.float({i})?;"), format!("a{i}")),
-        ("bool", false) => (format!("let a{i} = r.bool({i})?;"), format!("a{i}")),
-        ("str", false) => (format!("let a{i} = r.string({i})?;"), format!("a{i}")),
-        ("str", true) => (
-            format!("let a{i} = r.optional_string({i})?;"),
-            format!("a{i}"),
-        ),
-        ("ScalarType", false) => (format!("let a{i} = r.scalar_type({i})?;"), format!("a{i}")),
-        ("ScalarType", true) => (
-            format!("let a{i} = r.optional_scalar_type({i})?;"),
-            format!("a{i}"),
-        ),
-        ("Tensor[]", false) => (format!("let a{i} = r.tensor_list({i})?;"), format!("&a{i}")),
-        ("Generator", true) => (
-            format!("let a{i} = r.object({i}).and_then(super::super::generator_object::unpack_generator);"),
-            format!("a{i}"),
-        ),
-        (_, false) if is_int_list => (format!("let a{i} = r.int_list({i})?;"), format!("&a{i}")),
-        (_, true) if is_int_list => (
-            format!("let a{i} = r.optional_int_list({i})?;"),
-            format!("a{i}.as_deref()"),
-        ),
-        other => panic!("no extractor for schema type {other:?}"),
+/// The runtime `ParamType` of a schema type.
+fn param_type(ty: &Type) -> &'static str {
+    match (ty.base, ty.list.is_some()) {
+        (BaseTy::Tensor, false) => "Tensor",
+        (BaseTy::Tensor, true) => "TensorList",
+        (BaseTy::Int, true) => "IntList",
+        (BaseTy::Scalar, _) => "Scalar",
+        (BaseTy::Int, _) => "Int",
+        (BaseTy::Float, _) => "Float",
+        (BaseTy::Bool, _) => "Bool",
+        (BaseTy::Str, _) => "Str",
+        (BaseTy::ScalarType, _) => "ScalarType",
+        (BaseTy::Generator, _) => "Generator",
+        (BaseTy::PyObject, _) => "Object",
     }
 }
 
-pub(crate) fn c_str_lit(s: &str) -> String {
+/// A default as a `DefaultValue` expression.
+fn default_value(d: &DefaultValue) -> String {
+    match d {
+        DefaultValue::None => "DefaultValue::None".into(),
+        DefaultValue::Bool(b) => format!("DefaultValue::Bool({b})"),
+        DefaultValue::Int(i) => format!("DefaultValue::Int({i})"),
+        DefaultValue::Float(f) => format!("DefaultValue::Float({f:?})"),
+        DefaultValue::Str(s) => format!("DefaultValue::Str({s:?})"),
+        DefaultValue::IntList(v) => format!(
+            "DefaultValue::IntList(&[{}])",
+            v.iter().map(i64::to_string).collect::<Vec<_>>().join(", ")
+        ),
+    }
+}
+
+/// The static table of one signature: `FunctionSignature::new("add", true, &[...])`.
+fn signature_table(sig: &PySignature<'_>, numbers: bool, indent: &str) -> String {
+    let mut s = format!("FunctionSignature::new({:?}, {numbers}, &[\n", sig.name());
+    for p in &sig.params {
+        let mut e = format!(
+            "FunctionParameter::new(&{}, ParamType::{})",
+            keyword_static(&p.name),
+            param_type(&p.ty)
+        );
+        if let Some(Some(n)) = p.ty.list {
+            let _ = write!(e, ".size({n})");
+        }
+        if p.ty.optional {
+            e.push_str(".optional()");
+        }
+        if let Some(d) = &p.default {
+            let _ = write!(e, ".default({})", default_value(&d.value));
+        }
+        if p.kwarg_only {
+            e.push_str(".keyword_only()");
+        }
+        if p.positional_only {
+            e.push_str(".positional_only()");
+        }
+        let _ = writeln!(s, "{indent}    {e},");
+    }
+    let _ = write!(s, "{indent}])");
+    s
+}
+
+/// The parser of `op` in variant `v`: `PythonArgParser::new("add", &[...])`.
+fn parser_table(op: &Op, v: Variant) -> String {
+    let entries = entries_of(op, v);
+    let numbers = entries.iter().any(|e| e.numbers_as_tensors);
+    let mut s = format!("PythonArgParser::new({:?}, &[\n", op.name);
+    for e in &entries {
+        let sig = PySignature::new(e, v);
+        let _ = writeln!(s, "        {},", signature_table(&sig, numbers, "        "));
+    }
+    s.push_str("    ])");
+    s
+}
+
+/// The extraction of Python parameter `i` of type `ty` into local `a{i}`, and the expression
+/// passed to the core function.
+fn extract(i: usize, ty: &Type) -> (String, String) {
+    let opt = ty.optional;
+    match (ty.base, ty.list.is_some(), opt) {
+        (BaseTy::Tensor, false, false) => (format!("let a{i} = r.tensor({i})?;"), format!("&a{i}")),
+        (BaseTy::Tensor, false, true) => (
+            format!("let a{i} = r.optional_tensor({i})?;"),
+            format!("a{i}.as_deref()"),
+        ),
+        (BaseTy::Tensor, true, false) => (
+            format!("let a{i} = r.tensor_list({i})?;"),
+            format!("&a{i}"),
+        ),
+        (BaseTy::Int, true, false) => (format!("let a{i} = r.int_list({i})?;"), format!("&a{i}")),
+        (BaseTy::Int, true, true) => (
+            format!("let a{i} = r.optional_int_list({i})?;"),
+            format!("a{i}.as_deref()"),
+        ),
+        (BaseTy::Scalar, _, false) => (format!("let a{i} = r.scalar({i})?;"), format!("a{i}")),
+        (BaseTy::Scalar, _, true) => (
+            format!("let a{i} = r.optional_scalar({i})?;"),
+            format!("a{i}"),
+        ),
+        (BaseTy::Int, _, false) => (format!("let a{i} = r.int({i})?;"), format!("a{i}")),
+        (BaseTy::Int, _, true) => (format!("let a{i} = r.optional_int({i})?;"), format!("a{i}")),
+        (BaseTy::Float, _, false) => (format!("let a{i} = r.float({i})?;"), format!("a{i}")),
+        (BaseTy::Bool, _, false) => (format!("let a{i} = r.bool({i})?;"), format!("a{i}")),
+        (BaseTy::Str, _, false) => (format!("let a{i} = r.string({i})?;"), format!("a{i}")),
+        (BaseTy::Str, _, true) => (
+            format!("let a{i} = r.optional_string({i})?;"),
+            format!("a{i}"),
+        ),
+        (BaseTy::ScalarType, _, false) => {
+            (format!("let a{i} = r.scalar_type({i})?;"), format!("a{i}"))
+        }
+        (BaseTy::ScalarType, _, true) => (
+            format!("let a{i} = r.optional_scalar_type({i})?;"),
+            format!("a{i}"),
+        ),
+        (BaseTy::Generator, _, true) => (
+            format!("let a{i} = r.object({i}).and_then(super::super::generator_object::unpack_generator);"),
+            format!("a{i}"),
+        ),
+        other => panic!("no extractor for schema type {ty} {other:?}"),
+    }
+}
+
+fn c_str_lit(s: &str) -> String {
     format!("c{:?}", s)
 }
 
-pub(crate) fn gen_entry_point(
-    op: &Op,
-    v: Variant,
-    structseqs: &[(String, Vec<String>)],
-    out: &mut String,
-) {
-    let entries: Vec<&Entry> = op.entries.iter().filter(|e| variant_has(e, v)).collect();
-    let fname = match v {
-        Variant::Function => format!("fn_{}", rust_ident(&op.name)),
-        Variant::Method => format!("meth_{}", rust_ident(&op.name)),
-    };
-    let specs: Vec<String> = entries
-        .iter()
-        .map(|e| format!("{:?}", parser_spec(&op.name, &py_params(e, v))))
-        .collect();
-    let numbers = entries.iter().any(|e| e.numbers_as_tensors);
+/// The Rust name of the entry point of `op` in variant `v`: `fn_add`, `meth_add`,
+/// `generator_meth_seed`.
+fn entry_point_name(op: &Op, v: Variant) -> String {
+    match (v, op.entries[0].owner()) {
+        (Variant::Function, _) => format!("fn_{}", op.name),
+        (Variant::Method, "Tensor") => format!("meth_{}", op.name),
+        (Variant::Method, owner) => format!("{}_meth_{}", owner.to_lowercase(), op.name),
+    }
+}
+
+fn gen_entry_point(op: &Op, v: Variant, structseqs: &[(String, Vec<String>)], out: &mut String) {
+    let entries = entries_of(op, v);
+    let fname = entry_point_name(op, v);
     let _ = writeln!(
         out,
         "/// `{}` ({}).",
@@ -93,9 +168,8 @@ pub(crate) fn gen_entry_point(
     );
     let _ = writeln!(
         out,
-        "    static PARSER: PythonArgParser = PythonArgParser::new({:?}, &[{}], {numbers});",
-        op.name,
-        specs.join(", ")
+        "    static PARSER: PythonArgParser = {};",
+        parser_table(op, v)
     );
     let _ = writeln!(out, "    crate::handle_errors!({{");
     let _ = writeln!(out, "        let mut slots = ArgSlots::new();");
@@ -145,31 +219,34 @@ pub(crate) fn gen_entry_point(
         let _ = writeln!(out, "            return unsafe {{ override_protocol::dispatch(&r.overloaded(), slf, {:?}, None, args, nargs, kwnames) }};", op.name);
         let _ = writeln!(out, "        }}");
     }
+    if let Some(Manual::Fastcall(path)) = op.manual() {
+        let _ = writeln!(out, "        super::super::{path}(&r)");
+        let _ = writeln!(out, "    }})");
+        let _ = writeln!(out, "}}\n");
+        return;
+    }
     let _ = writeln!(out, "        match r.idx {{");
     for (idx, e) in entries.iter().enumerate() {
         let _ = writeln!(out, "            {idx} => {{");
-        let ps = py_params(e, v);
+        let sig = PySignature::new(e, v);
         // See Note [Core calls without the GIL] (src/bindings/gil.rs): ops with tensor arguments
         // and no Python-object arguments release the GIL around the core call above a threshold.
-        let is_tensor_ty =
-            |ty: &str| matches!(parser_type(ty).as_str(), "Tensor" | "Tensor?" | "Tensor[]");
-        let python_object_arg = e.args.iter().any(|a| {
-            matches!(
-                parser_type(&a.ty).trim_end_matches('?'),
-                "Generator" | "PyObject*"
-            )
-        });
+        let python_object_arg = e
+            .func
+            .args
+            .iter()
+            .any(|a| matches!(a.ty.base, BaseTy::Generator | BaseTy::PyObject));
         let unlock = e.release_gil != ReleaseGil::Never
             && !python_object_arg
-            && e.args.iter().any(|a| is_tensor_ty(&a.ty));
+            && e.func.args.iter().any(|a| a.ty.base == BaseTy::Tensor);
         let mut call_args = Vec::new();
         // (expression of an `Option<&Tensor>`, statement making the handle our own) per tensor
         // argument, and the element count of `Tensor[]` arguments.
         let mut tensors: Vec<(String, Option<String>)> = Vec::new();
         let mut list_elements: Vec<String> = Vec::new();
-        let mut py_i = 0usize;
-        for a in &e.args {
-            if a.name == "self" && v == Variant::Method {
+        for (a, pi) in e.func.args.iter().zip(&sig.arg_params) {
+            let Some(py_i) = *pi else {
+                // The bound `self` of a method.
                 if unlock {
                     let _ = writeln!(
                         out,
@@ -181,30 +258,26 @@ pub(crate) fn gen_entry_point(
                     call_args.push("self_t".to_string());
                 }
                 continue;
-            }
+            };
             let (mut stmt, expr) = extract(py_i, &a.ty);
             if unlock {
-                match parser_type(&a.ty).as_str() {
-                    "Tensor" => {
-                        stmt = stmt.replacen("let ", "let mut ", 1);
-                        tensors.push((format!("Some(&*a{py_i})"), Some(format!("a{py_i}.own();"))));
-                    }
-                    "Tensor?" => {
-                        stmt = stmt.replacen("let ", "let mut ", 1);
-                        tensors.push((
-                            format!("a{py_i}.as_deref()"),
-                            Some(format!("if let Some(t) = a{py_i}.as_mut() {{ t.own(); }}")),
-                        ));
-                    }
-                    "Tensor[]" => list_elements.push(format!(
+                if a.ty.is_tensor() && !a.ty.optional {
+                    stmt = stmt.replacen("let ", "let mut ", 1);
+                    tensors.push((format!("Some(&*a{py_i})"), Some(format!("a{py_i}.own();"))));
+                } else if a.ty.is_tensor() {
+                    stmt = stmt.replacen("let ", "let mut ", 1);
+                    tensors.push((
+                        format!("a{py_i}.as_deref()"),
+                        Some(format!("if let Some(t) = a{py_i}.as_mut() {{ t.own(); }}")),
+                    ));
+                } else if a.ty.is_tensor_list() {
+                    list_elements.push(format!(
                         "a{py_i}.iter().map(crate::core::Tensor::numel).sum::<usize>()"
-                    )),
-                    _ => {}
+                    ));
                 }
             }
             let _ = writeln!(out, "                {stmt}");
             call_args.push(expr);
-            py_i += 1;
         }
         let mut call = format!("crate::core::ops::{}({})", e.impl_fn, call_args.join(", "));
         let mut pre = String::new();
@@ -252,17 +325,27 @@ pub(crate) fn gen_entry_point(
             let _ = writeln!(pre, "                drop(unlocked);");
             call = "ret".to_string();
         }
-        let out_index = if e.out && v == Variant::Function {
-            Some(ps.len() - 1)
-        } else {
-            None
-        };
-        let structured_out = e.structured && out_index.is_some() && e.ret == "Tensor";
+        let out_index = sig.out;
+        let structured_out = e.structured && out_index.is_some();
         if !structured_out {
             out.push_str(&pre);
         }
-        match e.ret.as_str() {
-            "Tensor" => match out_index {
+        match &e.func.returns {
+            Returns::One(t) if t.is_tensor() && e.func.is_inplace() => {
+                let _ = writeln!(out, "                {call}?;");
+                let self_expr = if v == Variant::Method {
+                    "self_obj".to_string()
+                } else {
+                    let pos = sig
+                        .params
+                        .iter()
+                        .position(|p| p.name == "input")
+                        .expect("in-place op needs self");
+                    format!("r.object({pos}).expect(\"self is required\")")
+                };
+                let _ = writeln!(out, "                Ok({self_expr}.to_owned().release())");
+            }
+            Returns::One(t) if t.is_tensor() => match out_index {
                 Some(oi) if e.structured => {
                     // out= writes straight into `out` through the op's plan (no result copy).
                     let plan = format!(
@@ -301,48 +384,7 @@ pub(crate) fn gen_entry_point(
                     let _ = writeln!(out, "                Ok(wrap({call}?)?.release())");
                 }
             },
-            "Tensor(a!)" => {
-                let _ = writeln!(out, "                {call}?;");
-                let self_expr = if v == Variant::Method {
-                    "self_obj".to_string()
-                } else {
-                    let pos = ps
-                        .iter()
-                        .position(|p| p.name == "input")
-                        .expect("in-place op needs self");
-                    format!("r.object({pos}).expect(\"self is required\")")
-                };
-                let _ = writeln!(out, "                Ok({self_expr}.to_owned().release())");
-            }
-            "Scalar" => {
-                let _ = writeln!(
-                    out,
-                    "                Ok(convert::scalar_to_py({call}?)?.release())"
-                );
-            }
-            "int" => {
-                let _ = writeln!(
-                    out,
-                    "                Ok(convert::py_int({call}?)?.release())"
-                );
-            }
-            "float" => {
-                let _ = writeln!(
-                    out,
-                    "                Ok(convert::py_float({call}?)?.release())"
-                );
-            }
-            "bool" => {
-                let _ = writeln!(out, "                Ok(py_bool({call}?).release())");
-            }
-            "int[]" => {
-                let _ = writeln!(out, "                let v: Vec<i64> = {call}?;");
-                let _ = writeln!(
-                    out,
-                    "                Ok(convert::int_tuple(v.into_iter())?.release())"
-                );
-            }
-            "Tensor[]" => {
+            Returns::One(t) if t.is_tensor_list() => {
                 let _ = writeln!(
                     out,
                     "                let v: Vec<crate::core::Tensor> = {call}?;"
@@ -357,10 +399,26 @@ pub(crate) fn gen_entry_point(
                     "                Ok(structseq::tensor_tuple(v)?.release())"
                 );
             }
-            ret if tuple_fields(ret).is_some() => {
-                let n = tuple_fields(ret).expect("checked").len();
-                let idx = structseq_index(structseqs, &op.name, ret);
-                let names: Vec<String> = (0..n).map(|k| format!("r{k}")).collect();
+            Returns::One(t) if t.is_int_list() => {
+                let _ = writeln!(out, "                let v: Vec<i64> = {call}?;");
+                let _ = writeln!(
+                    out,
+                    "                Ok(convert::int_tuple(v.into_iter())?.release())"
+                );
+            }
+            Returns::One(t) => {
+                let conv = match t.base {
+                    BaseTy::Scalar => "convert::scalar_to_py({call}?)?.release()",
+                    BaseTy::Int => "convert::py_int({call}?)?.release()",
+                    BaseTy::Float => "convert::py_float({call}?)?.release()",
+                    BaseTy::Bool => "py_bool({call}?).release()",
+                    _ => panic!("{}: unsupported return type {t}", op.name),
+                };
+                let _ = writeln!(out, "                Ok({})", conv.replace("{call}", &call));
+            }
+            Returns::Named(fields) => {
+                let idx = structseq_index(structseqs, &op.name, fields);
+                let names: Vec<String> = (0..fields.len()).map(|k| format!("r{k}")).collect();
                 let _ = writeln!(out, "                let ({}) = {call}?;", names.join(", "));
                 let _ = writeln!(
                     out,
@@ -368,7 +426,7 @@ pub(crate) fn gen_entry_point(
                     names.join(", ")
                 );
             }
-            other => panic!("{}: unsupported return type {other}", op.name),
+            Returns::Nothing => panic!("{}: unsupported return ()", op.name),
         }
         let _ = writeln!(out, "            }}");
     }
@@ -387,14 +445,14 @@ pub(crate) fn collect_structseqs(ops: &[Op]) -> Vec<(String, Vec<String>)> {
     let mut out: Vec<(String, Vec<String>)> = Vec::new();
     for op in ops {
         for e in &op.entries {
-            if let Some(fields) = tuple_fields(&e.ret) {
+            if let Returns::Named(fields) = &e.func.returns {
                 match out.iter().find(|(n, _)| *n == op.name) {
                     Some((_, f)) => assert_eq!(
-                        *f, fields,
+                        f, fields,
                         "{}: overloads return different named tuples",
                         op.name
                     ),
-                    None => out.push((op.name.clone(), fields)),
+                    None => out.push((op.name.clone(), fields.clone())),
                 }
             }
         }
@@ -402,21 +460,48 @@ pub(crate) fn collect_structseqs(ops: &[Op]) -> Vec<(String, Vec<String>)> {
     out
 }
 
-pub(crate) fn structseq_index(
-    structseqs: &[(String, Vec<String>)],
-    name: &str,
-    ret: &str,
-) -> usize {
-    let fields = tuple_fields(ret).expect("a named-tuple return");
+fn structseq_index(structseqs: &[(String, Vec<String>)], name: &str, fields: &[String]) -> usize {
     structseqs
         .iter()
-        .position(|(n, f)| n == name && *f == fields)
+        .position(|(n, f)| n == name && f == fields)
         .expect("collected")
+}
+
+/// The distinct parameter names of every parser, sorted.
+fn keyword_names(ops: &[Op]) -> BTreeSet<String> {
+    let mut names = BTreeSet::new();
+    for op in ops {
+        if op
+            .manual()
+            .is_some_and(|m| !matches!(m, Manual::Fastcall(_)))
+        {
+            continue;
+        }
+        for v in [Variant::Function, Variant::Method] {
+            for e in entries_of(op, v) {
+                for p in PySignature::new(e, v).params {
+                    names.insert(p.name);
+                }
+            }
+        }
+    }
+    names
+}
+
+/// A `PyMethodDef` row.
+fn method_def(name: &str, fname: &str, doc: &str) -> String {
+    format!(
+        "    ffi::PyMethodDef {{ ml_name: {}.as_ptr(), ml_meth: ffi::PyMethodDefPointer {{ PyCFunctionFastWithKeywords: {fname} }}, ml_flags: ffi::METH_FASTCALL | ffi::METH_KEYWORDS, ml_doc: {}.as_ptr() }},",
+        c_str_lit(name),
+        c_str_lit(doc)
+    )
 }
 
 pub(crate) fn gen_bindings(ops: &[Op]) -> String {
     let mut out = String::new();
     let structseqs = collect_structseqs(ops);
+    out.push_str("// @generated from src/native_functions.yaml by build.rs — do not edit.\n");
+    out.push_str("// Included once, by src/bindings/generated.rs.\n\n");
     let _ = writeln!(out, "/// The named-tuple return types: (name, field names), indexed by `structseq::new_return`.");
     let _ = writeln!(
         out,
@@ -427,25 +512,48 @@ pub(crate) fn gen_bindings(ops: &[Op]) -> String {
         let _ = writeln!(out, "    ({name:?}, &[{}]),", fs.join(", "));
     }
     let _ = writeln!(out, "];\n");
-    out.push_str("// @generated from src/native_functions.yaml by build.rs — do not edit.\n");
-    out.push_str("// Included once, by src/bindings/generated.rs.\n\n");
+    let names = keyword_names(ops);
+    let _ = writeln!(
+        out,
+        "// The parameter names of every parser, interned at init."
+    );
+    for n in &names {
+        let _ = writeln!(
+            out,
+            "static {}: Keyword = Keyword::new({n:?}, {});",
+            keyword_static(n),
+            c_str_lit(n)
+        );
+    }
+    let _ = writeln!(
+        out,
+        "/// Every keyword static above, for `arg_parser::intern_keywords`."
+    );
+    let _ = writeln!(
+        out,
+        "pub(super) static KEYWORDS: [&Keyword; {}] = [{}];\n",
+        names.len(),
+        names
+            .iter()
+            .map(|n| format!("&{}", keyword_static(n)))
+            .collect::<Vec<_>>()
+            .join(", ")
+    );
     let mut fn_table = Vec::new();
     let mut meth_table = Vec::new();
     for op in ops {
+        if op
+            .manual()
+            .is_some_and(|m| !matches!(m, Manual::Fastcall(_)))
+        {
+            continue;
+        }
         for v in [Variant::Function, Variant::Method] {
-            if !op.entries.iter().any(|e| variant_has(e, v)) {
+            if entries_of(op, v).is_empty() {
                 continue;
             }
             gen_entry_point(op, v, &structseqs, &mut out);
-            let fname = match v {
-                Variant::Function => format!("fn_{}", op.name),
-                Variant::Method => format!("meth_{}", op.name),
-            };
-            let row = format!(
-                "    ffi::PyMethodDef {{ ml_name: {}.as_ptr(), ml_meth: ffi::PyMethodDefPointer {{ PyCFunctionFastWithKeywords: {fname} }}, ml_flags: ffi::METH_FASTCALL | ffi::METH_KEYWORDS, ml_doc: {}.as_ptr() }},",
-                c_str_lit(&op.name),
-                c_str_lit(&docstring(op, v))
-            );
+            let row = method_def(&op.name, &entry_point_name(op, v), &docstring(op, v));
             match v {
                 Variant::Function => fn_table.push(row),
                 Variant::Method => meth_table.push(row),

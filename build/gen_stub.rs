@@ -2,8 +2,8 @@
 //! (torchgen: `gen_pyi.py`).
 
 use crate::gen_bindings::collect_structseqs;
-use crate::schema::{Entry, Op};
-use crate::signature::*;
+use crate::schema::Op;
+use crate::signature::{entries_of, PySignature, Variant};
 use std::fmt::Write as _;
 
 pub(crate) fn gen_stub(ops: &[Op], prelude: &str) -> String {
@@ -24,86 +24,29 @@ pub(crate) fn gen_stub(ops: &[Op], prelude: &str) -> String {
             let _ = writeln!(out, "        {f}: Tensor");
         }
     }
-    let stub_def = |name: &str, e: &Entry, v: Variant, overloaded: bool, indent: &str| -> String {
-        let ps = py_params(e, v);
-        // `zeros(2, 3)`: an `int[]` that is the only positional parameter also takes varargs
-        // ints (the parser's rule), which a stub spells as a second overload with `*size: int`.
-        let varargs = ps.iter().filter(|p| !p.kwarg_only).count() == 1
-            && parser_type(&ps[0].ty)
-                .trim_end_matches('?')
-                .starts_with("int[");
-        let render = |as_varargs: bool| -> String {
-            let mut parts: Vec<String> = Vec::new();
-            if v == Variant::Method {
-                parts.push("self".into());
-            }
-            let mut star = false;
-            for (i, p) in ps.iter().enumerate() {
-                if i == 0 && as_varargs {
-                    parts.push(format!("*{}: _int", p.name));
-                    star = true;
-                    continue;
-                }
-                if p.kwarg_only && !star {
-                    parts.push("*".into());
-                    star = true;
-                }
-                let ty = if i == 0 && varargs {
-                    "Sequence[_int]".to_string()
-                } else {
-                    stub_type(&p.ty, e.numbers_as_tensors)
-                };
-                match &p.default {
-                    Some(d) => parts.push(format!("{}: {} = {}", p.name, ty, py_default(d))),
-                    None => parts.push(format!("{}: {}", p.name, ty)),
-                }
-            }
-            let mut s = String::new();
-            if overloaded || varargs {
-                let _ = writeln!(s, "{indent}@overload");
-            }
-            let _ = writeln!(
-                s,
-                "{indent}def {name}({}) -> {}: ...",
-                parts.join(", "),
-                stub_ret_of(name, e)
-            );
-            s
-        };
-        let mut s = render(false);
-        if varargs {
-            s.push_str(&render(true));
-        }
-        s
-    };
     out.push_str("\nclass Tensor(_TensorBase):\n");
     out.push_str("    # Methods generated from src/native_functions.yaml.\n");
-    for op in ops {
-        let es: Vec<&Entry> = op.entries.iter().filter(|e| e.method).collect();
+    for op in ops.iter().filter(|op| op.entries[0].owner() == "Tensor") {
+        let es = entries_of(op, Variant::Method);
         for e in &es {
-            out.push_str(&stub_def(
-                &op.name,
-                e,
-                Variant::Method,
-                es.len() > 1,
-                "    ",
-            ));
+            out.push_str(&PySignature::new(e, Variant::Method).stub_def(es.len() > 1, "    "));
         }
     }
     out.push_str("\n# Functions generated from src/native_functions.yaml.\n");
     for op in ops {
-        let es: Vec<&Entry> = op.entries.iter().filter(|e| e.function).collect();
+        let es = entries_of(op, Variant::Function);
         for e in &es {
-            out.push_str(&stub_def(&op.name, e, Variant::Function, es.len() > 1, ""));
+            out.push_str(&PySignature::new(e, Variant::Function).stub_def(es.len() > 1, ""));
         }
     }
     out
 }
 
+/// The README's op list: one row per op, with its signatures.
 pub(crate) fn gen_op_list(ops: &[Op]) -> String {
     let mut out = String::new();
     out.push_str("| op | function | method | signatures |\n| --- | --- | --- | --- |\n");
-    for op in ops {
+    for op in ops.iter().filter(|op| !op.name.starts_with('_')) {
         let f = op.entries.iter().any(|e| e.function);
         let m = op.entries.iter().any(|e| e.method);
         let sigs: Vec<String> = op
@@ -115,7 +58,7 @@ pub(crate) fn gen_op_list(ops: &[Op]) -> String {
                 } else {
                     Variant::Method
                 };
-                format!("`{}({})`", op.name, py_signature(&py_params(e, v), None))
+                format!("`{}({})`", op.name, PySignature::new(e, v).untyped(None))
             })
             .collect();
         let _ = writeln!(

@@ -1,21 +1,520 @@
 //! build/schema.rs: the op schema's model and its reader — the YAML subset of
-//! src/native_functions.yaml and the entries it holds (torchgen: `model.py`).
+//! src/native_functions.yaml, torch's `func` grammar parsed into types, defaults and alias
+//! annotations, and our own keys (torchgen: `model.py`). This is the one parser of the grammar:
+//! the runtime argument parser only reads the static tables generated from this model, and a
+//! malformed entry fails the build with a message naming it.
 
 use std::collections::BTreeMap;
+use std::fmt;
 
+// ----- types ------------------------------------------------------------------------------------
+
+/// The base of a schema type (`int` of `int[2]?`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum BaseTy {
+    Tensor,
+    Scalar,
+    /// `int` and `SymInt` (we have no symbolic sizes).
+    Int,
+    Float,
+    Bool,
+    Str,
+    ScalarType,
+    Generator,
+    /// `PyObject*`: any Python object, converted by hand-written code (ours, not torch's).
+    PyObject,
+}
+
+impl BaseTy {
+    fn parse(s: &str) -> Option<BaseTy> {
+        Some(match s {
+            "Tensor" => BaseTy::Tensor,
+            "Scalar" => BaseTy::Scalar,
+            "int" | "SymInt" => BaseTy::Int,
+            "float" => BaseTy::Float,
+            "bool" => BaseTy::Bool,
+            "str" => BaseTy::Str,
+            "ScalarType" => BaseTy::ScalarType,
+            "Generator" => BaseTy::Generator,
+            "PyObject*" => BaseTy::PyObject,
+            _ => return None,
+        })
+    }
+
+    fn schema_name(self) -> &'static str {
+        match self {
+            BaseTy::Tensor => "Tensor",
+            BaseTy::Scalar => "Scalar",
+            BaseTy::Int => "int",
+            BaseTy::Float => "float",
+            BaseTy::Bool => "bool",
+            BaseTy::Str => "str",
+            BaseTy::ScalarType => "ScalarType",
+            BaseTy::Generator => "Generator",
+            BaseTy::PyObject => "PyObject*",
+        }
+    }
+}
+
+/// torch's alias annotation: `Tensor(a)` (the result aliases this argument: a view),
+/// `Tensor(a!)` (written in place), `Tensor(a -> *)` (each element of a `Tensor(a)[]` result
+/// aliases this argument).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct Alias {
+    pub(crate) set: String,
+    pub(crate) mutable: bool,
+}
+
+/// A parameter or return type: `Tensor(a!)`, `int[1]?`, `Tensor[]`.
+#[derive(Clone, Debug, PartialEq)]
+pub(crate) struct Type {
+    pub(crate) base: BaseTy,
+    /// `[]` (`Some(None)`) or `[N]` (`Some(Some(N))`): a list; only of `int` and `Tensor`.
+    pub(crate) list: Option<Option<usize>>,
+    /// `?`: `None` is accepted.
+    pub(crate) optional: bool,
+    pub(crate) alias: Option<Alias>,
+}
+
+impl Type {
+    /// `int`, `Tensor?`, `int[1]`: the grammar `BASE[(ALIAS)][[N]][?]`.
+    fn parse(s: &str) -> Result<Type, String> {
+        let (s, optional) = match s.strip_suffix('?') {
+            Some(b) => (b, true),
+            None => (s, false),
+        };
+        let (s, list) = match s.strip_suffix(']') {
+            Some(b) => {
+                let (b, n) = b
+                    .rsplit_once('[')
+                    .ok_or_else(|| format!("type {s:?}: ']' without '['"))?;
+                let n = if n.is_empty() {
+                    None
+                } else {
+                    Some(
+                        n.parse::<usize>()
+                            .map_err(|_| format!("type {s:?}: list size {n:?} is not a number"))?,
+                    )
+                };
+                (b, Some(n))
+            }
+            None => (s, None),
+        };
+        let (s, alias) = match s.strip_suffix(')') {
+            Some(b) => {
+                let (b, a) = b
+                    .split_once('(')
+                    .ok_or_else(|| format!("type {s:?}: ')' without '('"))?;
+                let a = a.strip_suffix(" -> *").unwrap_or(a);
+                let (set, mutable) = match a.strip_suffix('!') {
+                    Some(set) => (set, true),
+                    None => (a, false),
+                };
+                if set.is_empty() || !set.chars().all(|c| c.is_ascii_lowercase()) {
+                    return Err(format!(
+                        "alias annotation ({a}) is not an alias set like (a)"
+                    ));
+                }
+                (
+                    b,
+                    Some(Alias {
+                        set: set.to_string(),
+                        mutable,
+                    }),
+                )
+            }
+            None => (s, None),
+        };
+        let base = BaseTy::parse(s).ok_or_else(|| format!("unknown type {s:?}"))?;
+        if list.is_some() && !matches!(base, BaseTy::Int | BaseTy::Tensor) {
+            return Err(format!(
+                "lists of {s} are not supported (only int[] and Tensor[])"
+            ));
+        }
+        if list == Some(Some(0)) || (base == BaseTy::Tensor && matches!(list, Some(Some(_)))) {
+            return Err(format!(
+                "{s}[N]: a fixed size is only meaningful for int[N], N > 0"
+            ));
+        }
+        if alias.is_some() && base != BaseTy::Tensor {
+            return Err(format!("alias annotation on {s}: only tensors alias"));
+        }
+        Ok(Type {
+            base,
+            list,
+            optional,
+            alias,
+        })
+    }
+
+    pub(crate) fn is_tensor(&self) -> bool {
+        self.base == BaseTy::Tensor && self.list.is_none()
+    }
+    pub(crate) fn is_tensor_list(&self) -> bool {
+        self.base == BaseTy::Tensor && self.list.is_some()
+    }
+    pub(crate) fn is_int_list(&self) -> bool {
+        self.base == BaseTy::Int && self.list.is_some()
+    }
+}
+
+impl fmt::Display for Type {
+    /// The schema spelling without the alias annotation (`int[1]?`), as the parser spec had it.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.base.schema_name())?;
+        match self.list {
+            Some(Some(n)) => write!(f, "[{n}]")?,
+            Some(None) => f.write_str("[]")?,
+            None => {}
+        }
+        if self.optional {
+            f.write_str("?")?;
+        }
+        Ok(())
+    }
+}
+
+// ----- defaults ---------------------------------------------------------------------------------
+
+/// A default value, parsed at build time (the generated tables hold it as data).
+#[derive(Clone, Debug, PartialEq)]
+pub(crate) enum DefaultValue {
+    None,
+    Bool(bool),
+    Int(i64),
+    Float(f64),
+    Str(String),
+    IntList(Vec<i64>),
+}
+
+/// A parameter's default: its value and the literal as written (`1e-05`, `[]`).
+#[derive(Clone, Debug, PartialEq)]
+pub(crate) struct Default {
+    pub(crate) value: DefaultValue,
+    pub(crate) text: String,
+}
+
+impl Default {
+    fn parse(s: &str) -> Result<Default, String> {
+        let value = match s {
+            "None" => DefaultValue::None,
+            "True" => DefaultValue::Bool(true),
+            "False" => DefaultValue::Bool(false),
+            _ if s.starts_with('[') => {
+                let inner = s
+                    .strip_prefix('[')
+                    .and_then(|x| x.strip_suffix(']'))
+                    .ok_or_else(|| format!("default {s:?}: unclosed list"))?
+                    .trim();
+                if inner.is_empty() {
+                    DefaultValue::IntList(vec![])
+                } else {
+                    DefaultValue::IntList(
+                        inner
+                            .split(',')
+                            .map(|x| x.trim().parse::<i64>())
+                            .collect::<Result<_, _>>()
+                            .map_err(|_| format!("default {s:?}: not a list of ints"))?,
+                    )
+                }
+            }
+            _ if s.len() >= 2
+                && (s.starts_with('\'') && s.ends_with('\'')
+                    || s.starts_with('"') && s.ends_with('"')) =>
+            {
+                DefaultValue::Str(s[1..s.len() - 1].to_string())
+            }
+            _ => {
+                if let Ok(i) = s.parse::<i64>() {
+                    DefaultValue::Int(i)
+                } else {
+                    DefaultValue::Float(
+                        s.parse::<f64>()
+                            .map_err(|_| format!("default {s:?} is not a Python literal"))?,
+                    )
+                }
+            }
+        };
+        Ok(Default {
+            value,
+            text: s.to_string(),
+        })
+    }
+
+    /// The default as a Python literal (`[]` → `()`, `[1]` → `(1,)`).
+    pub(crate) fn python(&self) -> String {
+        match &self.value {
+            DefaultValue::IntList(v) if v.is_empty() => "()".into(),
+            DefaultValue::IntList(v) if v.len() == 1 => format!("({},)", v[0]),
+            DefaultValue::IntList(v) => format!(
+                "({})",
+                v.iter().map(i64::to_string).collect::<Vec<_>>().join(", ")
+            ),
+            _ => self.text.clone(),
+        }
+    }
+
+    /// Whether this default suits a parameter of type `ty` (checked at build time).
+    fn fits(&self, ty: &Type) -> bool {
+        match (&self.value, ty.base) {
+            (DefaultValue::None, _) => ty.optional,
+            (DefaultValue::IntList(_), BaseTy::Int) => ty.list.is_some(),
+            (DefaultValue::Int(_), BaseTy::Int) => true,
+            (_, _) if ty.list.is_some() => false,
+            (DefaultValue::Bool(_), BaseTy::Bool | BaseTy::Scalar) => true,
+            (DefaultValue::Int(_), BaseTy::Scalar | BaseTy::Float) => true,
+            (DefaultValue::Float(_), BaseTy::Scalar | BaseTy::Float) => true,
+            (DefaultValue::Str(_), BaseTy::Str) => true,
+            _ => false,
+        }
+    }
+}
+
+// ----- the func line ----------------------------------------------------------------------------
+
+/// One argument of a `func:` line.
 #[derive(Clone, Debug)]
 pub(crate) struct Arg {
-    pub(crate) ty: String, // schema type without alias annotation, e.g. "Tensor", "int[1]?", "ScalarType?"
+    pub(crate) ty: Type,
     pub(crate) name: String,
-    pub(crate) default: Option<String>,
+    pub(crate) default: Option<Default>,
     pub(crate) kwarg_only: bool,
 }
 
+/// What a `func:` line returns.
+#[derive(Clone, Debug, PartialEq)]
+pub(crate) enum Returns {
+    /// `()`.
+    Nothing,
+    /// One value: `Tensor`, `Tensor(a)`, `Tensor(a!)`, `Tensor(a)[]`, `Scalar`, `int`, `int[]`, ...
+    One(Type),
+    /// A named tuple: `(Tensor values, Tensor indices)` (torch: `torch.return_types.<op>`).
+    Named(Vec<String>),
+}
+
+/// A parsed `func:` line: `name[.overload](args) -> returns` (torch's `FunctionSchema`).
+#[derive(Clone, Debug)]
+pub(crate) struct FunctionSchema {
+    pub(crate) name: String,
+    pub(crate) overload: Option<String>,
+    pub(crate) args: Vec<Arg>,
+    pub(crate) returns: Returns,
+}
+
+impl FunctionSchema {
+    pub(crate) fn parse(func: &str) -> Result<FunctionSchema, String> {
+        let (sig, ret) = func
+            .rsplit_once(" -> ")
+            .ok_or("no ' -> ' before the return type")?;
+        let open = sig.find('(').ok_or("no '('")?;
+        let full_name = &sig[..open];
+        let (name, overload) = match full_name.split_once('.') {
+            Some((n, o)) => (n.to_string(), Some(o.to_string())),
+            None => (full_name.to_string(), None),
+        };
+        let ident = |s: &str| {
+            !s.is_empty()
+                && !s.starts_with(|c: char| c.is_ascii_digit())
+                && s.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+        };
+        if !ident(&name) || overload.as_deref().is_some_and(|o| !ident(o)) {
+            return Err(format!("{full_name:?} is not `name` or `name.overload`"));
+        }
+        let body = sig[open + 1..]
+            .strip_suffix(')')
+            .ok_or("the arguments do not end with ')'")?;
+        let mut args: Vec<Arg> = Vec::new();
+        let mut kwarg_only = false;
+        for a in split_top_level(body) {
+            if a == "*" {
+                if kwarg_only {
+                    return Err("two '*'".into());
+                }
+                kwarg_only = true;
+                continue;
+            }
+            let (decl, default) = match a.split_once('=') {
+                Some((d, v)) => (d, Some(Default::parse(v)?)),
+                None => (a, None),
+            };
+            let (ty, aname) = decl
+                .rsplit_once(' ')
+                .ok_or_else(|| format!("argument {a:?} is not `Type name`"))?;
+            let ty = Type::parse(ty).map_err(|e| format!("argument {aname:?}: {e}"))?;
+            if !ident(aname) {
+                return Err(format!("argument name {aname:?}"));
+            }
+            if args.iter().any(|x| x.name == aname) {
+                return Err(format!("argument {aname:?} appears twice"));
+            }
+            if let Some(d) = &default {
+                if !d.fits(&ty) {
+                    return Err(format!(
+                        "argument {aname:?}: default {} does not fit type {ty}",
+                        d.text
+                    ));
+                }
+            } else if !kwarg_only && args.iter().any(|x| x.default.is_some() && !x.kwarg_only) {
+                return Err(format!(
+                    "argument {aname:?}: a positional argument without a default follows one with a default"
+                ));
+            }
+            args.push(Arg {
+                ty,
+                name: aname.to_string(),
+                default,
+                kwarg_only,
+            });
+        }
+        let ret = ret.trim();
+        let returns = if ret == "()" {
+            Returns::Nothing
+        } else if let Some(inner) = ret.strip_prefix('(').and_then(|r| r.strip_suffix(')')) {
+            let fields = inner
+                .split(", ")
+                .map(|f| f.strip_prefix("Tensor ").map(str::to_string))
+                .collect::<Option<Vec<_>>>()
+                .ok_or_else(|| format!("return {ret:?}: only named tuples of tensors"))?;
+            Returns::Named(fields)
+        } else {
+            let ty = Type::parse(ret).map_err(|e| format!("return: {e}"))?;
+            if ty.optional {
+                return Err(format!(
+                    "return {ret:?}: optional returns are not supported"
+                ));
+            }
+            Returns::One(ty)
+        };
+        Ok(FunctionSchema {
+            name,
+            overload,
+            args,
+            returns,
+        })
+    }
+
+    /// The returned type, when one value is returned.
+    pub(crate) fn ret(&self) -> Option<&Type> {
+        match &self.returns {
+            Returns::One(t) => Some(t),
+            _ => None,
+        }
+    }
+
+    /// The `self` argument, if any.
+    pub(crate) fn self_arg(&self) -> Option<&Arg> {
+        self.args.iter().find(|a| a.name == "self")
+    }
+
+    /// A view: the result (or each element of a returned list) aliases an argument without
+    /// writing it, as torch's `transpose(Tensor(a) self, ...) -> Tensor(a)` says.
+    pub(crate) fn is_view(&self) -> bool {
+        match self.ret().and_then(|t| t.alias.as_ref()) {
+            Some(r) if !r.mutable => self.args.iter().any(|a| {
+                a.ty.alias
+                    .as_ref()
+                    .is_some_and(|x| x.set == r.set && !x.mutable)
+            }),
+            _ => false,
+        }
+    }
+
+    /// In place: the result is an argument written in place (`Tensor(a!) self -> Tensor(a!)`).
+    pub(crate) fn is_inplace(&self) -> bool {
+        match self.ret().and_then(|t| t.alias.as_ref()) {
+            Some(r) => r.mutable,
+            None => false,
+        }
+    }
+
+    fn check_aliases(&self) -> Result<(), String> {
+        let ret_alias = self.ret().and_then(|t| t.alias.clone());
+        for a in &self.args {
+            if let Some(al) = &a.ty.alias {
+                if ret_alias.as_ref() != Some(al) {
+                    return Err(format!(
+                        "argument {:?} is annotated ({}{}) but the return is not",
+                        a.name,
+                        al.set,
+                        if al.mutable { "!" } else { "" }
+                    ));
+                }
+            }
+        }
+        if let Some(r) = &ret_alias {
+            if !self.args.iter().any(|a| a.ty.alias.as_ref() == Some(r)) {
+                return Err(format!(
+                    "the return is annotated ({}) but no argument is",
+                    r.set
+                ));
+            }
+            if r.mutable && self.ret().is_some_and(|t| t.list.is_some()) {
+                return Err("a list return cannot be written in place".into());
+            }
+        }
+        Ok(())
+    }
+}
+
+/// `body` split at the commas outside brackets and quotes (`int[1] d=[0, 1], *` → two parts).
+fn split_top_level(body: &str) -> Vec<&str> {
+    let mut parts = Vec::new();
+    let (mut depth, mut quote, mut start) = (0i32, None::<char>, 0);
+    for (i, c) in body.char_indices() {
+        match (quote, c) {
+            (Some(q), c) if c == q => quote = None,
+            (Some(_), _) => {}
+            (None, '\'' | '"') => quote = Some(c),
+            (None, '[' | '(') => depth += 1,
+            (None, ']' | ')') => depth -= 1,
+            (None, ',') if depth == 0 => {
+                parts.push(body[start..i].trim());
+                start = i + 1;
+            }
+            _ => {}
+        }
+    }
+    parts.push(body[start..].trim());
+    parts.retain(|p| !p.is_empty());
+    parts
+}
+
+// ----- entries ----------------------------------------------------------------------------------
+
+/// The schema's `release_gil` key, or what a view implies.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) enum ReleaseGil {
+    /// Keep the GIL: `release_gil: False` (metadata, whose cost does not grow with the data),
+    /// and every view (derived from the alias annotations).
+    Never,
+    /// The default: elements of all tensor arguments (`gil::elementwise_worth`).
+    Elements,
+    /// `matmul`: multiply-adds of the first two tensor arguments (`gil::matmul_worth`).
+    Matmul,
+}
+
+/// A binding written by hand (`manual_binding: CONVENTION path`): the schema gives its
+/// docstring, `__text_signature__` and stub; `path` (under `crate::bindings`) is the code.
+#[derive(Clone, Debug, PartialEq)]
+pub(crate) enum Manual {
+    /// `METH_FASTCALL path`: the generated entry point parses the arguments (and applies the
+    /// override protocol) as for every op, then calls
+    /// `path(&ParsedArgs) -> PyResult<*mut PyObject>` (CPython Argument Clinic's `_impl`).
+    Fastcall(String),
+    /// `METH_O path`: `path` is the `extern "C"` function itself (one positional argument).
+    O(String),
+    /// `METH_NOARGS path`: `path` is the `extern "C"` function itself.
+    NoArgs(String),
+}
+
+/// One schema entry: one overload.
 #[derive(Clone, Debug)]
 pub(crate) struct Entry {
-    pub(crate) name: String, // python name, e.g. "add"
-    pub(crate) args: Vec<Arg>,
-    pub(crate) ret: String, // "Tensor", "Tensor(a!)", "Scalar", "int", "bool", "int[]"
+    /// Where it starts in src/native_functions.yaml, for messages.
+    pub(crate) line: usize,
+    pub(crate) func: FunctionSchema,
+    /// The Python name, e.g. "add".
+    pub(crate) name: String,
     pub(crate) function: bool,
     pub(crate) method: bool,
     pub(crate) numbers_as_tensors: bool,
@@ -29,23 +528,44 @@ pub(crate) struct Entry {
     pub(crate) structured: bool,
     pub(crate) impl_fn: String,
     pub(crate) doc: String,
+    pub(crate) manual: Option<Manual>,
 }
 
-/// The schema's `release_gil` key.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub(crate) enum ReleaseGil {
-    /// `False`: views and metadata, whose cost does not grow with the data.
-    Never,
-    /// The default: elements of all tensor arguments (`gil::elementwise_worth`).
-    Elements,
-    /// `matmul`: multiply-adds of the first two tensor arguments (`gil::matmul_worth`).
-    Matmul,
+impl Entry {
+    /// The class a method variant belongs to: `Generator` when `self` is a `Generator`,
+    /// else `Tensor`.
+    pub(crate) fn owner(&self) -> &'static str {
+        match self.func.self_arg() {
+            Some(a) if a.ty.base == BaseTy::Generator => "Generator",
+            _ => "Tensor",
+        }
+    }
 }
 
-/// The schema subset we use: a list of mappings, one `key: value` per line.
-pub(crate) fn parse_yaml(text: &str) -> Result<Vec<Entry>, String> {
-    let mut raw: Vec<BTreeMap<String, String>> = Vec::new();
+/// Our own keys (the `func:` line is torch's grammar; everything else is ours). README.md lists
+/// them.
+const KEYS: &[&str] = &[
+    "func",
+    "variants",
+    "numbers_as_tensors",
+    "unwrap_single",
+    "out",
+    "release_gil",
+    "structured",
+    "impl",
+    "doc",
+    "manual_binding",
+];
+
+/// One entry as read: its keys and values.
+type RawEntry = BTreeMap<String, String>;
+
+/// The schema subset we use: a list of mappings, one `key: value` per line. Returns each
+/// mapping with the line it starts on.
+fn read_yaml(text: &str) -> Result<Vec<(usize, RawEntry)>, String> {
+    let mut raw: Vec<(usize, RawEntry)> = Vec::new();
     for (lineno, line) in text.lines().enumerate() {
+        let lineno = lineno + 1;
         let t = line.trim_end();
         if t.trim_start().starts_with('#') || t.trim().is_empty() {
             continue;
@@ -56,123 +576,216 @@ pub(crate) fn parse_yaml(text: &str) -> Result<Vec<Entry>, String> {
             (false, rest)
         } else {
             return Err(format!(
-                "line {}: expected '- key: value' or '  key: value'",
-                lineno + 1
+                "line {lineno}: expected '- key: value' or '  key: value'"
             ));
         };
         if new_item {
-            raw.push(BTreeMap::new());
+            raw.push((lineno, BTreeMap::new()));
         }
         let (k, v) = body
             .split_once(':')
-            .ok_or_else(|| format!("line {}: no ':'", lineno + 1))?;
-        let item = raw
+            .ok_or_else(|| format!("line {lineno}: no ':'"))?;
+        let (_, item) = raw
             .last_mut()
-            .ok_or_else(|| format!("line {}: key outside an item", lineno + 1))?;
-        item.insert(k.trim().to_string(), v.trim().to_string());
-    }
-    raw.into_iter().map(entry_from_map).collect()
-}
-
-pub(crate) fn entry_from_map(m: BTreeMap<String, String>) -> Result<Entry, String> {
-    for k in m.keys() {
-        if ![
-            "func",
-            "variants",
-            "numbers_as_tensors",
-            "unwrap_single",
-            "out",
-            "release_gil",
-            "structured",
-            "impl",
-            "doc",
-        ]
-        .contains(&k.as_str())
+            .ok_or_else(|| format!("line {lineno}: key outside an item"))?;
+        if item
+            .insert(k.trim().to_string(), v.trim().to_string())
+            .is_some()
         {
-            return Err(format!("unknown key {k:?} in {m:?}"));
+            return Err(format!("line {lineno}: key {:?} given twice", k.trim()));
         }
     }
-    let func = m.get("func").ok_or("entry without func")?;
-    let (sig, ret) = func
-        .rsplit_once(" -> ")
-        .ok_or_else(|| format!("{func}: no return type"))?;
-    let open = sig.find('(').ok_or_else(|| format!("{func}: no '('"))?;
-    let full_name = &sig[..open];
-    let (name, overload) = match full_name.split_once('.') {
-        Some((n, o)) => (n.to_string(), Some(o.to_string())),
-        None => (full_name.to_string(), None),
-    };
-    let body = sig[open + 1..]
-        .strip_suffix(')')
-        .ok_or_else(|| format!("{func}: no ')'"))?;
-    let mut args = Vec::new();
-    let mut kwarg_only = false;
-    for a in body.split(", ").filter(|s| !s.is_empty()) {
-        if a == "*" {
-            kwarg_only = true;
-            continue;
-        }
-        let (decl, default) = match a.split_once('=') {
-            Some((d, v)) => (d, Some(v.to_string())),
-            None => (a, None),
-        };
-        let (ty, aname) = decl
-            .rsplit_once(' ')
-            .ok_or_else(|| format!("{func}: bad arg {a}"))?;
-        let ty = ty.replace("(a!)", "").replace("(a)", "");
-        args.push(Arg {
-            ty,
-            name: aname.to_string(),
-            default,
-            kwarg_only,
-        });
-    }
-    let variants = m.get("variants").map(String::as_str).unwrap_or("function");
-    let flag = |k: &str| m.get(k).map(|v| v == "True").unwrap_or(false);
-    let impl_fn = m.get("impl").cloned().unwrap_or_else(|| match &overload {
-        Some(o) => format!("{name}_{o}"),
-        None => name.clone(),
-    });
-    Ok(Entry {
-        name,
-        args,
-        ret: ret.trim().to_string(),
-        function: variants.contains("function"),
-        method: variants.contains("method"),
-        numbers_as_tensors: flag("numbers_as_tensors"),
-        unwrap_single: flag("unwrap_single"),
-        out: flag("out"),
-        release_gil: match m.get("release_gil").map(String::as_str) {
-            None | Some("True") => ReleaseGil::Elements,
-            Some("False") => ReleaseGil::Never,
-            Some("matmul") => ReleaseGil::Matmul,
-            Some(other) => return Err(format!("{func}: release_gil: {other}?")),
-        },
-        structured: flag("structured"),
-        impl_fn,
-        doc: m
-            .get("doc")
-            .cloned()
-            .ok_or_else(|| format!("{func}: every op needs a doc line"))?,
-    })
+    Ok(raw)
 }
 
-/// Overloads grouped by python name, in first-appearance order (the order they are tried).
+/// Parse the schema. An error names the entry (its line and `func:`) and what is wrong.
+pub(crate) fn parse_schema(text: &str) -> Result<Vec<Entry>, String> {
+    read_yaml(text)?
+        .into_iter()
+        .map(|(line, m)| {
+            let func = m.get("func").cloned().unwrap_or_default();
+            entry_from_map(line, m).map_err(|e| format!("line {line}: entry `{func}`: {e}"))
+        })
+        .collect()
+}
+
+fn entry_from_map(line: usize, m: RawEntry) -> Result<Entry, String> {
+    for k in m.keys() {
+        if !KEYS.contains(&k.as_str()) {
+            return Err(format!(
+                "unknown key {k:?} (known keys: {})",
+                KEYS.join(", ")
+            ));
+        }
+    }
+    let func = FunctionSchema::parse(m.get("func").ok_or("no func key")?)?;
+    func.check_aliases()?;
+    let flag = |k: &str| -> Result<bool, String> {
+        match m.get(k).map(String::as_str) {
+            None | Some("False") => Ok(false),
+            Some("True") => Ok(true),
+            Some(other) => Err(format!("{k}: {other:?} is not True or False")),
+        }
+    };
+    let variants = m.get("variants").map(String::as_str).unwrap_or("function");
+    let mut function = false;
+    let mut method = false;
+    for v in variants.split(',').map(str::trim) {
+        match v {
+            "function" => function = true,
+            "method" => method = true,
+            other => return Err(format!("variants: unknown variant {other:?}")),
+        }
+    }
+    if method && func.self_arg().is_none() {
+        return Err("variants: method needs an argument named self".into());
+    }
+    let release_gil = match m.get("release_gil").map(String::as_str) {
+        None | Some("True") if func.is_view() => ReleaseGil::Never,
+        None | Some("True") => ReleaseGil::Elements,
+        Some("False") if func.is_view() => {
+            return Err("release_gil: False on a view (its alias annotation says so)".into())
+        }
+        Some("False") => ReleaseGil::Never,
+        Some("matmul") => ReleaseGil::Matmul,
+        Some(other) => return Err(format!("release_gil: {other:?}?")),
+    };
+    let manual = match m.get("manual_binding") {
+        None => None,
+        Some(v) => {
+            let (conv, path) = v
+                .split_once(' ')
+                .ok_or("manual_binding: expected `CONVENTION path`")?;
+            Some(match conv {
+                "METH_FASTCALL" => Manual::Fastcall(path.to_string()),
+                "METH_O" => Manual::O(path.to_string()),
+                "METH_NOARGS" => Manual::NoArgs(path.to_string()),
+                other => {
+                    return Err(format!(
+                        "manual_binding: convention {other:?} is not METH_FASTCALL, METH_O or METH_NOARGS"
+                    ))
+                }
+            })
+        }
+    };
+    let impl_fn = m
+        .get("impl")
+        .cloned()
+        .unwrap_or_else(|| match &func.overload {
+            Some(o) => format!("{}_{o}", func.name),
+            None => func.name.clone(),
+        });
+    let entry = Entry {
+        line,
+        name: func.name.clone(),
+        function,
+        method,
+        numbers_as_tensors: flag("numbers_as_tensors")?,
+        unwrap_single: flag("unwrap_single")?,
+        out: flag("out")?,
+        release_gil,
+        structured: flag("structured")?,
+        impl_fn,
+        doc: m.get("doc").cloned().ok_or("every op needs a doc line")?,
+        manual,
+        func,
+    };
+    check_entry(&entry)?;
+    Ok(entry)
+}
+
+/// Rules across keys, so that the generator never meets an entry it cannot bind.
+fn check_entry(e: &Entry) -> Result<(), String> {
+    let ret = e.func.ret();
+    if e.out && (e.func.is_inplace() || ret.is_none_or(|t| !t.is_tensor())) {
+        return Err("out: True needs a functional op returning one Tensor".into());
+    }
+    if e.structured && !e.out {
+        return Err("structured: True needs out: True".into());
+    }
+    if e.unwrap_single && ret.is_none_or(|t| !t.is_tensor_list()) {
+        return Err("unwrap_single: True needs a Tensor[] return".into());
+    }
+    if e.release_gil == ReleaseGil::Matmul
+        && e.func.args.iter().filter(|a| a.ty.is_tensor()).count() < 2
+    {
+        return Err("release_gil: matmul needs two Tensor arguments".into());
+    }
+    if e.func.is_inplace() && e.func.self_arg().is_none_or(|a| a.ty.alias.is_none()) {
+        return Err("an in-place op writes `Tensor(a!) self`".into());
+    }
+    match &e.manual {
+        Some(Manual::O(_)) => {
+            let n = e.func.args.iter().filter(|a| a.name != "self").count();
+            if n != 1
+                || e.func
+                    .args
+                    .iter()
+                    .any(|a| a.default.is_some() || a.kwarg_only)
+            {
+                return Err("METH_O takes exactly one positional argument".into());
+            }
+        }
+        Some(Manual::NoArgs(_)) => {
+            if e.func.args.iter().any(|a| a.name != "self") {
+                return Err("METH_NOARGS takes no arguments".into());
+            }
+        }
+        Some(Manual::Fastcall(_)) | None => {}
+    }
+    if e.manual.is_none() {
+        for a in &e.func.args {
+            if a.ty.base == BaseTy::Generator && a.name == "self" {
+                return Err("Generator methods are hand-written (manual_binding)".into());
+            }
+        }
+        if e.func.returns == Returns::Nothing
+            || ret.is_some_and(|t| matches!(t.base, BaseTy::Generator | BaseTy::PyObject))
+        {
+            return Err("this return type needs a manual_binding".into());
+        }
+    }
+    Ok(())
+}
+
+/// Overloads grouped by Python name and owning class, in first-appearance order (the order they
+/// are tried).
 pub(crate) struct Op {
     pub(crate) name: String,
     pub(crate) entries: Vec<Entry>,
 }
 
-pub(crate) fn group(entries: Vec<Entry>) -> Vec<Op> {
+impl Op {
+    /// Whether any overload is manual (then all must be: one entry point per name).
+    pub(crate) fn manual(&self) -> Option<&Manual> {
+        self.entries.iter().find_map(|e| e.manual.as_ref())
+    }
+}
+
+/// Group entries into ops: one per (name, owner) — `Generator.manual_seed` and the function
+/// `manual_seed` are different ops.
+pub(crate) fn group(entries: Vec<Entry>) -> Result<Vec<Op>, String> {
     let mut ops: Vec<Op> = Vec::new();
     for e in entries {
-        match ops.iter_mut().find(|o| o.name == e.name) {
-            Some(o) => o.entries.push(e),
+        let owner = e.owner();
+        match ops
+            .iter_mut()
+            .find(|o| o.name == e.name && o.entries[0].owner() == owner)
+        {
+            Some(o) => {
+                if o.manual().is_some() || e.manual.is_some() {
+                    return Err(format!(
+                        "line {}: `{}`: a hand-written binding has exactly one overload",
+                        e.line, e.name
+                    ));
+                }
+                o.entries.push(e)
+            }
             None => ops.push(Op {
                 name: e.name.clone(),
                 entries: vec![e],
             }),
         }
     }
-    ops
+    Ok(ops)
 }

@@ -1,183 +1,312 @@
-//! build/signature.rs: one model per Python signature (an entry in one variant) and its
-//! renderings: the parser spec, the docstring, `__text_signature__` and the stub types
-//! (torchgen: `api/python.py`).
+//! build/signature.rs: one model per Python signature — a schema entry seen as a `_C` function
+//! or as a method — and its renderings: the parser table, the docstring, `__text_signature__`
+//! and the stub types (torchgen: `api/python.py`, `PythonSignature`).
 
-use crate::schema::{Arg, Entry, Op};
+use crate::schema::{BaseTy, Default, Entry, Manual, Op, Returns, Type};
 use std::fmt::Write as _;
 
-#[derive(Clone, Copy, PartialEq)]
+/// How an entry is called from Python. Further variants (an in-place method derived from a
+/// functional entry, an `out=` function) add a case here and in `PySignature::new`.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub(crate) enum Variant {
+    /// A function of `_C`: `self` is the first parameter, named `input`.
     Function,
+    /// A method of the class of `self` (`_C.Tensor`, or `_C.Generator`): `self` is bound.
     Method,
 }
 
-/// The python-visible parameters of one entry in one variant: `self` becomes `input` for
-/// functions and is dropped for methods; `out=` is appended for functions with `out: True`.
-pub(crate) fn py_params(e: &Entry, v: Variant) -> Vec<Arg> {
-    let mut ps: Vec<Arg> = Vec::new();
-    for a in &e.args {
-        if a.name == "self" {
-            if v == Variant::Method {
+impl Variant {
+    pub(crate) fn of(self, e: &Entry) -> bool {
+        match self {
+            Variant::Function => e.function,
+            Variant::Method => e.method,
+        }
+    }
+}
+
+/// One Python-visible parameter.
+#[derive(Clone, Debug)]
+pub(crate) struct PyParam {
+    pub(crate) name: String,
+    pub(crate) ty: Type,
+    pub(crate) default: Option<Default>,
+    pub(crate) kwarg_only: bool,
+    /// Only by position (`METH_O` bindings): `/` in the text signature.
+    pub(crate) positional_only: bool,
+}
+
+/// One Python signature: an entry in one variant.
+pub(crate) struct PySignature<'a> {
+    pub(crate) entry: &'a Entry,
+    pub(crate) variant: Variant,
+    pub(crate) params: Vec<PyParam>,
+    /// For each argument of the `func:` line, its index in `params` (`None` for a method's
+    /// bound `self`).
+    pub(crate) arg_params: Vec<Option<usize>>,
+    /// The index of the appended `out=` parameter, if any.
+    pub(crate) out: Option<usize>,
+}
+
+impl<'a> PySignature<'a> {
+    /// `self` becomes `input` for functions and is bound for methods; `out=` is appended for
+    /// functions with `out: True`.
+    pub(crate) fn new(e: &'a Entry, v: Variant) -> PySignature<'a> {
+        let positional_only = matches!(e.manual, Some(Manual::O(_)));
+        let mut params = Vec::new();
+        let mut arg_params = Vec::new();
+        for a in &e.func.args {
+            if a.name == "self" && v == Variant::Method {
+                arg_params.push(None);
                 continue;
             }
-            ps.push(Arg {
-                name: "input".into(),
-                ..a.clone()
+            arg_params.push(Some(params.len()));
+            params.push(PyParam {
+                name: if a.name == "self" {
+                    "input".into()
+                } else {
+                    a.name.clone()
+                },
+                ty: a.ty.clone(),
+                default: a.default.clone(),
+                kwarg_only: a.kwarg_only,
+                positional_only,
             });
-        } else {
-            ps.push(a.clone());
         }
-    }
-    if e.out && v == Variant::Function {
-        ps.push(Arg {
-            ty: "Tensor?".into(),
-            name: "out".into(),
-            default: Some("None".into()),
-            kwarg_only: true,
+        let out = (e.out && v == Variant::Function).then(|| {
+            params.push(PyParam {
+                name: "out".into(),
+                ty: Type {
+                    base: BaseTy::Tensor,
+                    list: None,
+                    optional: true,
+                    alias: None,
+                },
+                default: Some(Default {
+                    value: crate::schema::DefaultValue::None,
+                    text: "None".into(),
+                }),
+                kwarg_only: true,
+                positional_only: false,
+            });
+            params.len() - 1
         });
-    }
-    ps
-}
-
-pub(crate) fn parser_type(ty: &str) -> String {
-    ty.replace("SymInt", "int")
-}
-
-pub(crate) fn parser_spec(name: &str, ps: &[Arg]) -> String {
-    let mut parts = Vec::new();
-    let mut star = false;
-    for p in ps {
-        if p.kwarg_only && !star {
-            parts.push("*".to_string());
-            star = true;
-        }
-        let mut s = format!("{} {}", parser_type(&p.ty), p.name);
-        if let Some(d) = &p.default {
-            s.push('=');
-            s.push_str(d);
-        }
-        parts.push(s);
-    }
-    format!("{name}({})", parts.join(", "))
-}
-
-/// A python literal for a schema default.
-pub(crate) fn py_default(d: &str) -> String {
-    if d.starts_with('[') {
-        let inner = d.trim_start_matches('[').trim_end_matches(']');
-        if inner.trim().is_empty() {
-            "()".into()
-        } else if inner.contains(',') {
-            format!("({inner})")
-        } else {
-            format!("({inner},)")
-        }
-    } else {
-        d.to_string()
-    }
-}
-
-/// `(input, other, *, alpha=1, out=None)` — names and defaults only.
-pub(crate) fn py_signature(ps: &[Arg], first: Option<&str>) -> String {
-    let mut parts: Vec<String> = first.into_iter().map(String::from).collect();
-    let mut star = false;
-    for p in ps {
-        if p.kwarg_only && !star {
-            parts.push("*".into());
-            star = true;
-        }
-        match &p.default {
-            Some(d) => parts.push(format!("{}={}", p.name, py_default(d))),
-            None => parts.push(p.name.clone()),
+        PySignature {
+            entry: e,
+            variant: v,
+            params,
+            arg_params,
+            out,
         }
     }
-    parts.join(", ")
+
+    /// The Python name.
+    pub(crate) fn name(&self) -> &str {
+        &self.entry.name
+    }
+
+    /// `add(Tensor input, Tensor other, *, Scalar alpha=1, Tensor? out=None)`: the schema
+    /// spelling of this signature (the docstring's "Signatures" list).
+    pub(crate) fn spec(&self) -> String {
+        let mut parts = Vec::new();
+        let mut star = false;
+        for p in &self.params {
+            if p.kwarg_only && !star {
+                parts.push("*".to_string());
+                star = true;
+            }
+            let mut s = format!("{} {}", p.ty, p.name);
+            if let Some(d) = &p.default {
+                s.push('=');
+                s.push_str(&d.text);
+            }
+            parts.push(s);
+        }
+        format!("{}({})", self.name(), parts.join(", "))
+    }
+
+    /// `input, other, *, alpha=1, out=None` — names and defaults only, after `first` (`$self`,
+    /// `$module`) when given: the `__text_signature__` form.
+    pub(crate) fn untyped(&self, first: Option<&str>) -> String {
+        let mut parts: Vec<String> = first.into_iter().map(String::from).collect();
+        let mut star = false;
+        for p in &self.params {
+            if p.kwarg_only && !star {
+                parts.push("*".into());
+                star = true;
+            }
+            match &p.default {
+                Some(d) => parts.push(format!("{}={}", p.name, d.python())),
+                None => parts.push(p.name.clone()),
+            }
+        }
+        if self.params.iter().any(|p| p.positional_only) || (first.is_some() && self.is_noargs()) {
+            parts.push("/".into());
+        }
+        parts.join(", ")
+    }
+
+    fn is_noargs(&self) -> bool {
+        matches!(self.entry.manual, Some(Manual::NoArgs(_)))
+    }
+
+    /// The stub type of this signature's return, naming the named-tuple class where there is
+    /// one.
+    pub(crate) fn stub_ret(&self) -> String {
+        stub_ret(self.entry)
+    }
+
+    /// The stub `def` line(s) of this signature, under `indent`; `overloaded` adds `@overload`.
+    pub(crate) fn stub_def(&self, overloaded: bool, indent: &str) -> String {
+        let ps = &self.params;
+        // `zeros(2, 3)`: an `int[]` that is the only positional parameter also takes varargs
+        // ints (the parser's rule), which a stub spells as a second overload with `*size: int`.
+        let varargs = ps.iter().filter(|p| !p.kwarg_only).count() == 1 && ps[0].ty.is_int_list();
+        let render = |as_varargs: bool| -> String {
+            let mut parts: Vec<String> = Vec::new();
+            if self.variant == Variant::Method {
+                parts.push("self".into());
+            }
+            let mut star = false;
+            for (i, p) in ps.iter().enumerate() {
+                if i == 0 && as_varargs {
+                    parts.push(format!("*{}: _int", p.name));
+                    star = true;
+                    continue;
+                }
+                if p.kwarg_only && !star {
+                    parts.push("*".into());
+                    star = true;
+                }
+                let ty = if i == 0 && varargs {
+                    "Sequence[_int]".to_string()
+                } else {
+                    stub_type(&p.ty, self.entry.numbers_as_tensors)
+                };
+                match &p.default {
+                    Some(d) => parts.push(format!("{}: {} = {}", p.name, ty, d.python())),
+                    None => parts.push(format!("{}: {}", p.name, ty)),
+                }
+            }
+            if ps.iter().any(|p| p.positional_only) {
+                parts.push("/".into());
+            }
+            let mut s = String::new();
+            if overloaded || varargs {
+                let _ = writeln!(s, "{indent}@overload");
+            }
+            let _ = writeln!(
+                s,
+                "{indent}def {}({}) -> {}: ...",
+                self.name(),
+                parts.join(", "),
+                self.stub_ret()
+            );
+            s
+        };
+        let mut s = render(false);
+        if varargs {
+            s.push_str(&render(true));
+        }
+        s
+    }
 }
 
-pub(crate) fn stub_type(ty: &str, numbers_as_tensors: bool) -> String {
-    let (base, optional) = match ty.strip_suffix('?') {
-        Some(b) => (b, true),
-        None => (ty, false),
+/// The stub type of a parameter.
+pub(crate) fn stub_type(ty: &Type, numbers_as_tensors: bool) -> String {
+    let t = match (ty.base, ty.list.is_some()) {
+        (BaseTy::Tensor, false) if numbers_as_tensors => "Union[Tensor, _Number]",
+        (BaseTy::Tensor, false) => "Tensor",
+        (BaseTy::Tensor, true) => "Sequence[Tensor]",
+        (BaseTy::Int, true) => "Union[_int, Sequence[_int]]",
+        (BaseTy::Scalar, _) => "Union[_Number, Tensor]",
+        (BaseTy::Int, _) => "_int",
+        (BaseTy::Float, _) => "_float",
+        (BaseTy::Bool, _) => "_bool",
+        (BaseTy::Str, _) => "str",
+        (BaseTy::ScalarType, _) => "dtype",
+        (BaseTy::Generator, _) => "Generator",
+        (BaseTy::PyObject, _) => "Any",
     };
-    let base = base.replace("SymInt", "int");
-    let t = match base.as_str() {
-        "Tensor" if numbers_as_tensors => "Union[Tensor, _Number]".to_string(),
-        "Tensor" => "Tensor".into(),
-        "Scalar" => "Union[_Number, Tensor]".into(),
-        "int" => "_int".into(),
-        "float" => "_float".into(),
-        "bool" => "_bool".into(),
-        "str" => "str".into(),
-        "ScalarType" => "dtype".into(),
-        "Tensor[]" => "Sequence[Tensor]".into(),
-        "Generator" => "Generator".into(),
-        "PyObject*" => "Any".into(),
-        s if s.starts_with("int[") => "Union[_int, Sequence[_int]]".into(),
-        other => panic!("no stub type for schema type {other:?}"),
-    };
-    if optional {
+    if ty.optional {
         format!("Optional[{t}]")
     } else {
-        t
+        t.to_string()
     }
 }
 
-/// The field names of a named-tuple return `(Tensor values, Tensor indices)`, if `ret` is one.
-pub(crate) fn tuple_fields(ret: &str) -> Option<Vec<String>> {
-    let inner = ret.strip_prefix('(')?.strip_suffix(')')?;
-    inner
-        .split(", ")
-        .map(|f| f.strip_prefix("Tensor ").map(str::to_string))
-        .collect()
-}
-
-pub(crate) fn stub_ret(ret: &str, unwrap_single: bool) -> String {
-    if tuple_fields(ret).is_some() {
-        return "Any".into(); // replaced by the named-tuple class in `gen_stub`
-    }
-    match ret {
-        "Tensor" | "Tensor(a!)" => "Tensor",
-        "Scalar" => "_Number",
-        "int" => "_int",
-        "bool" => "_bool",
-        "float" => "_float",
-        "int[]" => "Tuple[_int, ...]",
-        "Tensor[]" if unwrap_single => "Union[Tensor, Tuple[Tensor, ...]]",
-        "Tensor[]" => "Tuple[Tensor, ...]",
-        other => panic!("no stub type for return {other:?}"),
+/// The stub type of an entry's return, naming the named-tuple class where there is one.
+pub(crate) fn stub_ret(e: &Entry) -> String {
+    let ty = match &e.func.returns {
+        Returns::Named(_) => return format!("return_types.{}", e.name),
+        Returns::Nothing => return "None".into(),
+        Returns::One(t) => t,
+    };
+    match (ty.base, ty.list.is_some()) {
+        (BaseTy::Tensor, false) => "Tensor",
+        (BaseTy::Tensor, true) if e.unwrap_single => "Union[Tensor, Tuple[Tensor, ...]]",
+        (BaseTy::Tensor, true) => "Tuple[Tensor, ...]",
+        (BaseTy::Int, true) => "Tuple[_int, ...]",
+        (BaseTy::Scalar, _) => "_Number",
+        (BaseTy::Int, _) => "_int",
+        (BaseTy::Bool, _) => "_bool",
+        (BaseTy::Float, _) => "_float",
+        (BaseTy::Generator, _) => "Generator",
+        (BaseTy::PyObject, _) => "Any",
+        (BaseTy::Str, _) => "str",
+        (BaseTy::ScalarType, _) => "dtype",
     }
     .into()
 }
 
-/// The stub type of an entry's return, naming the named-tuple class where there is one.
-pub(crate) fn stub_ret_of(op_name: &str, e: &Entry) -> String {
-    if tuple_fields(&e.ret).is_some() {
-        return format!("return_types.{op_name}");
+/// The schema spelling of an entry's return without alias annotations (`Tensor`,
+/// `(Tensor values, Tensor indices)`).
+pub(crate) fn schema_ret(e: &Entry) -> String {
+    match &e.func.returns {
+        Returns::Nothing => "()".into(),
+        Returns::One(t) => t.to_string(),
+        Returns::Named(fields) => format!(
+            "({})",
+            fields
+                .iter()
+                .map(|f| format!("Tensor {f}"))
+                .collect::<Vec<_>>()
+                .join(", ")
+        ),
     }
-    stub_ret(&e.ret, e.unwrap_single)
 }
 
+/// The entries of `op` that have variant `v`.
+pub(crate) fn entries_of(op: &Op, v: Variant) -> Vec<&Entry> {
+    op.entries.iter().filter(|e| v.of(e)).collect()
+}
+
+/// The docstring of `op` in variant `v`: a `__text_signature__` header (CPython's
+/// `name($module, ...)\n--\n\n` form) for a single signature, the overloads, the doc lines, the
+/// signatures in the order the parser tries them, and what it mirrors.
 pub(crate) fn docstring(op: &Op, v: Variant) -> String {
-    let entries: Vec<&Entry> = op.entries.iter().filter(|e| variant_has(e, v)).collect();
+    let entries = entries_of(op, v);
+    let sigs: Vec<PySignature<'_>> = entries.iter().map(|e| PySignature::new(e, v)).collect();
     let mut s = String::new();
     let first = if v == Variant::Method {
         "$self"
     } else {
         "$module"
     };
-    if entries.len() == 1 {
-        // First line in CPython's `__text_signature__` form.
-        let ps = py_params(entries[0], v);
-        let _ = write!(s, "{}({})\n--\n\n", op.name, py_signature(&ps, Some(first)));
+    if sigs.len() == 1 {
+        let _ = write!(s, "{}({})\n--\n\n", op.name, sigs[0].untyped(Some(first)));
     } else {
         // Overloaded: no single signature exists, so `inspect.signature` reports the documented
         // fallback `(*args, **kwargs)`; the overloads are listed below.
         let _ = write!(s, "{}({first}, *args, **kwargs)\n--\n\n", op.name);
     }
-    for e in &entries {
-        let ps = py_params(e, v);
-        let sig = py_signature(&ps, None);
-        let _ = writeln!(s, "{}({}) -> {}", op.name, sig, stub_ret_of(&op.name, e));
+    for sig in &sigs {
+        let _ = writeln!(
+            s,
+            "{}({}) -> {}",
+            op.name,
+            sig.untyped(None),
+            sig.stub_ret()
+        );
     }
     s.push('\n');
     let mut seen = Vec::new();
@@ -187,28 +316,23 @@ pub(crate) fn docstring(op: &Op, v: Variant) -> String {
             seen.push(e.doc.clone());
         }
     }
-    s.push_str("\nSignatures (tried in this order):\n");
-    for e in &entries {
-        let ps = py_params(e, v);
-        let _ = writeln!(
-            s,
-            "    {} -> {}",
-            parser_spec(&op.name, &ps),
-            e.ret.replace("(a!)", "")
-        );
+    let parsed = op.manual().is_none_or(|m| matches!(m, Manual::Fastcall(_)));
+    if parsed {
+        s.push_str("\nSignatures (tried in this order):\n");
+        for (sig, e) in sigs.iter().zip(&entries) {
+            let _ = writeln!(s, "    {} -> {}", sig.spec(), schema_ret(e));
+        }
     }
-    let _ = write!(
-        s,
-        "\nMirrors torch.{}{}. Raises TypeError when no signature matches the arguments.",
-        if v == Variant::Method { "Tensor." } else { "" },
-        op.name
-    );
-    s
-}
-
-pub(crate) fn variant_has(e: &Entry, v: Variant) -> bool {
-    match v {
-        Variant::Function => e.function,
-        Variant::Method => e.method,
+    let owner = if v == Variant::Method {
+        format!("{}.", entries[0].owner())
+    } else {
+        String::new()
+    };
+    if !op.name.starts_with('_') {
+        let _ = write!(s, "\nMirrors torch.{owner}{}.", op.name);
+        if parsed {
+            s.push_str(" Raises TypeError when no signature matches the arguments.");
+        }
     }
+    s.trim_end().to_string()
 }

@@ -3,8 +3,9 @@
 //!
 //! The included file is `$OUT_DIR/generated_bindings.rs`, written by build.rs from
 //! src/native_functions.yaml: one `extern "C"` entry point per op and variant (vectorcall:
-//! `METH_FASTCALL | METH_KEYWORDS`), each with a static `PythonArgParser` and its body wrapped in
-//! `handle_errors!`, and the static tables `FUNCTIONS` and `TENSOR_METHODS`.
+//! `METH_FASTCALL | METH_KEYWORDS`), each with a static `PythonArgParser` (a table of the
+//! schema's parameters) and its body wrapped in `handle_errors!`, and the static tables
+//! `KEYWORDS`, `FUNCTIONS` and `TENSOR_METHODS`.
 
 use super::convert;
 use super::errors::{type_error, PyResult};
@@ -29,7 +30,10 @@ unsafe impl<const N: usize> Sync for MethodTable<N> {}
 mod gen {
     #[allow(unused_imports)]
     use super::super::{
-        arg_parser::{ArgSlots, PythonArgParser, TensorArg},
+        arg_parser::{
+            ArgSlots, DefaultValue, FunctionParameter, FunctionSignature, Keyword, ParamType,
+            PythonArgParser, TensorArg,
+        },
         convert, gil,
         object_ptr::{py_bool, Borrowed},
         override_protocol, structseq,
@@ -43,6 +47,11 @@ mod gen {
 /// The generated module functions.
 pub fn functions() -> &'static [ffi::PyMethodDef] {
     &gen::FUNCTIONS.0
+}
+
+/// The parameter names of every generated parser (interned by `PyInit__C`).
+pub fn keywords() -> &'static [&'static super::arg_parser::Keyword] {
+    &gen::KEYWORDS
 }
 
 /// The named-tuple return types: (op name, field names).

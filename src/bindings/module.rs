@@ -1,5 +1,5 @@
 //! src/bindings/module.rs: `PyInit__C`, the module's entry point (PyTorch: `Module.cpp`). Readies
-//! the types, builds the module from the static method tables (generated plus `tensor`), and adds
+//! the types, builds the module from the static method tables (generated plus hand-written), and adds
 //! the dtype singletons and the debug hooks the test harness reads.
 
 use super::convert::{add_object, py_int};
@@ -117,24 +117,6 @@ unsafe extern "C" fn get_num_threads(
 fn hand_written_functions() -> Vec<ffi::PyMethodDef> {
     vec![
         ffi::PyMethodDef {
-            ml_name: c"tensor".as_ptr(),
-            ml_meth: ffi::PyMethodDefPointer { PyCFunctionFastWithKeywords: super::tensor_new::fn_tensor },
-            ml_flags: ffi::METH_FASTCALL | ffi::METH_KEYWORDS,
-            ml_doc: super::tensor_new::TENSOR_DOC.as_ptr(),
-        },
-        ffi::PyMethodDef {
-            ml_name: c"_rebuild_tensor".as_ptr(),
-            ml_meth: ffi::PyMethodDefPointer { PyCFunctionFastWithKeywords: super::tensor_new::fn_rebuild_tensor },
-            ml_flags: ffi::METH_FASTCALL | ffi::METH_KEYWORDS,
-            ml_doc: c"_rebuild_tensor($module, cls, data, dtype, shape)\n--\n\nRebuilds a pickled tensor (see Tensor.__reduce_ex__).".as_ptr(),
-        },
-        ffi::PyMethodDef {
-            ml_name: c"_hold_in_thread".as_ptr(),
-            ml_meth: ffi::PyMethodDefPointer { PyCFunctionFastWithKeywords: super::testing::fn_hold_in_thread },
-            ml_flags: ffi::METH_FASTCALL | ffi::METH_KEYWORDS,
-            ml_doc: c"_hold_in_thread($module, tensor, seconds)\n--\n\nTest hook: a Rust thread holds the tensor for `seconds`, then drops it without the GIL.".as_ptr(),
-        },
-        ffi::PyMethodDef {
             ml_name: c"set_num_threads".as_ptr(),
             ml_meth: ffi::PyMethodDefPointer { PyCFunction: set_num_threads },
             ml_flags: ffi::METH_O,
@@ -163,6 +145,7 @@ fn hand_written_functions() -> Vec<ffi::PyMethodDef> {
 
 unsafe fn init() -> PyResult<ObjectPtr> {
     super::errors::install_quiet_panic_hook();
+    super::arg_parser::intern_keywords(super::generated::keywords())?;
     let mut methods: Vec<ffi::PyMethodDef> = Vec::new();
     methods.extend_from_slice(super::generated::functions());
     methods.extend(hand_written_functions());
