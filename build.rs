@@ -1,6 +1,7 @@
 //! build.rs: the build script. Reads `src/native_functions.yaml` (the op schema: torch's `func`
 //! grammar, our own keys) and writes into `$OUT_DIR` the binding functions and method tables
-//! (`generated_bindings.rs`), the type stub (`_C.pyi`) and the README's op list; compiles the C
+//! (`generated_bindings.rs`, and a sample of it checked in as src/bindings/generated_sample.rs),
+//! the type stub (`_C.pyi`) and the README's op list; compiles the C
 //! layout probe; emits the `py_debug` cfg when the target interpreter is a `Py_DEBUG` build.
 //!
 //! Split as torchgen is (PyTorch: `torchgen/`), in modules under `build/`:
@@ -42,14 +43,14 @@ fn main() {
     let ops = schema::parse_schema(&text)
         .and_then(schema::group)
         .unwrap_or_else(|e| panic!("src/native_functions.yaml: {e}"));
-    std::fs::write(
-        out_dir.join("generated_bindings.rs"),
-        gen_bindings::gen_bindings(&ops),
-    )
-    .expect("write");
+    let write = |name: &str, text: String| {
+        std::fs::write(out_dir.join(name), text).unwrap_or_else(|e| panic!("write {name}: {e}"))
+    };
+    write("generated_bindings.rs", gen_bindings::gen_bindings(&ops));
+    write("generated_sample.rs", gen_bindings::gen_sample(&ops));
     let prelude = std::fs::read_to_string("src/bindings/stub_prelude.pyi").expect("read prelude");
-    std::fs::write(out_dir.join("_C.pyi"), gen_stub::gen_stub(&ops, &prelude)).expect("write stub");
-    std::fs::write(out_dir.join("op_list.md"), gen_stub::gen_op_list(&ops)).expect("write op list");
+    write("_C.pyi", gen_stub::gen_stub(&ops, &prelude));
+    write("op_list.md", gen_stub::gen_op_list(&ops));
 }
 
 /// pyo3-ffi serialises the interpreter config as hex-encoded `key=value` lines in

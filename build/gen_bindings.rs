@@ -3,7 +3,7 @@
 //! `gen_python_functions.py`).
 
 use crate::schema::{BaseTy, DefaultValue, Manual, Op, ReleaseGil, Returns, Type};
-use crate::signature::{docstring, entries_of, PySignature, Variant};
+use crate::signature::{docstring, entries_of, schema_ret, PySignature, Variant};
 use std::collections::BTreeSet;
 use std::fmt::Write as _;
 
@@ -87,54 +87,6 @@ fn parser_table(op: &Op, v: Variant) -> String {
     s
 }
 
-/// The extraction of Python parameter `i` of type `ty` into local `a{i}`, and the expression
-/// passed to the core function.
-fn extract(i: usize, ty: &Type) -> (String, String) {
-    let opt = ty.optional;
-    match (ty.base, ty.list.is_some(), opt) {
-        (BaseTy::Tensor, false, false) => (format!("let a{i} = r.tensor({i})?;"), format!("&a{i}")),
-        (BaseTy::Tensor, false, true) => (
-            format!("let a{i} = r.optional_tensor({i})?;"),
-            format!("a{i}.as_deref()"),
-        ),
-        (BaseTy::Tensor, true, false) => (
-            format!("let a{i} = r.tensor_list({i})?;"),
-            format!("&a{i}"),
-        ),
-        (BaseTy::Int, true, false) => (format!("let a{i} = r.int_list({i})?;"), format!("&a{i}")),
-        (BaseTy::Int, true, true) => (
-            format!("let a{i} = r.optional_int_list({i})?;"),
-            format!("a{i}.as_deref()"),
-        ),
-        (BaseTy::Scalar, _, false) => (format!("let a{i} = r.scalar({i})?;"), format!("a{i}")),
-        (BaseTy::Scalar, _, true) => (
-            format!("let a{i} = r.optional_scalar({i})?;"),
-            format!("a{i}"),
-        ),
-        (BaseTy::Int, _, false) => (format!("let a{i} = r.int({i})?;"), format!("a{i}")),
-        (BaseTy::Int, _, true) => (format!("let a{i} = r.optional_int({i})?;"), format!("a{i}")),
-        (BaseTy::Float, _, false) => (format!("let a{i} = r.float({i})?;"), format!("a{i}")),
-        (BaseTy::Bool, _, false) => (format!("let a{i} = r.bool({i})?;"), format!("a{i}")),
-        (BaseTy::Str, _, false) => (format!("let a{i} = r.string({i})?;"), format!("a{i}")),
-        (BaseTy::Str, _, true) => (
-            format!("let a{i} = r.optional_string({i})?;"),
-            format!("a{i}"),
-        ),
-        (BaseTy::ScalarType, _, false) => {
-            (format!("let a{i} = r.scalar_type({i})?;"), format!("a{i}"))
-        }
-        (BaseTy::ScalarType, _, true) => (
-            format!("let a{i} = r.optional_scalar_type({i})?;"),
-            format!("a{i}"),
-        ),
-        (BaseTy::Generator, _, true) => (
-            format!("let a{i} = r.object({i}).and_then(super::super::generator_object::unpack_generator);"),
-            format!("a{i}"),
-        ),
-        other => panic!("no extractor for schema type {ty} {other:?}"),
-    }
-}
-
 fn c_str_lit(s: &str) -> String {
     format!("c{:?}", s)
 }
@@ -149,19 +101,261 @@ fn entry_point_name(op: &Op, v: Variant) -> String {
     }
 }
 
-fn gen_entry_point(op: &Op, v: Variant, structseqs: &[(String, Vec<String>)], out: &mut String) {
-    let entries = entries_of(op, v);
-    let fname = entry_point_name(op, v);
-    let _ = writeln!(
-        out,
-        "/// `{}` ({}).",
-        op.name,
-        if v == Variant::Method {
-            "method"
+/// How the body reads one argument of the core call.
+struct ArgCode {
+    /// The extraction (`r.tensor(0)?`), or `this` for a method's bound tensor.
+    extract: String,
+    /// The expression passed to the core function, given the argument's local name.
+    pass: fn(&str) -> String,
+    /// A tensor the core call reads: `Some(optional)`.
+    tensor: Option<bool>,
+    /// A `Tensor[]` (its elements count towards releasing the GIL).
+    list: bool,
+}
+
+/// The extraction of Python parameter `i` of type `ty`.
+fn arg_code(i: usize, ty: &Type) -> ArgCode {
+    let by_ref: fn(&str) -> String = |x| format!("&{x}");
+    // `&a0` coerces to the core's `&Tensor`; an inline `r.tensor(0)?` needs `&*`.
+    let tensor_ref: fn(&str) -> String = |x| {
+        if x.ends_with('?') {
+            format!("&*{x}")
         } else {
-            "function"
+            format!("&{x}")
         }
-    );
+    };
+    let by_value: fn(&str) -> String = |x| x.to_string();
+    let deref: fn(&str) -> String = |x| format!("{x}.as_deref()");
+    let (call, pass, tensor, list) = match (ty.base, ty.list.is_some(), ty.optional) {
+        (BaseTy::Tensor, false, false) => ("tensor", tensor_ref, Some(false), false),
+        (BaseTy::Tensor, false, true) => ("optional_tensor", deref, Some(true), false),
+        (BaseTy::Tensor, true, false) => ("tensor_list", by_ref, None, true),
+        (BaseTy::Int, true, false) => ("int_list", by_ref, None, false),
+        (BaseTy::Int, true, true) => ("optional_int_list", deref, None, false),
+        (BaseTy::Scalar, _, false) => ("scalar", by_value, None, false),
+        (BaseTy::Scalar, _, true) => ("optional_scalar", by_value, None, false),
+        (BaseTy::Int, _, false) => ("int", by_value, None, false),
+        (BaseTy::Int, _, true) => ("optional_int", by_value, None, false),
+        (BaseTy::Float, _, false) => ("float", by_value, None, false),
+        (BaseTy::Bool, _, false) => ("bool", by_value, None, false),
+        (BaseTy::Str, _, false) => ("string", by_value, None, false),
+        (BaseTy::Str, _, true) => ("optional_string", by_value, None, false),
+        (BaseTy::ScalarType, _, false) => ("scalar_type", by_value, None, false),
+        (BaseTy::ScalarType, _, true) => ("optional_scalar_type", by_value, None, false),
+        (BaseTy::Generator, _, true) => {
+            return ArgCode {
+                extract: format!("r.object({i}).and_then(unpack_generator)"),
+                pass: by_value,
+                tensor: None,
+                list: false,
+            }
+        }
+        other => panic!("no extractor for schema type {ty} {other:?}"),
+    };
+    ArgCode {
+        extract: format!("r.{call}({i})?"),
+        pass,
+        tensor,
+        list,
+    }
+}
+
+/// The body of one overload: extract the arguments, call the core (without the GIL when it is
+/// worth it), convert the result. `ind` is the indentation.
+fn overload_body(
+    sig: &PySignature<'_>,
+    structseqs: &[(String, Vec<String>)],
+    ind: &str,
+) -> String {
+    let e = sig.entry;
+    let mut out = String::new();
+    // See Note [Core calls without the GIL] (src/bindings/gil.rs): ops with tensor arguments
+    // and no Python-object arguments release the GIL around the core call above a threshold.
+    let python_object_arg = e
+        .func
+        .args
+        .iter()
+        .any(|a| matches!(a.ty.base, BaseTy::Generator | BaseTy::PyObject));
+    let unlock = e.release_gil != ReleaseGil::Never
+        && !python_object_arg
+        && e.func.args.iter().any(|a| a.ty.base == BaseTy::Tensor);
+    let codes: Vec<(String, ArgCode)> = e
+        .func
+        .args
+        .iter()
+        .zip(&sig.arg_params)
+        .map(|(a, pi)| match *pi {
+            Some(i) => (format!("a{i}"), arg_code(i, &a.ty)),
+            None => (
+                "this".to_string(),
+                ArgCode {
+                    extract: "this".into(),
+                    pass: |x| x.to_string(),
+                    tensor: Some(false),
+                    list: false,
+                },
+            ),
+        })
+        .collect();
+    let structured_out = e.structured && sig.out.is_some();
+    // Locals are needed to release the GIL (the handles become our own first) and for a
+    // structured `out=` (the plan and the plain call share the arguments).
+    let locals = unlock || structured_out;
+    let mut call_args = Vec::new();
+    for (local, c) in &codes {
+        if locals {
+            if local == "this" {
+                if unlock {
+                    let _ = writeln!(out, "{ind}let mut this = TensorArg::Borrowed(this);");
+                    call_args.push("&this".to_string());
+                } else {
+                    call_args.push("this".to_string());
+                }
+                continue;
+            }
+            let m = if unlock && c.tensor.is_some() { "mut " } else { "" };
+            let _ = writeln!(out, "{ind}let {m}{local} = {};", c.extract);
+            call_args.push((c.pass)(local));
+        } else {
+            call_args.push((c.pass)(&c.extract));
+        }
+    }
+    let core = format!("ops::{}({})", e.impl_fn, call_args.join(", "));
+    // The core call, without the GIL when large enough, as statements leaving `ret`, or as an
+    // expression.
+    let (pre, call) = if unlock {
+        let tensors: Vec<String> = codes
+            .iter()
+            .filter_map(|(l, c)| {
+                c.tensor.map(|opt| {
+                    if opt {
+                        format!("{l}.as_mut()")
+                    } else {
+                        format!("Some(&mut {l})")
+                    }
+                })
+            })
+            .collect();
+        let lists: Vec<String> = codes
+            .iter()
+            .filter(|(_, c)| c.list)
+            .map(|(l, _)| format!("entry::list_elements(&{l})"))
+            .collect();
+        let unlock_call = if e.release_gil == ReleaseGil::Matmul {
+            let operands: Vec<&str> = codes
+                .iter()
+                .filter(|(_, c)| c.tensor == Some(false))
+                .map(|(l, _)| l.as_str())
+                .take(2)
+                .collect();
+            format!(
+                "entry::unlock_if(gil::matmul_worth(&{}, &{}), [{}])",
+                operands[0],
+                operands[1],
+                tensors.join(", ")
+            )
+        } else {
+            format!(
+                "entry::unlock_for_elements({}, [{}])",
+                if lists.is_empty() {
+                    "0".to_string()
+                } else {
+                    lists.join(" + ")
+                },
+                tensors.join(", ")
+            )
+        };
+        let mut pre = String::new();
+        let _ = writeln!(pre, "{ind}// SAFETY: only the core call runs until `unlocked` is dropped (Note [Core calls without the GIL]).");
+        let _ = writeln!(pre, "{ind}let unlocked = unsafe {{ {unlock_call} }};");
+        let _ = writeln!(pre, "{ind}let ret = {core};");
+        let _ = writeln!(pre, "{ind}drop(unlocked);");
+        (pre, "ret".to_string())
+    } else {
+        (String::new(), core)
+    };
+    match &e.func.returns {
+        Returns::One(t) if t.is_tensor() && e.func.is_inplace() => {
+            out.push_str(&pre);
+            let self_expr = if sig.variant == Variant::Method {
+                "this_obj".to_string()
+            } else {
+                let pos = sig.arg_params[0].expect("self is the first argument");
+                format!("r.object({pos}).expect(\"self is required\")")
+            };
+            let _ = writeln!(out, "{ind}{call}?;");
+            let _ = writeln!(out, "{ind}Ok({self_expr}.to_owned().release())");
+        }
+        Returns::One(_) if structured_out => {
+            // out= writes straight into `out` through the op's plan (no result copy).
+            let oi = sig.out.expect("structured out");
+            let plan = format!("ops::{}_plan({})", e.impl_fn, call_args.join(", "));
+            let _ = writeln!(out, "{ind}match r.object({oi}) {{");
+            let _ = writeln!(out, "{ind}    None => {{");
+            for l in pre.lines() {
+                let _ = writeln!(out, "        {l}");
+            }
+            let _ = writeln!(out, "{ind}        entry::ret({call})");
+            let _ = writeln!(out, "{ind}    }}");
+            let _ = writeln!(
+                out,
+                "{ind}    Some(o) => write_out_plan(o, {plan}?, {:?}),",
+                e.name
+            );
+            let _ = writeln!(out, "{ind}}}");
+        }
+        Returns::One(_) if sig.out.is_some() => {
+            out.push_str(&pre);
+            let oi = sig.out.expect("out");
+            let _ = writeln!(
+                out,
+                "{ind}entry::ret_out({call}, r.object({oi}), {:?})",
+                e.name
+            );
+        }
+        Returns::One(_) if e.unwrap_single => {
+            out.push_str(&pre);
+            let _ = writeln!(out, "{ind}entry::ret_unwrap_single({call})");
+        }
+        Returns::One(_) => {
+            out.push_str(&pre);
+            let _ = writeln!(out, "{ind}entry::ret({call})");
+        }
+        Returns::Named(fields) => {
+            out.push_str(&pre);
+            let idx = structseq_index(structseqs, &e.name, fields);
+            let names: Vec<String> = (0..fields.len()).map(|k| format!("v{k}")).collect();
+            let _ = writeln!(out, "{ind}let ({}) = {call}?;", names.join(", "));
+            let _ = writeln!(
+                out,
+                "{ind}entry::ret_named({idx}, vec![{}])",
+                names.join(", ")
+            );
+        }
+        Returns::Nothing => panic!("{}: unsupported return ()", e.name),
+    }
+    out
+}
+
+/// One entry point: `fn_add` / `meth_add`, with its static parser, its `body` and the call into
+/// `entry::function` or `entry::method`.
+pub(crate) fn gen_entry_point(
+    op: &Op,
+    v: Variant,
+    structseqs: &[(String, Vec<String>)],
+    out: &mut String,
+) {
+    let entries = entries_of(op, v);
+    let sigs: Vec<PySignature<'_>> = entries.iter().map(|e| PySignature::new(e, v)).collect();
+    let fname = entry_point_name(op, v);
+    let what = match v {
+        Variant::Function => "function",
+        Variant::Method => "method",
+    };
+    let _ = writeln!(out, "/// `{}` ({what}):", op.name);
+    for (sig, e) in sigs.iter().zip(&entries) {
+        let _ = writeln!(out, "/// `{} -> {}`", sig.spec(), schema_ret(e));
+    }
     let _ = writeln!(
         out,
         "unsafe extern \"C\" fn {fname}(slf: *mut ffi::PyObject, args: *const *mut ffi::PyObject, nargs: ffi::Py_ssize_t, kwnames: *mut ffi::PyObject) -> *mut ffi::PyObject {{"
@@ -171,271 +365,68 @@ fn gen_entry_point(op: &Op, v: Variant, structseqs: &[(String, Vec<String>)], ou
         "    static PARSER: PythonArgParser = {};",
         parser_table(op, v)
     );
-    let _ = writeln!(out, "    crate::handle_errors!({{");
-    let _ = writeln!(out, "        let mut slots = ArgSlots::new();");
-    let _ = writeln!(
-        out,
-        "        // SAFETY: CPython's METH_FASTCALL|METH_KEYWORDS calling convention: `args` holds nargs + len(kwnames) borrowed objects that outlive this call."
-    );
-    let _ = writeln!(
-        out,
-        "        let r = unsafe {{ PARSER.parse(&mut slots, args, nargs, kwnames) }}?;"
-    );
-    if v == Variant::Method {
-        let _ = writeln!(
-            out,
-            "        // SAFETY: `slf` is the instance this method was looked up on: a live `_C.Tensor` (borrowed)."
-        );
-        let _ = writeln!(
-            out,
-            "        let self_obj = unsafe {{ Borrowed::from_ptr(slf) }};"
-        );
-        let _ = writeln!(
-            out,
-            "        // SAFETY: method descriptors of `_C.Tensor` only bind to tensors."
-        );
-        let _ = writeln!(
-            out,
-            "        let self_t = unsafe {{ tensor_ref(self_obj) }};"
-        );
-        // The override protocol (src/bindings/override_protocol.rs): `self` counts first.
-        let _ = writeln!(
-            out,
-            "        if r.has_overloaded() || override_protocol::overrides(self_obj) {{"
-        );
-        let _ = writeln!(
-            out,
-            "            let overloaded = r.overloaded().with_self(self_obj);"
-        );
-        let _ = writeln!(
-            out,
-            "            // SAFETY: as for `parse` above; `_C.Tensor` owns the method named here."
-        );
-        let _ = writeln!(out, "            return unsafe {{ override_protocol::dispatch(&overloaded, tensor_type() as *mut ffi::PyObject, {:?}, Some(self_obj), args, nargs, kwnames) }};", op.name);
-        let _ = writeln!(out, "        }}");
+    let helper = match v {
+        Variant::Function => "function",
+        Variant::Method => "method",
+    };
+    let body = if let Some(Manual::Fastcall(path)) = op.manual() {
+        format!("super::super::{path}")
     } else {
-        let _ = writeln!(out, "        if r.has_overloaded() {{");
-        let _ = writeln!(out, "            // SAFETY: as for `parse` above; `slf` is the module, which owns the function named here.");
-        let _ = writeln!(out, "            return unsafe {{ override_protocol::dispatch(&r.overloaded(), slf, {:?}, None, args, nargs, kwnames) }};", op.name);
-        let _ = writeln!(out, "        }}");
-    }
-    if let Some(Manual::Fastcall(path)) = op.manual() {
-        let _ = writeln!(out, "        super::super::{path}(&r)");
-        let _ = writeln!(out, "    }})");
-        let _ = writeln!(out, "}}\n");
-        return;
-    }
-    let _ = writeln!(out, "        match r.idx {{");
-    for (idx, e) in entries.iter().enumerate() {
-        let _ = writeln!(out, "            {idx} => {{");
-        let sig = PySignature::new(e, v);
-        // See Note [Core calls without the GIL] (src/bindings/gil.rs): ops with tensor arguments
-        // and no Python-object arguments release the GIL around the core call above a threshold.
-        let python_object_arg = e
-            .func
-            .args
-            .iter()
-            .any(|a| matches!(a.ty.base, BaseTy::Generator | BaseTy::PyObject));
-        let unlock = e.release_gil != ReleaseGil::Never
-            && !python_object_arg
-            && e.func.args.iter().any(|a| a.ty.base == BaseTy::Tensor);
-        let mut call_args = Vec::new();
-        // (expression of an `Option<&Tensor>`, statement making the handle our own) per tensor
-        // argument, and the element count of `Tensor[]` arguments.
-        let mut tensors: Vec<(String, Option<String>)> = Vec::new();
-        let mut list_elements: Vec<String> = Vec::new();
-        for (a, pi) in e.func.args.iter().zip(&sig.arg_params) {
-            let Some(py_i) = *pi else {
-                // The bound `self` of a method.
-                if unlock {
-                    let _ = writeln!(
-                        out,
-                        "                let mut self_a = TensorArg::Borrowed(self_t);"
-                    );
-                    call_args.push("&self_a".to_string());
-                    tensors.push(("Some(&*self_a)".into(), Some("self_a.own();".into())));
-                } else {
-                    call_args.push("self_t".to_string());
-                }
-                continue;
-            };
-            let (mut stmt, expr) = extract(py_i, &a.ty);
-            if unlock {
-                if a.ty.is_tensor() && !a.ty.optional {
-                    stmt = stmt.replacen("let ", "let mut ", 1);
-                    tensors.push((format!("Some(&*a{py_i})"), Some(format!("a{py_i}.own();"))));
-                } else if a.ty.is_tensor() {
-                    stmt = stmt.replacen("let ", "let mut ", 1);
-                    tensors.push((
-                        format!("a{py_i}.as_deref()"),
-                        Some(format!("if let Some(t) = a{py_i}.as_mut() {{ t.own(); }}")),
-                    ));
-                } else if a.ty.is_tensor_list() {
-                    list_elements.push(format!(
-                        "a{py_i}.iter().map(crate::core::Tensor::numel).sum::<usize>()"
-                    ));
-                }
+        let code: Vec<String> = if sigs.len() == 1 {
+            vec![overload_body(&sigs[0], structseqs, "        ")]
+        } else {
+            sigs.iter()
+                .map(|s| overload_body(s, structseqs, "                "))
+                .collect()
+        };
+        let all = code.concat();
+        let uses = |x: &str| all.contains(x);
+        let r = if uses("r.") { "r" } else { "_" };
+        let params = match v {
+            Variant::Function => format!("{r}: &ParsedArgs<'_>"),
+            Variant::Method => format!(
+                "{r}: &ParsedArgs<'a>, {}: Borrowed<'a>, {}: &'a Tensor",
+                if uses("this_obj") { "this_obj" } else { "_" },
+                if uses("this") { "this" } else { "_" },
+            ),
+        };
+        let lifetime = if v == Variant::Method { "<'a>" } else { "" };
+        let _ = writeln!(out, "    #[inline(always)]");
+        let _ = writeln!(
+            out,
+            "    fn body{lifetime}({params}) -> PyResult<*mut ffi::PyObject> {{"
+        );
+        if sigs.len() == 1 {
+            out.push_str(&code[0]);
+        } else {
+            let _ = writeln!(out, "        match r.idx {{");
+            for (i, c) in code.iter().enumerate() {
+                let _ = writeln!(out, "            {i} => {{");
+                out.push_str(c);
+                let _ = writeln!(out, "            }}");
             }
-            let _ = writeln!(out, "                {stmt}");
-            call_args.push(expr);
-        }
-        let mut call = format!("crate::core::ops::{}({})", e.impl_fn, call_args.join(", "));
-        let mut pre = String::new();
-        if unlock {
-            let worth = if e.release_gil == ReleaseGil::Matmul && tensors.len() >= 2 {
-                let arg = |k: usize| {
-                    tensors[k]
-                        .0
-                        .strip_prefix("Some(&*")
-                        .and_then(|x| x.strip_suffix(')'))
-                        .map(|x| format!("&{x}"))
-                        .expect("matmul operands are Tensor")
-                };
-                format!("gil::matmul_worth({}, {})", arg(0), arg(1))
-            } else {
-                let mut sum = format!(
-                    "gil::elements(&[{}])",
-                    tensors
-                        .iter()
-                        .map(|t| t.0.clone())
-                        .collect::<Vec<_>>()
-                        .join(", ")
-                );
-                for l in &list_elements {
-                    sum.push_str(&format!(" + {l}"));
-                }
-                format!("gil::elementwise_worth({sum})")
-            };
-            // Emitted right before the core call is used (for a structured op with `out=`, only
-            // on the path without `out`, which is the one that calls it).
-            let owns: Vec<&str> = tensors.iter().filter_map(|t| t.1.as_deref()).collect();
-            let _ = writeln!(pre, "                let unlocked = if {worth} {{");
-            for o in owns {
-                let _ = writeln!(pre, "                    {o}");
-            }
-            let _ = writeln!(pre, "                    // SAFETY: the GIL is held; until `unlocked` is dropped only the core call runs, on our own tensor handles (Note [Core calls without the GIL]).");
             let _ = writeln!(
-                pre,
-                "                    Some(unsafe {{ gil::Unlocked::new() }})"
+                out,
+                "            _ => unreachable!(\"parser returned an unknown overload\"),"
             );
-            let _ = writeln!(pre, "                }} else {{");
-            let _ = writeln!(pre, "                    None");
-            let _ = writeln!(pre, "                }};");
-            let _ = writeln!(pre, "                let ret = {call};");
-            let _ = writeln!(pre, "                drop(unlocked);");
-            call = "ret".to_string();
+            let _ = writeln!(out, "        }}");
         }
-        let out_index = sig.out;
-        let structured_out = e.structured && out_index.is_some();
-        if !structured_out {
-            out.push_str(&pre);
-        }
-        match &e.func.returns {
-            Returns::One(t) if t.is_tensor() && e.func.is_inplace() => {
-                let _ = writeln!(out, "                {call}?;");
-                let self_expr = if v == Variant::Method {
-                    "self_obj".to_string()
-                } else {
-                    let pos = sig
-                        .params
-                        .iter()
-                        .position(|p| p.name == "input")
-                        .expect("in-place op needs self");
-                    format!("r.object({pos}).expect(\"self is required\")")
-                };
-                let _ = writeln!(out, "                Ok({self_expr}.to_owned().release())");
-            }
-            Returns::One(t) if t.is_tensor() => match out_index {
-                Some(oi) if e.structured => {
-                    // out= writes straight into `out` through the op's plan (no result copy).
-                    let plan = format!(
-                        "crate::core::ops::{}_plan({})",
-                        e.impl_fn,
-                        call_args.join(", ")
-                    );
-                    let _ = writeln!(out, "                match r.object({oi}) {{");
-                    let _ = writeln!(out, "                    None => {{");
-                    out.push_str(&pre);
-                    let _ = writeln!(out, "                        Ok(wrap({call}?)?.release())");
-                    let _ = writeln!(out, "                    }}");
-                    let _ = writeln!(
-                        out,
-                        "                    Some(o) => write_out_plan(o, {plan}?, {:?}),",
-                        op.name
-                    );
-                    let _ = writeln!(out, "                }}");
-                }
-                Some(oi) => {
-                    // Without `out`, wrap the result directly (no call into `write_out`).
-                    let _ = writeln!(out, "                let result = {call}?;");
-                    let _ = writeln!(out, "                match r.object({oi}) {{");
-                    let _ = writeln!(
-                        out,
-                        "                    None => Ok(wrap(result)?.release()),"
-                    );
-                    let _ = writeln!(
-                        out,
-                        "                    Some(o) => write_out(o, result, {:?}),",
-                        op.name
-                    );
-                    let _ = writeln!(out, "                }}");
-                }
-                None => {
-                    let _ = writeln!(out, "                Ok(wrap({call}?)?.release())");
-                }
-            },
-            Returns::One(t) if t.is_tensor_list() => {
-                let _ = writeln!(
-                    out,
-                    "                let v: Vec<crate::core::Tensor> = {call}?;"
-                );
-                if e.unwrap_single {
-                    let _ = writeln!(out, "                if v.len() == 1 {{");
-                    let _ = writeln!(out, "                    return Ok(wrap(v.into_iter().next().expect(\"one\"))?.release());");
-                    let _ = writeln!(out, "                }}");
-                }
-                let _ = writeln!(
-                    out,
-                    "                Ok(structseq::tensor_tuple(v)?.release())"
-                );
-            }
-            Returns::One(t) if t.is_int_list() => {
-                let _ = writeln!(out, "                let v: Vec<i64> = {call}?;");
-                let _ = writeln!(
-                    out,
-                    "                Ok(convert::int_tuple(v.into_iter())?.release())"
-                );
-            }
-            Returns::One(t) => {
-                let conv = match t.base {
-                    BaseTy::Scalar => "convert::scalar_to_py({call}?)?.release()",
-                    BaseTy::Int => "convert::py_int({call}?)?.release()",
-                    BaseTy::Float => "convert::py_float({call}?)?.release()",
-                    BaseTy::Bool => "py_bool({call}?).release()",
-                    _ => panic!("{}: unsupported return type {t}", op.name),
-                };
-                let _ = writeln!(out, "                Ok({})", conv.replace("{call}", &call));
-            }
-            Returns::Named(fields) => {
-                let idx = structseq_index(structseqs, &op.name, fields);
-                let names: Vec<String> = (0..fields.len()).map(|k| format!("r{k}")).collect();
-                let _ = writeln!(out, "                let ({}) = {call}?;", names.join(", "));
-                let _ = writeln!(
-                    out,
-                    "                Ok(structseq::new_return({idx}, vec![{}])?.release())",
-                    names.join(", ")
-                );
-            }
-            Returns::Nothing => panic!("{}: unsupported return ()", op.name),
-        }
-        let _ = writeln!(out, "            }}");
-    }
+        let _ = writeln!(out, "    }}");
+        "body".to_string()
+    };
     let _ = writeln!(
         out,
-        "            _ => unreachable!(\"parser returned an unknown overload\"),"
+        "    // SAFETY: CPython calls this {what} with the METH_FASTCALL | METH_KEYWORDS convention{}.",
+        if v == Variant::Method {
+            ", on a `_C.Tensor`"
+        } else {
+            ", on the module"
+        }
     );
-    let _ = writeln!(out, "        }}");
-    let _ = writeln!(out, "    }})");
+    let _ = writeln!(
+        out,
+        "    unsafe {{ entry::{helper}(&PARSER, slf, args, nargs, kwnames, {body}) }}"
+    );
     let _ = writeln!(out, "}}\n");
 }
 
@@ -495,6 +486,38 @@ fn method_def(name: &str, fname: &str, doc: &str) -> String {
         c_str_lit(name),
         c_str_lit(doc)
     )
+}
+
+/// The entry points of `generated_sample.rs`: one of each kind the generator writes (a function
+/// with a structured `out=`, a method, a view, overloads, a named tuple, an in-place method, a
+/// hand-written body).
+const SAMPLES: &[(&str, Variant)] = &[
+    ("add", Variant::Function),
+    ("add", Variant::Method),
+    ("transpose", Variant::Method),
+    ("squeeze", Variant::Function),
+    ("max", Variant::Function),
+    ("add_", Variant::Method),
+    ("tensor", Variant::Function),
+];
+
+/// `src/bindings/generated_sample.rs`: the entry points of `SAMPLES`, exactly as
+/// `gen_bindings` writes them.
+pub(crate) fn gen_sample(ops: &[Op]) -> String {
+    let structseqs = collect_structseqs(ops);
+    let mut out = String::new();
+    out.push_str("// @generated from src/native_functions.yaml by build.rs — do not edit.\n");
+    out.push_str("//\n// A sample of `$OUT_DIR/generated_bindings.rs`: the entry points of a few representative\n// ops, checked in so that reviewers see what the generator writes (as CPython checks in its\n// Argument Clinic output). Not compiled: the real file is included by src/bindings/generated.rs.\n// `cargo test` fails when this copy is stale; `make stubs` rewrites it.\n\n");
+    for (name, v) in SAMPLES {
+        let op = ops
+            .iter()
+            .find(|o| o.name == *name && o.entries[0].owner() == "Tensor")
+            .unwrap_or_else(|| panic!("sample op {name} is not in the schema"));
+        gen_entry_point(op, *v, &structseqs, &mut out);
+    }
+    out.truncate(out.trim_end().len());
+    out.push('\n');
+    out
 }
 
 pub(crate) fn gen_bindings(ops: &[Op]) -> String {

@@ -6,6 +6,7 @@ pub mod c_view;
 pub mod convert;
 pub mod cpython_ext;
 pub mod dtype_object;
+pub mod entry;
 pub mod errors;
 pub mod generated;
 pub mod generator_object;
