@@ -197,6 +197,12 @@ fn overload_body(
             ),
         })
         .collect();
+    if e.func.is_view() {
+        let _ = writeln!(
+            out,
+            "{ind}// A view (alias annotation `Tensor(a)`): it keeps the GIL; the core records `_base`."
+        );
+    }
     let structured_out = e.structured && sig.out.is_some();
     // Locals are needed to release the GIL (the handles become our own first) and for a
     // structured `out=` (the plan and the plain call share the arguments).

@@ -71,6 +71,7 @@ unsafe extern "C" fn meth_transpose(slf: *mut ffi::PyObject, args: *const *mut f
     ]);
     #[inline(always)]
     fn body<'a>(r: &ParsedArgs<'a>, _: Borrowed<'a>, this: &'a Tensor) -> PyResult<*mut ffi::PyObject> {
+        // A view (alias annotation `Tensor(a)`): it keeps the GIL; the core records `_base`.
         entry::ret(ops::transpose(this, r.int(0)?, r.int(1)?))
     }
     // SAFETY: CPython calls this method with the METH_FASTCALL | METH_KEYWORDS convention, on a `_C.Tensor`.
@@ -99,12 +100,15 @@ unsafe extern "C" fn fn_squeeze(slf: *mut ffi::PyObject, args: *const *mut ffi::
     fn body(r: &ParsedArgs<'_>) -> PyResult<*mut ffi::PyObject> {
         match r.idx {
             0 => {
+                // A view (alias annotation `Tensor(a)`): it keeps the GIL; the core records `_base`.
                 entry::ret(ops::squeeze(&*r.tensor(0)?))
             }
             1 => {
+                // A view (alias annotation `Tensor(a)`): it keeps the GIL; the core records `_base`.
                 entry::ret(ops::squeeze_dim(&*r.tensor(0)?, r.int(1)?))
             }
             2 => {
+                // A view (alias annotation `Tensor(a)`): it keeps the GIL; the core records `_base`.
                 entry::ret(ops::squeeze_dims(&*r.tensor(0)?, &r.int_list(1)?))
             }
             _ => unreachable!("parser returned an unknown overload"),
