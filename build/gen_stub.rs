@@ -58,7 +58,8 @@ pub(crate) fn gen_op_list(ops: &[Op]) -> String {
                 } else {
                     Variant::Method
                 };
-                format!("`{}({})`", op.name, PySignature::new(e, v).untyped(None))
+                // A `|` inside a table cell is escaped, code spans included (GitHub's tables).
+                format!("`{}`", PySignature::new(e, v).typed().replace('|', "\\|"))
             })
             .collect();
         let _ = writeln!(

@@ -33,6 +33,8 @@ pub(crate) struct PyParam {
     pub(crate) kwarg_only: bool,
     /// Only by position (`METH_O` bindings): `/` in the text signature.
     pub(crate) positional_only: bool,
+    /// A Python number binds to this `Tensor` parameter (`numbers_as_tensors`; never `out=`).
+    pub(crate) numbers: bool,
 }
 
 /// One Python signature: an entry in one variant.
@@ -70,6 +72,7 @@ impl<'a> PySignature<'a> {
                 default: a.default.clone(),
                 kwarg_only: a.kwarg_only,
                 positional_only,
+                numbers: e.numbers_as_tensors,
             });
         }
         let out = (e.out && v == Variant::Function).then(|| {
@@ -87,6 +90,7 @@ impl<'a> PySignature<'a> {
                 }),
                 kwarg_only: true,
                 positional_only: false,
+                numbers: false,
             });
             params.len() - 1
         });
@@ -145,6 +149,29 @@ impl<'a> PySignature<'a> {
         parts.join(", ")
     }
 
+    /// `squeeze(input: Tensor, dim: int) -> Tensor`: the signature with Python types, as the
+    /// docstrings and the README's op list show each overload (names and defaults alone do not
+    /// tell `squeeze(input, dim)` from `squeeze(input, dim)`).
+    pub(crate) fn typed(&self) -> String {
+        let mut parts: Vec<String> = Vec::new();
+        let mut star = false;
+        for p in &self.params {
+            if p.kwarg_only && !star {
+                parts.push("*".into());
+                star = true;
+            }
+            let ty = doc_type(&p.ty, p.numbers);
+            match &p.default {
+                Some(d) => parts.push(format!("{}: {ty} = {}", p.name, d.python())),
+                None => parts.push(format!("{}: {ty}", p.name)),
+            }
+        }
+        if self.params.iter().any(|p| p.positional_only) {
+            parts.push("/".into());
+        }
+        format!("{}({}) -> {}", self.name(), parts.join(", "), doc_ret(self.entry))
+    }
+
     fn is_noargs(&self) -> bool {
         matches!(self.entry.manual, Some(Manual::NoArgs(_)))
     }
@@ -180,7 +207,7 @@ impl<'a> PySignature<'a> {
                 let ty = if i == 0 && varargs {
                     "Sequence[_int]".to_string()
                 } else {
-                    stub_type(&p.ty, self.entry.numbers_as_tensors)
+                    stub_type(&p.ty, p.numbers)
                 };
                 match &p.default {
                     Some(d) => parts.push(format!("{}: {} = {}", p.name, ty, d.python())),
@@ -234,6 +261,55 @@ pub(crate) fn stub_type(ty: &Type, numbers_as_tensors: bool) -> String {
     }
 }
 
+/// A parameter's type as the docs write it: Python's spelling, with `Number` for torch's
+/// `Scalar` (`int | float | bool`, or a 0-dim tensor).
+fn doc_type(ty: &Type, numbers_as_tensors: bool) -> String {
+    let t = match (ty.base, ty.list) {
+        (BaseTy::Tensor, None) if numbers_as_tensors => "Tensor | Number",
+        (BaseTy::Tensor, None) => "Tensor",
+        (BaseTy::Tensor, Some(_)) => "Sequence[Tensor]",
+        (BaseTy::Int, Some(Some(_))) => "int | Sequence[int]",
+        (BaseTy::Int, Some(None)) => "Sequence[int]",
+        (BaseTy::Scalar, _) => "Number",
+        (BaseTy::Int, _) => "int",
+        (BaseTy::Float, _) => "float",
+        (BaseTy::Bool, _) => "bool",
+        (BaseTy::Str, _) => "str",
+        (BaseTy::ScalarType, _) => "dtype",
+        (BaseTy::Generator, _) => "Generator",
+        (BaseTy::PyObject, _) => "object",
+    };
+    if ty.optional {
+        format!("{t} | None")
+    } else {
+        t.to_string()
+    }
+}
+
+/// An entry's return as the docs write it.
+fn doc_ret(e: &Entry) -> String {
+    let ty = match &e.func.returns {
+        Returns::Named(_) => return format!("return_types.{}", e.name),
+        Returns::Nothing => return "None".into(),
+        Returns::One(t) => t,
+    };
+    match (ty.base, ty.list.is_some()) {
+        (BaseTy::Tensor, false) => "Tensor",
+        (BaseTy::Tensor, true) if e.unwrap_single => "Tensor | tuple[Tensor, ...]",
+        (BaseTy::Tensor, true) => "tuple[Tensor, ...]",
+        (BaseTy::Int, true) => "tuple[int, ...]",
+        (BaseTy::Scalar, _) => "Number",
+        (BaseTy::Int, _) => "int",
+        (BaseTy::Bool, _) => "bool",
+        (BaseTy::Float, _) => "float",
+        (BaseTy::Generator, _) => "Generator",
+        (BaseTy::PyObject, _) => "object",
+        (BaseTy::Str, _) => "str",
+        (BaseTy::ScalarType, _) => "dtype",
+    }
+    .into()
+}
+
 /// The stub type of an entry's return, naming the named-tuple class where there is one.
 pub(crate) fn stub_ret(e: &Entry) -> String {
     let ty = match &e.func.returns {
@@ -281,8 +357,8 @@ pub(crate) fn entries_of(op: &Op, v: Variant) -> Vec<&Entry> {
 }
 
 /// The docstring of `op` in variant `v`: a `__text_signature__` header (CPython's
-/// `name($module, ...)\n--\n\n` form) for a single signature, the overloads, the doc lines, the
-/// signatures in the order the parser tries them, and what it mirrors.
+/// `name($module, ...)\n--\n\n` form) for a single signature, the overloads with their types
+/// (in the order the parser tries them), the doc lines, and what it mirrors.
 pub(crate) fn docstring(op: &Op, v: Variant) -> String {
     let entries = entries_of(op, v);
     let sigs: Vec<PySignature<'_>> = entries.iter().map(|e| PySignature::new(e, v)).collect();
@@ -300,13 +376,7 @@ pub(crate) fn docstring(op: &Op, v: Variant) -> String {
         let _ = write!(s, "{}({first}, *args, **kwargs)\n--\n\n", op.name);
     }
     for sig in &sigs {
-        let _ = writeln!(
-            s,
-            "{}({}) -> {}",
-            op.name,
-            sig.untyped(None),
-            sig.stub_ret()
-        );
+        let _ = writeln!(s, "{}", sig.typed());
     }
     s.push('\n');
     let mut seen = Vec::new();
@@ -317,22 +387,23 @@ pub(crate) fn docstring(op: &Op, v: Variant) -> String {
         }
     }
     let parsed = op.manual().is_none_or(|m| matches!(m, Manual::Fastcall(_)));
-    if parsed {
-        s.push_str("\nSignatures (tried in this order):\n");
-        for (sig, e) in sigs.iter().zip(&entries) {
-            let _ = writeln!(s, "    {} -> {}", sig.spec(), schema_ret(e));
-        }
+    let mut tail = Vec::new();
+    if sigs.len() > 1 {
+        tail.push("The signatures are tried in the order listed.".to_string());
     }
-    let owner = if v == Variant::Method {
-        format!("{}.", entries[0].owner())
-    } else {
-        String::new()
-    };
     if !op.name.starts_with('_') {
-        let _ = write!(s, "\nMirrors torch.{owner}{}.", op.name);
-        if parsed {
-            s.push_str(" Raises TypeError when no signature matches the arguments.");
-        }
+        let owner = if v == Variant::Method {
+            format!("{}.", entries[0].owner())
+        } else {
+            String::new()
+        };
+        tail.push(format!("Mirrors torch.{owner}{}.", op.name));
+    }
+    if parsed {
+        tail.push("Raises TypeError when no signature matches the arguments.".into());
+    }
+    if !tail.is_empty() {
+        let _ = write!(s, "\n{}", tail.join(" "));
     }
     s.trim_end().to_string()
 }

@@ -178,17 +178,38 @@ def test_multi_overload_callables_give_the_documented_fallback():
         assert fn.__text_signature__ in ("($module, *args, **kwargs)", "($self, *args, **kwargs)")
         params = list(inspect.signature(fn).parameters.values())
         assert [p.kind for p in params][-2:] == [inspect.Parameter.VAR_POSITIONAL, inspect.Parameter.VAR_KEYWORD]
+    # Each overload with its types, in the order the parser tries them.
     doc = _C.sum.__doc__
-    assert "sum(input, *, dtype=None) -> Tensor" in doc
-    assert "sum(input, dim, keepdim=False, *, dtype=None, out=None) -> Tensor" in doc
+    assert "sum(input: Tensor, *, dtype: dtype | None = None) -> Tensor" in doc
+    assert (
+        "sum(input: Tensor, dim: int | Sequence[int] | None, keepdim: bool = False, *, "
+        "dtype: dtype | None = None, out: Tensor | None = None) -> Tensor"
+    ) in doc
+    assert "tried in the order listed" in doc
     assert _C.arange.__doc__.count("arange(") >= 3
+
+
+def test_overloads_differ_in_their_types():
+    # Names and defaults alone would list squeeze(input, dim) twice.
+    lines = [ln for ln in _C.squeeze.__doc__.splitlines() if ln.startswith("squeeze(")]
+    assert lines == [
+        "squeeze(input: Tensor) -> Tensor",
+        "squeeze(input: Tensor, dim: int) -> Tensor",
+        "squeeze(input: Tensor, dim: Sequence[int]) -> Tensor",
+    ]
+    for fn in (_C.clamp, _C.lerp, _C.movedim, _C.split, _C.Tensor.split, _C.max):
+        lines = [ln for ln in fn.__doc__.splitlines() if ln.startswith(fn.__name__ + "(")]
+        assert len(lines) > 1 and len(set(lines)) == len(lines), fn.__name__
 
 
 def test_docstring_layout():
     doc = _C.add.__doc__
     # the __text_signature__ header is stripped from __doc__ by CPython
     assert not doc.startswith("add($module")
-    assert "add(input, other, *, alpha=1, out=None) -> Tensor" in doc
+    assert (
+        "add(input: Tensor | Number, other: Tensor | Number, *, alpha: Number = 1, "
+        "out: Tensor | None = None) -> Tensor"
+    ) in doc
     assert "Computes input + alpha * other elementwise" in doc
     assert "Mirrors torch.add" in doc
     assert "Mirrors torch.Tensor.add" in _C.Tensor.add.__doc__
@@ -227,4 +248,4 @@ def test_help_on_module():
 
 def test_help_on_multi_overload_function():
     text = _help_text(_C.sum)
-    assert "sum(input, dim, keepdim=False, *, dtype=None, out=None) -> Tensor" in text
+    assert "sum(input: Tensor, dim: int | Sequence[int] | None, keepdim: bool = False" in text
