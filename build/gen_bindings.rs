@@ -162,11 +162,7 @@ fn arg_code(i: usize, ty: &Type) -> ArgCode {
 
 /// The body of one overload: extract the arguments, call the core (without the GIL when it is
 /// worth it), convert the result. `ind` is the indentation.
-fn overload_body(
-    sig: &PySignature<'_>,
-    structseqs: &[(String, Vec<String>)],
-    ind: &str,
-) -> String {
+fn overload_body(sig: &PySignature<'_>, structseqs: &[(String, Vec<String>)], ind: &str) -> String {
     let e = sig.entry;
     let mut out = String::new();
     // See Note [Core calls without the GIL] (src/bindings/gil.rs): ops with tensor arguments
@@ -219,7 +215,11 @@ fn overload_body(
                 }
                 continue;
             }
-            let m = if unlock && c.tensor.is_some() { "mut " } else { "" };
+            let m = if unlock && c.tensor.is_some() {
+                "mut "
+            } else {
+                ""
+            };
             let _ = writeln!(out, "{ind}let {m}{local} = {};", c.extract);
             call_args.push((c.pass)(local));
         } else {
@@ -485,10 +485,18 @@ fn keyword_names(ops: &[Op]) -> BTreeSet<String> {
     names
 }
 
-/// A `PyMethodDef` row.
-fn method_def(name: &str, fname: &str, doc: &str) -> String {
+/// A `PyMethodDef` row: `name`, calling `fname` with `convention`.
+fn method_def(name: &str, fname: &str, convention: &Manual, doc: &str) -> String {
+    let (member, flags) = match convention {
+        Manual::Fastcall(_) => (
+            "PyCFunctionFastWithKeywords",
+            "ffi::METH_FASTCALL | ffi::METH_KEYWORDS",
+        ),
+        Manual::O(_) => ("PyCFunction", "ffi::METH_O"),
+        Manual::NoArgs(_) => ("PyCFunction", "ffi::METH_NOARGS"),
+    };
     format!(
-        "    ffi::PyMethodDef {{ ml_name: {}.as_ptr(), ml_meth: ffi::PyMethodDefPointer {{ PyCFunctionFastWithKeywords: {fname} }}, ml_flags: ffi::METH_FASTCALL | ffi::METH_KEYWORDS, ml_doc: {}.as_ptr() }},",
+        "    ffi::PyMethodDef {{ ml_name: {}.as_ptr(), ml_meth: ffi::PyMethodDefPointer {{ {member}: {fname} }}, ml_flags: {flags}, ml_doc: {}.as_ptr() }},",
         c_str_lit(name),
         c_str_lit(doc)
     )
@@ -568,40 +576,49 @@ pub(crate) fn gen_bindings(ops: &[Op]) -> String {
             .collect::<Vec<_>>()
             .join(", ")
     );
-    let mut fn_table = Vec::new();
-    let mut meth_table = Vec::new();
+    // (table, rows): the module's functions and each class's methods.
+    let mut tables: Vec<(&str, Vec<String>)> = vec![
+        ("FUNCTIONS", Vec::new()),
+        ("TENSOR_METHODS", Vec::new()),
+        ("GENERATOR_METHODS", Vec::new()),
+    ];
     for op in ops {
-        if op
-            .manual()
-            .is_some_and(|m| !matches!(m, Manual::Fastcall(_)))
-        {
-            continue;
-        }
         for v in [Variant::Function, Variant::Method] {
             if entries_of(op, v).is_empty() {
                 continue;
             }
-            gen_entry_point(op, v, &structseqs, &mut out);
-            let row = method_def(&op.name, &entry_point_name(op, v), &docstring(op, v));
-            match v {
-                Variant::Function => fn_table.push(row),
-                Variant::Method => meth_table.push(row),
-            }
+            let (fname, convention) = match op.manual() {
+                Some(m @ (Manual::O(path) | Manual::NoArgs(path))) => {
+                    (format!("super::super::{path}"), m.clone())
+                }
+                _ => {
+                    gen_entry_point(op, v, &structseqs, &mut out);
+                    (entry_point_name(op, v), Manual::Fastcall(String::new()))
+                }
+            };
+            let table = match (v, op.entries[0].owner()) {
+                (Variant::Function, _) => 0,
+                (Variant::Method, "Tensor") => 1,
+                (Variant::Method, _) => 2,
+            };
+            tables[table]
+                .1
+                .push(method_def(&op.name, &fname, &convention, &docstring(op, v)));
         }
     }
-    let _ = writeln!(out, "/// The generated module functions (no sentinel).");
-    let _ = writeln!(
-        out,
-        "pub(super) static FUNCTIONS: MethodTable<{}> = MethodTable([\n{}\n]);\n",
-        fn_table.len(),
-        fn_table.join("\n")
-    );
-    let _ = writeln!(out, "/// The generated `_C.Tensor` methods (no sentinel).");
-    let _ = writeln!(
-        out,
-        "pub(super) static TENSOR_METHODS: MethodTable<{}> = MethodTable([\n{}\n]);\n",
-        meth_table.len(),
-        meth_table.join("\n")
-    );
+    for (name, rows) in &tables {
+        let what = match *name {
+            "FUNCTIONS" => "module functions",
+            "TENSOR_METHODS" => "`_C.Tensor` methods",
+            _ => "`_C.Generator` methods",
+        };
+        let _ = writeln!(out, "/// The {what} the schema declares (no sentinel).");
+        let _ = writeln!(
+            out,
+            "pub(super) static {name}: MethodTable<{}> = MethodTable([\n{}\n]);\n",
+            rows.len(),
+            rows.join("\n")
+        );
+    }
     out
 }

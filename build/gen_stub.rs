@@ -32,6 +32,14 @@ pub(crate) fn gen_stub(ops: &[Op], prelude: &str) -> String {
             out.push_str(&PySignature::new(e, Variant::Method).stub_def(es.len() > 1, "    "));
         }
     }
+    out.push_str("\nclass Generator(_GeneratorBase):\n");
+    out.push_str("    # Methods declared in src/native_functions.yaml.\n");
+    for op in ops.iter().filter(|op| op.entries[0].owner() == "Generator") {
+        let es = entries_of(op, Variant::Method);
+        for e in &es {
+            out.push_str(&PySignature::new(e, Variant::Method).stub_def(es.len() > 1, "    "));
+        }
+    }
     out.push_str("\n# Functions generated from src/native_functions.yaml.\n");
     for op in ops {
         let es = entries_of(op, Variant::Function);
@@ -62,10 +70,14 @@ pub(crate) fn gen_op_list(ops: &[Op]) -> String {
                 format!("`{}`", PySignature::new(e, v).typed().replace('|', "\\|"))
             })
             .collect();
+        let name = match op.entries[0].owner() {
+            "Tensor" => op.name.clone(),
+            owner => format!("{owner}.{}", op.name),
+        };
         let _ = writeln!(
             out,
             "| `{}` | {} | {} | {} |",
-            op.name,
+            name,
             if f { "yes" } else { "" },
             if m { "yes" } else { "" },
             sigs.join("<br>")

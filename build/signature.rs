@@ -169,7 +169,12 @@ impl<'a> PySignature<'a> {
         if self.params.iter().any(|p| p.positional_only) {
             parts.push("/".into());
         }
-        format!("{}({}) -> {}", self.name(), parts.join(", "), doc_ret(self.entry))
+        format!(
+            "{}({}) -> {}",
+            self.name(),
+            parts.join(", "),
+            doc_ret(self.entry)
+        )
     }
 
     fn is_noargs(&self) -> bool {

@@ -61,6 +61,11 @@ pub fn tensor_methods() -> &'static [ffi::PyMethodDef] {
     &gen::TENSOR_METHODS.0
 }
 
+/// The `_C.Generator` methods (hand-written, declared in the schema).
+pub fn generator_methods() -> &'static [ffi::PyMethodDef] {
+    &gen::GENERATOR_METHODS.0
+}
+
 /// Finish an op called with `out=o` (not None; without it the generated code wraps `result`
 /// itself): write `result` into `o` (torch's rules: the dtype must be castable, a different
 /// shape resizes `out` with a UserWarning unless it was empty) and return `o` itself (a new

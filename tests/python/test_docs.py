@@ -22,9 +22,11 @@ def _schema_ops():
     ops = {}
     current = None
     for line in SCHEMA.read_text().splitlines():
-        m = re.match(r"^- func: ([A-Za-z_0-9]+)(\.[A-Za-z_0-9]+)?\(", line)
+        m = re.match(r"^- func: ([A-Za-z_0-9]+)(\.[A-Za-z_0-9]+)?\((Generator self)?", line)
         if m:
-            current = {"name": m.group(1), "function": True, "method": False, "doc": None}
+            # Methods of `_C.Generator` (`Generator self`) are keyed "Generator.<name>".
+            name = ("Generator." if m.group(3) else "") + m.group(1)
+            current = {"name": name, "function": True, "method": False, "doc": None}
             ops.setdefault(current["name"], {"function": False, "method": False, "docs": []})
             continue
         if current is None:
@@ -97,10 +99,16 @@ def test_every_schema_op_is_exposed_with_its_doc():
             assert name in funcs, f"_C.{name} missing"
             for d in info["docs"]:
                 assert d in funcs[name].__doc__, f"_C.{name} doc lacks {d!r}"
-        if info["method"]:
-            assert name in meths, f"_C.Tensor.{name} missing"
+        if info["method"] and name.startswith("Generator."):
+            meth = vars(_C.Generator).get(name.split(".")[1])
+            assert meth is not None, f"_C.{name} missing"
             for d in info["docs"]:
-                assert d in meths[name].__doc__, f"_C.Tensor.{name} doc lacks {d!r}"
+                assert d in meth.__doc__, f"_C.{name} doc lacks {d!r}"
+        elif info["method"]:
+            meth = meths.get(name, vars(_C.Tensor).get(name))  # dunders are not in `meths`
+            assert meth is not None, f"_C.Tensor.{name} missing"
+            for d in info["docs"]:
+                assert d in meth.__doc__, f"_C.Tensor.{name} doc lacks {d!r}"
 
 
 def test_hand_written_callables_documented():
