@@ -2,7 +2,9 @@
 //! entry points and the method tables of `$OUT_DIR/generated_bindings.rs` (torchgen:
 //! `gen_python_functions.py`).
 
-use crate::schema::{BaseTy, DefaultValue, Manual, Op, ReleaseGil, Returns, Type};
+use crate::schema::{
+    BaseTy, DefaultValue, Entry, Manual, Op, OperatorKind, ReleaseGil, Returns, Type,
+};
 use crate::signature::{docstring, entries_of, schema_ret, PySignature, Variant};
 use std::collections::BTreeSet;
 use std::fmt::Write as _;
@@ -502,9 +504,161 @@ fn method_def(name: &str, fname: &str, convention: &Manual, doc: &str) -> String
     )
 }
 
+/// The value a slot passes for a defaulted argument: the core's type for the schema type.
+fn default_arg(ty: &Type, d: &DefaultValue) -> String {
+    match (d, ty.base) {
+        (DefaultValue::None, _) => "None".into(),
+        (DefaultValue::Bool(b), BaseTy::Scalar) => format!("Scalar::Bool({b})"),
+        (DefaultValue::Int(i), BaseTy::Scalar) => format!("Scalar::Int({i})"),
+        (DefaultValue::Float(f), BaseTy::Scalar) => format!("Scalar::Float({f:?})"),
+        (DefaultValue::Int(i), BaseTy::Float) => format!("{:?}", *i as f64),
+        (DefaultValue::Float(f), _) => format!("{f:?}"),
+        (DefaultValue::Bool(b), _) => b.to_string(),
+        (DefaultValue::Int(i), _) if ty.list.is_some() => format!("&[{i}]"),
+        (DefaultValue::Int(i), _) => i.to_string(),
+        (DefaultValue::Str(s), _) => format!("{s:?}"),
+        (DefaultValue::IntList(v), _) => format!(
+            "&[{}]",
+            v.iter().map(i64::to_string).collect::<Vec<_>>().join(", ")
+        ),
+    }
+}
+
+/// The core call of an operator's entry on the operands `x` (and `y`): the schema's defaults
+/// for the other arguments, and for an entry without `numbers_as_tensors` torch's TypeError for
+/// a number operand (`t @ 2`).
+fn operator_closure(e: &Entry, kind: OperatorKind) -> String {
+    let operands: &[&str] = if kind == OperatorKind::Unary {
+        &["x"]
+    } else {
+        &["x", "y"]
+    };
+    let mut args: Vec<String> = operands.iter().map(|x| x.to_string()).collect();
+    for a in &e.func.args[operands.len()..] {
+        let d = a.default.as_ref().expect("checked by the schema reader");
+        args.push(default_arg(&a.ty, &d.value));
+    }
+    if args.len() == operands.len() && (kind == OperatorKind::Unary || e.numbers_as_tensors) {
+        return format!("ops::{}", e.impl_fn);
+    }
+    let call = format!("ops::{}({})", e.impl_fn, args.join(", "));
+    let params = operands.join(", ");
+    if kind != OperatorKind::Unary && !e.numbers_as_tensors {
+        format!(
+            "|{params}| {{ number::tensors_only({:?}, x, y)?; {call} }}",
+            e.name
+        )
+    } else {
+        format!("|{params}| {call}")
+    }
+}
+
+/// The operators the schema declares (`python_operator`): the number-protocol slots (each
+/// takes its operands in either order, which gives the reflected forms), `fill_number_slots`,
+/// and `compare_op` for `tp_richcompare` (src/bindings/number.rs holds the shared bodies).
+fn gen_operators(ops: &[Op], out: &mut String) {
+    let mut slots: Vec<(&str, String)> = Vec::new();
+    let mut compares: Vec<(&str, String)> = Vec::new();
+    for e in ops.iter().flat_map(|op| &op.entries) {
+        let mut seen: Vec<&str> = Vec::new();
+        for o in &e.operators {
+            if seen.contains(&o.slot) {
+                continue;
+            }
+            seen.push(o.slot);
+            let dunders: Vec<String> = e
+                .operators
+                .iter()
+                .filter(|x| x.slot == o.slot)
+                .map(|x| format!("`{}`", x.dunder))
+                .collect();
+            let closure = operator_closure(e, o.kind);
+            if o.kind == OperatorKind::Compare {
+                compares.push((o.slot, format!("({:?}, {closure})", e.name)));
+                continue;
+            }
+            let worth = if e.release_gil == ReleaseGil::Matmul {
+                "gil::matmul_worth"
+            } else {
+                "number::elementwise_worth"
+            };
+            let (params, body) = match (o.kind, o.slot) {
+                (OperatorKind::Binary, "nb_power") => (
+                    "a: *mut ffi::PyObject, b: *mut ffi::PyObject, m: *mut ffi::PyObject",
+                    format!("number::power(a, b, m, {:?}, {worth}, {closure})", e.name),
+                ),
+                (OperatorKind::Binary, _) => (
+                    "a: *mut ffi::PyObject, b: *mut ffi::PyObject",
+                    format!("number::binary(a, b, {:?}, {worth}, {closure})", e.name),
+                ),
+                (OperatorKind::InPlace, _) => (
+                    "a: *mut ffi::PyObject, b: *mut ffi::PyObject",
+                    format!("number::inplace(a, b, {:?}, {closure})", e.name),
+                ),
+                (OperatorKind::Unary, _) => (
+                    "a: *mut ffi::PyObject",
+                    format!("number::unary(a, {:?}, {closure})", e.name),
+                ),
+                (OperatorKind::Compare, _) => unreachable!(),
+            };
+            let _ = writeln!(
+                out,
+                "/// {} (`{}`): `{}`.",
+                dunders.join(", "),
+                o.slot,
+                PySignature::new(
+                    e,
+                    if e.function {
+                        Variant::Function
+                    } else {
+                        Variant::Method
+                    }
+                )
+                .spec()
+            );
+            let _ = writeln!(
+                out,
+                "unsafe extern \"C\" fn {}({params}) -> *mut ffi::PyObject {{",
+                o.slot
+            );
+            let _ = writeln!(out, "    // SAFETY: CPython calls a number slot of `_C.Tensor` with live operands, the GIL held.");
+            let _ = writeln!(out, "    unsafe {{ {body} }}");
+            let _ = writeln!(out, "}}\n");
+            slots.push((o.slot, String::new()));
+        }
+    }
+    let _ = writeln!(
+        out,
+        "/// Fill the number-protocol slots the schema declares (`python_operator`)."
+    );
+    let _ = writeln!(
+        out,
+        "pub(super) fn fill_number_slots(t: &mut ffi::PyNumberMethods) {{"
+    );
+    for (slot, _) in &slots {
+        let _ = writeln!(out, "    t.{slot} = Some({slot});");
+    }
+    let _ = writeln!(out, "}}\n");
+    let _ = writeln!(
+        out,
+        "/// The rich comparison `op` (`Py_EQ`, ...) the schema declares: the `_C` function it mirrors\n/// and the core op."
+    );
+    let _ = writeln!(
+        out,
+        "pub(super) fn compare_op(op: std::ffi::c_int) -> Option<(&'static str, number::BinaryOp)> {{"
+    );
+    let _ = writeln!(out, "    match op {{");
+    for (slot, arm) in &compares {
+        let _ = writeln!(out, "        ffi::{slot} => Some({arm}),");
+    }
+    let _ = writeln!(out, "        _ => None,");
+    let _ = writeln!(out, "    }}");
+    let _ = writeln!(out, "}}\n");
+}
+
 /// The entry points of `generated_sample.rs`: one of each kind the generator writes (a function
 /// with a structured `out=`, a method, a view, overloads, a named tuple, an in-place method, a
-/// hand-written body).
+/// hand-written body); the sample ends with the operator slot `nb_add`.
 const SAMPLES: &[(&str, Variant)] = &[
     ("add", Variant::Function),
     ("add", Variant::Method),
@@ -515,8 +669,8 @@ const SAMPLES: &[(&str, Variant)] = &[
     ("tensor", Variant::Function),
 ];
 
-/// `src/bindings/generated_sample.rs`: the entry points of `SAMPLES`, exactly as
-/// `gen_bindings` writes them.
+/// `src/bindings/generated_sample.rs`: the entry points of `SAMPLES` and the slot `nb_add`,
+/// exactly as `gen_bindings` writes them.
 pub(crate) fn gen_sample(ops: &[Op]) -> String {
     let structseqs = collect_structseqs(ops);
     let mut out = String::new();
@@ -529,6 +683,12 @@ pub(crate) fn gen_sample(ops: &[Op]) -> String {
             .unwrap_or_else(|| panic!("sample op {name} is not in the schema"));
         gen_entry_point(op, *v, &structseqs, &mut out);
     }
+    // The number slot of `a + b` (`python_operator: __add__, __radd__` on `add`).
+    let mut slots = String::new();
+    gen_operators(ops, &mut slots);
+    let start = slots.find("/// `__add__`").expect("add declares __add__");
+    let len = slots[start..].find("\n}\n").expect("the end of nb_add") + 3;
+    out.push_str(&slots[start..start + len]);
     out.truncate(out.trim_end().len());
     out.push('\n');
     out
@@ -606,6 +766,7 @@ pub(crate) fn gen_bindings(ops: &[Op]) -> String {
                 .push(method_def(&op.name, &fname, &convention, &docstring(op, v)));
         }
     }
+    gen_operators(ops, &mut out);
     for (name, rows) in &tables {
         let what = match *name {
             "FUNCTIONS" => "module functions",

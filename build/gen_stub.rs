@@ -2,8 +2,8 @@
 //! (torchgen: `gen_pyi.py`).
 
 use crate::gen_bindings::collect_structseqs;
-use crate::schema::Op;
-use crate::signature::{entries_of, PySignature, Variant};
+use crate::schema::{Op, OperatorKind};
+use crate::signature::{entries_of, stub_type, PySignature, Variant};
 use std::fmt::Write as _;
 
 pub(crate) fn gen_stub(ops: &[Op], prelude: &str) -> String {
@@ -32,6 +32,22 @@ pub(crate) fn gen_stub(ops: &[Op], prelude: &str) -> String {
             out.push_str(&PySignature::new(e, Variant::Method).stub_def(es.len() > 1, "    "));
         }
     }
+    out.push_str("    # Operators declared in src/native_functions.yaml (python_operator).\n");
+    for e in ops.iter().flat_map(|op| &op.entries) {
+        for o in &e.operators {
+            let line = match (o.kind, o.dunder.as_str()) {
+                (OperatorKind::Unary, d) => format!("def {d}(self) -> Tensor: ..."),
+                (OperatorKind::Compare, d @ ("__eq__" | "__ne__")) => {
+                    format!("def {d}(self, other: Any) -> Tensor: ...  # type: ignore[override]")
+                }
+                (_, d) => format!(
+                    "def {d}(self, other: {}) -> Tensor: ...",
+                    stub_type(&e.func.args[1].ty, e.numbers_as_tensors)
+                ),
+            };
+            let _ = writeln!(out, "    {line}");
+        }
+    }
     out.push_str("\nclass Generator(_GeneratorBase):\n");
     out.push_str("    # Methods declared in src/native_functions.yaml.\n");
     for op in ops.iter().filter(|op| op.entries[0].owner() == "Generator") {
@@ -53,7 +69,9 @@ pub(crate) fn gen_stub(ops: &[Op], prelude: &str) -> String {
 /// The README's op list: one row per op, with its signatures.
 pub(crate) fn gen_op_list(ops: &[Op]) -> String {
     let mut out = String::new();
-    out.push_str("| op | function | method | signatures |\n| --- | --- | --- | --- |\n");
+    out.push_str(
+        "| op | function | method | operators | signatures |\n| --- | --- | --- | --- | --- |\n",
+    );
     for op in ops.iter().filter(|op| !op.name.starts_with('_')) {
         let f = op.entries.iter().any(|e| e.function);
         let m = op.entries.iter().any(|e| e.method);
@@ -74,12 +92,19 @@ pub(crate) fn gen_op_list(ops: &[Op]) -> String {
             "Tensor" => op.name.clone(),
             owner => format!("{owner}.{}", op.name),
         };
+        let operators: Vec<String> = op
+            .entries
+            .iter()
+            .flat_map(|e| &e.operators)
+            .map(|o| format!("`{}`", o.dunder))
+            .collect();
         let _ = writeln!(
             out,
-            "| `{}` | {} | {} | {} |",
+            "| `{}` | {} | {} | {} | {} |",
             name,
             if f { "yes" } else { "" },
             if m { "yes" } else { "" },
+            operators.join(" "),
             sigs.join("<br>")
         );
     }

@@ -529,7 +529,78 @@ pub(crate) struct Entry {
     pub(crate) impl_fn: String,
     pub(crate) doc: String,
     pub(crate) manual: Option<Manual>,
+    /// `python_operator: __add__, __radd__`: the Python operators this entry implements (the
+    /// number-protocol slot and its reflected form, or the rich comparison).
+    pub(crate) operators: Vec<Operator>,
 }
+
+/// What kind of operator a dunder is, and the type slot that implements it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum OperatorKind {
+    /// `a + b`, and `b + a` reflected (`__radd__`): `nb_add(a, b)` with either operand first.
+    Binary,
+    /// `a += b`: an in-place method.
+    InPlace,
+    /// `-a`.
+    Unary,
+    /// `a == b` (`tp_richcompare`).
+    Compare,
+}
+
+/// One Python operator of an entry: its dunder name, kind and slot.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct Operator {
+    pub(crate) dunder: String,
+    pub(crate) kind: OperatorKind,
+    /// `nb_add`, or the comparison constant (`Py_EQ`).
+    pub(crate) slot: &'static str,
+}
+
+/// The operators the schema can declare: (dunder, kind, slot).
+const OPERATORS: &[(&str, OperatorKind, &str)] = {
+    use OperatorKind::*;
+    &[
+        ("__add__", Binary, "nb_add"),
+        ("__radd__", Binary, "nb_add"),
+        ("__sub__", Binary, "nb_subtract"),
+        ("__rsub__", Binary, "nb_subtract"),
+        ("__mul__", Binary, "nb_multiply"),
+        ("__rmul__", Binary, "nb_multiply"),
+        ("__truediv__", Binary, "nb_true_divide"),
+        ("__rtruediv__", Binary, "nb_true_divide"),
+        ("__floordiv__", Binary, "nb_floor_divide"),
+        ("__rfloordiv__", Binary, "nb_floor_divide"),
+        ("__mod__", Binary, "nb_remainder"),
+        ("__rmod__", Binary, "nb_remainder"),
+        ("__pow__", Binary, "nb_power"),
+        ("__rpow__", Binary, "nb_power"),
+        ("__matmul__", Binary, "nb_matrix_multiply"),
+        ("__rmatmul__", Binary, "nb_matrix_multiply"),
+        ("__and__", Binary, "nb_and"),
+        ("__rand__", Binary, "nb_and"),
+        ("__or__", Binary, "nb_or"),
+        ("__ror__", Binary, "nb_or"),
+        ("__xor__", Binary, "nb_xor"),
+        ("__rxor__", Binary, "nb_xor"),
+        ("__lshift__", Binary, "nb_lshift"),
+        ("__rlshift__", Binary, "nb_lshift"),
+        ("__rshift__", Binary, "nb_rshift"),
+        ("__rrshift__", Binary, "nb_rshift"),
+        ("__iadd__", InPlace, "nb_inplace_add"),
+        ("__isub__", InPlace, "nb_inplace_subtract"),
+        ("__imul__", InPlace, "nb_inplace_multiply"),
+        ("__itruediv__", InPlace, "nb_inplace_true_divide"),
+        ("__neg__", Unary, "nb_negative"),
+        ("__abs__", Unary, "nb_absolute"),
+        ("__invert__", Unary, "nb_invert"),
+        ("__eq__", Compare, "Py_EQ"),
+        ("__ne__", Compare, "Py_NE"),
+        ("__lt__", Compare, "Py_LT"),
+        ("__le__", Compare, "Py_LE"),
+        ("__gt__", Compare, "Py_GT"),
+        ("__ge__", Compare, "Py_GE"),
+    ]
+};
 
 impl Entry {
     /// The class a method variant belongs to: `Generator` when `self` is a `Generator`,
@@ -555,6 +626,7 @@ const KEYS: &[&str] = &[
     "impl",
     "doc",
     "manual_binding",
+    "python_operator",
 ];
 
 /// One entry as read: its keys and values.
@@ -675,8 +747,28 @@ fn entry_from_map(line: usize, m: RawEntry) -> Result<Entry, String> {
             Some(o) => format!("{}_{o}", func.name),
             None => func.name.clone(),
         });
+    let mut operators = Vec::new();
+    for d in m
+        .get("python_operator")
+        .map(String::as_str)
+        .unwrap_or("")
+        .split(',')
+        .map(str::trim)
+        .filter(|d| !d.is_empty())
+    {
+        let &(_, kind, slot) = OPERATORS
+            .iter()
+            .find(|(n, _, _)| *n == d)
+            .ok_or_else(|| format!("python_operator: {d:?} is not an operator we bind"))?;
+        operators.push(Operator {
+            dunder: d.to_string(),
+            kind,
+            slot,
+        });
+    }
     let entry = Entry {
         line,
+        operators,
         name: func.name.clone(),
         function,
         method,
@@ -714,6 +806,9 @@ fn check_entry(e: &Entry) -> Result<(), String> {
     if e.func.is_inplace() && e.func.self_arg().is_none_or(|a| a.ty.alias.is_none()) {
         return Err("an in-place op writes `Tensor(a!) self`".into());
     }
+    for o in &e.operators {
+        check_operator(e, o)?;
+    }
     match &e.manual {
         Some(Manual::O(_)) => {
             let n = e.func.args.iter().filter(|a| a.name != "self").count();
@@ -748,6 +843,46 @@ fn check_entry(e: &Entry) -> Result<(), String> {
     Ok(())
 }
 
+/// An operator's entry has the shape its slot calls: `self` and (but for unary ones) one more
+/// `Tensor`, every other argument defaulted (the slot passes the defaults).
+fn check_operator(e: &Entry, o: &Operator) -> Result<(), String> {
+    let d = &o.dunder;
+    let args = &e.func.args;
+    let operands = if o.kind == OperatorKind::Unary { 1 } else { 2 };
+    let shape_ok = args.len() >= operands
+        && args[0].name == "self"
+        && args[..operands]
+            .iter()
+            .all(|a| a.ty.is_tensor() && !a.ty.optional && a.default.is_none() && !a.kwarg_only)
+        && args[operands..].iter().all(|a| a.default.is_some())
+        && e.manual.is_none();
+    if !shape_ok {
+        return Err(format!(
+            "python_operator: {d} needs `Tensor self`{} and defaults for the other arguments",
+            if operands == 2 {
+                ", one more Tensor"
+            } else {
+                ""
+            }
+        ));
+    }
+    let fits = match o.kind {
+        OperatorKind::InPlace => e.method && e.func.is_inplace(),
+        _ => e.function && !e.func.is_inplace() && e.func.ret().is_some_and(Type::is_tensor),
+    };
+    if !fits {
+        return Err(format!(
+            "python_operator: {d} needs {}",
+            if o.kind == OperatorKind::InPlace {
+                "an in-place method (`Tensor(a!) self -> Tensor(a!)`)"
+            } else {
+                "a function returning one Tensor"
+            }
+        ));
+    }
+    Ok(())
+}
+
 /// Overloads grouped by Python name and owning class, in first-appearance order (the order they
 /// are tried).
 pub(crate) struct Op {
@@ -765,6 +900,22 @@ impl Op {
 /// Group entries into ops: one per (name, owner) — `Generator.manual_seed` and the function
 /// `manual_seed` are different ops.
 pub(crate) fn group(entries: Vec<Entry>) -> Result<Vec<Op>, String> {
+    // One entry per operator slot (`__add__` and `__radd__` share `nb_add`, on one entry).
+    let mut slots: Vec<(&str, &Entry)> = Vec::new();
+    for e in &entries {
+        for o in &e.operators {
+            match slots.iter().find(|(s, _)| *s == o.slot) {
+                Some((_, other)) if other.line != e.line => {
+                    return Err(format!(
+                        "line {}: `{}`: python_operator {} uses the slot {}, which line {} already declares",
+                        e.line, e.name, o.dunder, o.slot, other.line
+                    ))
+                }
+                Some(_) => {}
+                None => slots.push((o.slot, e)),
+            }
+        }
+    }
     let mut ops: Vec<Op> = Vec::new();
     for e in entries {
         let owner = e.owner();

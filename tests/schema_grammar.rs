@@ -158,3 +158,19 @@ fn malformed_entries_name_the_entry() {
         assert!(err.contains(want), "{entry:?}: {err}");
     }
 }
+
+#[test]
+fn one_entry_per_operator_slot() {
+    let entries = parse_schema(
+        "- func: f(Tensor self, Tensor other) -> Tensor\n  python_operator: __add__\n  doc: d\n- func: g(Tensor self, Tensor other) -> Tensor\n  python_operator: __radd__\n  doc: d\n",
+    )
+    .expect("each entry is well formed");
+    let err = match schema::group(entries) {
+        Ok(_) => panic!("two entries share nb_add"),
+        Err(e) => e,
+    };
+    assert!(
+        err.contains("line 4") && err.contains("nb_add") && err.contains("line 1"),
+        "{err}"
+    );
+}

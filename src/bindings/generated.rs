@@ -32,11 +32,11 @@ mod gen {
         entry,
         errors::PyResult,
         generator_object::unpack_generator,
-        gil,
+        gil, number,
         object_ptr::Borrowed,
     };
     use super::{write_out_plan, MethodTable};
-    use crate::core::{ops, Tensor};
+    use crate::core::{ops, Scalar, Tensor};
     use pyo3_ffi as ffi;
     include!(concat!(env!("OUT_DIR"), "/generated_bindings.rs"));
 }
@@ -54,6 +54,16 @@ pub fn keywords() -> &'static [&'static super::arg_parser::Keyword] {
 /// The named-tuple return types: (op name, field names).
 pub fn return_types() -> &'static [(&'static str, &'static [&'static str])] {
     gen::RETURN_TYPES
+}
+
+/// Fill the number-protocol slots of the schema's operators (`python_operator`).
+pub(crate) fn fill_number_slots(t: &mut ffi::PyNumberMethods) {
+    gen::fill_number_slots(t)
+}
+
+/// The rich comparison `op` (`ffi::Py_EQ`, ...): the `_C` function it mirrors and the core op.
+pub(crate) fn compare_op(op: std::ffi::c_int) -> Option<(&'static str, super::number::BinaryOp)> {
+    gen::compare_op(op)
 }
 
 /// The generated `_C.Tensor` methods.

@@ -212,3 +212,9 @@ unsafe extern "C" fn fn_tensor(slf: *mut ffi::PyObject, args: *const *mut ffi::P
     // SAFETY: CPython calls this function with the METH_FASTCALL | METH_KEYWORDS convention, on the module.
     unsafe { entry::function(&PARSER, slf, args, nargs, kwnames, super::super::tensor_new::tensor) }
 }
+
+/// `__add__`, `__radd__` (`nb_add`): `add(Tensor input, Tensor other, *, Scalar alpha=1, Tensor? out=None)`.
+unsafe extern "C" fn nb_add(a: *mut ffi::PyObject, b: *mut ffi::PyObject) -> *mut ffi::PyObject {
+    // SAFETY: CPython calls a number slot of `_C.Tensor` with live operands, the GIL held.
+    unsafe { number::binary(a, b, "add", number::elementwise_worth, |x, y| ops::add(x, y, Scalar::Int(1))) }
+}
