@@ -1253,9 +1253,8 @@ impl<'a> ParsedArgs<'a> {
         }
     }
 
-    /// `str?` parameter `i`. A non-None default string is returned as `None` here only if the
-    /// schema says `None`; string defaults are `'static` in the spec and leaked never: they are
-    /// read from the parsed signature, which lives for the process.
+    /// `str?` parameter `i`: the argument, else the default (`None`, or a `'static` string of
+    /// the generated table).
     pub fn optional_string(&self, i: usize) -> PyResult<Option<&'a str>> {
         match self.slot(i) {
             Some(o) => convert::str_as_utf8(o).map(Some),
