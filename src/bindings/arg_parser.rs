@@ -5,11 +5,11 @@
 //! generates from src/native_functions.yaml (the one parser of the schema's grammar, with the
 //! defaults parsed at build time), e.g. for `add(Tensor input, Tensor other, *, Scalar alpha=1,
 //! Tensor? out=None)`; at run time only the keyword names are interned (`intern_keywords`, at
-//! module initialisation), so a call compares them by identity first. `parse` tries the overloads in
-//! declaration order and returns `ParsedArgs`: the index of the overload that matched and the
-//! argument slots, borrowed from the caller's argument array. Nothing is allocated on the
-//! success path (slots live in the caller's `ArgSlots` on the stack, or are the argument array
-//! itself for a positional call).
+//! module initialisation), so a call compares them by identity first. `parse` tries the
+//! overloads in declaration order and returns `ParsedArgs`: the index of the overload that
+//! matched and the argument slots, borrowed from the caller's argument array. Nothing is
+//! allocated on the success path (slots live in the caller's `ArgSlots` on the stack, or are
+//! the argument array itself for a positional call).
 //!
 //! Fast path (`parse_positional`): a single-signature parser called without keywords binds
 //! `args[i]` to parameter `i` when that is certainly what the generic matcher would do and the

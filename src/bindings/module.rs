@@ -1,7 +1,7 @@
 //! src/bindings/module.rs: `PyInit__C`, the module's entry point (PyTorch: `Module.cpp`). Readies
-//! the types, builds the module from the generated method table (which also lists the hand-written functions the
-//! schema declares with `manual_binding`, such as the ones below), and adds
-//! the dtype singletons and the debug hooks the test harness reads.
+//! the types, builds the module from the generated method table (which also lists the
+//! hand-written functions the schema declares with `manual_binding`, such as the ones below),
+//! and adds the dtype singletons and the debug hooks the test harness reads.
 
 use super::convert::{add_object, py_int};
 use super::errors::PyResult;
