@@ -6,7 +6,8 @@
 #   make wheel    release wheel into dist/
 #   make lint     cargo fmt --check, cargo clippy -D warnings
 #   make bench    the benchmark script (python/bench/bench.py; BENCH_ARGS=--quick for < 1 min)
-#   make stubs    regenerate python/_C/__init__.pyi and README.md's op list from the schema
+#   make stubs    regenerate python/_C/__init__.pyi, README.md's op list and
+#                 src/bindings/generated_sample.rs from the schema
 #   make clean    remove build outputs and the venvs
 #
 # Re-running is cheap: cargo and maturin build incrementally, the venvs are reused.
@@ -49,7 +50,7 @@ BENCH_ARGS  ?=
         lint bench stubs clean
 
 help:
-	@sed -n '3,11p' Makefile | sed 's/^# \{0,1\}//'
+	@sed -n '3,12p' Makefile | sed 's/^# \{0,1\}//'
 
 # ---- release wheel ---------------------------------------------------------------------------
 
@@ -126,9 +127,10 @@ lint:
 	$(CARGO) fmt --check
 	$(CARGO) clippy --all-targets -- -D warnings
 
-# build.rs generates the stub and op list into $$OUT_DIR; this test copies them into the tree.
+# build.rs generates the stub, op list and bindings sample into $$OUT_DIR; this test copies them
+# into the tree.
 stubs:
-	UPDATE_GENERATED=1 $(CARGO) test --lib -- --exact bindings::generated::tests::committed_stub_and_op_list_are_current
+	UPDATE_GENERATED=1 $(CARGO) test --lib -- --exact bindings::generated::tests::committed_generated_files_are_current
 
 # numpy is bench-only (installed on demand); BENCH_ARGS=--quick, --callgrind, ... (see the script).
 bench: install

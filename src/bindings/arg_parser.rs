@@ -1,13 +1,15 @@
-//! src/bindings/arg_parser.rs: `PythonArgParser`, matching vectorcall arguments against torch-style
-//! signature strings (PyTorch: `python_arg_parser.h/.cpp`; numpy: `npy_argparse.c`).
+//! src/bindings/arg_parser.rs: `PythonArgParser`, matching vectorcall arguments against the
+//! signatures of the schema (PyTorch: `python_arg_parser.h/.cpp`; numpy: `npy_argparse.c`).
 //!
-//! A parser holds one `FunctionSignature` per overload, parsed once from strings such as
-//! `"add(Tensor input, Tensor other, *, Scalar alpha=1, Tensor? out=None)"`, with the keyword
-//! names interned so a call compares them by identity first. `parse` tries the overloads in
-//! declaration order and returns `ParsedArgs`: the index of the overload that matched and the
-//! argument slots, borrowed from the caller's argument array. Nothing is allocated on the
-//! success path (slots live in the caller's `ArgSlots` on the stack, or are the argument array
-//! itself for a positional call).
+//! A parser holds one `FunctionSignature` per overload. Both are static data that build.rs
+//! generates from src/native_functions.yaml (the one parser of the schema's grammar, with the
+//! defaults parsed at build time), e.g. for `add(Tensor input, Tensor other, *, Scalar alpha=1,
+//! Tensor? out=None)`; at run time only the keyword names are interned (`intern_keywords`, at
+//! module initialisation), so a call compares them by identity first. `parse` tries the
+//! overloads in declaration order and returns `ParsedArgs`: the index of the overload that
+//! matched and the argument slots, borrowed from the caller's argument array. Nothing is
+//! allocated on the success path (slots live in the caller's `ArgSlots` on the stack, or are
+//! the argument array itself for a positional call).
 //!
 //! Fast path (`parse_positional`): a single-signature parser called without keywords binds
 //! `args[i]` to parameter `i` when that is certainly what the generic matcher would do and the
@@ -26,11 +28,13 @@ use super::override_protocol::{self, Overloaded};
 use super::tensor_object::{is_tensor, tensor_ref, tensor_type, unpack, TensorRef};
 use crate::core::{DType, Scalar, Tensor};
 use pyo3_ffi as ffi;
+use std::ffi::CStr;
 use std::ops::Deref;
-use std::sync::OnceLock;
+use std::sync::atomic::{AtomicPtr, Ordering};
 
 /// Most parameters any signature may have (slots are a fixed array on the stack). A call with
-/// more keywords than this simply fails to match (one of them is unknown).
+/// more keywords than this simply fails to match (one of them is unknown). Checked when the
+/// generated tables are compiled (`FunctionSignature::new`).
 pub const MAX_PARAMS: usize = 12;
 
 /// The schema types a parameter can have; one extractor each on `ParsedArgs`.
@@ -52,26 +56,6 @@ pub enum ParamType {
 }
 
 impl ParamType {
-    fn parse(s: &str) -> Option<(ParamType, Option<usize>)> {
-        Some(match s {
-            "Tensor" => (ParamType::Tensor, None),
-            "Scalar" => (ParamType::Scalar, None),
-            "int" => (ParamType::Int, None),
-            "float" => (ParamType::Float, None),
-            "bool" => (ParamType::Bool, None),
-            "str" => (ParamType::Str, None),
-            "ScalarType" => (ParamType::ScalarType, None),
-            "Tensor[]" => (ParamType::TensorList, None),
-            "PyObject*" => (ParamType::Object, None),
-            "Generator" => (ParamType::Generator, None),
-            "int[]" => (ParamType::IntList, None),
-            _ => {
-                let n = s.strip_prefix("int[")?.strip_suffix(']')?;
-                (ParamType::IntList, Some(n.parse().ok()?))
-            }
-        })
-    }
-
     /// How torch names the type in messages and in the signature list.
     fn describe(self) -> &'static str {
         match self {
@@ -90,50 +74,19 @@ impl ParamType {
     }
 }
 
-/// A parameter's default when the caller omits it.
-#[derive(Clone, Debug, PartialEq)]
+/// A parameter's default when the caller omits it (parsed from the schema at build time).
+#[derive(Clone, Copy, Debug, PartialEq)]
 pub enum DefaultValue {
     Required,
     None,
     Bool(bool),
     Int(i64),
     Float(f64),
-    Str(String),
-    IntList(Vec<i64>),
+    Str(&'static str),
+    IntList(&'static [i64]),
 }
 
 impl DefaultValue {
-    fn parse(s: &str) -> Option<DefaultValue> {
-        Some(match s {
-            "None" => DefaultValue::None,
-            "True" => DefaultValue::Bool(true),
-            "False" => DefaultValue::Bool(false),
-            _ if s.starts_with('[') => {
-                let inner = s.strip_prefix('[')?.strip_suffix(']')?.trim();
-                if inner.is_empty() {
-                    DefaultValue::IntList(vec![])
-                } else {
-                    DefaultValue::IntList(
-                        inner
-                            .split(',')
-                            .map(|x| x.trim().parse().ok())
-                            .collect::<Option<_>>()?,
-                    )
-                }
-            }
-            _ if s.starts_with('\'') || s.starts_with('"') => {
-                DefaultValue::Str(s[1..s.len().checked_sub(1)?].to_string())
-            }
-            _ => {
-                if let Ok(i) = s.parse::<i64>() {
-                    DefaultValue::Int(i)
-                } else {
-                    DefaultValue::Float(s.parse().ok()?)
-                }
-            }
-        })
-    }
-
     fn render(&self) -> String {
         match self {
             DefaultValue::Required => String::new(),
@@ -155,29 +108,148 @@ impl DefaultValue {
     }
 }
 
-/// An interned `str`, owned by the parser for the life of the process (parsers are static).
-struct Interned(*mut ffi::PyObject);
+/// A parameter name, as a keyword: its text and, once `intern_keywords` has run (at module
+/// initialisation), the interned `str` that keyword arguments are compared with by identity
+/// first (numpy's `npy_argparse` habit). Generated as one static per distinct name.
+pub struct Keyword {
+    pub name: &'static str,
+    c_name: &'static CStr,
+    /// A new reference owned by this static for the life of the process; NULL until interned
+    /// (matching then compares text only).
+    interned: AtomicPtr<ffi::PyObject>,
+}
 
-/// One parameter of one signature.
+impl Keyword {
+    /// `name` and the same text as a C string (`Keyword::new("alpha", c"alpha")`).
+    pub const fn new(name: &'static str, c_name: &'static CStr) -> Keyword {
+        Keyword {
+            name,
+            c_name,
+            interned: AtomicPtr::new(std::ptr::null_mut()),
+        }
+    }
+
+    #[inline(always)]
+    fn interned(&self) -> *mut ffi::PyObject {
+        self.interned.load(Ordering::Relaxed)
+    }
+}
+
+/// Intern the names of `keywords` (the generated `KEYWORDS` table). Called once from
+/// `PyInit__C`, with the GIL held, before any function can be called.
+pub fn intern_keywords(keywords: &[&'static Keyword]) -> PyResult<()> {
+    for k in keywords {
+        if !k.interned().is_null() {
+            continue;
+        }
+        // SAFETY: GIL held (contract); returns a new reference that the static keeps forever,
+        // or NULL with MemoryError set.
+        let p = unsafe { ffi::PyUnicode_InternFromString(k.c_name.as_ptr()) };
+        if p.is_null() {
+            return Err(BindError::Python);
+        }
+        k.interned.store(p, Ordering::Relaxed);
+    }
+    Ok(())
+}
+
+/// One parameter of one signature: static data generated by build.rs from the schema (built
+/// with `FunctionParameter::new` and the modifiers below, all `const`).
+#[derive(Clone, Copy)]
 pub struct FunctionParameter {
+    pub keyword: &'static Keyword,
     pub ty: ParamType,
-    /// `Type?`: `None` is accepted.
+    /// `Type?`, or a `None` default: `None` is accepted.
     pub optional: bool,
-    pub name: String,
-    interned: Interned,
     pub default: DefaultValue,
-    /// `default` as a `Scalar` (`alpha=1`), computed once when the signature is parsed so an
-    /// omitted `Scalar`/`int`/`float`/`bool` argument costs no match on `DefaultValue` per call.
+    /// `default` as a `Scalar` (`alpha=1`), so an omitted `Scalar`/`int`/`float`/`bool`
+    /// argument costs no match on `DefaultValue` per call.
     default_scalar: Option<Scalar>,
     pub keyword_only: bool,
+    /// Bound only by position (a keyword of this name is unexpected).
+    pub positional_only: bool,
     /// `int[N]`: the fixed length, so a lone int is accepted (`dim=0`).
     pub size: Option<usize>,
 }
 
-/// One overload.
+impl FunctionParameter {
+    /// A required positional-or-keyword parameter.
+    pub const fn new(keyword: &'static Keyword, ty: ParamType) -> FunctionParameter {
+        FunctionParameter {
+            keyword,
+            ty,
+            optional: false,
+            default: DefaultValue::Required,
+            default_scalar: None,
+            keyword_only: false,
+            positional_only: false,
+            size: None,
+        }
+    }
+
+    /// `Type?`.
+    pub const fn optional(self) -> FunctionParameter {
+        FunctionParameter {
+            optional: true,
+            ..self
+        }
+    }
+
+    /// `=default`.
+    pub const fn default(self, default: DefaultValue) -> FunctionParameter {
+        FunctionParameter {
+            optional: self.optional || matches!(default, DefaultValue::None),
+            default,
+            default_scalar: match default {
+                DefaultValue::Bool(v) => Some(Scalar::Bool(v)),
+                DefaultValue::Int(v) => Some(Scalar::Int(v)),
+                DefaultValue::Float(v) => Some(Scalar::Float(v)),
+                _ => None,
+            },
+            ..self
+        }
+    }
+
+    /// After `*`.
+    pub const fn keyword_only(self) -> FunctionParameter {
+        FunctionParameter {
+            keyword_only: true,
+            ..self
+        }
+    }
+
+    /// Before `/`.
+    pub const fn positional_only(self) -> FunctionParameter {
+        FunctionParameter {
+            positional_only: true,
+            ..self
+        }
+    }
+
+    /// `int[N]`.
+    pub const fn size(self, n: usize) -> FunctionParameter {
+        FunctionParameter {
+            size: Some(n),
+            ..self
+        }
+    }
+
+    /// The parameter's name.
+    #[inline(always)]
+    pub fn name(&self) -> &'static str {
+        self.keyword.name
+    }
+
+    const fn required(&self) -> bool {
+        matches!(self.default, DefaultValue::Required)
+    }
+}
+
+/// One overload: static data generated by build.rs; the facts the matcher needs are derived
+/// from the parameters when the table is compiled (`new` is `const`).
 pub struct FunctionSignature {
-    pub name: String,
-    pub params: Vec<FunctionParameter>,
+    pub name: &'static str,
+    pub params: &'static [FunctionParameter],
     /// Positional parameters (those before `*`).
     pub max_pos_args: usize,
     /// `zeros(2, 3)`: the only positional parameter is an `int[]`, so varargs ints fill it.
@@ -192,97 +264,53 @@ pub struct FunctionSignature {
     /// without keywords binds `args[i]` to parameter `i` and needs `n <= nargs <=
     /// max_pos_args`; `None` when the generic matcher must decide.
     pub fast_min_args: Option<usize>,
-    /// `(Tensor input, Tensor other, *, Number alpha = 1)`, for error messages.
-    pub text: String,
 }
 
 impl FunctionSignature {
-    /// Parse `name(TYPE NAME[=DEFAULT], *, ...)`. A malformed spec is our bug: `Err` carries a
-    /// message that becomes `SystemError`.
-    fn parse(spec: &str, numbers_as_tensors: bool) -> Result<FunctionSignature, String> {
-        let bad = |why: &str| format!("tensorbind: malformed signature {spec:?}: {why}");
-        let open = spec.find('(').ok_or_else(|| bad("no '('"))?;
-        let body = spec[open + 1..]
-            .strip_suffix(')')
-            .ok_or_else(|| bad("no final ')'"))?;
-        let name = spec[..open].to_string();
-        let mut params = Vec::new();
-        let mut keyword_only = false;
-        for raw in body.split(", ").map(str::trim).filter(|s| !s.is_empty()) {
-            if raw == "*" {
-                keyword_only = true;
-                continue;
+    /// The overload `name(params)`; `numbers_as_tensors` lets Python numbers bind to `Tensor`
+    /// parameters. Evaluated at compile time: a table breaking the parser's assumptions fails
+    /// the build.
+    pub const fn new(
+        name: &'static str,
+        numbers_as_tensors: bool,
+        params: &'static [FunctionParameter],
+    ) -> FunctionSignature {
+        assert!(params.len() <= MAX_PARAMS, "too many parameters");
+        let mut max_pos_args = 0;
+        let mut required = 0;
+        let mut i = 0;
+        while i < params.len() {
+            if !params[i].keyword_only {
+                assert!(max_pos_args == i, "a positional parameter after `*`");
+                max_pos_args += 1;
             }
-            let (decl, default) = match raw.split_once('=') {
-                Some((d, v)) => (
-                    d.trim(),
-                    DefaultValue::parse(v.trim()).ok_or_else(|| bad(raw))?,
-                ),
-                None => (raw, DefaultValue::Required),
-            };
-            let (ty_s, pname) = decl.rsplit_once(' ').ok_or_else(|| bad(raw))?;
-            let (ty_s, optional) = match ty_s.strip_suffix('?') {
-                Some(t) => (t, true),
-                None => (ty_s, false),
-            };
-            let (ty, size) = ParamType::parse(ty_s).ok_or_else(|| bad(raw))?;
-            let cname = super::errors::c_string(pname);
-            // SAFETY: GIL held (parsers are built on first call); returns a new reference that
-            // the parser keeps forever (see `Interned`), or NULL on MemoryError.
-            let interned = unsafe { ffi::PyUnicode_InternFromString(cname.as_ptr()) };
-            if interned.is_null() {
-                return Err(bad("could not intern a keyword name"));
+            if params[i].required() {
+                required += 1;
             }
-            let default_scalar = match default {
-                DefaultValue::Bool(v) => Some(Scalar::Bool(v)),
-                DefaultValue::Int(v) => Some(Scalar::Int(v)),
-                DefaultValue::Float(v) => Some(Scalar::Float(v)),
-                _ => None,
-            };
-            params.push(FunctionParameter {
-                ty,
-                optional: optional || default == DefaultValue::None,
-                name: pname.to_string(),
-                interned: Interned(interned),
-                default,
-                default_scalar,
-                keyword_only,
-                size,
-            });
+            i += 1;
         }
-        if params.len() > MAX_PARAMS {
-            return Err(bad("too many parameters"));
-        }
-        let max_pos_args = params.iter().filter(|p| !p.keyword_only).count();
-        let allow_varargs_intlist = max_pos_args == 1 && params[0].ty == ParamType::IntList;
-        let varargs_tensorlist = max_pos_args
-            .checked_sub(1)
-            .filter(|&last| params[last].ty == ParamType::TensorList);
-        let required = params
-            .iter()
-            .filter(|p| p.default == DefaultValue::Required)
-            .count();
-        let prefix_required = params[..required]
-            .iter()
-            .all(|p| !p.keyword_only && p.default == DefaultValue::Required);
-        let fast_min_args = (prefix_required && varargs_tensorlist.is_none()).then_some(required);
-        let text = format!("({})", {
-            let mut parts = Vec::new();
-            let mut star = false;
-            for p in &params {
-                if p.keyword_only && !star {
-                    parts.push("*".to_string());
-                    star = true;
-                }
-                let mut s = format!("{} {}", p.ty.describe(), p.name);
-                if p.default != DefaultValue::Required {
-                    s.push_str(&format!(" = {}", p.default.render()));
-                }
-                parts.push(s);
+        let allow_varargs_intlist = max_pos_args == 1 && matches!(params[0].ty, ParamType::IntList);
+        let varargs_tensorlist =
+            if max_pos_args > 0 && matches!(params[max_pos_args - 1].ty, ParamType::TensorList) {
+                Some(max_pos_args - 1)
+            } else {
+                None
+            };
+        // The required parameters are exactly the first `required` ones, all positional.
+        let mut prefix_required = true;
+        let mut i = 0;
+        while i < required {
+            if params[i].keyword_only || !params[i].required() {
+                prefix_required = false;
             }
-            parts.join(", ")
-        });
-        Ok(FunctionSignature {
+            i += 1;
+        }
+        let fast_min_args = if prefix_required && varargs_tensorlist.is_none() {
+            Some(required)
+        } else {
+            None
+        };
+        FunctionSignature {
             name,
             params,
             max_pos_args,
@@ -290,27 +318,35 @@ impl FunctionSignature {
             varargs_tensorlist,
             numbers_as_tensors,
             fast_min_args,
-            text,
-        })
+        }
+    }
+
+    /// `(Tensor input, Tensor other, *, Number alpha = 1, Tensor out = None)`, for error
+    /// messages (made only when one is raised).
+    pub fn text(&self) -> String {
+        let mut parts = Vec::new();
+        let mut star = false;
+        for p in self.params {
+            if p.keyword_only && !star {
+                parts.push("*".to_string());
+                star = true;
+            }
+            let mut s = format!("{} {}", p.ty.describe(), p.name());
+            if !p.required() {
+                s.push_str(&format!(" = {}", p.default.render()));
+            }
+            parts.push(s);
+        }
+        format!("({})", parts.join(", "))
     }
 }
 
-/// A static, lazily built parser for one function or method (one per call site).
+/// The parser of one function or method: its overloads, in the order they are tried. Static
+/// data generated by build.rs (`PythonArgParser::new` is `const`).
 pub struct PythonArgParser {
     pub name: &'static str,
-    specs: &'static [&'static str],
-    numbers_as_tensors: bool,
-    signatures: OnceLock<Result<Signatures, String>>,
+    signatures: &'static [FunctionSignature],
 }
-
-/// The parsed overloads. The raw pointers inside (interned names) are only touched with the GIL
-/// held, and are never freed.
-struct Signatures(Vec<FunctionSignature>);
-// SAFETY: see `Signatures`: the contained `PyObject` pointers are immutable, immortal for the
-// process, and only dereferenced by CPython calls made under the GIL.
-unsafe impl Send for Signatures {}
-// SAFETY: as above.
-unsafe impl Sync for Signatures {}
 
 /// Storage for the argument slots of a call that the generic matcher binds (keywords,
 /// defaults in the middle, varargs): one per call, on the caller's stack, so `parse` never
@@ -607,45 +643,10 @@ fn python_type_dtype(o: Borrowed<'_>) -> Option<DType> {
 }
 
 impl PythonArgParser {
-    /// A parser for `name` with one spec per overload, in the order they are tried.
-    pub const fn new(
-        name: &'static str,
-        specs: &'static [&'static str],
-        numbers_as_tensors: bool,
-    ) -> Self {
-        PythonArgParser {
-            name,
-            specs,
-            numbers_as_tensors,
-            signatures: OnceLock::new(),
-        }
-    }
-
-    fn signatures(&self) -> PyResult<&[FunctionSignature]> {
-        let parsed = self.signatures.get_or_init(|| {
-            self.specs
-                .iter()
-                .map(|s| FunctionSignature::parse(s, self.numbers_as_tensors))
-                .collect::<Result<Vec<_>, _>>()
-                .map(Signatures)
-        });
-        match parsed {
-            Ok(s) => Ok(&s.0),
-            Err(msg) => {
-                // SAFETY: `PyExc_SystemError` is a live exception type.
-                super::errors::set_error(unsafe { ffi::PyExc_SystemError }, msg);
-                Err(BindError::Python)
-            }
-        }
-    }
-
-    /// The signatures as text, one per line (for docstrings).
-    pub fn signature_texts(&self) -> PyResult<Vec<String>> {
-        Ok(self
-            .signatures()?
-            .iter()
-            .map(|s| format!("{}{}", s.name, s.text))
-            .collect())
+    /// A parser for `name` with its overloads, in the order they are tried.
+    pub const fn new(name: &'static str, signatures: &'static [FunctionSignature]) -> Self {
+        assert!(!signatures.is_empty(), "a parser needs a signature");
+        PythonArgParser { name, signatures }
     }
 
     /// Match a vectorcall (`args[..nargs]` positional, then one value per name in `kwnames`)
@@ -663,7 +664,7 @@ impl PythonArgParser {
         nargs: ffi::Py_ssize_t,
         kwnames: *mut ffi::PyObject,
     ) -> PyResult<ParsedArgs<'a>> {
-        let sigs = self.signatures()?;
+        let sigs = self.signatures;
         if kwnames.is_null() && sigs.len() == 1 {
             // SAFETY: forwarded contract (no keywords: `args` holds `nargs` objects).
             if let Some(r) = unsafe { parse_positional(&sigs[0], args, nargs) } {
@@ -744,7 +745,7 @@ impl PythonArgParser {
             describe_call(all, kw)
         );
         for s in sigs {
-            msg.push_str(&format!(" * {}\n", s.text));
+            msg.push_str(&format!(" * {}\n", s.text()));
         }
         type_error(msg.trim_end().to_string())
     }
@@ -780,7 +781,7 @@ impl PythonArgParser {
                         }
                         return Err(format!(
                             "{name}(): argument '{}' must be tuple of ints, but found element of type {} at pos {}",
-                            sig.params[0].name,
+                            sig.params[0].name(),
                             convert::type_name(o),
                             i
                         ));
@@ -804,7 +805,7 @@ impl PythonArgParser {
                         }
                         return Err(format!(
                             "{name}(): argument '{}' must be tuple of Tensors, but found element of type {} at pos {}",
-                            sig.params[vi].name,
+                            sig.params[vi].name(),
                             convert::type_name(o),
                             k
                         ));
@@ -821,7 +822,7 @@ impl PythonArgParser {
             let required = sig
                 .params
                 .iter()
-                .filter(|p| !p.keyword_only && p.default == DefaultValue::Required)
+                .filter(|p| !p.keyword_only && p.required())
                 .count();
             let was = if nargs == 1 { "was" } else { "were" };
             if !want_msg {
@@ -857,7 +858,7 @@ impl PythonArgParser {
                     }
                     return Err(format!(
                         "{name}() got multiple values for argument '{}'",
-                        p.name
+                        p.name()
                     ));
                 }
                 obj = all[nargs + k];
@@ -865,8 +866,8 @@ impl PythonArgParser {
                 used_kw += 1;
             }
             if obj.is_null() {
-                if p.default == DefaultValue::Required {
-                    missing.push(&p.name);
+                if p.required() {
+                    missing.push(p.name());
                 }
                 continue;
             }
@@ -893,11 +894,11 @@ impl PythonArgParser {
                     return Err(String::new());
                 }
                 return Err(if is_kw {
-                    format!("{name}(): argument '{}' {what}", p.name)
+                    format!("{name}(): argument '{}' {what}", p.name())
                 } else {
                     format!(
                         "{name}(): argument '{}' (position {}) {what}",
-                        p.name,
+                        p.name(),
                         i + 1
                     )
                 });
@@ -988,7 +989,7 @@ unsafe fn parse_positional<'a>(
         }
     }
     let tensor_tp = tensor_type();
-    for (&a, p) in all.iter().zip(&sig.params) {
+    for (&a, p) in all.iter().zip(sig.params) {
         // SAFETY: a live argument.
         let o = unsafe { Borrowed::from_ptr(a) };
         let exact_tensor = p.ty == ParamType::Tensor && o.type_ptr() == tensor_tp;
@@ -1027,18 +1028,25 @@ fn binds_without_override(
 /// Identity first (interned names), then string equality (numpy's `npy_argparse` habit).
 #[inline]
 fn keyword_matches(k: Borrowed<'_>, p: &FunctionParameter) -> bool {
-    if k.as_ptr() == p.interned.0 {
+    if p.positional_only {
+        return false;
+    }
+    if k.as_ptr() == p.keyword.interned() {
         return true;
     }
-    // SAFETY: both are live str objects; `PyUnicode_Compare` returns 0 when equal (and cannot
-    // fail for two str objects).
-    unsafe { ffi::PyUnicode_Compare(k.as_ptr(), p.interned.0) == 0 }
+    // SAFETY: `k` is a live str (a keyword name) and `c_name` a NUL-terminated ASCII name;
+    // returns 0 when equal, and cannot fail.
+    unsafe { ffi::PyUnicode_CompareWithASCIIString(k.as_ptr(), p.keyword.c_name.as_ptr()) == 0 }
 }
 
 #[inline]
 fn find_keyword(kw: &[Borrowed<'_>], p: &FunctionParameter) -> Option<usize> {
+    if p.positional_only {
+        return None;
+    }
+    let interned = p.keyword.interned();
     kw.iter()
-        .position(|&k| k.as_ptr() == p.interned.0)
+        .position(|&k| k.as_ptr() == interned)
         .or_else(|| kw.iter().position(|&k| keyword_matches(k, p)))
 }
 
@@ -1140,7 +1148,7 @@ impl<'a> ParsedArgs<'a> {
             None => Err(type_error(format!(
                 "{}(): argument '{}' must be Tensor, not None",
                 self.sig.name,
-                self.param(i).name
+                self.param(i).name()
             ))),
         }
     }
@@ -1247,14 +1255,13 @@ impl<'a> ParsedArgs<'a> {
         }
     }
 
-    /// `str?` parameter `i`. A non-None default string is returned as `None` here only if the
-    /// schema says `None`; string defaults are `'static` in the spec and leaked never: they are
-    /// read from the parsed signature, which lives for the process.
+    /// `str?` parameter `i`: the argument, else the default (`None`, or a `'static` string of
+    /// the generated table).
     pub fn optional_string(&self, i: usize) -> PyResult<Option<&'a str>> {
         match self.slot(i) {
             Some(o) => convert::str_as_utf8(o).map(Some),
             None => match &self.param(i).default {
-                DefaultValue::Str(s) => Ok(Some(s.as_str())),
+                DefaultValue::Str(s) => Ok(Some(s)),
                 _ => Ok(None),
             },
         }
@@ -1337,7 +1344,7 @@ impl<'a> ParsedArgs<'a> {
         BindError::Core(crate::core::Error::runtime(format!(
             "tensorbind internal error: {}(): parameter '{}' has no usable default ({d:?})",
             self.sig.name,
-            self.param(i).name
+            self.param(i).name()
         )))
     }
 }

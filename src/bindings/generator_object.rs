@@ -1,6 +1,9 @@
 //! src/bindings/generator_object.rs: `_C.Generator`, `_C.default_generator` and the module
 //! functions `_C.manual_seed`, `_C.seed`, `_C.initial_seed` (PyTorch: `torch/csrc/Generator.cpp`,
-//! `torch/random.py`). Hand-written: the schema has no object types. A `_C.Generator` holds its
+//! `torch/random.py`). Hand-written (the schema has no object types), but the methods and the
+//! module functions are declared in src/native_functions.yaml (`manual_binding`), which gives
+//! their docstrings, `__text_signature__`s and stubs and puts them in the generated method
+//! tables. A `_C.Generator` holds its
 //! `Mutex<core::random::Generator>` in place; `_C.default_generator` is the one instance that
 //! points at the core's process-wide default generator instead, so ops called with
 //! `generator=None` and with `generator=_C.default_generator` draw from the same stream.
@@ -249,7 +252,7 @@ unsafe extern "C" fn generator_dealloc(slf: *mut ffi::PyObject) {
     }
 }
 
-unsafe extern "C" fn generator_manual_seed(
+pub(crate) unsafe extern "C" fn generator_manual_seed(
     slf: *mut ffi::PyObject,
     arg: *mut ffi::PyObject,
 ) -> *mut ffi::PyObject {
@@ -263,7 +266,7 @@ unsafe extern "C" fn generator_manual_seed(
     })
 }
 
-unsafe extern "C" fn generator_seed(
+pub(crate) unsafe extern "C" fn generator_seed(
     slf: *mut ffi::PyObject,
     _: *mut ffi::PyObject,
 ) -> *mut ffi::PyObject {
@@ -275,7 +278,7 @@ unsafe extern "C" fn generator_seed(
     })
 }
 
-unsafe extern "C" fn generator_initial_seed(
+pub(crate) unsafe extern "C" fn generator_initial_seed(
     slf: *mut ffi::PyObject,
     _: *mut ffi::PyObject,
 ) -> *mut ffi::PyObject {
@@ -287,7 +290,7 @@ unsafe extern "C" fn generator_initial_seed(
     })
 }
 
-unsafe extern "C" fn generator_get_state(
+pub(crate) unsafe extern "C" fn generator_get_state(
     slf: *mut ffi::PyObject,
     _: *mut ffi::PyObject,
 ) -> *mut ffi::PyObject {
@@ -298,7 +301,7 @@ unsafe extern "C" fn generator_get_state(
     })
 }
 
-unsafe extern "C" fn generator_set_state(
+pub(crate) unsafe extern "C" fn generator_set_state(
     slf: *mut ffi::PyObject,
     arg: *mut ffi::PyObject,
 ) -> *mut ffi::PyObject {
@@ -318,40 +321,6 @@ unsafe extern "C" fn get_device(
     crate::handle_errors!({ super::convert::py_str("cpu").map(ObjectPtr::release) })
 }
 
-static mut GENERATOR_METHODS: [ffi::PyMethodDef; 6] = [
-    ffi::PyMethodDef {
-        ml_name: c"manual_seed".as_ptr(),
-        ml_meth: ffi::PyMethodDefPointer { PyCFunction: generator_manual_seed },
-        ml_flags: ffi::METH_O,
-        ml_doc: c"manual_seed($self, seed, /)\n--\n\nSets the seed (an int; negative seeds are taken modulo 2**64) and restarts the stream. Returns the generator.".as_ptr(),
-    },
-    ffi::PyMethodDef {
-        ml_name: c"seed".as_ptr(),
-        ml_meth: ffi::PyMethodDefPointer { PyCFunction: generator_seed },
-        ml_flags: ffi::METH_NOARGS,
-        ml_doc: c"seed($self, /)\n--\n\nReseeds from a non-deterministic value (clock and address entropy) and returns that seed.".as_ptr(),
-    },
-    ffi::PyMethodDef {
-        ml_name: c"initial_seed".as_ptr(),
-        ml_meth: ffi::PyMethodDefPointer { PyCFunction: generator_initial_seed },
-        ml_flags: ffi::METH_NOARGS,
-        ml_doc: c"initial_seed($self, /)\n--\n\nReturns the seed the generator was last seeded with.".as_ptr(),
-    },
-    ffi::PyMethodDef {
-        ml_name: c"get_state".as_ptr(),
-        ml_meth: ffi::PyMethodDefPointer { PyCFunction: generator_get_state },
-        ml_flags: ffi::METH_NOARGS,
-        ml_doc: c"get_state($self, /)\n--\n\nReturns the state as a 1-D uint8 tensor (29 bytes: tensorbind's Philox seed and counter).".as_ptr(),
-    },
-    ffi::PyMethodDef {
-        ml_name: c"set_state".as_ptr(),
-        ml_meth: ffi::PyMethodDefPointer { PyCFunction: generator_set_state },
-        ml_flags: ffi::METH_O,
-        ml_doc: c"set_state($self, new_state, /)\n--\n\nRestores a state from get_state(). Returns the generator.".as_ptr(),
-    },
-    ffi::PyMethodDef::zeroed(),
-];
-
 static mut GENERATOR_GETSET: [ffi::PyGetSetDef; 2] = [
     ffi::PyGetSetDef {
         name: c"device".as_ptr(),
@@ -369,7 +338,7 @@ static mut GENERATOR_GETSET: [ffi::PyGetSetDef; 2] = [
     },
 ];
 
-unsafe extern "C" fn fn_manual_seed(
+pub(crate) unsafe extern "C" fn fn_manual_seed(
     _m: *mut ffi::PyObject,
     arg: *mut ffi::PyObject,
 ) -> *mut ffi::PyObject {
@@ -382,43 +351,25 @@ unsafe extern "C" fn fn_manual_seed(
     })
 }
 
-unsafe extern "C" fn fn_seed(_m: *mut ffi::PyObject, _: *mut ffi::PyObject) -> *mut ffi::PyObject {
+pub(crate) unsafe extern "C" fn fn_seed(
+    _m: *mut ffi::PyObject,
+    _: *mut ffi::PyObject,
+) -> *mut ffi::PyObject {
     crate::handle_errors!({ py_u64(lock_generator(None).seed()).map(ObjectPtr::release) })
 }
 
-unsafe extern "C" fn fn_initial_seed(
+pub(crate) unsafe extern "C" fn fn_initial_seed(
     _m: *mut ffi::PyObject,
     _: *mut ffi::PyObject,
 ) -> *mut ffi::PyObject {
     crate::handle_errors!({ py_u64(lock_generator(None).initial_seed()).map(ObjectPtr::release) })
 }
 
-static mut MODULE_FUNCTIONS: [ffi::PyMethodDef; 4] = [
-    ffi::PyMethodDef {
-        ml_name: c"manual_seed".as_ptr(),
-        ml_meth: ffi::PyMethodDefPointer { PyCFunction: fn_manual_seed },
-        ml_flags: ffi::METH_O,
-        ml_doc: c"manual_seed($module, seed, /)\n--\n\nSeeds the default generator and returns it (_C.default_generator).".as_ptr(),
-    },
-    ffi::PyMethodDef {
-        ml_name: c"seed".as_ptr(),
-        ml_meth: ffi::PyMethodDefPointer { PyCFunction: fn_seed },
-        ml_flags: ffi::METH_NOARGS,
-        ml_doc: c"seed($module, /)\n--\n\nReseeds the default generator non-deterministically and returns the seed.".as_ptr(),
-    },
-    ffi::PyMethodDef {
-        ml_name: c"initial_seed".as_ptr(),
-        ml_meth: ffi::PyMethodDefPointer { PyCFunction: fn_initial_seed },
-        ml_flags: ffi::METH_NOARGS,
-        ml_doc: c"initial_seed($module, /)\n--\n\nReturns the seed of the default generator.".as_ptr(),
-    },
-    ffi::PyMethodDef::zeroed(),
-];
-
 const GENERATOR_DOC: &CStr = c"Generator(device='cpu', *, seed=None)\n--\n\nA random number generator (PyTorch: torch.Generator): Philox4x32-10, the same numbers on every\nmachine. Without a seed it starts at torch's default seed 67280421310721; a lone int argument is\ntaken as the seed. Pass it to the random ops as generator=.";
 
 /// Ready `_C.Generator`, create `_C.default_generator` (bound to the core's default generator)
-/// and add the type, that object and `manual_seed`/`seed`/`initial_seed` to `module`.
+/// and add the type and that object to `module` (`manual_seed`/`seed`/`initial_seed` are in the
+/// generated module table).
 ///
 /// # Safety
 /// Called once, with the GIL held, from `PyInit__C`; `module` is a live module object.
@@ -434,7 +385,11 @@ pub unsafe fn init(module: *mut ffi::PyObject) -> PyResult<()> {
         (*t).tp_dealloc = Some(generator_dealloc);
         (*t).tp_alloc = Some(ffi::PyType_GenericAlloc);
         (*t).tp_free = Some(ffi::PyObject_Free);
-        (*t).tp_methods = addr_of_mut!(GENERATOR_METHODS) as *mut ffi::PyMethodDef;
+        // The methods are declared in the schema (`manual_binding`); the table lives for the life
+        // of the process (CPython keeps pointers into it).
+        let mut methods = super::generated::generator_methods().to_vec();
+        methods.push(ffi::PyMethodDef::zeroed());
+        (*t).tp_methods = Box::leak(methods.into_boxed_slice()).as_mut_ptr();
         (*t).tp_getset = addr_of_mut!(GENERATOR_GETSET) as *mut ffi::PyGetSetDef;
         if ffi::PyType_Ready(t) < 0 {
             return Err(BindError::Python);
@@ -449,13 +404,6 @@ pub unsafe fn init(module: *mut ffi::PyObject) -> PyResult<()> {
         super::convert::add_object(module, "default_generator", def.clone())?;
         // The static keeps this reference for the life of the process.
         DEFAULT_OBJECT.store(def.release(), Ordering::Release);
-        if ffi::PyModule_AddFunctions(
-            module,
-            addr_of_mut!(MODULE_FUNCTIONS) as *mut ffi::PyMethodDef,
-        ) < 0
-        {
-            return Err(BindError::Python);
-        }
     }
     Ok(())
 }

@@ -7,6 +7,7 @@ pub mod call_scope;
 pub mod convert;
 pub mod cpython_ext;
 pub mod dtype_object;
+pub mod entry;
 pub mod errors;
 pub mod generated;
 pub mod generator_object;

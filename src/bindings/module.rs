@@ -1,6 +1,7 @@
 //! src/bindings/module.rs: `PyInit__C`, the module's entry point (PyTorch: `Module.cpp`). Readies
-//! the types, builds the module from the static method tables (generated plus `tensor`), and adds
-//! the dtype singletons and the debug hooks the test harness reads.
+//! the types, builds the module from the generated method table (which also lists the
+//! hand-written functions the schema declares with `manual_binding`, such as the ones below),
+//! and adds the dtype singletons and the debug hooks the test harness reads.
 
 use super::convert::{add_object, py_int};
 use super::errors::PyResult;
@@ -47,21 +48,21 @@ static mut MODULE_DEF: ffi::PyModuleDef = ffi::PyModuleDef {
     m_free: None,
 };
 
-unsafe extern "C" fn tensor_free_list_len(
+pub(crate) unsafe extern "C" fn tensor_free_list_len(
     _m: *mut ffi::PyObject,
     _: *mut ffi::PyObject,
 ) -> *mut ffi::PyObject {
     crate::handle_errors!({ Ok(py_int(super::tensor_object::free_list_len() as i64)?.release()) })
 }
 
-unsafe extern "C" fn parked_tensors(
+pub(crate) unsafe extern "C" fn parked_tensors(
     _m: *mut ffi::PyObject,
     _: *mut ffi::PyObject,
 ) -> *mut ffi::PyObject {
     crate::handle_errors!({ Ok(py_int(super::call_scope::parked() as i64)?.release()) })
 }
 
-unsafe extern "C" fn live_tensors(
+pub(crate) unsafe extern "C" fn live_tensors(
     _m: *mut ffi::PyObject,
     _: *mut ffi::PyObject,
 ) -> *mut ffi::PyObject {
@@ -71,7 +72,7 @@ unsafe extern "C" fn live_tensors(
 /// `_C.set_num_threads(n)` (torch.set_num_threads): the number of threads the kernels use from
 /// now on (`core::parallel`; results never depend on it). `n` must be an int (TypeError
 /// otherwise; torch raises RuntimeError there) and positive (RuntimeError, as torch).
-unsafe extern "C" fn set_num_threads(
+pub(crate) unsafe extern "C" fn set_num_threads(
     _m: *mut ffi::PyObject,
     arg: *mut ffi::PyObject,
 ) -> *mut ffi::PyObject {
@@ -106,7 +107,7 @@ unsafe extern "C" fn set_num_threads(
 }
 
 /// `_C.get_num_threads()` (torch.get_num_threads): the number of threads the kernels use.
-unsafe extern "C" fn get_num_threads(
+pub(crate) unsafe extern "C" fn get_num_threads(
     _m: *mut ffi::PyObject,
     _: *mut ffi::PyObject,
 ) -> *mut ffi::PyObject {
@@ -115,65 +116,11 @@ unsafe extern "C" fn get_num_threads(
     })
 }
 
-/// Hand-written module functions (no sentinel).
-fn hand_written_functions() -> Vec<ffi::PyMethodDef> {
-    vec![
-        ffi::PyMethodDef {
-            ml_name: c"tensor".as_ptr(),
-            ml_meth: ffi::PyMethodDefPointer { PyCFunctionFastWithKeywords: super::tensor_new::fn_tensor },
-            ml_flags: ffi::METH_FASTCALL | ffi::METH_KEYWORDS,
-            ml_doc: super::tensor_new::TENSOR_DOC.as_ptr(),
-        },
-        ffi::PyMethodDef {
-            ml_name: c"_rebuild_tensor".as_ptr(),
-            ml_meth: ffi::PyMethodDefPointer { PyCFunctionFastWithKeywords: super::tensor_new::fn_rebuild_tensor },
-            ml_flags: ffi::METH_FASTCALL | ffi::METH_KEYWORDS,
-            ml_doc: c"_rebuild_tensor($module, cls, data, dtype, shape)\n--\n\nRebuilds a pickled tensor (see Tensor.__reduce_ex__).".as_ptr(),
-        },
-        ffi::PyMethodDef {
-            ml_name: c"_hold_in_thread".as_ptr(),
-            ml_meth: ffi::PyMethodDefPointer { PyCFunctionFastWithKeywords: super::testing::fn_hold_in_thread },
-            ml_flags: ffi::METH_FASTCALL | ffi::METH_KEYWORDS,
-            ml_doc: c"_hold_in_thread($module, tensor, seconds)\n--\n\nTest hook: a Rust thread holds the tensor for `seconds`, then drops it without the GIL.".as_ptr(),
-        },
-        ffi::PyMethodDef {
-            ml_name: c"set_num_threads".as_ptr(),
-            ml_meth: ffi::PyMethodDefPointer { PyCFunction: set_num_threads },
-            ml_flags: ffi::METH_O,
-            ml_doc: c"set_num_threads($module, n, /)\n--\n\nSets the number of threads the kernels use (a positive int; results do not depend on it). Mirrors torch.set_num_threads. TypeError for a non-int, RuntimeError for n < 1.".as_ptr(),
-        },
-        ffi::PyMethodDef {
-            ml_name: c"get_num_threads".as_ptr(),
-            ml_meth: ffi::PyMethodDefPointer { PyCFunction: get_num_threads },
-            ml_flags: ffi::METH_NOARGS,
-            ml_doc: c"get_num_threads($module, /)\n--\n\nThe number of threads the kernels use: set_num_threads' value, else TENSORBIND_NUM_THREADS, else the number of cores. Mirrors torch.get_num_threads.".as_ptr(),
-        },
-        ffi::PyMethodDef {
-            ml_name: c"_live_tensors".as_ptr(),
-            ml_meth: ffi::PyMethodDefPointer { PyCFunction: live_tensors },
-            ml_flags: ffi::METH_NOARGS,
-            ml_doc: c"_live_tensors($module, /)\n--\n\nThe number of core tensors alive in the process (for leak checks).".as_ptr(),
-        },
-        ffi::PyMethodDef {
-            ml_name: c"_parked_tensors".as_ptr(),
-            ml_meth: ffi::PyMethodDefPointer { PyCFunction: parked_tensors },
-            ml_flags: ffi::METH_NOARGS,
-            ml_doc: c"_parked_tensors($module, /)\n--\n\nThe number of replaced tensor handles (out= resizes) waiting for the calls that may still read them to return (for tests; src/bindings/call_scope.rs).".as_ptr(),
-        },
-        ffi::PyMethodDef {
-            ml_name: c"_tensor_free_list_len".as_ptr(),
-            ml_meth: ffi::PyMethodDefPointer { PyCFunction: tensor_free_list_len },
-            ml_flags: ffi::METH_NOARGS,
-            ml_doc: c"_tensor_free_list_len($module, /)\n--\n\nHow many dead _C.Tensor objects are kept for reuse (for tests).".as_ptr(),
-        },
-    ]
-}
-
 unsafe fn init() -> PyResult<ObjectPtr> {
     super::errors::install_quiet_panic_hook();
+    super::arg_parser::intern_keywords(super::generated::keywords())?;
     let mut methods: Vec<ffi::PyMethodDef> = Vec::new();
     methods.extend_from_slice(super::generated::functions());
-    methods.extend(hand_written_functions());
     methods.extend(super::testing::functions());
     methods.push(ffi::PyMethodDef::zeroed());
     // The table lives for the life of the process (CPython keeps pointers into it).

@@ -1,9 +1,11 @@
-//! src/bindings/number.rs: hand-written operator slots of `_C.Tensor`
-//! (`+ - * / // % ** @ & | ^ << >>`, unary `-`/`+`/`~`/`abs`, in-place `+= -= *= /=`,
-//! comparisons, `bool()`, `int()`, `float()`, `operator.index()`), because CPython calls them
-//! with either operand first and with non-tensor operands. Each converts its operands and calls
-//! the core op the schema also binds (PyTorch: the `__add__` family in
-//! `python_variable_methods.cpp` and `_tensor.py`).
+//! src/bindings/number.rs: the operator slots of `_C.Tensor` (PyTorch: the `__add__` family in
+//! `python_variable_methods.cpp` and `_tensor.py`). The slots of ops are generated from the
+//! schema (`python_operator: __add__, __radd__` → `nb_add`, see build/gen_bindings.rs) and call
+//! the shared bodies here — `binary`, `inplace`, `unary`, `power` and `tensor_richcompare` —
+//! because CPython calls them with either operand first and with non-tensor operands: each
+//! converts its operands (a number becomes a wrapped number; anything else gives
+//! NotImplemented), applies the override protocol, and calls the core op the schema also
+//! binds. Written by hand: unary `+`, `bool()`, `int()`, `float()`, `operator.index()`.
 
 use super::arg_parser::TensorArg;
 use super::convert;
@@ -12,7 +14,6 @@ use super::gil;
 use super::object_ptr::{not_implemented, Borrowed, ObjectPtr};
 use super::override_protocol::{self, Overloaded};
 use super::tensor_object::{is_tensor, tensor_ref, tensor_type, unpack, wrap};
-use crate::core::ops;
 use crate::core::{Result as CoreResult, Scalar, Tensor};
 use pyo3_ffi as ffi;
 use std::ffi::c_int;
@@ -70,11 +71,17 @@ unsafe fn protocol(
     })
 }
 
+/// A core op of two operands, as the operator slots call it.
+pub(crate) type BinaryOp = fn(&Tensor, &Tensor) -> CoreResult<Tensor>;
+
 /// Shared body of the binary slots: `a` and `b` are borrowed from CPython for the call; `name`
 /// is the `_C` function the operator mirrors (for the override protocol).
 /// `worth` says whether the operands make the op large enough to run without the GIL
 /// (src/bindings/gil.rs).
-unsafe fn binary(
+///
+/// # Safety
+/// CPython's binary slot convention: two live borrowed operands, the GIL held.
+pub(crate) unsafe fn binary(
     a: *mut ffi::PyObject,
     b: *mut ffi::PyObject,
     name: &str,
@@ -104,34 +111,30 @@ unsafe fn binary(
 ///
 /// # Safety
 /// The GIL is held, and `f` touches no Python object and calls no CPython API.
-unsafe fn call_core<R>(
-    x: &mut TensorArg<'_>,
-    y: &mut TensorArg<'_>,
+unsafe fn call_core<'a, R>(
+    x: &mut TensorArg<'a>,
+    y: &mut TensorArg<'a>,
     unlock: bool,
     f: impl FnOnce(&Tensor, &Tensor) -> R,
 ) -> R {
-    let unlocked = if unlock {
-        x.own();
-        y.own();
-        // SAFETY: contract: the GIL is held and only `f`, which touches no Python object, runs
-        // until `unlocked` is dropped.
-        Some(unsafe { gil::Unlocked::new() })
-    } else {
-        None
-    };
+    // SAFETY: contract: only `f`, which touches no Python object, runs until `unlocked` drops.
+    let unlocked = unsafe { super::entry::unlock_if(unlock, [Some(&mut *x), Some(&mut *y)]) };
     let result = f(x, y);
     drop(unlocked);
     result
 }
 
 /// The elementwise rule of `gil::elementwise_worth` for two operands.
-fn elementwise_worth(x: &Tensor, y: &Tensor) -> bool {
+pub(crate) fn elementwise_worth(x: &Tensor, y: &Tensor) -> bool {
     gil::elementwise_worth(gil::elements(&[Some(x), Some(y)]))
 }
 
 /// Shared body of the in-place slots: `a` is the tensor the statement names; returns it.
 /// `name` is the `_C.Tensor` method the operator mirrors (for the override protocol).
-unsafe fn inplace(
+///
+/// # Safety
+/// As `binary`.
+pub(crate) unsafe fn inplace(
     a: *mut ffi::PyObject,
     b: *mut ffi::PyObject,
     name: &str,
@@ -164,74 +167,17 @@ unsafe fn inplace(
     })
 }
 
-macro_rules! binary_slot {
-    ($name:ident, $op:literal, $body:expr) => {
-        binary_slot!($name, $op, elementwise_worth, $body);
-    };
-    ($name:ident, $op:literal, $worth:expr, $body:expr) => {
-        unsafe extern "C" fn $name(
-            a: *mut ffi::PyObject,
-            b: *mut ffi::PyObject,
-        ) -> *mut ffi::PyObject {
-            // SAFETY: forwarded CPython slot arguments.
-            unsafe { binary(a, b, $op, $worth, $body) }
-        }
-    };
-}
-macro_rules! inplace_slot {
-    ($name:ident, $op:literal, $body:expr) => {
-        unsafe extern "C" fn $name(
-            a: *mut ffi::PyObject,
-            b: *mut ffi::PyObject,
-        ) -> *mut ffi::PyObject {
-            // SAFETY: forwarded CPython slot arguments.
-            unsafe { inplace(a, b, $op, $body) }
-        }
-    };
-}
-
-binary_slot!(nb_add, "add", |x, y| ops::add(x, y, Scalar::Int(1)));
-binary_slot!(nb_subtract, "sub", |x, y| ops::sub(x, y, Scalar::Int(1)));
-binary_slot!(nb_multiply, "mul", ops::mul);
-binary_slot!(nb_true_divide, "div", |x, y| ops::div(x, y, None));
-binary_slot!(nb_floor_divide, "floor_divide", ops::floor_divide);
-binary_slot!(nb_remainder, "remainder", ops::remainder);
-binary_slot!(
-    nb_matrix_multiply,
-    "matmul",
-    gil::matmul_worth,
-    |x: &Tensor, y: &Tensor| {
-        if x.is_wrapped_number() || y.is_wrapped_number() {
-            // `t @ 2`: torch raises TypeError for a number operand.
-            return Err(crate::core::Error::type_error(
-                "matmul(): argument 'other' must be Tensor, not a number",
-            ));
-        }
-        ops::matmul(x, y)
-    }
-);
-binary_slot!(nb_and, "bitwise_and", ops::bitwise_and);
-binary_slot!(nb_or, "bitwise_or", ops::bitwise_or);
-binary_slot!(nb_xor, "bitwise_xor", ops::bitwise_xor);
-binary_slot!(nb_lshift, "bitwise_left_shift", ops::bitwise_left_shift);
-binary_slot!(nb_rshift, "bitwise_right_shift", ops::bitwise_right_shift);
-inplace_slot!(nb_inplace_add, "add_", |x, y| ops::add_(
-    x,
-    y,
-    Scalar::Int(1)
-));
-inplace_slot!(nb_inplace_subtract, "sub_", |x, y| ops::sub_(
-    x,
-    y,
-    Scalar::Int(1)
-));
-inplace_slot!(nb_inplace_multiply, "mul_", ops::mul_);
-inplace_slot!(nb_inplace_true_divide, "div_", |x, y| ops::div_(x, y, None));
-
-unsafe extern "C" fn nb_power(
+/// `a ** b`: `pow(a, b)`; the three-argument form `pow(a, b, m)` is refused.
+///
+/// # Safety
+/// CPython's ternary slot convention: three live borrowed operands (`m` is `None` for `**`).
+pub(crate) unsafe fn power(
     a: *mut ffi::PyObject,
     b: *mut ffi::PyObject,
     m: *mut ffi::PyObject,
+    name: &str,
+    worth: fn(&Tensor, &Tensor) -> bool,
+    f: impl FnOnce(&Tensor, &Tensor) -> CoreResult<Tensor>,
 ) -> *mut ffi::PyObject {
     // SAFETY: identity comparison with the `None` singleton.
     if m != unsafe { ffi::Py_None() } {
@@ -241,12 +187,26 @@ unsafe extern "C" fn nb_power(
             ))
         });
     }
-    // SAFETY: forwarded CPython slot arguments.
-    unsafe { binary(a, b, "pow", elementwise_worth, ops::pow) }
+    // SAFETY: forwarded contract.
+    unsafe { binary(a, b, name, worth, f) }
+}
+
+/// For operators whose op takes no numbers (`@`): torch's TypeError when an operand is a number
+/// (`t @ 2`, `2 @ t`).
+pub(crate) fn tensors_only(name: &str, x: &Tensor, y: &Tensor) -> CoreResult<()> {
+    if x.is_wrapped_number() || y.is_wrapped_number() {
+        return Err(crate::core::Error::type_error(format!(
+            "{name}(): argument 'other' must be Tensor, not a number"
+        )));
+    }
+    Ok(())
 }
 
 /// Shared body of the unary slots; `name` is the `_C` function the operator mirrors.
-unsafe fn unary(
+///
+/// # Safety
+/// CPython's unary slot convention: a live instance of `_C.Tensor`, the GIL held.
+pub(crate) unsafe fn unary(
     a: *mut ffi::PyObject,
     name: &str,
     f: impl FnOnce(&Tensor) -> CoreResult<Tensor>,
@@ -262,18 +222,6 @@ unsafe fn unary(
     })
 }
 
-unsafe extern "C" fn nb_negative(a: *mut ffi::PyObject) -> *mut ffi::PyObject {
-    // SAFETY: forwarded slot argument.
-    unsafe { unary(a, "neg", ops::neg) }
-}
-unsafe extern "C" fn nb_absolute(a: *mut ffi::PyObject) -> *mut ffi::PyObject {
-    // SAFETY: forwarded slot argument.
-    unsafe { unary(a, "abs", ops::abs) }
-}
-unsafe extern "C" fn nb_invert(a: *mut ffi::PyObject) -> *mut ffi::PyObject {
-    // SAFETY: forwarded slot argument.
-    unsafe { unary(a, "bitwise_not", ops::bitwise_not) }
-}
 unsafe extern "C" fn nb_positive(a: *mut ffi::PyObject) -> *mut ffi::PyObject {
     crate::handle_errors!({
         // SAFETY: CPython calls the slot with a live instance of our type (borrowed).
@@ -353,15 +301,9 @@ pub unsafe extern "C" fn tensor_richcompare(
     b: *mut ffi::PyObject,
     op: c_int,
 ) -> *mut ffi::PyObject {
-    type BinaryOp = fn(&Tensor, &Tensor) -> CoreResult<Tensor>;
-    let (name, f): (&str, BinaryOp) = match op {
-        ffi::Py_EQ => ("eq", ops::eq),
-        ffi::Py_NE => ("ne", ops::ne),
-        ffi::Py_LT => ("lt", ops::lt),
-        ffi::Py_LE => ("le", ops::le),
-        ffi::Py_GT => ("gt", ops::gt),
-        ffi::Py_GE => ("ge", ops::ge),
-        _ => return not_implemented().release(),
+    // The comparisons the schema declares (`python_operator: __eq__`, ...).
+    let Some((name, f)) = super::generated::compare_op(op) else {
+        return not_implemented().release();
     };
     // SAFETY: forwarded CPython slot arguments.
     unsafe { binary(a, b, name, elementwise_worth, f) }
@@ -372,36 +314,18 @@ static mut NUMBER_METHODS: ffi::PyNumberMethods = {
     unsafe { std::mem::zeroed() }
 };
 
-/// The number-protocol table, filled on first use (from `tensor_object::init`, under the GIL).
+/// The number-protocol table, filled on first use (from `tensor_object::init`, under the GIL):
+/// the generated slots of the schema's operators, and the hand-written ones above.
 pub fn number_methods() -> *mut ffi::PyNumberMethods {
     let t = addr_of_mut!(NUMBER_METHODS);
     // SAFETY: called once during module initialisation, before the type is readied and shared.
     unsafe {
-        (*t).nb_add = Some(nb_add);
-        (*t).nb_subtract = Some(nb_subtract);
-        (*t).nb_multiply = Some(nb_multiply);
-        (*t).nb_true_divide = Some(nb_true_divide);
-        (*t).nb_floor_divide = Some(nb_floor_divide);
-        (*t).nb_remainder = Some(nb_remainder);
-        (*t).nb_power = Some(nb_power);
-        (*t).nb_matrix_multiply = Some(nb_matrix_multiply);
-        (*t).nb_negative = Some(nb_negative);
+        super::generated::fill_number_slots(&mut *t);
         (*t).nb_positive = Some(nb_positive);
-        (*t).nb_absolute = Some(nb_absolute);
-        (*t).nb_invert = Some(nb_invert);
-        (*t).nb_and = Some(nb_and);
-        (*t).nb_or = Some(nb_or);
-        (*t).nb_xor = Some(nb_xor);
-        (*t).nb_lshift = Some(nb_lshift);
-        (*t).nb_rshift = Some(nb_rshift);
         (*t).nb_bool = Some(nb_bool);
         (*t).nb_int = Some(nb_int);
         (*t).nb_float = Some(nb_float);
         (*t).nb_index = Some(nb_index);
-        (*t).nb_inplace_add = Some(nb_inplace_add);
-        (*t).nb_inplace_subtract = Some(nb_inplace_subtract);
-        (*t).nb_inplace_multiply = Some(nb_inplace_multiply);
-        (*t).nb_inplace_true_divide = Some(nb_inplace_true_divide);
     }
     t
 }

@@ -124,7 +124,10 @@ fn build_list(values: &[Scalar], sizes: &[usize], pos: &mut usize) -> PyResult<O
     }
 }
 
-unsafe extern "C" fn tolist(slf: *mut ffi::PyObject, _: *mut ffi::PyObject) -> *mut ffi::PyObject {
+pub(crate) unsafe extern "C" fn tolist(
+    slf: *mut ffi::PyObject,
+    _: *mut ffi::PyObject,
+) -> *mut ffi::PyObject {
     crate::handle_errors!({
         // SAFETY: method of `_C.Tensor`.
         let t = unsafe { this(slf) };
@@ -162,7 +165,7 @@ pub unsafe extern "C" fn tensor_iter(slf: *mut ffi::PyObject) -> *mut ffi::PyObj
 /// `t.__reduce_ex__(protocol)`: pickle and `copy` support. The tensor is stored as
 /// `_C._rebuild_tensor(type(t), data_bytes, dtype, shape)` plus its `__dict__` as state, so
 /// values, dtype, shape, subclass and attributes survive a round trip.
-unsafe extern "C" fn reduce_ex(
+pub(crate) unsafe extern "C" fn reduce_ex(
     slf: *mut ffi::PyObject,
     _protocol: *mut ffi::PyObject,
 ) -> *mut ffi::PyObject {
@@ -208,7 +211,7 @@ unsafe extern "C" fn reduce_ex(
 /// `t.__deepcopy__(memo)`: a copy of the data, dtype, shape, strides, subclass, `__dict__` and
 /// `grad`. Tensors that share storage inside one deep copy share one new storage afterwards, as
 /// in torch (the memo maps each original storage to its copy).
-unsafe extern "C" fn deepcopy(
+pub(crate) unsafe extern "C" fn deepcopy(
     slf: *mut ffi::PyObject,
     memo: *mut ffi::PyObject,
 ) -> *mut ffi::PyObject {
@@ -282,38 +285,17 @@ unsafe extern "C" fn deepcopy(
     })
 }
 
-/// Hand-written methods (no sentinel): appended to the generated table by `tensor_object::init`.
+/// Hand-written methods the schema does not describe (no sentinel): appended to the generated
+/// table by `tensor_object::init`. (`tolist`, `as_subclass`, `__deepcopy__` and `__reduce_ex__`
+/// are hand-written too, but declared in the schema with `manual_binding`, which puts them in
+/// the generated table with their docstrings.)
 pub fn hand_written_methods() -> Vec<ffi::PyMethodDef> {
     vec![
-        ffi::PyMethodDef {
-            ml_name: c"tolist".as_ptr(),
-            ml_meth: ffi::PyMethodDefPointer { PyCFunction: tolist },
-            ml_flags: ffi::METH_NOARGS,
-            ml_doc: c"tolist($self, /)\n--\n\nReturns the data as nested Python lists of bool, int or float (a number for a 0-dim tensor).\n\nMirrors torch.Tensor.tolist.".as_ptr(),
-        },
         ffi::PyMethodDef {
             ml_name: super::override_protocol::PROTOCOL_NAME.as_ptr(),
             ml_meth: ffi::PyMethodDefPointer { PyCFunctionWithKeywords: super::override_protocol::default_impl },
             ml_flags: ffi::METH_CLASS | ffi::METH_VARARGS | ffi::METH_KEYWORDS,
             ml_doc: c"__tensorbind_function__(cls, func, types, args=(), kwargs=None)\n--\n\nThe override protocol's default (PyTorch: Tensor.__torch_function__): returns\nNotImplemented unless cls is a subclass of every type in types; otherwise calls\nfunc(*args, **kwargs) with the protocol disabled and returns tensor results as cls instances.\nOverride it in a subclass (as a classmethod) to intercept every _C function, method and\noperator the subclass takes part in.".as_ptr(),
-        },
-        ffi::PyMethodDef {
-            ml_name: c"as_subclass".as_ptr(),
-            ml_meth: ffi::PyMethodDefPointer { PyCFunction: super::override_protocol::as_subclass },
-            ml_flags: ffi::METH_O,
-            ml_doc: c"as_subclass($self, cls, /)\n--\n\nThe same data as an instance of cls, a subclass of _C.Tensor (a new object over an alias of\nthis tensor; torch.Tensor.as_subclass). Raises TypeError for other classes.".as_ptr(),
-        },
-        ffi::PyMethodDef {
-            ml_name: c"__deepcopy__".as_ptr(),
-            ml_meth: ffi::PyMethodDefPointer { PyCFunction: deepcopy },
-            ml_flags: ffi::METH_O,
-            ml_doc: c"__deepcopy__($self, memo, /)\n--\n\nA deep copy: data, dtype, shape, strides, subclass, __dict__ and grad. Tensors that\nshare storage within one deep copy share one new storage afterwards (torch.Tensor.__deepcopy__).".as_ptr(),
-        },
-        ffi::PyMethodDef {
-            ml_name: c"__reduce_ex__".as_ptr(),
-            ml_meth: ffi::PyMethodDefPointer { PyCFunction: reduce_ex },
-            ml_flags: ffi::METH_O,
-            ml_doc: c"__reduce_ex__($self, protocol, /)\n--\n\nPickle and copy support: values, dtype, shape, subclass and __dict__ round-trip\n(views are copied, not shared).".as_ptr(),
         },
     ]
 }

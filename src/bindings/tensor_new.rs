@@ -3,7 +3,7 @@
 //! (PyTorch: `torch/csrc/utils/tensor_new.cpp`). Shape and dtype are inferred here; the core
 //! builds the tensor.
 
-use super::arg_parser::{ArgSlots, PythonArgParser};
+use super::arg_parser::ParsedArgs;
 use super::convert;
 use super::errors::{runtime_error, type_error, value_error, BindError, PyResult};
 use super::object_ptr::{Borrowed, ObjectPtr};
@@ -133,55 +133,30 @@ pub(crate) fn from_data(data: Borrowed<'_>, dtype: Option<DType>, fname: &str) -
     Ok(t)
 }
 
-/// `_C.tensor(data, *, dtype=None)`.
-///
-/// # Safety
-/// Called by CPython with the `METH_FASTCALL | METH_KEYWORDS` convention.
-pub unsafe extern "C" fn fn_tensor(
-    _module: *mut ffi::PyObject,
-    args: *const *mut ffi::PyObject,
-    nargs: ffi::Py_ssize_t,
-    kwnames: *mut ffi::PyObject,
-) -> *mut ffi::PyObject {
-    static PARSER: PythonArgParser = PythonArgParser::new(
-        "tensor",
-        &["tensor(PyObject* data, *, ScalarType? dtype=None)"],
-        false,
-    );
-    crate::handle_errors!({
-        let mut slots = ArgSlots::new();
-        // SAFETY: CPython's METH_FASTCALL|METH_KEYWORDS convention (see generated bindings).
-        let r = unsafe { PARSER.parse(&mut slots, args, nargs, kwnames) }?;
-        let dtype = r.optional_scalar_type(1)?;
-        // torch: RuntimeError: Could not infer dtype of NoneType
-        let data = r
-            .object(0)
-            .ok_or_else(|| runtime_error("Could not infer dtype of NoneType"))?;
-        if unpack(data).is_some() {
-            // torch's UserWarning for copy construction, raised before anything is made (so
-            // with `-W error` nothing is left to free).
-            // SAFETY: the GIL is held; the category is a live warning class and the message a
-            // static C string.
-            if unsafe {
-                ffi::PyErr_WarnEx(ffi::PyExc_UserWarning, COPY_CONSTRUCT_WARNING.as_ptr(), 1)
-            } < 0
-            {
-                return Err(BindError::Python);
-            }
+/// `_C.tensor(data, *, dtype=None)`: the body of the entry point generated from the schema
+/// (`manual_binding: METH_FASTCALL tensor_new::tensor`), which parses the arguments.
+pub(crate) fn tensor(r: &ParsedArgs<'_>) -> PyResult<*mut ffi::PyObject> {
+    let dtype = r.optional_scalar_type(1)?;
+    // torch: RuntimeError: Could not infer dtype of NoneType
+    let data = r
+        .object(0)
+        .ok_or_else(|| runtime_error("Could not infer dtype of NoneType"))?;
+    if unpack(data).is_some() {
+        // torch's UserWarning for copy construction, raised before anything is made (so with
+        // `-W error` nothing is left to free).
+        // SAFETY: the GIL is held; the category is a live warning class and the message a static
+        // C string.
+        if unsafe { ffi::PyErr_WarnEx(ffi::PyExc_UserWarning, COPY_CONSTRUCT_WARNING.as_ptr(), 1) }
+            < 0
+        {
+            return Err(BindError::Python);
         }
-        Ok(wrap(from_data(data, dtype, "tensor")?)?.release())
-    })
+    }
+    Ok(wrap(from_data(data, dtype, "tensor")?)?.release())
 }
 
 /// torch's warning for `torch.tensor(a_tensor)` (torch/csrc/utils/tensor_new.cpp, `tensor_ctor`).
 const COPY_CONSTRUCT_WARNING: &std::ffi::CStr = c"To copy construct from a tensor, it is recommended to use sourceTensor.detach().clone() or sourceTensor.detach().clone().requires_grad_(True), rather than torch.tensor(sourceTensor).";
-
-pub const TENSOR_DOC: &std::ffi::CStr = c"tensor($module, data, *, dtype=None)\n--\n\n\
-Builds a new tensor by copying data: a number, a (nested) list or tuple of numbers, or a tensor\n(with torch's UserWarning recommending sourceTensor.detach().clone() instead).\n\n\
-Without dtype, the result is bool when every element is a bool, float32 when any is a float,\n\
-and int64 otherwise (an empty list gives float32).\n\n\
-Raises ValueError for ragged nested sequences and TypeError for elements that are not numbers.\n\n\
-Mirrors torch.tensor.";
 
 /// `_C.Tensor(...)` (`tp_new`): the legacy constructor, for the type and its subclasses.
 ///
@@ -232,55 +207,38 @@ pub unsafe extern "C" fn tensor_type_new(
 }
 
 /// `_C._rebuild_tensor(cls, data, dtype, shape)`: the constructor pickles name (see
-/// `Tensor.__reduce_ex__`). `cls` must be `_C.Tensor` or a subclass, `data` the bytes.
-///
-/// # Safety
-/// Called by CPython with the `METH_FASTCALL | METH_KEYWORDS` convention.
-pub unsafe extern "C" fn fn_rebuild_tensor(
-    _module: *mut ffi::PyObject,
-    args: *const *mut ffi::PyObject,
-    nargs: ffi::Py_ssize_t,
-    kwnames: *mut ffi::PyObject,
-) -> *mut ffi::PyObject {
-    static PARSER: PythonArgParser = PythonArgParser::new(
-        "_rebuild_tensor",
-        &["_rebuild_tensor(PyObject* cls, PyObject* data, ScalarType dtype, int[] shape)"],
-        false,
-    );
-    crate::handle_errors!({
-        let mut slots = ArgSlots::new();
-        // SAFETY: CPython's METH_FASTCALL|METH_KEYWORDS convention.
-        let r = unsafe { PARSER.parse(&mut slots, args, nargs, kwnames) }?;
-        let (Some(cls), Some(data)) = (r.object(0), r.object(1)) else {
-            return Err(type_error(
-                "_rebuild_tensor(): cls and data must not be None",
-            ));
-        };
-        // SAFETY: type checks of live borrowed objects.
-        let is_tensor_type = unsafe {
-            ffi::PyType_Check(cls.as_ptr()) != 0
-                && ffi::PyType_IsSubtype(
-                    cls.as_ptr() as *mut ffi::PyTypeObject,
-                    super::tensor_object::tensor_type(),
-                ) != 0
-        };
-        if !is_tensor_type {
-            return Err(type_error(
-                "_rebuild_tensor(): cls must be _C.Tensor or a subclass of it",
-            ));
-        }
-        let mut buf: *mut std::ffi::c_char = std::ptr::null_mut();
-        let mut len: ffi::Py_ssize_t = 0;
-        // SAFETY: `data` is live; on success `buf` points into it for as long as it lives.
-        if unsafe { ffi::PyBytes_AsStringAndSize(data.as_ptr(), &mut buf, &mut len) } < 0 {
-            return Err(BindError::Python);
-        }
-        // SAFETY: `len` bytes at `buf`, borrowed from `data`, which outlives this call.
-        let bytes = unsafe { std::slice::from_raw_parts(buf as *const u8, len as usize) };
-        let shape = r.int_list(3)?;
-        let sizes = crate::core::ops::nonnegative_sizes(&shape)?;
-        let t = Tensor::from_bytes(bytes, &sizes, r.scalar_type(2)?)?;
-        // SAFETY: `cls` is a ready subtype of `_C.Tensor` (checked above).
-        unsafe { alloc_with(cls.as_ptr() as *mut ffi::PyTypeObject, t) }.map(ObjectPtr::release)
-    })
+/// `Tensor.__reduce_ex__`). `cls` must be `_C.Tensor` or a subclass, `data` the bytes. The body
+/// of the entry point generated from the schema (`manual_binding`).
+pub(crate) fn rebuild_tensor(r: &ParsedArgs<'_>) -> PyResult<*mut ffi::PyObject> {
+    let (Some(cls), Some(data)) = (r.object(0), r.object(1)) else {
+        return Err(type_error(
+            "_rebuild_tensor(): cls and data must not be None",
+        ));
+    };
+    // SAFETY: type checks of live borrowed objects.
+    let is_tensor_type = unsafe {
+        ffi::PyType_Check(cls.as_ptr()) != 0
+            && ffi::PyType_IsSubtype(
+                cls.as_ptr() as *mut ffi::PyTypeObject,
+                super::tensor_object::tensor_type(),
+            ) != 0
+    };
+    if !is_tensor_type {
+        return Err(type_error(
+            "_rebuild_tensor(): cls must be _C.Tensor or a subclass of it",
+        ));
+    }
+    let mut buf: *mut std::ffi::c_char = std::ptr::null_mut();
+    let mut len: ffi::Py_ssize_t = 0;
+    // SAFETY: `data` is live; on success `buf` points into it for as long as it lives.
+    if unsafe { ffi::PyBytes_AsStringAndSize(data.as_ptr(), &mut buf, &mut len) } < 0 {
+        return Err(BindError::Python);
+    }
+    // SAFETY: `len` bytes at `buf`, borrowed from `data`, which outlives this call.
+    let bytes = unsafe { std::slice::from_raw_parts(buf as *const u8, len as usize) };
+    let shape = r.int_list(3)?;
+    let sizes = crate::core::ops::nonnegative_sizes(&shape)?;
+    let t = Tensor::from_bytes(bytes, &sizes, r.scalar_type(2)?)?;
+    // SAFETY: `cls` is a ready subtype of `_C.Tensor` (checked above).
+    unsafe { alloc_with(cls.as_ptr() as *mut ffi::PyTypeObject, t) }.map(ObjectPtr::release)
 }

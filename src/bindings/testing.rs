@@ -2,7 +2,7 @@
 //! behaviour that Python code cannot trigger by itself. Named with a leading underscore and
 //! documented as private.
 
-use super::arg_parser::{ArgSlots, PythonArgParser};
+use super::arg_parser::ParsedArgs;
 use super::errors::PyResult;
 use super::object_ptr::{none, py_bool};
 use pyo3_ffi as ffi;
@@ -13,37 +13,20 @@ use std::sync::{Condvar, Mutex};
 /// `_C._hold_in_thread(tensor, seconds)`: a Rust thread takes a handle to `tensor`, holds it for
 /// `seconds`, then drops it without the GIL — so a test can drop the last Python reference first
 /// and watch the Python object be preserved, then released from a thread that does not hold the
-/// GIL (Note [PyObject preservation]).
-///
-/// # Safety
-/// Called by CPython with the `METH_FASTCALL | METH_KEYWORDS` convention.
-pub unsafe extern "C" fn fn_hold_in_thread(
-    _module: *mut ffi::PyObject,
-    args: *const *mut ffi::PyObject,
-    nargs: ffi::Py_ssize_t,
-    kwnames: *mut ffi::PyObject,
-) -> *mut ffi::PyObject {
-    static PARSER: PythonArgParser = PythonArgParser::new(
-        "_hold_in_thread",
-        &["_hold_in_thread(Tensor tensor, float seconds)"],
-        false,
-    );
-    crate::handle_errors!({
-        let mut slots = ArgSlots::new();
-        // SAFETY: CPython's METH_FASTCALL|METH_KEYWORDS convention.
-        let r = unsafe { PARSER.parse(&mut slots, args, nargs, kwnames) }?;
-        let t = r.tensor(0)?.clone();
-        let seconds = r.float(1)?.clamp(0.0, 60.0);
-        let spawned: PyResult<_> = std::thread::Builder::new()
-            .name("tensorbind-hold".into())
-            .spawn(move || {
-                std::thread::sleep(std::time::Duration::from_secs_f64(seconds));
-                drop(t);
-            })
-            .map_err(|e| super::errors::runtime_error(format!("_hold_in_thread(): {e}")));
-        drop(spawned?); // detached
-        Ok(none().release())
-    })
+/// GIL (Note [PyObject preservation]). The body of the entry point generated from the schema
+/// (`manual_binding`).
+pub(crate) fn hold_in_thread(r: &ParsedArgs<'_>) -> PyResult<*mut ffi::PyObject> {
+    let t = r.tensor(0)?.clone();
+    let seconds = r.float(1)?.clamp(0.0, 60.0);
+    let spawned: PyResult<_> = std::thread::Builder::new()
+        .name("tensorbind-hold".into())
+        .spawn(move || {
+            std::thread::sleep(std::time::Duration::from_secs_f64(seconds));
+            drop(t);
+        })
+        .map_err(|e| super::errors::runtime_error(format!("_hold_in_thread(): {e}")));
+    drop(spawned?); // detached
+    Ok(none().release())
 }
 
 // ----- pausing a released core call ------------------------------------------------------------

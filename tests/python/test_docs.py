@@ -7,6 +7,7 @@ import io
 import pathlib
 import pydoc
 import re
+import sys
 import types
 
 import pytest
@@ -21,9 +22,11 @@ def _schema_ops():
     ops = {}
     current = None
     for line in SCHEMA.read_text().splitlines():
-        m = re.match(r"^- func: ([A-Za-z_0-9]+)(\.[A-Za-z_0-9]+)?\(", line)
+        m = re.match(r"^- func: ([A-Za-z_0-9]+)(\.[A-Za-z_0-9]+)?\((Generator self)?", line)
         if m:
-            current = {"name": m.group(1), "function": True, "method": False, "doc": None}
+            # Methods of `_C.Generator` (`Generator self`) are keyed "Generator.<name>".
+            name = ("Generator." if m.group(3) else "") + m.group(1)
+            current = {"name": name, "function": True, "method": False, "doc": None}
             ops.setdefault(current["name"], {"function": False, "method": False, "docs": []})
             continue
         if current is None:
@@ -42,7 +45,10 @@ def _schema_ops():
 
 
 def _module_functions():
-    return {n: getattr(_C, n) for n in dir(_C) if isinstance(getattr(_C, n), types.BuiltinFunctionType)}
+    # The extension module itself: the package re-exports only public names (and a few private
+    # test hooks); private schema entries such as `_rebuild_tensor` live on `_C._C`.
+    ext = sys.modules["_C._C"]
+    return {n: getattr(ext, n) for n in dir(ext) if isinstance(getattr(ext, n), types.BuiltinFunctionType)}
 
 
 def _tensor_methods():
@@ -93,10 +99,16 @@ def test_every_schema_op_is_exposed_with_its_doc():
             assert name in funcs, f"_C.{name} missing"
             for d in info["docs"]:
                 assert d in funcs[name].__doc__, f"_C.{name} doc lacks {d!r}"
-        if info["method"]:
-            assert name in meths, f"_C.Tensor.{name} missing"
+        if info["method"] and name.startswith("Generator."):
+            meth = vars(_C.Generator).get(name.split(".")[1])
+            assert meth is not None, f"_C.{name} missing"
             for d in info["docs"]:
-                assert d in meths[name].__doc__, f"_C.Tensor.{name} doc lacks {d!r}"
+                assert d in meth.__doc__, f"_C.{name} doc lacks {d!r}"
+        elif info["method"]:
+            meth = meths.get(name, vars(_C.Tensor).get(name))  # dunders are not in `meths`
+            assert meth is not None, f"_C.Tensor.{name} missing"
+            for d in info["docs"]:
+                assert d in meth.__doc__, f"_C.Tensor.{name} doc lacks {d!r}"
 
 
 def test_hand_written_callables_documented():
@@ -174,17 +186,38 @@ def test_multi_overload_callables_give_the_documented_fallback():
         assert fn.__text_signature__ in ("($module, *args, **kwargs)", "($self, *args, **kwargs)")
         params = list(inspect.signature(fn).parameters.values())
         assert [p.kind for p in params][-2:] == [inspect.Parameter.VAR_POSITIONAL, inspect.Parameter.VAR_KEYWORD]
+    # Each overload with its types, in the order the parser tries them.
     doc = _C.sum.__doc__
-    assert "sum(input, *, dtype=None) -> Tensor" in doc
-    assert "sum(input, dim, keepdim=False, *, dtype=None, out=None) -> Tensor" in doc
+    assert "sum(input: Tensor, *, dtype: dtype | None = None) -> Tensor" in doc
+    assert (
+        "sum(input: Tensor, dim: int | Sequence[int] | None, keepdim: bool = False, *, "
+        "dtype: dtype | None = None, out: Tensor | None = None) -> Tensor"
+    ) in doc
+    assert "tried in the order listed" in doc
     assert _C.arange.__doc__.count("arange(") >= 3
+
+
+def test_overloads_differ_in_their_types():
+    # Names and defaults alone would list squeeze(input, dim) twice.
+    lines = [ln for ln in _C.squeeze.__doc__.splitlines() if ln.startswith("squeeze(")]
+    assert lines == [
+        "squeeze(input: Tensor) -> Tensor",
+        "squeeze(input: Tensor, dim: int) -> Tensor",
+        "squeeze(input: Tensor, dim: Sequence[int]) -> Tensor",
+    ]
+    for fn in (_C.clamp, _C.lerp, _C.movedim, _C.split, _C.Tensor.split, _C.max):
+        lines = [ln for ln in fn.__doc__.splitlines() if ln.startswith(fn.__name__ + "(")]
+        assert len(lines) > 1 and len(set(lines)) == len(lines), fn.__name__
 
 
 def test_docstring_layout():
     doc = _C.add.__doc__
     # the __text_signature__ header is stripped from __doc__ by CPython
     assert not doc.startswith("add($module")
-    assert "add(input, other, *, alpha=1, out=None) -> Tensor" in doc
+    assert (
+        "add(input: Tensor | Number, other: Tensor | Number, *, alpha: Number = 1, "
+        "out: Tensor | None = None) -> Tensor"
+    ) in doc
     assert "Computes input + alpha * other elementwise" in doc
     assert "Mirrors torch.add" in doc
     assert "Mirrors torch.Tensor.add" in _C.Tensor.add.__doc__
@@ -223,4 +256,4 @@ def test_help_on_module():
 
 def test_help_on_multi_overload_function():
     text = _help_text(_C.sum)
-    assert "sum(input, dim, keepdim=False, *, dtype=None, out=None) -> Tensor" in text
+    assert "sum(input: Tensor, dim: int | Sequence[int] | None, keepdim: bool = False" in text
