@@ -9,6 +9,7 @@
 
 use super::convert;
 use super::errors::{type_error, PyResult};
+use super::gil;
 use super::object_ptr::Borrowed;
 use super::tensor_object::{tensor_ref, unpack};
 use crate::core::ops::elementwise::BinaryPlan;
@@ -143,8 +144,19 @@ pub fn write_out_plan(
     match unpack(out) {
         Some(t) if t.sizes() == plan.shape() && can_cast(plan.dtype(), t.dtype()) => {
             // `plan` may borrow `t` itself (out=input): both are shared borrows, and the kernel
-            // handles that aliasing; nothing replaces `out`'s tensor on this path.
-            plan.run_into(&t)?;
+            // handles that aliasing; nothing replaces `out`'s tensor on this path. A large
+            // output is written without the GIL: the plan's inputs and `t` are borrowed handles,
+            // which stay valid while this call runs even if another thread replaces them (Note
+            // [Borrowed tensors and replaced handles]), and only the core runs meanwhile.
+            let work: usize = plan.shape().iter().product();
+            let unlocked = gil::elementwise_worth(work).then(|| {
+                // SAFETY: the GIL is held; until `unlocked` is dropped only `run_into` runs, on
+                // handles that stay valid for this call (see above).
+                unsafe { gil::Unlocked::new() }
+            });
+            let done = plan.run_into(&t);
+            drop(unlocked);
+            done?;
             Ok(out.to_owned().release())
         }
         // The resize path replaces `out`'s tensor, which `plan` may borrow: compute first.
