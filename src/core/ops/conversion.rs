@@ -57,8 +57,22 @@ pub fn sizes(input: &Tensor, dim: Option<i64>) -> Result<Vec<i64>> {
     Ok(input.sizes().iter().map(|&s| s as i64).collect())
 }
 
-/// `Tensor.size(dim)`: one size; IndexError when `dim` is out of range.
+/// torch's `maybe_wrap_dim(dim, ndim, wrap_scalar=false)`, as `TensorImpl::size(dim)` and
+/// `stride(dim)` use it: a 0-dim tensor has no dim to ask about (IndexError "Dimension specified
+/// as 0 but tensor has no dimensions"), where reductions accept 0 and -1 for it.
+fn check_not_scalar(input: &Tensor, dim: i64) -> Result<()> {
+    if input.dim() == 0 {
+        return Err(crate::core::error::Error::index(format!(
+            "Dimension specified as {dim} but tensor has no dimensions"
+        )));
+    }
+    Ok(())
+}
+
+/// `Tensor.size(dim)`: one size; IndexError when `dim` is out of range (any dim of a 0-dim
+/// tensor is).
 pub fn size_dim(input: &Tensor, dim: i64) -> Result<i64> {
+    check_not_scalar(input, dim)?;
     Ok(input.size(dim)? as i64)
 }
 
@@ -69,8 +83,10 @@ pub fn strides(input: &Tensor, dim: Option<i64>) -> Result<Vec<i64>> {
     Ok(input.strides().iter().map(|&s| s as i64).collect())
 }
 
-/// `Tensor.stride(dim)`: one stride; IndexError when `dim` is out of range.
+/// `Tensor.stride(dim)`: one stride; IndexError when `dim` is out of range (any dim of a 0-dim
+/// tensor is).
 pub fn stride_dim(input: &Tensor, dim: i64) -> Result<i64> {
+    check_not_scalar(input, dim)?;
     Ok(i64::try_from(input.stride(dim)?).unwrap_or(i64::MAX))
 }
 
