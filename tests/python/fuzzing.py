@@ -265,10 +265,7 @@ class Proto(_C.Tensor):
 
 class ProtoObj:
     """Not a tensor, but takes part in the override protocol: its handler runs an action and
-    returns a marker (or NotImplemented, for ``ProtoObj(False)``)."""
-
-    def __init__(self, handle: bool = True):
-        self.handle = handle
+    returns a marker string instead of calling the function."""
 
     @classmethod
     def __tensorbind_function__(cls, func, types, args=(), kwargs=None):
@@ -276,7 +273,7 @@ class ProtoObj:
         return "ProtoObj"
 
     def __repr__(self) -> str:
-        return f"ProtoObj({self.handle!r})"
+        return "ProtoObj()"
 
 
 class ProtoNo:
@@ -917,6 +914,45 @@ class memory_limit:
         return False
 
 
+def known_bug(source: str) -> str | None:
+    """Why a generated call is held back, or None. A call that reproduces a known, reported bug
+    whose fix is in progress elsewhere would make every run fail on the same bug; such calls are
+    skipped (and counted) unless ``FUZZ_KNOWN_BUGS=1`` is set. Each entry names its regression
+    test; remove the entry when the fix lands."""
+    if os.environ.get("FUZZ_KNOWN_BUGS") == "1":
+        return None
+    # Issue 9 bug 3 (src/bindings/override_protocol.rs): a handler that empties the list argument
+    # ('Proto' clears the call's lists) while the dispatcher still holds borrowed pointers to the
+    # other overloaded items of that list. test_fuzz_calls.py::
+    # test_protocol_handler_that_empties_the_argument_list_in_a_child (xfail until fixed).
+    overloaded = source.count("cls=") + source.count("ProtoObj()") + source.count("ProtoNo()")
+    if "cls='Proto'" in source and overloaded >= 2 and "L([" in source:
+        return "issue 9 bug 3 (override protocol: borrowed list items)"
+    return None
+
+
+def generate(per_target: int, seed: int = 0, only: list[str] | None = None) -> list[tuple[str, str, bool]]:
+    """The calls `fuzz` would make, without making them: ``(target name, source, warn_error)``.
+    (The refleak run replays such a list: hypothesis's own bookkeeping grows a little with every
+    `@given` run, which the reference-count check would take for a leak.)"""
+    out: list[tuple[str, str, bool]] = []
+    tgts = targets()
+    if only:
+        tgts = [t for t in tgts if any(o in t.name for o in only)]
+    cfg = settings(max_examples=per_target, database=None, deadline=None,
+                   suppress_health_check=list(HealthCheck), phases=[Phase.generate])
+    for tgt in tgts:
+
+        @cfg
+        @given(calls(tgt))
+        def body(call):
+            if known_bug(call[0]) is None:
+                out.append((tgt.name, call[0], call[1]))
+
+        hypothesis_seed(seed * 1_000_003 + zlib.crc32(tgt.name.encode()))(body)()
+    return out
+
+
 def fuzz(per_target: int, seed: int = 0, log_path: str | None = None, deadline: float | None = None,
          only: list[str] | None = None) -> Stats:
     """Make `per_target` generated calls of every target (one hypothesis run per target, seeded
@@ -939,6 +975,9 @@ def fuzz(per_target: int, seed: int = 0, log_path: str | None = None, deadline: 
         @given(calls(tgt))
         def body(call):
             if deadline is not None and time.monotonic() > deadline:
+                return
+            if known_bug(call[0]) is not None:
+                stats.outcomes["skipped: known bug"] += 1
                 return
             run_call(call[0], call[1], stats, log, tgt.name)
 
@@ -966,6 +1005,14 @@ def _cmd_run(args) -> int:
     return 0
 
 
+def child_env() -> dict:
+    """The environment of a fuzz child: CPython's debug allocator hooks (freed objects are
+    overwritten with 0xDD, so a use after free reads garbage and fails loudly instead of reading
+    stale data), glibc's `MALLOC_PERTURB_` (the same for the Rust heap: freed and fresh blocks are
+    filled), and faulthandler (a crash prints the Python stack)."""
+    return {**os.environ, "PYTHONMALLOC": "debug", "MALLOC_PERTURB_": "165", "PYTHONFAULTHANDLER": "1"}
+
+
 def run_subprocess(per_target: int, seed: int, seconds: float | None = None, mem_mb: int = 1024,
                    log_path: str | None = None, timeout: float = 600, only: list[str] | None = None) -> dict:
     """Run `fuzz` in a child process (a crash there cannot take the caller down). Returns
@@ -983,8 +1030,7 @@ def run_subprocess(per_target: int, seed: int, seconds: float | None = None, mem
         cmd += ["--seconds", str(seconds)]
     for o in only or []:
         cmd += ["--only", o]
-    proc = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout,
-                          env={**os.environ, "PYTHONFAULTHANDLER": "1"})
+    proc = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout, env=child_env())
     with open(log_path, encoding="utf-8") as f:
         lines = f.read().splitlines()
     if own_log:
@@ -1001,8 +1047,7 @@ def run_subprocess_repro(source: str, mem_mb: int = 1024, timeout: float = 120) 
     """Run one logged call alone in a fresh child process: ``{'rc', 'output'}`` (does the crash
     depend on the calls before it?)."""
     cmd = [sys.executable, os.path.abspath(__file__), "repro", source, "--mem-mb", str(mem_mb)]
-    proc = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout,
-                          env={**os.environ, "PYTHONFAULTHANDLER": "1"})
+    proc = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout, env=child_env())
     return {"rc": proc.returncode, "output": proc.stdout + proc.stderr}
 
 

@@ -31,7 +31,7 @@ import fuzzing  # noqa: E402
 DEBUG_INTERPRETER = hasattr(sys, "gettotalrefcount")
 # Calls per target in the child-process batch: about 5,000 calls (~20 s) on the release build; the
 # debug interpreter is several times slower, so it makes fewer.
-PER_TARGET = int(os.environ.get("FUZZ_PER_TARGET", "4" if DEBUG_INTERPRETER else "12"))
+PER_TARGET = int(os.environ.get("FUZZ_PER_TARGET", "8" if DEBUG_INTERPRETER else "12"))
 
 
 def test_targets_cover_the_module():
@@ -79,17 +79,27 @@ def test_generated_calls_never_crash(report):
     assert s["outcomes"].get("ok", 0) > s["calls"] // 5
 
 
+_IN_PROCESS_CALLS: list = []
+
+
 def test_generated_calls_leave_nothing_behind(report):
-    """One call of each target, in this process (so the refleak run measures it): afterwards no
-    core tensor is left alive and nothing is left in the per-call lists."""
+    """Two calls of each target (one under valgrind), in this process (so the refleak run
+    measures them, and memcheck watches them): afterwards no core tensor is left alive. The calls are generated once and
+    replayed on the refleak run's repeats (hypothesis's own bookkeeping would read as a leak)."""
+    if not _IN_PROCESS_CALLS:
+        # One call per target under valgrind (memcheck-ci: ~1 min), two elsewhere.
+        _IN_PROCESS_CALLS.extend(fuzzing.generate(1 if os.environ.get("TENSORBIND_MEMCHECK") else 2, seed=1))
     gc.collect()
     before = _C._live_tensors()
+    stats = fuzzing.Stats()
     with fuzzing.memory_limit(1024):
-        stats = fuzzing.fuzz(1, seed=1)
+        for name, source, warn_error in _IN_PROCESS_CALLS:
+            fuzzing.run_call(source, warn_error, stats, None, name)
     gc.collect()
     assert _C._live_tensors() == before
-    assert stats.calls == len(fuzzing.targets())
-    report(f"fuzz (in-process, refleak-checked under the debug interpreter): {stats.calls} calls")
+    assert set(stats.per_target) == {name for name, _, _ in _IN_PROCESS_CALLS}
+    assert len(stats.per_target) >= len(fuzzing.targets()) - 2  # calls of known bugs are held back
+    report(f"fuzz in-process (refleak-checked under the debug interpreter, memcheck in CI): {stats.calls} calls")
 
 
 # ---- regressions: each a bug the fuzzer found, with torch's behaviour -------------------------------
@@ -105,3 +115,25 @@ def test_size_and_stride_of_a_dim_of_a_0dim_tensor_is_an_index_error(method, dim
     with pytest.raises(IndexError, match=f"^Dimension specified as {dim} but tensor has no dimensions$"):
         getattr(t, method)(dim)
     assert t.size() == () and t.stride() == ()
+
+
+# ---- found by the fuzzer, to be fixed in files of other work in progress ----------------------------
+
+
+@pytest.mark.no_refleak
+@pytest.mark.xfail(
+    reason="issue 9 bug 3: src/bindings/override_protocol.rs keeps borrowed pointers to the items of "
+    "a list argument across the calls into protocol handlers (fix in progress there); under "
+    "PYTHONMALLOC=debug the dispatcher reads a freed object",
+    strict=False,
+)
+def test_protocol_handler_that_empties_the_argument_list_in_a_child():
+    """The fuzzer's form of issue 9's reproduction: a subclass handler that clears the list
+    argument (`Proto`, action 'clear'), then a second overloaded type in the same list. With owned
+    references (torch's `handle_torch_function` holds them) both handlers run and decline — the
+    default implementation declines for a type that is not a subclass of every overloaded type — so
+    the call raises torch's TypeError "no implementation found for ...", an allowed outcome."""
+    source = "_C._C.cat(L([mk('float32', (2,), 'c', 0, cls='Proto'), mk('float32', (2,), 'c', 0, cls='Sub')]))"
+    res = fuzzing.run_subprocess_repro(source)
+    assert res["rc"] == 0, res["output"][-2000:]
+    assert "outcome: TypeError" in res["output"], res["output"][-2000:]
