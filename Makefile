@@ -69,7 +69,8 @@ wheel: $(MATURIN)
 $(VENV)/bin/python:
 	$(PYTHON) -m venv $(VENV)
 
-$(VENV)/.test-deps: | $(VENV)/bin/python
+# Rebuilt when the Makefile changes (TEST_DEPS may have grown); pip skips what is installed.
+$(VENV)/.test-deps: Makefile | $(VENV)/bin/python
 	$(VENV)/bin/python -m pip install -q $(foreach d,$(TEST_DEPS),'$(d)') '$(TYPECHECK_DEPS)'
 	touch $@
 
@@ -113,8 +114,8 @@ debug-build: $(PYTHON_DBG)
 	PYTHONPATH=$(CURDIR)/$(BUILD_DBG) $(PYTHON_DBG) -c \
 	    "import _C, sys; assert _C._py_debug is True, _C.__file__; print('debug _C:', _C.__file__)"
 
-$(VENV_DBG)/.test-deps: | $(PYTHON_DBG)
-	$(PYTHON_DBG) -m venv $(VENV_DBG)
+$(VENV_DBG)/.test-deps: Makefile | $(PYTHON_DBG)
+	test -x $(VENV_DBG)/bin/python || $(PYTHON_DBG) -m venv $(VENV_DBG)
 	$(VENV_DBG)/bin/python -m pip install -q $(foreach d,$(TEST_DEPS),'$(d)')
 	touch $@
 

@@ -248,10 +248,16 @@ class SlotSub(_C.Tensor):
 
 
 class DelSub(_C.Tensor):
-    """A subclass whose instances run Python code (a collection) when they die."""
+    """A subclass whose instances run Python code when they die: read their own shape, and every
+    64th one a full collection (every one would make dropping a 64K-view `unbind` quadratic)."""
+
+    deaths = 0
 
     def __del__(self) -> None:
-        run_action("gc")
+        _ = self.shape
+        DelSub.deaths += 1
+        if DelSub.deaths % 64 == 0:
+            run_action("gc")
 
 
 class Proto(_C.Tensor):
@@ -1030,17 +1036,23 @@ def run_subprocess(per_target: int, seed: int, seconds: float | None = None, mem
         cmd += ["--seconds", str(seconds)]
     for o in only or []:
         cmd += ["--only", o]
-    proc = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout, env=child_env())
+    try:
+        proc = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout, env=child_env())
+        rc, output = proc.returncode, proc.stdout + proc.stderr
+    except subprocess.TimeoutExpired as e:  # a hang: the last logged call is the one running
+        rc = "timeout"
+        partial = e.stdout or ""
+        partial = partial.decode(errors="replace") if isinstance(partial, bytes) else partial
+        output = f"timed out after {timeout} s (a hang)\n" + partial
     with open(log_path, encoding="utf-8") as f:
         lines = f.read().splitlines()
     if own_log:
         os.unlink(log_path)
     summary = None
-    for line in proc.stdout.splitlines():
+    for line in output.splitlines():
         if line.startswith("FUZZ SUMMARY "):
             summary = json.loads(line[len("FUZZ SUMMARY "):])
-    return {"rc": proc.returncode, "summary": summary, "output": proc.stdout + proc.stderr,
-            "last_call": lines[-1] if lines else None}
+    return {"rc": rc, "summary": summary, "output": output, "last_call": lines[-1] if lines else None}
 
 
 def run_subprocess_repro(source: str, mem_mb: int = 1024, timeout: float = 120) -> dict:
@@ -1059,7 +1071,7 @@ def _cmd_loop(args) -> int:
     while time.monotonic() < end:
         seed = rng.randrange(2**32)
         left = max(1.0, end - time.monotonic())
-        res = run_subprocess(args.per_target, seed, seconds=min(left, 120), mem_mb=args.mem_mb, timeout=left + 300)
+        res = run_subprocess(args.per_target, seed, seconds=min(left, 120), mem_mb=args.mem_mb, timeout=min(left, 120) + 300)
         rounds += 1
         if res["rc"] != 0:
             print(res["output"][-6000:])

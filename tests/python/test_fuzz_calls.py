@@ -137,3 +137,29 @@ def test_protocol_handler_that_empties_the_argument_list_in_a_child():
     res = fuzzing.run_subprocess_repro(source)
     assert res["rc"] == 0, res["output"][-2000:]
     assert "outcome: TypeError" in res["output"], res["output"][-2000:]
+
+
+HUGE = 2**62  # an expanded tensor of 2**62 elements over one stored element
+
+
+@pytest.mark.parametrize(
+    "call",
+    [
+        "_C.zeros(1).expand(HUGE).tolist()",
+        "_C.zeros(1).expand(HUGE).unique()",
+        "_C.zeros(1).expand(HUGE).median()",
+        "_C.zeros(1).expand(HUGE).nonzero()",
+        "_C.zeros(1).expand(HUGE).bernoulli()",
+        "_C.normal(_C.zeros(1).expand(HUGE), 1.0)",
+        "_C.zeros(3).take(_C.zeros(1, dtype=_C.int64).expand(HUGE))",
+        "_C.zeros(3).index_select(0, _C.zeros(1, dtype=_C.int64).expand(HUGE))",
+        "_C.Generator().set_state(_C.zeros(1, dtype=_C.uint8).expand(HUGE))",
+    ],
+)
+def test_copying_a_huge_expanded_tensor_is_a_memory_error(call):
+    """Each of these copied every element of a caller's tensor into a Rust `Vec` allocated
+    infallibly, so an expanded tensor (2**62 elements over one stored one) aborted the process
+    ("memory allocation of ... bytes failed"). torch raises on allocation failure; so do we:
+    MemoryError."""
+    with pytest.raises(MemoryError):
+        eval(call)
