@@ -3,6 +3,11 @@
 #   make demo     build the release wheel, install it into .venv, run the Iris demo
 #   make test     cargo test; pytest on the release wheel; pytest + refleak run under python3.11-dbg
 #   make refleak  only the debug build and the refleak run
+#   make fuzz     generated calls over every public callable, random seeds, for SECONDS (default 300)
+#                 (tests/python/fuzzing.py; `make fuzz SECONDS=3600` for a long run)
+#   make test-memcheck  the whole pytest suite under valgrind memcheck (debug build; long)
+#   make memcheck-ci    the bounded memcheck run of CI: MEMCHECK_TESTS (object model, indexing,
+#                 parser, the in-process fuzz batch)
 #   make wheel    release wheel into dist/
 #   make lint     cargo fmt --check, cargo clippy -D warnings
 #   make bench    the benchmark script (python/bench/bench.py; BENCH_ARGS=--quick for < 1 min)
@@ -31,8 +36,8 @@ TARGET_DBG  := target-dbg
 TARGET_WHEEL := target-wheel
 BUILD_DBG   := build-dbg
 
-# Python packages installed into the test venvs.
-TEST_DEPS   := pytest>=8
+# Python packages installed into the test venvs (hypothesis: the generated-call tests).
+TEST_DEPS   := pytest>=8 hypothesis>=6.100
 # mypy type-checks a sample script against the stub (release venv only: its compiled wheels are
 # for the release interpreter).
 TYPECHECK_DEPS := mypy
@@ -47,10 +52,10 @@ BENCH       := python/bench/bench.py
 BENCH_ARGS  ?=
 
 .PHONY: help wheel install demo test cargo-test pytest-release debug-build pytest-debug refleak \
-        lint bench stubs clean
+        fuzz test-memcheck memcheck-ci lint bench stubs clean
 
 help:
-	@sed -n '3,12p' Makefile | sed 's/^# \{0,1\}//'
+	@sed -n '3,16p' Makefile | sed 's/^# \{0,1\}//'
 
 # ---- release wheel ---------------------------------------------------------------------------
 
@@ -65,8 +70,9 @@ wheel: $(MATURIN)
 $(VENV)/bin/python:
 	$(PYTHON) -m venv $(VENV)
 
-$(VENV)/.test-deps: | $(VENV)/bin/python
-	$(VENV)/bin/python -m pip install -q '$(TEST_DEPS)' '$(TYPECHECK_DEPS)'
+# Rebuilt when the Makefile changes (TEST_DEPS may have grown); pip skips what is installed.
+$(VENV)/.test-deps: Makefile | $(VENV)/bin/python
+	$(VENV)/bin/python -m pip install -q $(foreach d,$(TEST_DEPS),'$(d)') '$(TYPECHECK_DEPS)'
 	touch $@
 
 # Install the freshly built wheel into .venv (force: same version, new build).
@@ -109,9 +115,9 @@ debug-build: $(PYTHON_DBG)
 	PYTHONPATH=$(CURDIR)/$(BUILD_DBG) $(PYTHON_DBG) -c \
 	    "import _C, sys; assert _C._py_debug is True, _C.__file__; print('debug _C:', _C.__file__)"
 
-$(VENV_DBG)/.test-deps: | $(PYTHON_DBG)
-	$(PYTHON_DBG) -m venv $(VENV_DBG)
-	$(VENV_DBG)/bin/python -m pip install -q '$(TEST_DEPS)'
+$(VENV_DBG)/.test-deps: Makefile | $(PYTHON_DBG)
+	test -x $(VENV_DBG)/bin/python || $(PYTHON_DBG) -m venv $(VENV_DBG)
+	$(VENV_DBG)/bin/python -m pip install -q $(foreach d,$(TEST_DEPS),'$(d)')
 	touch $@
 
 pytest-debug: debug-build $(VENV_DBG)/.test-deps
@@ -120,6 +126,28 @@ pytest-debug: debug-build $(VENV_DBG)/.test-deps
 refleak: debug-build $(VENV_DBG)/.test-deps
 	PYTHONPATH=$(CURDIR)/$(BUILD_DBG) TENSORBIND_REFLEAK=$(REFLEAK_RUNS) \
 	    $(VENV_DBG)/bin/python -m pytest tests/python -p no:cacheprovider $(PYTEST_ARGS)
+
+# ---- hunting for crashes and memory errors (issue 9) -------------------------------------------
+
+SECONDS     ?= 300
+# The bounded memcheck run of CI (a few minutes on 2 cores); `make test-memcheck` runs everything.
+MEMCHECK_TESTS := tests/python/test_object_model.py tests/python/test_indexing.py \
+                  tests/python/test_indexing_advanced.py tests/python/test_parser.py \
+                  tests/python/test_fuzz_calls.py::test_generated_calls_leave_nothing_behind
+MEMCHECK_LOG ?= memcheck.log
+
+# Random seeds until SECONDS are up; each round runs in a child process (a crash prints the call).
+fuzz: install $(VENV)/.test-deps
+	$(VENV)/bin/python tests/python/fuzzing.py loop --seconds $(SECONDS)
+
+# valgrind runs the debug-interpreter build: it keeps its symbols (the release wheel is stripped).
+test-memcheck: debug-build $(VENV_DBG)/.test-deps
+	PYTHONPATH=$(CURDIR)/$(BUILD_DBG) $(VENV_DBG)/bin/python tests/memcheck.py --log $(MEMCHECK_LOG) -- \
+	    tests/python -q $(PYTEST_ARGS)
+
+memcheck-ci: debug-build $(VENV_DBG)/.test-deps
+	PYTHONPATH=$(CURDIR)/$(BUILD_DBG) $(VENV_DBG)/bin/python tests/memcheck.py --log $(MEMCHECK_LOG) -- \
+	    $(MEMCHECK_TESTS) -q $(PYTEST_ARGS)
 
 # ---- other -----------------------------------------------------------------------------------
 

@@ -144,7 +144,7 @@ fn set_state_from(g: &Mutex<Generator>, state: Borrowed<'_>) -> PyResult<()> {
             )))
         }
     };
-    let bytes = t.to_vec::<u8>();
+    let bytes = crate::core::ops::conversion::try_to_vec::<u8>(&t)?;
     lock_generator(Some(g)).set_state(&bytes)?;
     Ok(())
 }

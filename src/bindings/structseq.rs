@@ -13,9 +13,17 @@ use pyo3_ffi as ffi;
 use std::ffi::CString;
 use std::sync::OnceLock;
 
-/// The type objects, in the order of `RETURN_TYPES`; owned for the life of the process.
-struct Types(Vec<*mut ffi::PyTypeObject>);
-// SAFETY: the pointers are immortal type objects made once at init and only used under the GIL.
+/// The type objects, in the order of `RETURN_TYPES`, and the descriptions CPython keeps pointers
+/// into (names, docs, field tables); all owned here for the life of the process. Owning the
+/// descriptions, rather than leaking them, keeps them reachable, so leak checkers (valgrind,
+/// `make test-memcheck`) do not report them as lost.
+struct Types {
+    types: Vec<*mut ffi::PyTypeObject>,
+    _strings: Vec<CString>,
+    _fields: Vec<Box<[ffi::PyStructSequence_Field]>>,
+}
+// SAFETY: the pointers are immortal type objects made once at init and only used under the GIL;
+// the descriptions are never written after init.
 unsafe impl Send for Types {}
 // SAFETY: as above.
 unsafe impl Sync for Types {}
@@ -28,17 +36,24 @@ static TYPES: OnceLock<Types> = OnceLock::new();
 /// Called once from `PyInit__C`, with the GIL held; `module` is live.
 pub unsafe fn init(module: *mut ffi::PyObject) -> PyResult<()> {
     // SAFETY: contract; every CPython call is checked; the descriptions (names, docs, fields)
-    // are leaked on purpose: CPython keeps pointers into them for the life of the types.
+    // are kept by `TYPES` for the life of the process: CPython keeps pointers into them for the
+    // life of the types (moving a `CString` or a `Box` does not move its heap buffer).
     unsafe {
         let sub = ObjectPtr::steal_or_err(ffi::PyModule_New(c"_C.return_types".as_ptr()))?;
         let mut types = Vec::new();
+        let mut strings: Vec<CString> = Vec::new();
+        let mut tables: Vec<Box<[ffi::PyStructSequence_Field]>> = Vec::new();
         for (name, fields) in super::generated::return_types() {
-            let leak =
-                |s: String| CString::new(s).expect("no NULs").into_raw() as *const std::ffi::c_char;
+            let mut keep = |s: String| {
+                let c = CString::new(s).expect("no NULs");
+                let p = c.as_ptr();
+                strings.push(c);
+                p
+            };
             let mut fs: Vec<ffi::PyStructSequence_Field> = fields
                 .iter()
                 .map(|f| ffi::PyStructSequence_Field {
-                    name: leak((*f).to_string()),
+                    name: keep((*f).to_string()),
                     doc: std::ptr::null(),
                 })
                 .collect();
@@ -46,10 +61,10 @@ pub unsafe fn init(module: *mut ffi::PyObject) -> PyResult<()> {
                 name: std::ptr::null(),
                 doc: std::ptr::null(),
             });
-            let fs = Box::leak(fs.into_boxed_slice());
+            let mut fs = fs.into_boxed_slice();
             let mut desc = ffi::PyStructSequence_Desc {
-                name: leak(format!("_C.return_types.{name}")),
-                doc: leak(format!(
+                name: keep(format!("_C.return_types.{name}")),
+                doc: keep(format!(
                     "{name}({})\n\nThe named tuple returned by _C.{name} (torch.return_types.{name}).",
                     fields.join(", ")
                 )),
@@ -57,6 +72,7 @@ pub unsafe fn init(module: *mut ffi::PyObject) -> PyResult<()> {
                 n_in_sequence: fields.len() as std::ffi::c_int,
             };
             let tp = ffi::PyStructSequence_NewType(&mut desc);
+            tables.push(fs);
             if tp.is_null() {
                 return Err(BindError::Python);
             }
@@ -64,7 +80,11 @@ pub unsafe fn init(module: *mut ffi::PyObject) -> PyResult<()> {
             super::convert::add_object(sub.as_ptr(), name, owned.clone())?;
             types.push(owned.release() as *mut ffi::PyTypeObject); // kept by `TYPES`
         }
-        let _ = TYPES.set(Types(types));
+        let _ = TYPES.set(Types {
+            types,
+            _strings: strings,
+            _fields: tables,
+        });
         super::convert::add_object(module, "return_types", sub)
     }
 }
@@ -73,7 +93,7 @@ pub unsafe fn init(module: *mut ffi::PyObject) -> PyResult<()> {
 pub fn new_return(index: usize, values: Vec<Tensor>) -> PyResult<ObjectPtr> {
     let tp = TYPES
         .get()
-        .and_then(|t| t.0.get(index).copied())
+        .and_then(|t| t.types.get(index).copied())
         .ok_or_else(|| {
             super::errors::runtime_error(
                 "tensorbind internal error: unknown named-tuple return type",

@@ -131,7 +131,7 @@ pub(crate) unsafe extern "C" fn tolist(
     crate::handle_errors!({
         // SAFETY: method of `_C.Tensor`.
         let t = unsafe { this(slf) };
-        let values = t.to_scalar_vec();
+        let values = crate::core::ops::conversion::try_to_scalar_vec(&t)?;
         let mut pos = 0;
         Ok(build_list(&values, t.sizes(), &mut pos)?.release())
     })

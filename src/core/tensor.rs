@@ -593,13 +593,23 @@ impl Tensor {
     pub fn is_wrapped_number(&self) -> bool {
         self.wrapped_number
     }
-    /// Size of dimension `dim` (negative counts from the end).
+    /// Size of dimension `dim` (negative counts from the end). A 0-dim tensor has none: torch's
+    /// `Index` error "Dimension specified as 0 but tensor has no dimensions".
     pub fn size(&self, dim: i64) -> Result<usize> {
-        Ok(self.sizes()[maybe_wrap_dim(dim, self.dim())?])
+        Ok(self.sizes()[self.wrap_own_dim(dim)?])
     }
-    /// Stride of dimension `dim` (negative counts from the end).
+    /// Stride of dimension `dim` (negative counts from the end); errors as for `size`.
     pub fn stride(&self, dim: i64) -> Result<isize> {
-        Ok(self.strides()[maybe_wrap_dim(dim, self.dim())?])
+        Ok(self.strides()[self.wrap_own_dim(dim)?])
+    }
+    /// torch's `maybe_wrap_dim(dim, ndim, wrap_scalar=false)`: a dimension of this tensor.
+    fn wrap_own_dim(&self, dim: i64) -> Result<usize> {
+        if self.dim() == 0 {
+            return Err(Error::index(format!(
+                "Dimension specified as {dim} but tensor has no dimensions"
+            )));
+        }
+        maybe_wrap_dim(dim, self.dim())
     }
     /// True when two tensors share one storage.
     pub fn shares_storage(&self, other: &Tensor) -> bool {
@@ -1278,6 +1288,18 @@ mod tests {
         t.set_pyobj(fake, false);
         assert_eq!((t.pyobj(), t.owns_pyobj()), (fake, false));
         t.set_pyobj(std::ptr::null_mut(), false);
+    }
+
+    #[test]
+    fn size_and_stride_of_a_0_dim_tensor_are_index_errors() {
+        let t = Tensor::zeros(&[], DType::Float32).unwrap();
+        for e in [t.size(0).unwrap_err(), t.stride(-1).unwrap_err()] {
+            assert_eq!(e.kind, super::super::error::ErrorKind::Index);
+        }
+        assert_eq!(
+            t.size(0).unwrap_err().message,
+            "Dimension specified as 0 but tensor has no dimensions"
+        );
     }
 
     #[test]

@@ -3,6 +3,8 @@
 - Loads the refleak harness (tests/refleak.py): `--refleak` or TENSORBIND_REFLEAK=1 under the
   debug interpreter reruns every test and fails on reference or live-tensor leaks; the
   `no_refleak` marker keeps a test out of it (see that module's docstring).
+- `report(line)`: a fixture that prints `line` in the terminal summary (the fuzz and soak tests
+  report their call and iteration counts there, visible without `-s`).
 - Reports which `_C` was imported, and stops the run when a debug interpreter has loaded a
   release `_C` (Debian's python3.11-dbg accepts release-suffixed modules: TOOLCHAIN.md trap 1).
 
@@ -24,8 +26,8 @@ from refleak import (  # noqa: E402,F401
     pytest_collection_modifyitems,
     pytest_report_header as _refleak_report_header,
     pytest_runtest_call,
-    pytest_terminal_summary,
 )
+from refleak import pytest_terminal_summary as _refleak_terminal_summary  # noqa: E402
 from refleak import pytest_configure as _refleak_configure  # noqa: E402
 
 
@@ -69,3 +71,29 @@ def live_tensors():
     gc.collect()
     after = _C._live_tensors()
     assert after == before, f"{after - before} core tensor(s) leaked by this test"
+
+
+_REPORT_KEY = pytest.StashKey[dict]()
+
+
+@pytest.fixture
+def report(request):
+    """`report(line)` sets the test's line in the block printed at the end of the run (counts and
+    measurements a test wants seen in CI logs). One line per test: a rerun (the refleak run calls
+    a test several times) replaces it rather than growing a list the leak check would see."""
+    lines = request.config.stash.setdefault(_REPORT_KEY, {})
+    nodeid = request.node.nodeid
+
+    def report(line: str) -> None:
+        lines[nodeid] = line
+
+    return report
+
+
+def pytest_terminal_summary(terminalreporter, exitstatus, config):
+    lines = config.stash.get(_REPORT_KEY, {})
+    if lines:
+        terminalreporter.write_sep("=", "measurements")
+        for line in lines.values():
+            terminalreporter.write_line(line)
+    _refleak_terminal_summary(terminalreporter, exitstatus, config)

@@ -1,7 +1,55 @@
 //! src/core/ops/conversion.rs: dtype conversion, element extraction and metadata queries
 //! (`to`, `float`, `item`, `size`, `stride`, ...), plus the whole-tensor forms of reductions.
 
+use crate::core::dtype::Element;
+use crate::core::error::Error;
 use crate::core::{DType, Result, Scalar, Tensor};
+
+/// `t`'s elements in logical (row-major) order, each mapped through `f`, copied into a `Vec`
+/// whose memory is reserved fallibly: `OutOfMemory` (Python's MemoryError) where an infallible
+/// `Vec` would abort the process. Any kernel that copies a caller's tensor into a `Vec` uses this
+/// (or `try_to_vec`): an expanded tensor claims up to 2^62 elements over a single stored one, so
+/// `_C.zeros(1).expand(2**40).tolist()` must raise, not abort (found by tests/python/fuzzing.py).
+pub fn try_map_to_vec<T: Element, U>(t: &Tensor, mut f: impl FnMut(T) -> U) -> Result<Vec<U>> {
+    assert_eq!(T::DTYPE, t.dtype(), "try_map_to_vec: wrong element type");
+    let n = t.numel();
+    let mut out = Vec::new();
+    out.try_reserve_exact(n).map_err(|_| {
+        Error::out_of_memory(format!(
+            "failed to allocate {} bytes to copy a tensor of {n} elements",
+            n.saturating_mul(std::mem::size_of::<U>())
+        ))
+    })?;
+    // SAFETY: the slice is copied out at once; concurrent writers are excluded by the core's
+    // contract (Note [Concurrency contract]).
+    if let Some(s) = unsafe { t.as_slice::<T>() } {
+        out.extend(s.iter().map(|&v| f(v)));
+        return Ok(out);
+    }
+    let base = t.data_ptr::<T>();
+    crate::core::tensor::strided_for_each(t.sizes(), [t.strides()], |[o]| {
+        // SAFETY: `strided_for_each` visits exactly the element offsets of `t`'s sizes and
+        // strides, each of which addresses an initialised element of `t`'s live storage.
+        out.push(f(unsafe { *base.offset(o) }))
+    });
+    Ok(out)
+}
+
+/// `t`'s elements in logical order, copied out; `OutOfMemory` instead of an abort when they do
+/// not fit (see `try_map_to_vec`).
+pub fn try_to_vec<T: Element>(t: &Tensor) -> Result<Vec<T>> {
+    try_map_to_vec(t, |v: T| v)
+}
+
+/// `t`'s elements in logical order as `f64` (any dtype); fallible as `try_map_to_vec`.
+pub fn try_to_f64_vec(t: &Tensor) -> Result<Vec<f64>> {
+    crate::dispatch!(t.dtype(), T => try_map_to_vec(t, |v: T| v.to_f64()))
+}
+
+/// `t`'s elements in logical order as `Scalar`s (for `tolist`); fallible as `try_map_to_vec`.
+pub fn try_to_scalar_vec(t: &Tensor) -> Result<Vec<Scalar>> {
+    crate::dispatch!(t.dtype(), T => try_map_to_vec(t, Scalar::from_element::<T>))
+}
 
 /// `to(dtype)`: `input` itself (another handle, no copy) when it already has `dtype` and `copy`
 /// is false, otherwise a converted copy (torch's `Tensor.to(dtype, copy=False)`).
@@ -57,8 +105,22 @@ pub fn sizes(input: &Tensor, dim: Option<i64>) -> Result<Vec<i64>> {
     Ok(input.sizes().iter().map(|&s| s as i64).collect())
 }
 
-/// `Tensor.size(dim)`: one size; IndexError when `dim` is out of range.
+/// torch's `maybe_wrap_dim(dim, ndim, wrap_scalar=false)`, as `TensorImpl::size(dim)` and
+/// `stride(dim)` use it: a 0-dim tensor has no dim to ask about (IndexError "Dimension specified
+/// as 0 but tensor has no dimensions"), where reductions accept 0 and -1 for it.
+fn check_not_scalar(input: &Tensor, dim: i64) -> Result<()> {
+    if input.dim() == 0 {
+        return Err(crate::core::error::Error::index(format!(
+            "Dimension specified as {dim} but tensor has no dimensions"
+        )));
+    }
+    Ok(())
+}
+
+/// `Tensor.size(dim)`: one size; IndexError when `dim` is out of range (any dim of a 0-dim
+/// tensor is).
 pub fn size_dim(input: &Tensor, dim: i64) -> Result<i64> {
+    check_not_scalar(input, dim)?;
     Ok(input.size(dim)? as i64)
 }
 
@@ -69,8 +131,10 @@ pub fn strides(input: &Tensor, dim: Option<i64>) -> Result<Vec<i64>> {
     Ok(input.strides().iter().map(|&s| s as i64).collect())
 }
 
-/// `Tensor.stride(dim)`: one stride; IndexError when `dim` is out of range.
+/// `Tensor.stride(dim)`: one stride; IndexError when `dim` is out of range (any dim of a 0-dim
+/// tensor is).
 pub fn stride_dim(input: &Tensor, dim: i64) -> Result<i64> {
+    check_not_scalar(input, dim)?;
     Ok(i64::try_from(input.stride(dim)?).unwrap_or(i64::MAX))
 }
 

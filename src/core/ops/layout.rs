@@ -453,9 +453,10 @@ fn offset_of(t: &Tensor, idx: &[usize]) -> isize {
         .sum()
 }
 
-/// Index values of an int64 index tensor in logical order.
-fn index_values(index: &Tensor) -> Vec<i64> {
-    index.to_vec::<i64>()
+/// Index values of an int64 index tensor in logical order (MemoryError, not an abort, when an
+/// expanded index is too large to copy).
+fn index_values(index: &Tensor) -> Result<Vec<i64>> {
+    super::conversion::try_to_vec::<i64>(index)
 }
 
 /// `gather(input, dim, index)`: `out[i][j][k] = input[index[i][j][k]][j][k]` (for dim 0), shape
@@ -497,7 +498,7 @@ pub fn gather(input: &Tensor, dim: i64, index: &Tensor) -> Result<Tensor> {
         }
     }
     let out = Tensor::zeros(index.sizes(), input.dtype())?;
-    let iv = index_values(index);
+    let iv = index_values(index)?;
     let in_strides: Vec<isize> = if input.dim() == 0 {
         vec![0]
     } else {
@@ -589,7 +590,7 @@ fn scatter_impl(
             input.sizes()
         )));
     }
-    let iv = index_values(index);
+    let iv = index_values(index)?;
     let out_strides: Vec<isize> = if out.dim() == 0 {
         vec![0]
     } else {
@@ -669,7 +670,7 @@ pub fn index_select(input: &Tensor, dim: i64, index: &Tensor) -> Result<Tensor> 
             "index_select(): Expected dtype int32 or int64 for index",
         ));
     }
-    let iv: Vec<i64> = index.to_f64_vec().into_iter().map(|v| v as i64).collect();
+    let iv: Vec<i64> = crate::dispatch!(index.dtype(), T => super::conversion::try_map_to_vec(index, |v: T| crate::core::dtype::Element::to_i64(v)))?;
     let n = if input.dim() == 0 {
         1
     } else {
@@ -800,11 +801,11 @@ pub fn take(input: &Tensor, index: &Tensor) -> Result<Tensor> {
         )));
     }
     let n = input.numel() as i64;
-    let iv = index_values(index);
+    let iv = index_values(index)?;
     let flat = reshape(input, &[-1])?;
     let out = Tensor::zeros(index.sizes(), input.dtype())?;
     crate::dispatch!(input.dtype(), T => {
-        let vals = flat.to_vec::<T>();
+        let vals = super::conversion::try_to_vec::<T>(&flat)?;
         let po = out.data_ptr::<T>();
         for (k, &v) in iv.iter().enumerate() {
             if v < -n || v >= n {

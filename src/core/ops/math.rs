@@ -490,7 +490,7 @@ pub fn fmod(input: &Tensor, other: &Tensor) -> Result<Tensor> {
     // torch checks each divisor inside its integer kernel, so only when there is work to do.
     if dtype.is_integral() && shape.iter().product::<usize>() > 0 {
         let zero = eq(&b, &Tensor::wrapped_scalar(Scalar::Int(0))?)?;
-        if zero.to_vec::<bool>().contains(&true) {
+        if super::conversion::try_to_vec::<bool>(&zero)?.contains(&true) {
             return Err(Error::runtime("ZeroDivisionError"));
         }
     }
@@ -773,7 +773,7 @@ pub fn allclose(
     equal_nan: bool,
 ) -> Result<bool> {
     let c = isclose(input, other, rtol, atol, equal_nan)?;
-    Ok(!c.to_vec::<bool>().contains(&false))
+    Ok(!super::conversion::try_to_vec::<bool>(&c)?.contains(&false))
 }
 
 /// `equal(input, other)`: true when both have the same shape and equal values (compared in the
@@ -783,7 +783,7 @@ pub fn equal(input: &Tensor, other: &Tensor) -> Result<bool> {
         return Ok(false);
     }
     let e = eq(input, other)?;
-    Ok(!e.to_vec::<bool>().contains(&false))
+    Ok(!super::conversion::try_to_vec::<bool>(&e)?.contains(&false))
 }
 
 #[cfg(test)]

@@ -480,7 +480,7 @@ pub fn unbind(input: &Tensor, dim: i64) -> Result<Vec<Tensor>> {
 /// Flat (row-major) positions of the non-zero elements of `input`.
 fn nonzero_flat(input: &Tensor) -> Result<Vec<usize>> {
     crate::dispatch!(input.dtype(), T => {
-        let v = input.to_vec::<T>();
+        let v = super::conversion::try_to_vec::<T>(input)?;
         let zero = T::default();
         let count = v.iter().filter(|&&x| x != zero).count();
         let mut out = try_vec(count, "nonzero()")?;
@@ -547,7 +547,7 @@ pub fn unique(
         ));
     }
     crate::dispatch!(input.dtype(), T => {
-        let v = input.to_vec::<T>();
+        let v = super::conversion::try_to_vec::<T>(input)?;
         let mut idx: Vec<(u64, usize)> = try_vec(v.len(), "unique()")?;
         sort_lane(&v, &mut idx);
         let inverse = Tensor::zeros(input.sizes(), DType::Int64)?;

@@ -246,8 +246,8 @@ pub fn normal(mean: &Tensor, std: &Tensor, generator: Option<&Mutex<Generator>>)
         return Err(not_implemented_for("normal_kernel_cpu", dtype));
     }
     let shape_i: Vec<i64> = shape.iter().map(|&s| s as i64).collect();
-    let m = crate::core::ops::expand(mean, &shape_i)?.to_f64_vec();
-    let sd = crate::core::ops::expand(std, &shape_i)?.to_f64_vec();
+    let m = super::conversion::try_to_f64_vec(&crate::core::ops::expand(mean, &shape_i)?)?;
+    let sd = super::conversion::try_to_f64_vec(&crate::core::ops::expand(std, &shape_i)?)?;
     if sd.iter().any(|&v| v.is_nan() || v < 0.0) {
         return Err(Error::runtime("normal expects all elements of std >= 0.0"));
     }
@@ -267,7 +267,7 @@ pub fn normal_tensor_float(
     if !dtype.is_floating_point() {
         return Err(not_implemented_for("normal_kernel_cpu", dtype));
     }
-    let m = mean.to_f64_vec();
+    let m = super::conversion::try_to_f64_vec(mean)?;
     normal_tensor(mean.sizes(), dtype, generator, |i, z| m[i] + std * z)
 }
 
@@ -282,7 +282,7 @@ pub fn normal_float_tensor(
     if !dtype.is_floating_point() {
         return Err(not_implemented_for("normal_kernel_cpu", dtype));
     }
-    let sd = std.to_f64_vec();
+    let sd = super::conversion::try_to_f64_vec(std)?;
     if sd.iter().any(|&v| v.is_nan() || v < 0.0) {
         return Err(Error::runtime("normal expects all elements of std >= 0.0"));
     }
@@ -328,7 +328,7 @@ pub fn bernoulli(input: &Tensor, generator: Option<&Mutex<Generator>>) -> Result
     if dtype.category() != Category::Floating {
         return Err(not_implemented_for("bernoulli_tensor_cpu_self_", dtype));
     }
-    let p = input.to_f64_vec();
+    let p = super::conversion::try_to_f64_vec(input)?;
     if p.iter().any(|&v| !(0.0..=1.0).contains(&v)) {
         return Err(Error::runtime(
             "Expected p_in >= 0 && p_in <= 1 to be true, but got false.",

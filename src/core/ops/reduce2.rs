@@ -380,7 +380,7 @@ pub fn count_nonzero(input: &Tensor, dim: Option<&[i64]>) -> Result<Tensor> {
 /// RuntimeError "median() input tensor cannot be empty" for an empty non-float input.
 pub fn median(input: &Tensor) -> Result<Tensor> {
     crate::dispatch!(input.dtype(), T => {
-        let mut v = input.to_vec::<T>();
+        let mut v = super::conversion::try_to_vec::<T>(input)?;
         if v.is_empty() {
             if input.dtype().is_floating_point() {
                 return Tensor::scalar_tensor(Scalar::Float(f64::NAN), input.dtype());
