@@ -384,6 +384,12 @@ EXCLUDED = {
     "_hold_in_thread": "starts a Rust thread that holds a tensor for up to 60 s",
     "set_num_threads": "changes the process-wide thread count (tested in test_num_threads.py)",
     "_TensorMeta": "the metaclass: calling it defines classes, not a tensor operation",
+    "_testing_pause_next_unlocked": "test hook: pauses the next released-GIL call until resumed",
+    "_testing_paused": "test hook of _testing_pause_next_unlocked",
+    "_testing_resume": "test hook of _testing_pause_next_unlocked",
+    "_testing_panic_in_worker": "test hook: panics on purpose (tested in test_runtime.py)",
+    "_testing_panic_in_thread": "test hook: panics on purpose outside the trampoline",
+    "_testing_touch_without_gil": "test hook: aborts the process on purpose in debug builds",
 }
 
 
@@ -408,7 +414,32 @@ class Target:
     sigs: list[list[Param]] = field(default_factory=list)
 
 
-_SIG_LINE = re.compile(r"^\s{4}(\w+)\((.*)\)\s*->")
+_SIG_LINE = re.compile(r"^(\w+)\((.*)\)\s*->")
+
+# The Python types the docstrings' typed signature lines use, as the schema types the value
+# strategies below are keyed by (build/signature.rs renders the schema types as these).
+_PY_TYPES = {
+    "Tensor": "Tensor",
+    "Tensor | Number": "Tensor",
+    "Number": "Scalar",
+    "int": "int",
+    "float": "float",
+    "bool": "bool",
+    "str": "str",
+    "dtype": "ScalarType",
+    "Generator": "Generator",
+    "Sequence[int]": "int[]",
+    "int | Sequence[int]": "int[]",
+    "Sequence[Tensor]": "Tensor[]",
+    "object": "PyObject*",
+}
+
+
+def _schema_type(py: str) -> str:
+    """The schema type of a rendered Python type ('' when unknown); `X | None` is `X?`."""
+    optional = py.endswith(" | None")
+    base = _PY_TYPES.get(py[: -len(" | None")] if optional else py, "")
+    return base + "?" if base and optional else base
 
 
 def _split_params(text: str) -> list[str]:
@@ -433,26 +464,27 @@ def parse_signatures(obj, drop_self: bool) -> list[list[Param]]:
     (generated ops), else from ``__text_signature__`` (names only)."""
     doc = getattr(obj, "__doc__", None) or ""
     sigs = []
-    if "Signatures (tried in this order):" in doc:
-        block = doc.split("Signatures (tried in this order):", 1)[1]
-        for line in block.splitlines():
-            m = _SIG_LINE.match(line)
-            if not m:
+    # The typed signature lines open the docstring, one per overload, in the order tried.
+    for line in doc.splitlines():
+        m = _SIG_LINE.match(line)
+        if not m:
+            break
+        params, kwonly = [], False
+        for p in _split_params(m.group(2)):
+            if p == "*":
+                kwonly = True
                 continue
-            params, kwonly = [], False
-            for p in _split_params(m.group(2)):
-                if p == "*":
-                    kwonly = True
-                    continue
-                decl, _, default = p.partition("=")
-                parts = decl.split()
-                if len(parts) != 2:
-                    continue
-                typ, name = parts
-                params.append(Param(name, typ, kwonly, bool(default) or typ.endswith("?")))
-            sigs.append(params)
-        if sigs:
-            return sigs
+            if p in ("/", "self"):
+                continue
+            decl, _, default = p.partition(" = ")
+            name, _, py = decl.partition(":")
+            if not py:
+                continue
+            typ = _schema_type(py.strip())
+            params.append(Param(name.strip(), typ, kwonly, bool(default) or typ.endswith("?")))
+        sigs.append(params)
+    if sigs:
+        return sigs
     text = getattr(obj, "__text_signature__", None)
     if text:
         params, kwonly = [], False
