@@ -1,6 +1,8 @@
 //! src/bindings/arg_parser.rs: `PythonArgParser`, matching vectorcall arguments against the
 //! signatures of the schema (PyTorch: `python_arg_parser.h/.cpp`; numpy: `npy_argparse.c`).
 //!
+//! Layer 2 (calling): see src/bindings/mod.rs.
+//!
 //! A parser holds one `FunctionSignature` per overload. Both are static data that build.rs
 //! generates from src/native_functions.yaml (the one parser of the schema's grammar, with the
 //! defaults parsed at build time), e.g. for `add(Tensor input, Tensor other, *, Scalar alpha=1,
@@ -21,6 +23,7 @@
 //! fix: "missing 1 required positional argument" is singular (torch pluralizes it backwards).
 
 use super::convert::{self, is_bool, is_float, is_int, is_int_or_bool, is_number, is_str};
+use super::describe;
 use super::dtype_object::unpack_dtype;
 use super::errors::{type_error, BindError, PyResult};
 use super::object_ptr::Borrowed;
@@ -494,7 +497,7 @@ fn describe_value(o: Borrowed<'_>) -> String {
         let inner = items
             .iter()
             // SAFETY: items of a live list/tuple, alive while it is (we only read them here).
-            .map(|&p| convert::type_name(unsafe { Borrowed::from_ptr(p) }))
+            .map(|&p| describe::type_name(unsafe { Borrowed::from_ptr(p) }))
             .collect::<Vec<_>>()
             .join(", ");
         return if is_list {
@@ -503,7 +506,7 @@ fn describe_value(o: Borrowed<'_>) -> String {
             format!("tuple of ({inner})")
         };
     }
-    convert::type_name(o)
+    describe::type_name(o)
 }
 
 /// The items of a list or tuple, borrowed from it. Valid only until Python code runs (which may
@@ -591,7 +594,7 @@ fn check_type(
                             // size(): argument 'size' (position 1) must be tuple of ints, but found element of type str at pos 1
                             return Err(Some(format!(
                                 "must be tuple of ints, but found element of type {} at pos {}",
-                                convert::type_name(item),
+                                describe::type_name(item),
                                 i
                             )));
                         }
@@ -782,7 +785,7 @@ impl PythonArgParser {
                         return Err(format!(
                             "{name}(): argument '{}' must be tuple of ints, but found element of type {} at pos {}",
                             sig.params[0].name(),
-                            convert::type_name(o),
+                            describe::type_name(o),
                             i
                         ));
                     }
@@ -806,7 +809,7 @@ impl PythonArgParser {
                         return Err(format!(
                             "{name}(): argument '{}' must be tuple of Tensors, but found element of type {} at pos {}",
                             sig.params[vi].name(),
-                            convert::type_name(o),
+                            describe::type_name(o),
                             k
                         ));
                     }

@@ -1,5 +1,7 @@
 //! src/bindings/c_view.rs: the Rust side of include/tensorbind.h — `tb_tensor_view_get`, the C
 //! view of a `_C.Tensor` for other native code, and the check that the C layout matches ours.
+//!
+//! Layer 3 (entry points): see src/bindings/mod.rs.
 
 use super::object_ptr::Borrowed;
 use super::tensor_object::unpack;

@@ -3,6 +3,8 @@
 //! this one waits in Python code) — and the tensor handles whose release is put off until none is
 //! (the graveyard).
 //!
+//! Layer 0 (references, errors, GIL, state): see src/bindings/mod.rs.
+//!
 //! Note [Borrowed tensors and replaced handles]
 //! Entry points read the tensor inside a Python object as a *borrowed handle*
 //! (`tensor_object::TensorRef`): a copy of the object's handle that holds no count. The object

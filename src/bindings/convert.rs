@@ -1,5 +1,7 @@
 //! src/bindings/convert.rs: conversions between Python objects and Rust values (numbers, strings,
 //! scalars, tuples) used by the parser and the hand-written slots.
+//!
+//! Layer 1 (objects): see src/bindings/mod.rs.
 
 use super::errors::{BindError, PyResult};
 use super::object_ptr::{Borrowed, ObjectPtr};
@@ -163,20 +165,5 @@ pub fn str_as_utf8<'a>(o: Borrowed<'a>) -> PyResult<&'a str> {
         }
         let bytes = std::slice::from_raw_parts(p as *const u8, len as usize);
         Ok(std::str::from_utf8_unchecked(bytes))
-    }
-}
-
-/// The name of `o`'s type as torch's messages print it: `Tensor`, `int`, `_C.dtype`, `str`, ...
-pub fn type_name(o: Borrowed<'_>) -> String {
-    if super::tensor_object::is_tensor(o) {
-        return "Tensor".to_string();
-    }
-    if super::dtype_object::unpack_dtype(o).is_some() {
-        return "_C.dtype".to_string();
-    }
-    // SAFETY: `tp_name` of a live type is a NUL-terminated string owned by the type.
-    unsafe {
-        let name = std::ffi::CStr::from_ptr((*o.type_ptr()).tp_name);
-        name.to_string_lossy().into_owned()
     }
 }

@@ -1,5 +1,7 @@
 //! src/bindings/cpython_ext.rs: CPython declarations that pyo3-ffi 0.30 lacks for 3.11, with
 //! CPython's names, each with the header it comes from. Nothing else declares C symbols.
+//!
+//! Layer 0 (references, errors, GIL, state): see src/bindings/mod.rs.
 
 use pyo3_ffi as ffi;
 

@@ -1,9 +1,12 @@
 //! src/bindings/dtype_object.rs: `_C.dtype` and its singletons `_C.float32`, ... (PyTorch:
 //! `torch/csrc/Dtype.cpp`). One immortal-for-the-module instance per `DType`; `t.dtype is
 //! _C.float32` holds because every path returns these objects.
+//!
+//! Layer 1 (objects): see src/bindings/mod.rs.
 
 use super::errors::PyResult;
 use super::object_ptr::{Borrowed, ObjectPtr};
+use super::static_type::{getter, method_noargs, StaticType, TypeSpec, GETSET_END, METHODS_END};
 use crate::core::DType;
 use pyo3_ffi as ffi;
 use std::ffi::{c_void, CStr};
@@ -19,10 +22,7 @@ pub struct PyDtype {
 const _: () = assert!(std::mem::size_of::<PyDtype>() == 24);
 
 /// The `_C.dtype` type object, filled in by `init`.
-static mut DTYPE_TYPE: ffi::PyTypeObject = {
-    // SAFETY: an all-zero `PyTypeObject` is the documented "empty" static type; `init` fills it.
-    unsafe { std::mem::zeroed() }
-};
+static DTYPE_TYPE: StaticType = StaticType::new();
 
 /// The singletons, indexed by `DType as usize`; set once by `init`, owned by this table for the
 /// life of the process (never released: the module cannot be unloaded).
@@ -30,7 +30,7 @@ static mut SINGLETONS: [*mut ffi::PyObject; 8] = [null_mut(); 8];
 
 /// The type object (borrowed, static).
 pub fn dtype_type() -> *mut ffi::PyTypeObject {
-    addr_of_mut!(DTYPE_TYPE)
+    DTYPE_TYPE.as_ptr()
 }
 
 /// The singleton for `d` (a *borrowed* reference, alive for the life of the process).
@@ -98,40 +98,22 @@ unsafe extern "C" fn get_itemsize(slf: *mut ffi::PyObject, _: *mut c_void) -> *m
 }
 
 static mut DTYPE_METHODS: [ffi::PyMethodDef; 2] = [
-    ffi::PyMethodDef {
-        ml_name: c"__reduce__".as_ptr(),
-        ml_meth: ffi::PyMethodDefPointer {
-            PyCFunction: dtype_reduce,
-        },
-        ml_flags: ffi::METH_NOARGS,
-        ml_doc: c"Pickle support: the dtype is stored by name and restored as the same singleton."
-            .as_ptr(),
-    },
-    ffi::PyMethodDef::zeroed(),
+    method_noargs(
+        c"__reduce__",
+        dtype_reduce,
+        c"Pickle support: the dtype is stored by name and restored as the same singleton.",
+    ),
+    METHODS_END,
 ];
 
 static mut DTYPE_GETSET: [ffi::PyGetSetDef; 3] = [
-    ffi::PyGetSetDef {
-        name: c"is_floating_point".as_ptr(),
-        get: Some(get_is_floating_point),
-        set: None,
-        doc: c"True for float32 and float64.".as_ptr(),
-        closure: null_mut(),
-    },
-    ffi::PyGetSetDef {
-        name: c"itemsize".as_ptr(),
-        get: Some(get_itemsize),
-        set: None,
-        doc: c"Size of one element in bytes.".as_ptr(),
-        closure: null_mut(),
-    },
-    ffi::PyGetSetDef {
-        name: std::ptr::null(),
-        get: None,
-        set: None,
-        doc: std::ptr::null(),
-        closure: null_mut(),
-    },
+    getter(
+        c"is_floating_point",
+        get_is_floating_point,
+        c"True for float32 and float64.",
+    ),
+    getter(c"itemsize", get_itemsize, c"Size of one element in bytes."),
+    GETSET_END,
 ];
 
 const DTYPE_DOC: &CStr = c"dtype: the element type of a tensor (PyTorch: torch.dtype).\n\nThe instances are singletons exposed as _C.bool, _C.uint8, _C.int8, _C.int16, _C.int32,\n_C.int64, _C.float32 and _C.float64 (aliases: _C.float, _C.double, _C.short, _C.int, _C.long).\nThey cannot be created from Python.";
@@ -143,17 +125,14 @@ const DTYPE_DOC: &CStr = c"dtype: the element type of a tensor (PyTorch: torch.d
 pub unsafe fn init(module: *mut ffi::PyObject) -> PyResult<()> {
     // SAFETY: single-threaded initialisation under the GIL; the statics are not yet shared.
     unsafe {
+        DTYPE_TYPE.ready(&TypeSpec {
+            basicsize: std::mem::size_of::<PyDtype>(),
+            repr: Some(dtype_repr),
+            methods: addr_of_mut!(DTYPE_METHODS) as *mut ffi::PyMethodDef,
+            getset: addr_of_mut!(DTYPE_GETSET) as *mut ffi::PyGetSetDef,
+            ..TypeSpec::new(c"_C.dtype", DTYPE_DOC)
+        })?;
         let t = dtype_type();
-        (*t).tp_name = c"_C.dtype".as_ptr();
-        (*t).tp_basicsize = std::mem::size_of::<PyDtype>() as ffi::Py_ssize_t;
-        (*t).tp_flags = ffi::Py_TPFLAGS_DEFAULT;
-        (*t).tp_doc = DTYPE_DOC.as_ptr();
-        (*t).tp_repr = Some(dtype_repr);
-        (*t).tp_methods = addr_of_mut!(DTYPE_METHODS) as *mut ffi::PyMethodDef;
-        (*t).tp_getset = addr_of_mut!(DTYPE_GETSET) as *mut ffi::PyGetSetDef;
-        if ffi::PyType_Ready(t) < 0 {
-            return Err(super::errors::BindError::Python);
-        }
         super::convert::add_object(module, "dtype", ObjectPtr::borrow(t as *mut ffi::PyObject))?;
         for d in DType::ALL {
             let obj = ObjectPtr::steal_or_err(ffi::PyType_GenericAlloc(t, 0))?;

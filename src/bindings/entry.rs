@@ -4,6 +4,8 @@
 //! turn core results into Python objects (CPython: the shared code Argument Clinic's wrappers
 //! call; PyTorch: the `HANDLE_TH_ERRORS` preamble and `wrap()` of its generated bindings).
 //!
+//! Layer 2 (calling): see src/bindings/mod.rs.
+//!
 //! A generated entry point is its static parser table, a `body` function (the typed
 //! extraction of each argument and the core call: Argument Clinic's `_impl`) and one call into
 //! `function` or `method`. src/bindings/generated_sample.rs shows a few, as build.rs writes them.
@@ -201,7 +203,7 @@ pub fn ret<T: IntoPy>(result: crate::core::Result<T>) -> PyResult<*mut ffi::PyOb
 }
 
 /// The result of an op with `out=`: `out` (a new reference) after writing the result into it
-/// (`generated::write_out`: torch's cast and resize rules), or the result itself without `out`.
+/// (`write_out::write_out`: torch's cast and resize rules), or the result itself without `out`.
 #[inline(always)]
 pub fn ret_out(
     result: crate::core::Result<Tensor>,
@@ -211,7 +213,7 @@ pub fn ret_out(
     let result = result?;
     match out {
         None => ret(Ok(result)),
-        Some(o) => super::generated::write_out(o, result, op),
+        Some(o) => super::write_out::write_out(o, result, op),
     }
 }
 

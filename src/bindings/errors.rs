@@ -5,6 +5,8 @@
 //! table names, an interrupted core call returns the exception its signal handler raised, and
 //! the core's warnings become Python warnings (Note [Warnings from the core]).
 //!
+//! Layer 0 (references, errors, GIL, state): see src/bindings/mod.rs.
+//!
 //! Note [The panic hook]
 //! A panic that our trampoline (or a parallel region, which hands it to one: Note [Panics in
 //! parallel regions]) will catch must print nothing — the trampoline raises RuntimeError with

@@ -3,6 +3,8 @@
 //! `NPY_BEGIN_THREADS_THRESHOLDED`), so other Python threads run meanwhile — two threads doing
 //! 512×512 matmuls run in parallel.
 //!
+//! Layer 0 (references, errors, GIL, state): see src/bindings/mod.rs.
+//!
 //! Note [Core calls without the GIL]
 //! Only the pure-Rust core call runs unlocked: arguments are converted before, and the result is
 //! wrapped (or the error raised) after `Unlocked` has re-acquired the GIL. While it is released:
@@ -60,6 +62,8 @@
 use crate::core::interrupt::{self, ArmGuard};
 use crate::core::Tensor;
 use pyo3_ffi as ffi;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Condvar, Mutex};
 use std::time::Duration;
 
 /// The longest a released core call on the main thread runs between two signal checks
@@ -121,7 +125,7 @@ impl Unlocked {
         // SAFETY: contract: the GIL is held by this thread, so it has a thread state to save.
         let tstate = unsafe { ffi::PyEval_SaveThread() };
         let armed = interrupt::arm(check_signals, tstate as usize, CHECK_INTERVAL);
-        super::testing::pause_point();
+        pause_point();
         Unlocked {
             tstate,
             _armed: armed,
@@ -181,4 +185,49 @@ pub fn assert_gil_held() {
         eprintln!("tensorbind: a Python object was touched without the GIL");
         std::process::abort();
     }
+}
+
+// ----- the pause point of the test hook `_C._testing_pause_next_unlocked()` (testing.rs) -------
+
+/// Set by `_C._testing_pause_next_unlocked()`: the next core call that releases the GIL
+/// (`gil::Unlocked::new`) stops right after releasing it, until `_C._testing_resume()`.
+pub(crate) static PAUSE_REQUESTED: AtomicBool = AtomicBool::new(false);
+/// True while a call is stopped at the pause point.
+pub(crate) static PAUSED: AtomicBool = AtomicBool::new(false);
+/// Set by `_C._testing_resume()`; guarded by a mutex for the condition variable.
+pub(crate) static RESUME: Mutex<bool> = Mutex::new(false);
+pub(crate) static RESUMED: Condvar = Condvar::new();
+
+/// Called by `Unlocked::new` after the GIL is released: stops there when a test asked for
+/// it (one relaxed load otherwise). A test uses it to act (with the GIL) while another thread is
+/// provably inside a released core call with its handles taken.
+#[inline(always)]
+pub(crate) fn pause_point() {
+    if PAUSE_REQUESTED.load(Ordering::Relaxed) {
+        pause_here();
+    }
+}
+
+#[cold]
+#[inline(never)]
+fn pause_here() {
+    if !PAUSE_REQUESTED.swap(false, Ordering::AcqRel) {
+        return;
+    }
+    let mut resumed = RESUME.lock().unwrap_or_else(|e| e.into_inner());
+    *resumed = false;
+    PAUSED.store(true, Ordering::Release);
+    // Bounded: a test that forgets to resume does not hang the process forever.
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(30);
+    while !*resumed {
+        let left = deadline.saturating_duration_since(std::time::Instant::now());
+        if left.is_zero() {
+            break;
+        }
+        resumed = RESUMED
+            .wait_timeout(resumed, left)
+            .unwrap_or_else(|e| e.into_inner())
+            .0;
+    }
+    PAUSED.store(false, Ordering::Release);
 }

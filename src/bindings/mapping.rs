@@ -3,8 +3,11 @@
 //! and (nested) lists of ints or bools, because CPython passes the index as one arbitrary object
 //! (PyTorch: `python_variable_indexing.cpp`). The index is translated to core `IndexItem`s here;
 //! the core computes the view or the advanced-indexing copy, and the writes.
+//!
+//! Layer 3 (entry points): see src/bindings/mod.rs.
 
 use super::convert;
+use super::describe;
 use super::errors::{index_error, BindError, PyResult};
 use super::object_ptr::{Borrowed, ObjectPtr};
 use super::tensor_new::from_data;
@@ -81,7 +84,7 @@ fn item(o: Borrowed<'_>) -> PyResult<IndexItem> {
     // torch: only integers, slices (`:`), ellipsis (`...`), None and long or byte Variables are valid indices (got str)
     Err(index_error(format!(
         "only integers, slices (`:`), ellipsis (`...`), None and long or byte Variables are valid indices (got {})",
-        convert::type_name(o)
+        describe::type_name(o)
     )))
 }
 
@@ -206,7 +209,7 @@ unsafe extern "C" fn mp_ass_subscript(
             // torch: can't assign a str to a scalar tensor
             return Err(super::errors::type_error(format!(
                 "can't assign a {} to a Tensor",
-                convert::type_name(value)
+                describe::type_name(value)
             )));
         }
         Ok(0)

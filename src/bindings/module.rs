@@ -1,38 +1,17 @@
-//! src/bindings/module.rs: `PyInit__C`, the module's entry point (PyTorch: `Module.cpp`). Readies
-//! the types, builds the module from the generated method table (which also lists the
-//! hand-written functions the schema declares with `manual_binding`, such as the ones below),
-//! and adds the dtype singletons and the debug hooks the test harness reads.
+//! src/bindings/module.rs: `PyInit__C`, the module's entry point (PyTorch: `Module.cpp`). Builds
+//! the module from the generated method table (which also lists the hand-written functions the
+//! schema declares with `manual_binding`) and the test hooks, readies the types — handing them
+//! the generated tables they need (named tuples, Generator methods) — and records the module-wide
+//! state (state.rs).
+//!
+//! Layer 4 (assembly): see src/bindings/mod.rs.
 
-use super::convert::{add_object, py_int};
+use super::convert::add_object;
 use super::errors::PyResult;
-use super::object_ptr::{py_bool, Borrowed, ObjectPtr};
+use super::object_ptr::{py_bool, ObjectPtr};
 use pyo3_ffi as ffi;
 use std::ptr::addr_of_mut;
-use std::sync::atomic::{AtomicPtr, Ordering};
-
-/// `_C._rebuild_tensor`, looked up once at init; the module's function object, owned here for
-/// the life of the process (pickles name it, so it must be the module attribute itself).
-static REBUILD_TENSOR: AtomicPtr<ffi::PyObject> = AtomicPtr::new(std::ptr::null_mut());
-
-/// The module object, recorded at init and owned by this static for the life of the process
-/// (operator slots look up `_C` functions on it for the override protocol). This reference, like
-/// the one `REBUILD_TENSOR`'s function holds on its module, keeps the module alive until exit.
-static MODULE: AtomicPtr<ffi::PyObject> = AtomicPtr::new(std::ptr::null_mut());
-
-/// The `_C` extension module (borrowed; alive for the life of the process).
-pub fn module_object() -> *mut ffi::PyObject {
-    MODULE.load(Ordering::Acquire)
-}
-
-/// A new reference to `_C._rebuild_tensor`.
-pub fn rebuild_tensor_fn() -> PyResult<ObjectPtr> {
-    let p = REBUILD_TENSOR.load(Ordering::Acquire);
-    if p.is_null() {
-        return Err(super::errors::runtime_error("_C is not initialised"));
-    }
-    // SAFETY: set once at init to a reference this static owns forever.
-    Ok(unsafe { ObjectPtr::borrow(p) })
-}
+use std::sync::atomic::Ordering;
 
 static mut MODULE_DEF: ffi::PyModuleDef = ffi::PyModuleDef {
     m_base: ffi::PyModuleDef_HEAD_INIT,
@@ -47,74 +26,6 @@ static mut MODULE_DEF: ffi::PyModuleDef = ffi::PyModuleDef {
     // modules, and the statics above hold references to it), so there is nothing to tear down.
     m_free: None,
 };
-
-pub(crate) unsafe extern "C" fn tensor_free_list_len(
-    _m: *mut ffi::PyObject,
-    _: *mut ffi::PyObject,
-) -> *mut ffi::PyObject {
-    crate::handle_errors!({ Ok(py_int(super::tensor_object::free_list_len() as i64)?.release()) })
-}
-
-pub(crate) unsafe extern "C" fn parked_tensors(
-    _m: *mut ffi::PyObject,
-    _: *mut ffi::PyObject,
-) -> *mut ffi::PyObject {
-    crate::handle_errors!({ Ok(py_int(super::call_scope::parked() as i64)?.release()) })
-}
-
-pub(crate) unsafe extern "C" fn live_tensors(
-    _m: *mut ffi::PyObject,
-    _: *mut ffi::PyObject,
-) -> *mut ffi::PyObject {
-    crate::handle_errors!({ Ok(py_int(crate::core::tensor::live_tensors() as i64)?.release()) })
-}
-
-/// `_C.set_num_threads(n)` (torch.set_num_threads): the number of threads the kernels use from
-/// now on (`core::parallel`; results never depend on it). `n` must be an int (TypeError
-/// otherwise; torch raises RuntimeError there) and positive (RuntimeError, as torch).
-pub(crate) unsafe extern "C" fn set_num_threads(
-    _m: *mut ffi::PyObject,
-    arg: *mut ffi::PyObject,
-) -> *mut ffi::PyObject {
-    crate::handle_errors!({
-        // SAFETY: METH_O module function: `arg` is a live borrowed object.
-        let a = unsafe { Borrowed::from_ptr(arg) };
-        // SAFETY: type checks on a live object.
-        let is_int = unsafe { ffi::PyLong_Check(arg) != 0 && ffi::PyBool_Check(arg) == 0 };
-        if !is_int {
-            return Err(super::errors::type_error(format!(
-                "set_num_threads expects an int, but got {}",
-                super::convert::type_name(a)
-            )));
-        }
-        let mut overflow = 0;
-        // SAFETY: `arg` is an int (checked); overflow is reported through `overflow`.
-        let n = unsafe { ffi::PyLong_AsLongLongAndOverflow(arg, &mut overflow) };
-        if overflow > 0 || n > i64::from(i32::MAX) {
-            return Err(super::errors::runtime_error(format!(
-                "set_num_threads expects an int of at most {}",
-                i32::MAX
-            )));
-        }
-        if overflow < 0 || n <= 0 {
-            return Err(super::errors::runtime_error(
-                "set_num_threads expects a positive integer",
-            ));
-        }
-        crate::core::parallel::set_num_threads(n as usize);
-        Ok(super::object_ptr::none().release())
-    })
-}
-
-/// `_C.get_num_threads()` (torch.get_num_threads): the number of threads the kernels use.
-pub(crate) unsafe extern "C" fn get_num_threads(
-    _m: *mut ffi::PyObject,
-    _: *mut ffi::PyObject,
-) -> *mut ffi::PyObject {
-    crate::handle_errors!({
-        Ok(py_int(crate::core::parallel::get_num_threads() as i64)?.release())
-    })
-}
 
 unsafe fn init() -> PyResult<ObjectPtr> {
     super::errors::install_quiet_panic_hook();
@@ -132,18 +43,18 @@ unsafe fn init() -> PyResult<ObjectPtr> {
         let m = ObjectPtr::steal_or_err(ffi::PyModule_Create(def))?;
         super::override_protocol::init()?;
         super::dtype_object::init(m.as_ptr())?;
-        super::tensor_object::init(m.as_ptr())?;
-        super::structseq::init(m.as_ptr())?;
-        super::generator_object::init(m.as_ptr())?;
+        super::tensor_type::init(m.as_ptr())?;
+        super::structseq::init(m.as_ptr(), super::generated::return_types())?;
+        super::generator_methods::init(m.as_ptr(), super::generated::generator_methods())?;
         add_object(m.as_ptr(), "_py_debug", py_bool(cfg!(py_debug)))?;
         let rebuild = ObjectPtr::steal_or_err(ffi::PyObject_GetAttrString(
             m.as_ptr(),
             c"_rebuild_tensor".as_ptr(),
         ))?;
         // The static keeps this reference for the life of the process.
-        REBUILD_TENSOR.store(rebuild.release(), Ordering::Release);
+        super::state::REBUILD_TENSOR.store(rebuild.release(), Ordering::Release);
         // Likewise one reference to the module itself.
-        MODULE.store(m.clone().release(), Ordering::Release);
+        super::state::MODULE.store(m.clone().release(), Ordering::Release);
         add_object(
             m.as_ptr(),
             "__version__",

@@ -1,11 +1,14 @@
 //! src/bindings/number.rs: the operator slots of `_C.Tensor` (PyTorch: the `__add__` family in
 //! `python_variable_methods.cpp` and `_tensor.py`). The slots of ops are generated from the
 //! schema (`python_operator: __add__, __radd__` → `nb_add`, see build/gen_bindings.rs) and call
-//! the shared bodies here — `binary`, `inplace`, `unary`, `power` and `tensor_richcompare` —
-//! because CPython calls them with either operand first and with non-tensor operands: each
-//! converts its operands (a number becomes a wrapped number; anything else gives
-//! NotImplemented), applies the override protocol, and calls the core op the schema also
-//! binds. Written by hand: unary `+`, `bool()`, `int()`, `float()`, `operator.index()`.
+//! the shared bodies here — `binary`, `inplace`, `unary` and `power` — because CPython calls them
+//! with either operand first and with non-tensor operands: each converts its operands (a number
+//! becomes a wrapped number; anything else gives NotImplemented), applies the override protocol,
+//! and calls the core op the schema also binds. Written by hand: unary `+`, `bool()`, `int()`,
+//! `float()`, `operator.index()`. The number-protocol table, and `tp_richcompare` (which reads
+//! the generated table of comparisons), are assembled in tensor_type.rs.
+//!
+//! Layer 3 (entry points): see src/bindings/mod.rs.
 
 use super::arg_parser::TensorArg;
 use super::convert;
@@ -17,7 +20,6 @@ use super::tensor_object::{is_tensor, tensor_ref, tensor_type, unpack, wrap};
 use crate::core::{Result as CoreResult, Scalar, Tensor};
 use pyo3_ffi as ffi;
 use std::ffi::c_int;
-use std::ptr::addr_of_mut;
 
 /// An operand: a tensor (borrowed in place) or a Python number (as a wrapped number); `None` for
 /// anything else, which makes the slot return `NotImplemented`.
@@ -90,7 +92,7 @@ pub(crate) unsafe fn binary(
 ) -> *mut ffi::PyObject {
     crate::handle_errors!({
         // SAFETY: CPython passes two live borrowed operands; the GIL is held.
-        if let Some(r) = unsafe { protocol(super::module::module_object(), name, None, &[a, b]) } {
+        if let Some(r) = unsafe { protocol(super::state::module_object(), name, None, &[a, b]) } {
             return r;
         }
         // SAFETY: as above.
@@ -213,7 +215,7 @@ pub(crate) unsafe fn unary(
 ) -> *mut ffi::PyObject {
     crate::handle_errors!({
         // SAFETY: CPython calls the slot with a live instance of our type (borrowed), GIL held.
-        if let Some(r) = unsafe { protocol(super::module::module_object(), name, None, &[a]) } {
+        if let Some(r) = unsafe { protocol(super::state::module_object(), name, None, &[a]) } {
             return r;
         }
         // SAFETY: as above.
@@ -222,7 +224,7 @@ pub(crate) unsafe fn unary(
     })
 }
 
-unsafe extern "C" fn nb_positive(a: *mut ffi::PyObject) -> *mut ffi::PyObject {
+pub(crate) unsafe extern "C" fn nb_positive(a: *mut ffi::PyObject) -> *mut ffi::PyObject {
     crate::handle_errors!({
         // SAFETY: CPython calls the slot with a live instance of our type (borrowed).
         let obj = unsafe { Borrowed::from_ptr(a) };
@@ -249,7 +251,7 @@ fn single_value(a: *mut ffi::PyObject) -> PyResult<Scalar> {
     Ok(t.item()?)
 }
 
-unsafe extern "C" fn nb_int(a: *mut ffi::PyObject) -> *mut ffi::PyObject {
+pub(crate) unsafe extern "C" fn nb_int(a: *mut ffi::PyObject) -> *mut ffi::PyObject {
     crate::handle_errors!({
         let v = single_value(a)?;
         let f = convert::scalar_to_py(v)?;
@@ -259,11 +261,11 @@ unsafe extern "C" fn nb_int(a: *mut ffi::PyObject) -> *mut ffi::PyObject {
     })
 }
 
-unsafe extern "C" fn nb_float(a: *mut ffi::PyObject) -> *mut ffi::PyObject {
+pub(crate) unsafe extern "C" fn nb_float(a: *mut ffi::PyObject) -> *mut ffi::PyObject {
     crate::handle_errors!({ Ok(convert::py_float(single_value(a)?.to_f64())?.release()) })
 }
 
-unsafe extern "C" fn nb_index(a: *mut ffi::PyObject) -> *mut ffi::PyObject {
+pub(crate) unsafe extern "C" fn nb_index(a: *mut ffi::PyObject) -> *mut ffi::PyObject {
     crate::handle_errors!({
         // SAFETY: slot of our type, live instance.
         let t = unsafe { tensor_ref(Borrowed::from_ptr(a)) };
@@ -276,7 +278,7 @@ unsafe extern "C" fn nb_index(a: *mut ffi::PyObject) -> *mut ffi::PyObject {
     })
 }
 
-unsafe extern "C" fn nb_bool(a: *mut ffi::PyObject) -> c_int {
+pub(crate) unsafe extern "C" fn nb_bool(a: *mut ffi::PyObject) -> c_int {
     crate::handle_errors!({
         // SAFETY: slot of our type, live instance.
         let t = unsafe { tensor_ref(Borrowed::from_ptr(a)) };
@@ -290,42 +292,4 @@ unsafe extern "C" fn nb_bool(a: *mut ffi::PyObject) -> c_int {
             )),
         }
     })
-}
-
-/// `tp_richcompare`: `==`, `!=`, `<`, `<=`, `>`, `>=` elementwise, giving bool tensors.
-///
-/// # Safety
-/// Called by CPython with two live borrowed objects, `a` an instance of `_C.Tensor`.
-pub unsafe extern "C" fn tensor_richcompare(
-    a: *mut ffi::PyObject,
-    b: *mut ffi::PyObject,
-    op: c_int,
-) -> *mut ffi::PyObject {
-    // The comparisons the schema declares (`python_operator: __eq__`, ...).
-    let Some((name, f)) = super::generated::compare_op(op) else {
-        return not_implemented().release();
-    };
-    // SAFETY: forwarded CPython slot arguments.
-    unsafe { binary(a, b, name, elementwise_worth, f) }
-}
-
-static mut NUMBER_METHODS: ffi::PyNumberMethods = {
-    // SAFETY: an all-zero `PyNumberMethods` means "no slots"; `number_methods` fills it once.
-    unsafe { std::mem::zeroed() }
-};
-
-/// The number-protocol table, filled on first use (from `tensor_object::init`, under the GIL):
-/// the generated slots of the schema's operators, and the hand-written ones above.
-pub fn number_methods() -> *mut ffi::PyNumberMethods {
-    let t = addr_of_mut!(NUMBER_METHODS);
-    // SAFETY: called once during module initialisation, before the type is readied and shared.
-    unsafe {
-        super::generated::fill_number_slots(&mut *t);
-        (*t).nb_positive = Some(nb_positive);
-        (*t).nb_bool = Some(nb_bool);
-        (*t).nb_int = Some(nb_int);
-        (*t).nb_float = Some(nb_float);
-        (*t).nb_index = Some(nb_index);
-    }
-    t
 }

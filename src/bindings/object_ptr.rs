@@ -1,5 +1,7 @@
 //! src/bindings/object_ptr.rs: `ObjectPtr`, the one owned-reference type, and `Borrowed`, the one
 //! borrowed-reference type (PyTorch: `THPObjectPtr`; nanobind: `object` / `handle`).
+//!
+//! Layer 0 (references, errors, GIL, state): see src/bindings/mod.rs.
 
 use pyo3_ffi as ffi;
 use std::marker::PhantomData;

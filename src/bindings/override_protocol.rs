@@ -2,6 +2,8 @@
 //! (PyTorch: `__torch_function__`, `torch/csrc/utils/python_arg_parser.cpp` and
 //! `torch/overrides.py`).
 //!
+//! Layer 2 (calling): see src/bindings/mod.rs.
+//!
 //! When an argument bound to a `Tensor` parameter of a `_C` function or method is an instance of
 //! a `_C.Tensor` subclass, or any object whose type defines `__tensorbind_function__`, the parser
 //! records it as an *overloaded argument*. The call then goes to

@@ -1,16 +1,21 @@
 //! src/bindings/tensor_methods.rs: the hand-written part of `_C.Tensor`'s interface — attributes
-//! (`shape`, `dtype`, `ndim`, `T`) and `tolist`, which build Python containers the schema cannot
-//! express. Everything else on the type is generated from src/native_functions.yaml.
+//! (`shape`, `dtype`, `ndim`, `T`, `_base`, `grad`, `__dict__`), `tolist`, `__deepcopy__`,
+//! `__reduce_ex__`, and the `repr`, `hash` and `iter` slots, which build Python containers or
+//! texts the schema cannot express. Everything else on the type is generated from
+//! src/native_functions.yaml; tensor_type.rs puts both in the type.
+//!
+//! Layer 3 (entry points): see src/bindings/mod.rs.
 
 use super::convert;
+use super::describe;
 use super::dtype_object::wrap_dtype;
 use super::errors::{BindError, PyResult};
 use super::object_ptr::{Borrowed, ObjectPtr};
+use super::static_type::{getset, getter, method_keywords, GETSET_END};
 use super::tensor_object::{tensor_ref, wrap, TensorRef};
 use crate::core::Scalar;
 use pyo3_ffi as ffi;
 use std::ffi::c_void;
-use std::ptr::null_mut;
 
 /// The tensor behind `slf`, borrowed for the call.
 ///
@@ -99,7 +104,7 @@ unsafe extern "C" fn set_grad(
             // torch: TypeError: assigned grad expected to be a Tensor or None but got grad of type str
             None => Err(super::errors::type_error(format!(
                 "assigned grad expected to be a Tensor or None but got grad of type {}",
-                convert::type_name(v)
+                describe::type_name(v)
             ))),
         }
     })
@@ -162,6 +167,26 @@ pub unsafe extern "C" fn tensor_iter(slf: *mut ffi::PyObject) -> *mut ffi::PyObj
     })
 }
 
+/// `repr(t)`: torch's format, with `_C` in place of `torch`.
+pub(crate) unsafe extern "C" fn tensor_repr(slf: *mut ffi::PyObject) -> *mut ffi::PyObject {
+    crate::handle_errors!({
+        // SAFETY: `tp_repr` is called with a live instance of this type.
+        let t = unsafe { tensor_ref(Borrowed::from_ptr(slf)) };
+        super::convert::py_str(&crate::core::ops::format_tensor(&t, "_C")).map(ObjectPtr::release)
+    })
+}
+
+/// `hash(t)`: by identity.
+pub(crate) unsafe extern "C" fn tensor_hash(slf: *mut ffi::PyObject) -> ffi::Py_hash_t {
+    // Identity hash, as torch's `Tensor.__hash__` (`id(self)`); never -1.
+    let h = (slf as usize).rotate_right(4) as ffi::Py_hash_t;
+    if h == -1 {
+        -2
+    } else {
+        h
+    }
+}
+
 /// `t.__reduce_ex__(protocol)`: pickle and `copy` support. The tensor is stored as
 /// `_C._rebuild_tensor(type(t), data_bytes, dtype, shape)` plus its `__dict__` as state, so
 /// values, dtype, shape, subclass and attributes survive a round trip.
@@ -181,7 +206,7 @@ pub(crate) unsafe extern "C" fn reduce_ex(
                 bytes.len() as ffi::Py_ssize_t,
             ))?;
             let shape = convert::int_tuple(t.sizes().iter().map(|&s| s as i64))?;
-            let rebuild = super::module::rebuild_tensor_fn()?;
+            let rebuild = super::state::rebuild_tensor_fn()?;
             let tp = ObjectPtr::borrow(obj.type_ptr() as *mut ffi::PyObject);
             let dtype = wrap_dtype(t.dtype());
             let args = ObjectPtr::steal_or_err(ffi::PyTuple_Pack(
@@ -286,53 +311,40 @@ pub(crate) unsafe extern "C" fn deepcopy(
 }
 
 /// Hand-written methods the schema does not describe (no sentinel): appended to the generated
-/// table by `tensor_object::init`. (`tolist`, `as_subclass`, `__deepcopy__` and `__reduce_ex__`
+/// table by `tensor_type::init`. (`tolist`, `as_subclass`, `__deepcopy__` and `__reduce_ex__`
 /// are hand-written too, but declared in the schema with `manual_binding`, which puts them in
 /// the generated table with their docstrings.)
 pub fn hand_written_methods() -> Vec<ffi::PyMethodDef> {
-    vec![
-        ffi::PyMethodDef {
-            ml_name: super::override_protocol::PROTOCOL_NAME.as_ptr(),
-            ml_meth: ffi::PyMethodDefPointer { PyCFunctionWithKeywords: super::override_protocol::default_impl },
-            ml_flags: ffi::METH_CLASS | ffi::METH_VARARGS | ffi::METH_KEYWORDS,
-            ml_doc: c"__tensorbind_function__(cls, func, types, args=(), kwargs=None)\n--\n\nThe override protocol's default (PyTorch: Tensor.__torch_function__): returns\nNotImplemented unless cls is a subclass of every type in types; otherwise calls\nfunc(*args, **kwargs) with the protocol disabled and returns tensor results as cls instances.\nOverride it in a subclass (as a classmethod) to intercept every _C function, method and\noperator the subclass takes part in.".as_ptr(),
-        },
-    ]
+    vec![method_keywords(
+        super::override_protocol::PROTOCOL_NAME,
+        super::override_protocol::default_impl,
+        ffi::METH_CLASS,
+        c"__tensorbind_function__(cls, func, types, args=(), kwargs=None)\n--\n\nThe override protocol's default (PyTorch: Tensor.__torch_function__): returns\nNotImplemented unless cls is a subclass of every type in types; otherwise calls\nfunc(*args, **kwargs) with the protocol disabled and returns tensor results as cls instances.\nOverride it in a subclass (as a classmethod) to intercept every _C function, method and\noperator the subclass takes part in.",
+    )]
 }
 
 /// The attribute table (with sentinel).
 pub fn getset_table() -> Vec<ffi::PyGetSetDef> {
-    let row = |name: &'static std::ffi::CStr, get: ffi::getter, doc: &'static std::ffi::CStr| {
-        ffi::PyGetSetDef {
-            name: name.as_ptr(),
-            get: Some(get),
-            set: None,
-            doc: doc.as_ptr(),
-            closure: null_mut(),
-        }
-    };
     vec![
-        row(c"shape", get_shape, c"The sizes of the dims, as a tuple of ints (torch.Tensor.shape; torch returns torch.Size)."),
-        row(c"dtype", get_dtype, c"The element type, one of the _C.dtype singletons (torch.Tensor.dtype)."),
-        row(c"ndim", get_ndim, c"The number of dims, as an int (torch.Tensor.ndim)."),
-        row(c"T", get_t, c"A view with all dims reversed (torch.Tensor.T)."),
-        row(c"_base", get_base, c"For a view, the tensor it views (the root of a chain of views); None otherwise (torch.Tensor._base)."),
-        ffi::PyGetSetDef {
-            name: c"grad".as_ptr(),
-            get: Some(get_grad),
-            set: Some(set_grad),
-            doc: c"A tensor stored with this one, of the same shape and dtype, or None (torch.Tensor.grad; no autograd fills it here). Assigning a tensor of another dtype or shape raises RuntimeError; anything but a tensor or None raises TypeError.".as_ptr(),
-            closure: null_mut(),
-        },
+        getter(c"shape", get_shape, c"The sizes of the dims, as a tuple of ints (torch.Tensor.shape; torch returns torch.Size)."),
+        getter(c"dtype", get_dtype, c"The element type, one of the _C.dtype singletons (torch.Tensor.dtype)."),
+        getter(c"ndim", get_ndim, c"The number of dims, as an int (torch.Tensor.ndim)."),
+        getter(c"T", get_t, c"A view with all dims reversed (torch.Tensor.T)."),
+        getter(c"_base", get_base, c"For a view, the tensor it views (the root of a chain of views); None otherwise (torch.Tensor._base)."),
+        getset(
+            c"grad",
+            get_grad,
+            Some(set_grad),
+            c"A tensor stored with this one, of the same shape and dtype, or None (torch.Tensor.grad; no autograd fills it here). Assigning a tensor of another dtype or shape raises RuntimeError; anything but a tensor or None raises TypeError.",
+        ),
         // Static types get no `__dict__` descriptor from CPython; the generic pair reads and
         // replaces the instance dict at `tp_dictoffset`.
-        ffi::PyGetSetDef {
-            name: c"__dict__".as_ptr(),
-            get: Some(ffi::PyObject_GenericGetDict),
-            set: Some(ffi::PyObject_GenericSetDict),
-            doc: c"The instance attribute dictionary (created on first use).".as_ptr(),
-            closure: null_mut(),
-        },
-        ffi::PyGetSetDef { name: std::ptr::null(), get: None, set: None, doc: std::ptr::null(), closure: null_mut() },
+        getset(
+            c"__dict__",
+            ffi::PyObject_GenericGetDict,
+            Some(ffi::PyObject_GenericSetDict),
+            c"The instance attribute dictionary (created on first use).",
+        ),
+        GETSET_END,
     ]
 }

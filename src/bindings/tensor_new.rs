@@ -2,9 +2,12 @@
 //! sequences of numbers": `_C.tensor(data, *, dtype=None)` and the `_C.Tensor(...)` constructor
 //! (PyTorch: `torch/csrc/utils/tensor_new.cpp`). Shape and dtype are inferred here; the core
 //! builds the tensor.
+//!
+//! Layer 3 (entry points): see src/bindings/mod.rs.
 
 use super::arg_parser::ParsedArgs;
 use super::convert;
+use super::describe;
 use super::errors::{runtime_error, type_error, value_error, BindError, PyResult};
 use super::object_ptr::{Borrowed, ObjectPtr};
 use super::tensor_object::{alloc_with, unpack, wrap};
@@ -83,7 +86,7 @@ fn collect(
                     "expected sequence of length {} at dim {} (got {})",
                     shape[depth],
                     depth,
-                    convert::type_name(o)
+                    describe::type_name(o)
                 )));
             }
             if convert::is_number(o) {
@@ -102,7 +105,7 @@ fn collect(
             // torch: new(): invalid data type 'str'
             Err(type_error(format!(
                 "{fname}(): invalid data type '{}'",
-                convert::type_name(o)
+                describe::type_name(o)
             )))
         }
     }
@@ -182,7 +185,7 @@ pub unsafe extern "C" fn tensor_type_new(
                     // torch: TypeError: new(): data must be a sequence (got float)
                     return Err(type_error(format!(
                         "new(): data must be a sequence (got {})",
-                        convert::type_name(arg(0))
+                        describe::type_name(arg(0))
                     )));
                 }
                 from_data(arg(0), Some(DType::DEFAULT_FLOAT), "Tensor")?
@@ -194,7 +197,7 @@ pub unsafe extern "C" fn tensor_type_new(
                         return Err(type_error(format!(
                             "Tensor(): argument {} must be int, not {}",
                             i + 1,
-                            convert::type_name(o)
+                            describe::type_name(o)
                         )));
                     }
                     sizes.push(convert::to_i64(o)?);

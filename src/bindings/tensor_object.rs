@@ -1,7 +1,11 @@
-//! src/bindings/tensor_object.rs: `_C.Tensor`, the Python object that holds a core `Tensor` in
-//! place (PyTorch: `THPVariable` in `python_variable.cpp`), its static `PyTypeObject`, the
-//! metaclass that gives Python subclasses their deallocator, traverse and clear, and `wrap` /
-//! `unpack` / `tensor_ref`.
+//! src/bindings/tensor_object.rs: the `_C.Tensor` instance and its lifecycle — the Python object
+//! that holds a core `Tensor` in place (PyTorch: `THPVariable` in `python_variable.cpp`; nanobind:
+//! `nb_type.cpp`'s instances), `wrap` / `unpack` / `tensor_ref`, PyObject preservation, the free
+//! list, and the deallocator, traverse and clear of `_C.Tensor` and of its Python subclasses
+//! (which the metaclass's `tensor_meta_new` installs). The type object lives here; its slot and
+//! method tables are assembled by tensor_type.rs.
+//!
+//! Layer 1 (objects): see src/bindings/mod.rs.
 //!
 //! Note [Tensor in place]: a `PyTensor` stores its `Tensor` handle *inside* the Python object
 //! (`cdata`), not behind a pointer to a heap box. `tp_alloc` returns zeroed memory (state
@@ -74,6 +78,7 @@ use super::call_scope;
 use super::errors::{BindError, PyResult};
 use super::gil::assert_gil_held;
 use super::object_ptr::{Borrowed, ObjectPtr};
+use super::static_type::StaticType;
 use crate::core::tensor::Dying;
 use crate::core::Tensor;
 use pyo3_ffi as ffi;
@@ -119,22 +124,13 @@ const _: () = assert!(std::mem::offset_of!(PyTensor, dict) == 32);
 const _: () = assert!(std::mem::offset_of!(PyTensor, weakrefs) == 40);
 const _: () = assert!(std::mem::size_of::<PyTensor>() == 48);
 
-/// The `_C.Tensor` type object, filled in by `init`.
-static mut TENSOR_TYPE: ffi::PyTypeObject = {
-    // SAFETY: an all-zero `PyTypeObject` is the documented "empty" static type; `init` fills it.
-    unsafe { std::mem::zeroed() }
-};
-
-/// The metaclass of `_C.Tensor` (a subclass of `type`), filled in by `init`.
-static mut TENSOR_META_TYPE: ffi::PyTypeObject = {
-    // SAFETY: as above.
-    unsafe { std::mem::zeroed() }
-};
+/// The `_C.Tensor` type object, readied by `tensor_type::init` from the slot and method tables.
+pub(crate) static TENSOR_TYPE: StaticType = StaticType::new();
 
 /// The type object (borrowed, static).
 #[inline(always)]
 pub fn tensor_type() -> *mut ffi::PyTypeObject {
-    addr_of_mut!(TENSOR_TYPE)
+    TENSOR_TYPE.as_ptr()
 }
 
 /// True when `o` is a `_C.Tensor` or an instance of a subclass (exact type checked first).
@@ -494,7 +490,7 @@ unsafe fn grad_cycle_partner(t: &Tensor) -> Option<Tensor> {
 /// The core's release hook (Note [PyObject preservation]): a tensor that owned a reference to its
 /// Python object is dying, on any thread. A preserved object is re-homed on a fresh tensor first;
 /// then the tensor's reference is dropped.
-fn release_pyobj(obj: *mut c_void, dying: &mut Dying<'_>) {
+pub(crate) fn release_pyobj(obj: *mut c_void, dying: &mut Dying<'_>) {
     // SAFETY: `obj` is the `PyTensor` the dying tensor owns one reference to, so it is alive
     // until the `Py_DECREF` below. After interpreter finalisation the object is leaked (the
     // process is exiting; taking the GIL would hang).
@@ -533,7 +529,7 @@ extern "C" {
 /// `tp_dealloc` of `_C.Tensor` itself. No trashcan here: chains of exact tensors pass through a
 /// `__dict__` (whose deallocator has one) or through `grad` (released iteratively by the core,
 /// Note [Deep drops]), and the check would cost every result tensor's deallocation.
-unsafe extern "C" fn tensor_dealloc(slf: *mut ffi::PyObject) {
+pub(crate) unsafe extern "C" fn tensor_dealloc(slf: *mut ffi::PyObject) {
     // SAFETY: CPython calls `tp_dealloc` once per death, with the GIL held, on a dead instance.
     unsafe {
         assert_gil_held();
@@ -698,7 +694,7 @@ unsafe fn held_by_rust(slf: *mut ffi::PyObject) -> bool {
     }
 }
 
-unsafe extern "C" fn tensor_traverse(
+pub(crate) unsafe extern "C" fn tensor_traverse(
     slf: *mut ffi::PyObject,
     visit: ffi::visitproc,
     arg: *mut c_void,
@@ -716,7 +712,7 @@ unsafe extern "C" fn tensor_traverse(
     0
 }
 
-unsafe extern "C" fn tensor_clear(slf: *mut ffi::PyObject) -> c_int {
+pub(crate) unsafe extern "C" fn tensor_clear(slf: *mut ffi::PyObject) -> c_int {
     // SAFETY: called by the GC on a live instance; we release the dict we own (Py_CLEAR order:
     // the field is NULL before the reference is dropped). An object Rust holds keeps everything:
     // it will be preserved when its last Python reference goes.
@@ -810,7 +806,7 @@ unsafe fn install_subclass_slots(tp: *mut ffi::PyTypeObject) {
 
 /// `_C._TensorMeta.__new__`: `type.__new__`, then give a new subclass of `_C.Tensor` our
 /// deallocator, traverse and clear (Note [PyObject preservation]).
-unsafe extern "C" fn tensor_meta_new(
+pub(crate) unsafe extern "C" fn tensor_meta_new(
     meta: *mut ffi::PyTypeObject,
     args: *mut ffi::PyObject,
     kwargs: *mut ffi::PyObject,
@@ -831,94 +827,4 @@ unsafe extern "C" fn tensor_meta_new(
             Ok(cls.release())
         }
     })
-}
-
-unsafe extern "C" fn tensor_repr(slf: *mut ffi::PyObject) -> *mut ffi::PyObject {
-    crate::handle_errors!({
-        // SAFETY: `tp_repr` is called with a live instance of this type.
-        let t = unsafe { tensor_ref(Borrowed::from_ptr(slf)) };
-        super::convert::py_str(&crate::core::ops::format_tensor(&t, "_C")).map(ObjectPtr::release)
-    })
-}
-
-unsafe extern "C" fn tensor_hash(slf: *mut ffi::PyObject) -> ffi::Py_hash_t {
-    // Identity hash, as torch's `Tensor.__hash__` (`id(self)`); never -1.
-    let h = (slf as usize).rotate_right(4) as ffi::Py_hash_t;
-    if h == -1 {
-        -2
-    } else {
-        h
-    }
-}
-
-const TENSOR_DOC: &std::ffi::CStr = c"Tensor(data=None) -> Tensor\n\n\
-A multi-dimensional, strided array of one dtype (PyTorch: torch.Tensor).\n\n\
-Calling the type mirrors torch's legacy constructor: Tensor() is an empty float32 tensor,\n\
-Tensor(sequence) builds a float32 tensor from nested lists/tuples of numbers, and\n\
-Tensor(d0, d1, ...) a zero-filled float32 tensor of that shape. Prefer _C.tensor() and the\n\
-factories (_C.zeros, _C.ones, _C.full, _C.arange, ...).\n\n\
-Raises TypeError for other argument types and ValueError for ragged nested sequences.";
-
-/// Method, getter and slot tables of `_C.Tensor`, built once by `init` from the generated table
-/// and the hand-written entries, then owned by the type for the life of the process.
-///
-/// # Safety
-/// Called once, with the GIL held, from `PyInit__C`.
-pub unsafe fn init(module: *mut ffi::PyObject) -> PyResult<()> {
-    let mut methods: Vec<ffi::PyMethodDef> = Vec::new();
-    methods.extend_from_slice(super::generated::tensor_methods());
-    methods.extend(super::tensor_methods::hand_written_methods());
-    methods.push(ffi::PyMethodDef::zeroed());
-    let methods = Box::leak(methods.into_boxed_slice());
-    let getset = Box::leak(super::tensor_methods::getset_table().into_boxed_slice());
-    crate::core::tensor::set_pyobj_release_hook(release_pyobj);
-    // SAFETY: single-threaded initialisation under the GIL; the statics are not yet shared.
-    unsafe {
-        // The metaclass: `type` plus a `__new__` that gives Python subclasses our deallocator,
-        // traverse and clear (Note [PyObject preservation]). Sizes, flags and GC support are
-        // inherited from `type`.
-        let meta = addr_of_mut!(TENSOR_META_TYPE);
-        (*meta).tp_name = c"_C._TensorMeta".as_ptr();
-        (*meta).tp_flags = ffi::Py_TPFLAGS_DEFAULT | ffi::Py_TPFLAGS_BASETYPE;
-        (*meta).tp_doc = c"The metaclass of _C.Tensor: type, plus the deallocator, traverse and clear that let Python subclasses take part in PyObject preservation.".as_ptr();
-        (*meta).tp_base = addr_of_mut!(ffi::PyType_Type);
-        (*meta).tp_new = Some(tensor_meta_new);
-        if ffi::PyType_Ready(meta) < 0 {
-            return Err(BindError::Python);
-        }
-        super::convert::add_object(
-            module,
-            "_TensorMeta",
-            ObjectPtr::borrow(meta as *mut ffi::PyObject),
-        )?;
-        let t = tensor_type();
-        // Py_SET_TYPE (absent from pyo3-ffi for 3.11): the static type's own type is the
-        // metaclass, so classes deriving from it are made by the metaclass.
-        (*t).ob_base.ob_base.ob_type = meta;
-        (*t).tp_name = c"_C.Tensor".as_ptr();
-        (*t).tp_basicsize = std::mem::size_of::<PyTensor>() as ffi::Py_ssize_t;
-        (*t).tp_flags =
-            ffi::Py_TPFLAGS_DEFAULT | ffi::Py_TPFLAGS_BASETYPE | ffi::Py_TPFLAGS_HAVE_GC;
-        (*t).tp_doc = TENSOR_DOC.as_ptr();
-        (*t).tp_dealloc = Some(tensor_dealloc);
-        (*t).tp_traverse = Some(tensor_traverse);
-        (*t).tp_clear = Some(tensor_clear);
-        (*t).tp_repr = Some(tensor_repr);
-        (*t).tp_hash = Some(tensor_hash);
-        (*t).tp_richcompare = Some(super::number::tensor_richcompare);
-        (*t).tp_as_number = super::number::number_methods();
-        (*t).tp_as_mapping = super::mapping::mapping_methods();
-        (*t).tp_iter = Some(super::tensor_methods::tensor_iter);
-        (*t).tp_dictoffset = std::mem::offset_of!(PyTensor, dict) as ffi::Py_ssize_t;
-        (*t).tp_weaklistoffset = std::mem::offset_of!(PyTensor, weakrefs) as ffi::Py_ssize_t;
-        (*t).tp_methods = methods.as_mut_ptr();
-        (*t).tp_getset = getset.as_mut_ptr();
-        (*t).tp_new = Some(super::tensor_new::tensor_type_new);
-        (*t).tp_alloc = Some(ffi::PyType_GenericAlloc);
-        (*t).tp_free = Some(ffi::PyObject_GC_Del);
-        if ffi::PyType_Ready(t) < 0 {
-            return Err(BindError::Python);
-        }
-        super::convert::add_object(module, "Tensor", ObjectPtr::borrow(t as *mut ffi::PyObject))
-    }
 }

@@ -1,14 +1,16 @@
 //! src/bindings/testing.rs: test hooks — module functions the test suite uses to reach Rust-side
 //! behaviour that Python code cannot trigger by itself. Named with a leading underscore and
 //! documented as private.
+//!
+//! Layer 3 (entry points): see src/bindings/mod.rs.
 
 use super::arg_parser::ParsedArgs;
 use super::errors::PyResult;
+use super::gil::{PAUSED, PAUSE_REQUESTED, RESUME, RESUMED};
 use super::object_ptr::{none, py_bool};
+use super::static_type::method_noargs;
 use pyo3_ffi as ffi;
-use std::ffi::CStr;
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Condvar, Mutex};
+use std::sync::atomic::Ordering;
 
 /// `_C._hold_in_thread(tensor, seconds)`: a Rust thread takes a handle to `tensor`, holds it for
 /// `seconds`, then drops it without the GIL — so a test can drop the last Python reference first
@@ -29,52 +31,9 @@ pub(crate) fn hold_in_thread(r: &ParsedArgs<'_>) -> PyResult<*mut ffi::PyObject>
     Ok(none().release())
 }
 
-// ----- pausing a released core call ------------------------------------------------------------
+// ----- pausing a released core call (the pause point is in gil.rs) ---------------------------
 
-/// Set by `_C._testing_pause_next_unlocked()`: the next core call that releases the GIL
-/// (`gil::Unlocked::new`) stops right after releasing it, until `_C._testing_resume()`.
-static PAUSE_REQUESTED: AtomicBool = AtomicBool::new(false);
-/// True while a call is stopped at the pause point.
-static PAUSED: AtomicBool = AtomicBool::new(false);
-/// Set by `_C._testing_resume()`; guarded by a mutex for the condition variable.
-static RESUME: Mutex<bool> = Mutex::new(false);
-static RESUMED: Condvar = Condvar::new();
-
-/// Called by `gil::Unlocked::new` after the GIL is released: stops there when a test asked for
-/// it (one relaxed load otherwise). A test uses it to act (with the GIL) while another thread is
-/// provably inside a released core call with its handles taken.
-#[inline(always)]
-pub(crate) fn pause_point() {
-    if PAUSE_REQUESTED.load(Ordering::Relaxed) {
-        pause_here();
-    }
-}
-
-#[cold]
-#[inline(never)]
-fn pause_here() {
-    if !PAUSE_REQUESTED.swap(false, Ordering::AcqRel) {
-        return;
-    }
-    let mut resumed = RESUME.lock().unwrap_or_else(|e| e.into_inner());
-    *resumed = false;
-    PAUSED.store(true, Ordering::Release);
-    // Bounded: a test that forgets to resume does not hang the process forever.
-    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(30);
-    while !*resumed {
-        let left = deadline.saturating_duration_since(std::time::Instant::now());
-        if left.is_zero() {
-            break;
-        }
-        resumed = RESUMED
-            .wait_timeout(resumed, left)
-            .unwrap_or_else(|e| e.into_inner())
-            .0;
-    }
-    PAUSED.store(false, Ordering::Release);
-}
-
-/// `_C._testing_pause_next_unlocked()`: see `pause_point`.
+/// `_C._testing_pause_next_unlocked()`: see `gil::pause_point`.
 unsafe extern "C" fn fn_pause_next_unlocked(
     _m: *mut ffi::PyObject,
     _: *mut ffi::PyObject,
@@ -170,49 +129,35 @@ unsafe extern "C" fn fn_touch_without_gil(
     })
 }
 
-/// One `METH_NOARGS` row.
-fn noargs(
-    name: &'static CStr,
-    f: unsafe extern "C" fn(*mut ffi::PyObject, *mut ffi::PyObject) -> *mut ffi::PyObject,
-    doc: &'static CStr,
-) -> ffi::PyMethodDef {
-    ffi::PyMethodDef {
-        ml_name: name.as_ptr(),
-        ml_meth: ffi::PyMethodDefPointer { PyCFunction: f },
-        ml_flags: ffi::METH_NOARGS,
-        ml_doc: doc.as_ptr(),
-    }
-}
-
 /// The test hooks of this file as module functions (no sentinel).
 pub fn functions() -> Vec<ffi::PyMethodDef> {
     vec![
-        noargs(
+        method_noargs(
             c"_testing_pause_next_unlocked",
             fn_pause_next_unlocked,
             c"_testing_pause_next_unlocked($module, /)\n--\n\nTest hook: the next core call that releases the GIL stops right after releasing it, until _testing_resume().",
         ),
-        noargs(
+        method_noargs(
             c"_testing_paused",
             fn_paused,
             c"_testing_paused($module, /)\n--\n\nTest hook: whether a core call is stopped at the pause point.",
         ),
-        noargs(
+        method_noargs(
             c"_testing_resume",
             fn_resume,
             c"_testing_resume($module, /)\n--\n\nTest hook: lets the paused core call go on.",
         ),
-        noargs(
+        method_noargs(
             c"_testing_panic_in_worker",
             fn_panic_in_worker,
             c"_testing_panic_in_worker($module, /)\n--\n\nTest hook: a parallel region whose chunks panic on pool workers (raises RuntimeError).",
         ),
-        noargs(
+        method_noargs(
             c"_testing_touch_without_gil",
             fn_touch_without_gil,
             c"_testing_touch_without_gil($module, /)\n--\n\nTest hook: drops an object reference without the GIL; in a build for a Py_DEBUG interpreter the GIL check aborts the process.",
         ),
-        noargs(
+        method_noargs(
             c"_testing_panic_in_thread",
             fn_panic_in_thread,
             c"_testing_panic_in_thread($module, /)\n--\n\nTest hook: a thread of the library panics outside any trampoline; returns True once it has.",
