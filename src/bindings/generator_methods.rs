@@ -14,7 +14,7 @@ use super::generator_object::{
     make_default_object, unpack_generator, PyGenerator, GENERATOR_TYPE,
 };
 use super::object_ptr::{Borrowed, ObjectPtr};
-use super::static_type::{getter, TypeSpec, GETSET_END};
+use super::static_type::{getter, TypeSpec, GETSET_END, METHODS_END};
 use crate::core::random::{lock_generator, Generator, DEFAULT_SEED};
 use crate::core::{DType, Tensor};
 use pyo3_ffi as ffi;
@@ -289,7 +289,7 @@ pub unsafe fn init(module: *mut ffi::PyObject, methods: &[ffi::PyMethodDef]) -> 
     // The methods are declared in the schema (`manual_binding`); the table lives for the life
     // of the process (CPython keeps pointers into it).
     let mut methods = methods.to_vec();
-    methods.push(ffi::PyMethodDef::zeroed());
+    methods.push(METHODS_END);
     // SAFETY: single-threaded initialisation under the GIL; the statics are not yet shared.
     unsafe {
         GENERATOR_TYPE.ready(&TypeSpec {

@@ -32,8 +32,8 @@ pub struct PyGenerator {
 /// The `_C.Generator` type object, readied by `generator_methods::init`.
 pub(crate) static GENERATOR_TYPE: StaticType = StaticType::new();
 
-/// `_C.default_generator`, set once by `make_default_object`; this static owns one reference for the life of
-/// the process.
+/// `_C.default_generator`, set once by `make_default_object`; this static owns one reference
+/// for the life of the process.
 static DEFAULT_OBJECT: AtomicPtr<ffi::PyObject> = AtomicPtr::new(null_mut());
 
 /// The type object (borrowed, static).

@@ -9,6 +9,7 @@
 use super::convert::add_object;
 use super::errors::PyResult;
 use super::object_ptr::{py_bool, ObjectPtr};
+use super::static_type::METHODS_END;
 use pyo3_ffi as ffi;
 use std::ptr::addr_of_mut;
 use std::sync::atomic::Ordering;
@@ -33,7 +34,7 @@ unsafe fn init() -> PyResult<ObjectPtr> {
     let mut methods: Vec<ffi::PyMethodDef> = Vec::new();
     methods.extend_from_slice(super::generated::functions());
     methods.extend(super::testing::functions());
-    methods.push(ffi::PyMethodDef::zeroed());
+    methods.push(METHODS_END);
     // The table lives for the life of the process (CPython keeps pointers into it).
     let methods = Box::leak(methods.into_boxed_slice());
     // SAFETY: module initialisation runs once, under the GIL, before anything is shared.

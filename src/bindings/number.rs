@@ -1,12 +1,12 @@
 //! src/bindings/number.rs: the operator slots of `_C.Tensor` (PyTorch: the `__add__` family in
 //! `python_variable_methods.cpp` and `_tensor.py`). The slots of ops are generated from the
 //! schema (`python_operator: __add__, __radd__` → `nb_add`, see build/gen_bindings.rs) and call
-//! the shared bodies here — `binary`, `inplace`, `unary` and `power` — because CPython calls them
-//! with either operand first and with non-tensor operands: each converts its operands (a number
-//! becomes a wrapped number; anything else gives NotImplemented), applies the override protocol,
-//! and calls the core op the schema also binds. Written by hand: unary `+`, `bool()`, `int()`,
-//! `float()`, `operator.index()`. The number-protocol table, and `tp_richcompare` (which reads
-//! the generated table of comparisons), are assembled in tensor_type.rs.
+//! the shared bodies here — `binary`, `inplace`, `unary` and `power` — because CPython calls
+//! them with either operand first and with non-tensor operands: each converts its operands (a
+//! number becomes a wrapped number; anything else gives NotImplemented), applies the override
+//! protocol, and calls the core op the schema also binds. Written by hand: unary `+`, `bool()`,
+//! `int()`, `float()`, `operator.index()`. The number-protocol table, and `tp_richcompare` (which
+//! reads the generated table of comparisons), are assembled in tensor_type.rs.
 //!
 //! Layer 3 (entry points): see src/bindings/mod.rs.
 

@@ -71,7 +71,7 @@
 //! (`_Py_NewReference`: refcount 1, and `_Py_RefTotal` in debug builds, so
 //! `sys.gettotalrefcount` balances exactly as for a fresh allocation) and `PyObject_GC_Track`.
 //! All of it runs with the GIL held, which serialises the list. The module is never freed (the
-//! interpreter keeps single-phase extension modules, and `module.rs` keeps references to it), so
+//! interpreter keeps single-phase extension modules, and `state.rs` keeps references to it), so
 //! the list lives as long as the process; at most `FREE_LIST_MAX` objects stay reachable from it.
 
 use super::call_scope;

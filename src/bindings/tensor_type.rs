@@ -10,7 +10,7 @@
 use super::errors::PyResult;
 use super::number::{binary, elementwise_worth, nb_bool, nb_float, nb_index, nb_int, nb_positive};
 use super::object_ptr::{not_implemented, ObjectPtr};
-use super::static_type::{StaticType, TypeSpec};
+use super::static_type::{StaticType, TypeSpec, METHODS_END};
 use super::tensor_object::{
     release_pyobj, tensor_clear, tensor_dealloc, tensor_meta_new, tensor_traverse, PyTensor,
     TENSOR_TYPE,
@@ -79,7 +79,7 @@ pub unsafe fn init(module: *mut ffi::PyObject) -> PyResult<()> {
     let mut methods: Vec<ffi::PyMethodDef> = Vec::new();
     methods.extend_from_slice(super::generated::tensor_methods());
     methods.extend(super::tensor_methods::hand_written_methods());
-    methods.push(ffi::PyMethodDef::zeroed());
+    methods.push(METHODS_END);
     let methods = Box::leak(methods.into_boxed_slice());
     let getset = Box::leak(super::tensor_methods::getset_table().into_boxed_slice());
     crate::core::tensor::set_pyobj_release_hook(release_pyobj);
