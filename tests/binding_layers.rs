@@ -107,7 +107,7 @@ fn strip(src: &str) -> String {
         } else if at(i) == '\'' {
             // A char literal ('x', '\n', '\u{..}') or a lifetime ('a).
             if at(i + 1) == '\\' {
-                i += 2;
+                i += 3; // the quote, the backslash and the escaped character
                 while i < c.len() && c[i] != '\'' {
                     i += 1;
                 }
@@ -438,7 +438,7 @@ fn the_checker_reads_every_way_of_naming_a_module() {
         //! mentions super::arg_parser in a comment only
         use super::errors::{self, PyResult};
         use super::super::{gil, convert::{py_int, py_str}};
-        fn f() -> &'static str { let c = '"'; "super::arg_parser::x in a string" }
+        fn f() -> &'static str { let c = '"'; let q = '\''; "super::arg_parser::x in a string" }
         fn g<'a>(x: &'a u8) { crate::bindings::tensor_object::wrap(); std::convert::identity(1); }
     "#;
     let got = imports("number", src, &modules);
