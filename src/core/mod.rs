@@ -18,6 +18,7 @@
 pub mod dtype;
 pub mod error;
 pub mod interrupt;
+pub mod iter;
 pub mod ops;
 pub mod parallel;
 pub mod promote;

@@ -2,7 +2,7 @@
 //! broadcasting; operands are compared in their promoted dtype and the result is bool
 //! (PyTorch: the comparison ops of `BinaryOps.cpp`).
 
-use super::elementwise::{binary_op, broadcast_shape_of};
+use crate::core::iter::{binary_op, broadcast_shape_of};
 use crate::core::promote::result_type;
 use crate::core::{Result, Tensor};
 

@@ -27,7 +27,7 @@ pub fn try_map_to_vec<T: Element, U>(t: &Tensor, mut f: impl FnMut(T) -> U) -> R
         return Ok(out);
     }
     let base = t.data_ptr::<T>();
-    crate::core::tensor::strided_for_each(t.sizes(), [t.strides()], |[o]| {
+    crate::core::iter::strided_for_each(t.sizes(), [t.strides()], |[o]| {
         // SAFETY: `strided_for_each` visits exactly the element offsets of `t`'s sizes and
         // strides, each of which addresses an initialised element of `t`'s live storage.
         out.push(f(unsafe { *base.offset(o) }))

@@ -359,7 +359,7 @@ impl Plan {
             let p = t.data_ptr::<i64>();
             let mut bad = None;
             let mut k = 0;
-            crate::core::tensor::strided_for_each(&bshape, [&bstrides], |[o]| {
+            crate::core::iter::strided_for_each(&bshape, [&bstrides], |[o]| {
                 // SAFETY: `o` addresses an element of the int64 index tensor `t`.
                 let v = unsafe { *p.offset(o) };
                 if v < -size || v >= size {
@@ -409,10 +409,10 @@ impl Plan {
         let mut rs_rest = res_strides[..self.before].to_vec();
         rs_rest.extend_from_slice(&res_strides[self.before + nb..]);
         let mut k = 0;
-        crate::core::tensor::strided_for_each(&self.bshape, [rs_b], |[rb]| {
+        crate::core::iter::strided_for_each(&self.bshape, [rs_b], |[rb]| {
             let vb = self.offsets[k];
             k += 1;
-            crate::core::tensor::strided_for_each(
+            crate::core::iter::strided_for_each(
                 &self.rest_sizes,
                 [&self.rest_strides, &rs_rest],
                 |[v, r]| f(vb + v, rb + r),

@@ -719,7 +719,7 @@ fn masked_fill_impl(input: &Tensor, mask: &Tensor, value: Scalar, checked: bool)
     crate::dispatch!(input.dtype(), T => {
         let v: T = if checked { value.to_checked::<T>()? } else { value.to::<T>() };
         let po = out.data_ptr::<T>();
-        crate::core::tensor::strided_for_each(&shape, [out.strides(), &ms], |[o, m]| {
+        crate::core::iter::strided_for_each(&shape, [out.strides(), &ms], |[o, m]| {
             // SAFETY: offsets come from each tensor's own (broadcast) geometry over `shape`;
             // `out` is a fresh tensor owned here.
             unsafe {
@@ -767,7 +767,7 @@ pub fn masked_select(input: &Tensor, mask: &Tensor) -> Result<Tensor> {
     let ms = mask.broadcast_strides(&shape)?;
     let pm = mask.data_ptr::<bool>() as *const bool;
     let mut count = 0usize;
-    crate::core::tensor::strided_for_each(&shape, [&ms], |[m]| {
+    crate::core::iter::strided_for_each(&shape, [&ms], |[m]| {
         // SAFETY: `m` comes from `mask`'s broadcast geometry over `shape`.
         count += unsafe { *pm.offset(m) } as usize;
     });
@@ -775,7 +775,7 @@ pub fn masked_select(input: &Tensor, mask: &Tensor) -> Result<Tensor> {
     crate::dispatch!(input.dtype(), T => {
         let (px, po) = (input.data_ptr::<T>() as *const T, out.data_ptr::<T>());
         let mut k = 0usize;
-        crate::core::tensor::strided_for_each(&shape, [&xs, &ms], |[x, m]| {
+        crate::core::iter::strided_for_each(&shape, [&xs, &ms], |[x, m]| {
             // SAFETY: offsets from each tensor's broadcast geometry; `k < count` because the mask
             // is read-only and was counted above.
             unsafe {

@@ -6,8 +6,9 @@ use super::shape::{expand, reshape, transpose, unsqueeze};
 use crate::core::dtype::{DType, Element};
 use crate::core::error::{Error, Result};
 use crate::core::interrupt::{self, Ticker};
+use crate::core::iter::strided_for_each;
 use crate::core::parallel::{self, SendPtr};
-use crate::core::tensor::{broadcast_shapes, contiguous_strides, strided_for_each, Tensor};
+use crate::core::tensor::{broadcast_shapes, contiguous_strides, Tensor};
 use std::ops::{Add, Mul};
 
 // ----- error texts ---------------------------------------------------------------------------

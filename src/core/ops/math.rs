@@ -5,11 +5,10 @@
 //! kernels of `elementwise.rs` (`unary_op`, `binary_op`) or compositions of existing ops.
 
 use super::compare::{eq, lt};
-use super::elementwise::{
-    abs, add, binary_op, maximum, minimum, mul, operand_as, pow, sub, unary_op, where_, Arith,
-};
+use super::elementwise::{abs, add, maximum, minimum, mul, pow, sub, where_, Arith};
 use crate::core::dtype::{DType, Element};
 use crate::core::error::{Error, Result};
+use crate::core::iter::{binary_op, operand_as, unary_op};
 use crate::core::promote::result_type;
 use crate::core::scalar::Scalar;
 use crate::core::tensor::{broadcast_shapes, Tensor};

@@ -4,8 +4,9 @@
 use crate::core::dtype::{DType, Element};
 use crate::core::error::{Error, Result};
 use crate::core::interrupt::{self, Ticker};
+use crate::core::iter::strided_for_each;
 use crate::core::parallel;
-use crate::core::tensor::{maybe_wrap_dim, strided_for_each, Tensor};
+use crate::core::tensor::{maybe_wrap_dim, Tensor};
 
 /// Independent accumulators in the contiguous kernels, so the compiler can vectorise them.
 const LANES: usize = 8;

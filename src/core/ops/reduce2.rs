@@ -5,7 +5,7 @@
 
 use crate::core::dtype::{DType, Element};
 use crate::core::error::{Error, Result};
-use crate::core::ops::elementwise::operand_as;
+use crate::core::iter::operand_as;
 use crate::core::ops::reduce::{reduce_by, reduce_mask};
 use crate::core::ops::{add, amax, exp, log, sub, sum, where_};
 use crate::core::scalar::Scalar;
