@@ -1,6 +1,22 @@
-//! src/core/ops/tests/elementwise.rs: tests of src/core/ops/elementwise.rs.
+//! src/core/ops/tests/binary.rs: tests of src/core/ops/binary.rs.
 
 use super::*;
+use crate::core::dtype::Element;
+use crate::core::error::ErrorKind;
+use crate::core::ops::*;
+
+fn t<T: Element>(v: Vec<T>, shape: &[usize]) -> Tensor {
+    Tensor::from_vec(v, shape).unwrap()
+}
+
+fn w(s: impl Into<Scalar>) -> Tensor {
+    Tensor::wrapped_scalar(s.into()).unwrap()
+}
+
+fn msg(r: Result<impl std::fmt::Debug>) -> (ErrorKind, String) {
+    let e = r.unwrap_err();
+    (e.kind, e.message)
+}
 
 /// Large dense adds take the threaded path (when more than one thread is configured) and
 /// must equal a plain serial loop exactly: new output, scalar operand, alpha, in place.
@@ -25,21 +41,6 @@ fn parallel_add_matches_serial_loop() {
     assert_eq!(mul(&a, &b).unwrap().to_vec::<f32>(), want4);
     add_(&a, &b, Scalar::Int(1)).unwrap();
     assert_eq!(a.to_vec::<f32>(), want);
-}
-
-use crate::core::error::ErrorKind;
-
-fn t<T: Element>(v: Vec<T>, shape: &[usize]) -> Tensor {
-    Tensor::from_vec(v, shape).unwrap()
-}
-
-fn w(s: impl Into<Scalar>) -> Tensor {
-    Tensor::wrapped_scalar(s.into()).unwrap()
-}
-
-fn msg(r: Result<impl std::fmt::Debug>) -> (ErrorKind, String) {
-    let e = r.unwrap_err();
-    (e.kind, e.message)
 }
 
 #[test]
@@ -472,92 +473,6 @@ fn max_min() {
 }
 
 #[test]
-fn where_op() {
-    let c = t(vec![true, false, true], &[3]);
-    let r = where_(&c, &w(1.0), &w(0i64)).unwrap();
-    assert_eq!(
-        (r.dtype(), r.to_vec::<f32>()),
-        (DType::Float32, vec![1.0, 0.0, 1.0])
-    );
-    let r = where_(
-        &c,
-        &t(vec![1i32, 2, 3], &[3]),
-        &t(vec![10i64, 20, 30], &[3]),
-    )
-    .unwrap();
-    assert_eq!(
-        (r.dtype(), r.to_vec::<i64>()),
-        (DType::Int64, vec![1, 20, 3])
-    );
-    // Three-way broadcast: [2,1] x [3] x [].
-    let c2 = t(vec![true, false], &[2, 1]);
-    let r = where_(
-        &c2,
-        &t(vec![1i64, 2, 3], &[3]),
-        &Tensor::scalar_tensor(Scalar::Int(0), DType::Int64).unwrap(),
-    )
-    .unwrap();
-    assert_eq!(r.sizes(), &[2, 3]);
-    assert_eq!(r.to_vec::<i64>(), vec![1, 2, 3, 0, 0, 0]);
-    let fc = t(vec![1.0f32], &[1]);
-    assert_eq!(
-        msg(where_(&fc, &w(1i64), &w(0i64))).1,
-        "where expected condition to be a boolean tensor, but got a tensor with dtype Float"
-    );
-    let uc = t(vec![2u8, 0], &[2]);
-    assert_eq!(
-        where_(&uc, &w(1i64), &w(0i64)).unwrap().to_vec::<i64>(),
-        vec![1, 0]
-    );
-}
-
-#[test]
-fn unary() {
-    assert_eq!(
-        neg(&t(vec![1u8, 0], &[2])).unwrap().to_vec::<u8>(),
-        vec![255, 0]
-    );
-    assert!(msg(neg(&t(vec![true], &[1])))
-        .1
-        .starts_with("Negation, the `-` operator, on a bool tensor"));
-    let r = abs(&t(vec![-128i8, -3, 4], &[3])).unwrap();
-    assert_eq!(
-        (r.dtype(), r.to_vec::<i8>()),
-        (DType::Int8, vec![-128, 3, 4])
-    );
-    assert_eq!(
-        abs(&t(vec![-1.5f64], &[1])).unwrap().to_vec::<f64>(),
-        vec![1.5]
-    );
-    assert_eq!(
-        msg(abs(&t(vec![true], &[1]))),
-        (
-            ErrorKind::NotImplemented,
-            "\"abs_cpu\" not implemented for 'Bool'".into()
-        )
-    );
-    let r = exp(&t(vec![0i64, 1], &[2])).unwrap();
-    assert_eq!(
-        (r.dtype(), r.to_vec::<f32>()),
-        (DType::Float32, vec![1.0, std::f32::consts::E])
-    );
-    let r = log(&t(vec![1.0f64, 0.0, -1.0], &[3])).unwrap();
-    assert_eq!(r.dtype(), DType::Float64);
-    let v = r.to_vec::<f64>();
-    assert_eq!((v[0], v[1]), (0.0, f64::NEG_INFINITY));
-    assert!(v[2].is_nan());
-    let r = sqrt(&t(vec![true, false], &[2])).unwrap();
-    assert_eq!(
-        (r.dtype(), r.to_vec::<f32>()),
-        (DType::Float32, vec![1.0, 0.0])
-    );
-    // Non-contiguous input.
-    let m = t(vec![1.0f32, 4.0, 9.0, 16.0], &[2, 2]);
-    let mt = m.as_strided(vec![2, 2], vec![1, 2], 0);
-    assert_eq!(sqrt(&mt).unwrap().to_vec::<f32>(), vec![1.0, 3.0, 2.0, 4.0]);
-}
-
-#[test]
 fn in_place() {
     let a = t(vec![1.0f32, 2.0, 3.0, 4.0, 5.0, 6.0], &[2, 3]);
     add_(&a, &t(vec![10.0f32, 20.0, 30.0], &[3]), Scalar::Int(1)).unwrap();
@@ -640,47 +555,79 @@ fn in_place_overlap_errors() {
 }
 
 #[test]
-fn fill_and_zero() {
-    let a = Tensor::zeros(&[2, 2], DType::UInt8).unwrap();
-    fill_(&a, &w(7i64)).unwrap();
-    assert_eq!(a.to_vec::<u8>(), vec![7; 4]);
-    fill_(&a, &w(-1i64)).unwrap();
-    assert_eq!(a.to_vec::<u8>(), vec![255; 4]);
+fn bits_and_logic() {
+    let a = t(vec![12i32, -1, 5], &[3]);
+    let b = t(vec![10i32, 3, 1], &[3]);
+    assert_eq!(bitwise_and(&a, &b).unwrap().to_vec::<i32>(), vec![8, 3, 1]);
+    assert_eq!(bitwise_xor(&a, &b).unwrap().to_vec::<i32>(), vec![6, -4, 4]);
+    assert_eq!(bitwise_not(&a).unwrap().to_vec::<i32>(), vec![-13, 0, -6]);
     assert_eq!(
-        msg(fill_(&a, &w(300i64))).1,
-        "value cannot be converted to type uint8_t without overflow"
+        msg(bitwise_and(&t(vec![1.0f32], &[1]), &w(1i64))),
+        (
+            ErrorKind::NotImplemented,
+            "\"bitwise_and_cpu\" not implemented for 'Float'".into()
+        )
+    );
+    let s = t(vec![1i64, -8, 1], &[3]);
+    assert_eq!(
+        bitwise_left_shift(&s, &t(vec![3i64, 1, 64], &[3]))
+            .unwrap()
+            .to_vec::<i64>(),
+        vec![8, -16, 0]
     );
     assert_eq!(
-        msg(fill_(&a, &w(-1.0))).1,
-        "value cannot be converted to type uint8_t without overflow"
+        bitwise_right_shift(&s, &t(vec![1i64, 1, 70], &[3]))
+            .unwrap()
+            .to_vec::<i64>(),
+        vec![0, -4, 0]
     );
-    fill_(
-        &a,
-        &Tensor::scalar_tensor(Scalar::Int(300), DType::Int64).unwrap(),
-    )
-    .unwrap();
-    assert_eq!(a.to_vec::<u8>(), vec![44; 4]);
     assert_eq!(
-        msg(fill_(&a, &t(vec![1u8], &[1]))).1,
-        "fill_ only supports 0-dimension value tensor but got tensor with 1 dimensions."
+        bitwise_right_shift(&t(vec![-8i64], &[1]), &w(100i64))
+            .unwrap()
+            .to_vec::<i64>(),
+        vec![-1]
     );
-    let f = Tensor::zeros(&[3], DType::Float32).unwrap();
+    let r = logical_xor(&t(vec![0.0f32, f32::NAN, 2.0], &[3]), &w(1i64)).unwrap();
+    assert_eq!(r.to_vec::<bool>(), vec![true, false, false]);
     assert_eq!(
-        msg(fill_(&f, &w(1e300))).1,
-        "value cannot be converted to type float without overflow"
+        logical_not(&t(vec![0i64, 3], &[2]))
+            .unwrap()
+            .to_vec::<bool>(),
+        vec![true, false]
     );
-    fill_(&f, &w(f64::INFINITY)).unwrap();
-    assert_eq!(f.to_vec::<f32>(), vec![f32::INFINITY; 3]);
-    let i = Tensor::zeros(&[2], DType::Int32).unwrap();
-    fill_(&i, &w(2.7)).unwrap();
-    assert_eq!(i.to_vec::<i32>(), vec![2, 2]);
-    let b = Tensor::zeros(&[2], DType::Bool).unwrap();
-    fill_(&b, &w(5i64)).unwrap();
-    assert_eq!(b.to_vec::<bool>(), vec![true, true]);
-    zero_(&i).unwrap();
-    assert_eq!(i.to_vec::<i32>(), vec![0, 0]);
-    // Expanded self is allowed for fill_.
-    let e = f.as_strided(vec![2, 3], vec![0, 1], 0);
-    fill_(&e, &w(1i64)).unwrap();
-    assert_eq!(f.to_vec::<f32>(), vec![1.0; 3]);
+}
+
+#[test]
+fn binary_float_ops() {
+    let r = atan2(&t(vec![1i64], &[1]), &t(vec![1i64], &[1])).unwrap();
+    assert_eq!(
+        (r.dtype(), r.to_vec::<f32>()),
+        (DType::Float32, vec![std::f32::consts::FRAC_PI_4])
+    );
+    assert_eq!(
+        hypot(&t(vec![3.0f64], &[1]), &w(4i64))
+            .unwrap()
+            .to_vec::<f64>(),
+        vec![5.0]
+    );
+    assert_eq!(
+        msg(hypot(&t(vec![3i64], &[1]), &w(4i64))).1,
+        "\"hypot_cpu\" not implemented for 'Long'"
+    );
+    assert_eq!(
+        fmod(&t(vec![-7i64, 7], &[2]), &w(3i64))
+            .unwrap()
+            .to_vec::<i64>(),
+        vec![-1, 1]
+    );
+    assert_eq!(
+        fmod(&t(vec![-7.5f32, 7.5], &[2]), &w(-2i64))
+            .unwrap()
+            .to_vec::<f32>(),
+        vec![-1.5, 1.5]
+    );
+    assert_eq!(
+        msg(fmod(&t(vec![1i32], &[1]), &w(0i64))).1,
+        "ZeroDivisionError"
+    );
 }

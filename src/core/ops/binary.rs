@@ -1,287 +1,22 @@
-//! src/core/ops/elementwise.rs: elementwise arithmetic with broadcasting and type promotion
-//! (`add`, `sub`, `mul`, `div`, `remainder`, `floor_divide`, `pow`, `maximum`, `minimum`,
-//! `where`, `neg`, `abs`, `exp`, `log`, `sqrt`), the in-place forms (`add_`, `sub_`, `mul_`,
-//! `div_`, `fill_`, `zero_`), and the shared strided kernels `compare.rs` uses too
-//! (PyTorch: `BinaryOps.cpp`, `UnaryOps.cpp`, `TensorCompare.cpp`, `TensorIterator`).
+//! src/core/ops/binary.rs: binary elementwise ops with broadcasting and type promotion
+//! (PyTorch: `native/BinaryOps.cpp`, `native/Lerp.cpp`) — the arithmetic ops (`add`, `sub`,
+//! `mul`, `div`, `remainder`, `floor_divide`, `pow`, `maximum`, `minimum`) with their
+//! `BinaryPlan` (the structured kernel's meta step, which `out=` runs into) and in-place forms
+//! (`add_`, `sub_`, `mul_`, `div_`); `atan2`, `hypot`, `fmod`; the logical, bitwise and shift
+//! ops; `lerp`.
 
-use crate::core::dtype::{Category, DType, Element};
+use super::arith::{not_implemented, reject_bool, Arith, MathElem};
+use super::compare::{eq, lt, where_};
+use super::unary::abs;
+use crate::core::dtype::{Category, DType};
 use crate::core::error::{Error, Result};
 use crate::core::iter::{
-    binary_into_par, broadcast_shape_of, operand_as, strided_for_each, unary_op, Input,
+    binary_into_par, binary_op, broadcast_shape_of, operand_as, unary_op, Input,
 };
 use crate::core::promote::{can_cast, promote_types, result_type};
 use crate::core::scalar::Scalar;
 use crate::core::tensor::{broadcast_shapes, Tensor};
 use std::borrow::Cow;
-
-// ----- element arithmetic ------------------------------------------------------------------
-
-/// Arithmetic on one element type with torch's CPU semantics: integers wrap on overflow (never
-/// panic), integer division rounds as torch does (callers reject zero divisors first; a zero
-/// divisor still yields 0 here rather than a panic), floats follow IEEE and C's `fmod`/`pow`.
-/// Bool: `+` is or, `*` is and (torch's bool kernels); the other bool entries are never
-/// reached because the ops reject bool first, and only keep the impl total.
-pub(crate) trait Arith: Element {
-    fn wadd(self, o: Self) -> Self;
-    fn wsub(self, o: Self) -> Self;
-    fn wmul(self, o: Self) -> Self;
-    /// `/` for floats (only used with floating dtypes).
-    fn true_div(self, o: Self) -> Self;
-    /// Division rounded toward zero (`div(rounding_mode='trunc')`).
-    fn div_trunc(self, o: Self) -> Self;
-    /// Division rounded toward -inf (`//`, `div(rounding_mode='floor')`).
-    fn div_floor(self, o: Self) -> Self;
-    /// Python's `%`: the result has the sign of the divisor.
-    fn rem_floor(self, o: Self) -> Self;
-    /// `self ** o` (torch's `powi` for integers: negative exponents give 0 except for ±1).
-    fn pow_(self, o: Self) -> Self;
-    fn wneg(self) -> Self;
-    fn wabs(self) -> Self;
-    /// `maximum`: NaN if either is NaN, else C++'s `std::max(a, b)`.
-    fn max_nan(self, o: Self) -> Self;
-    /// `minimum`: NaN if either is NaN, else C++'s `std::min(a, b)`.
-    fn min_nan(self, o: Self) -> Self;
-}
-
-/// `base ** e` for a non-negative integer exponent, by squaring, wrapping on overflow (the
-/// integer `pow` of every integer dtype).
-macro_rules! wrapping_pow {
-    ($t:ty, $base:expr, $e:expr) => {{
-        let (mut base, mut e) = ($base, $e);
-        let mut acc: $t = 1;
-        while e != 0 {
-            if e & 1 != 0 {
-                acc = acc.wrapping_mul(base);
-            }
-            e >>= 1;
-            base = base.wrapping_mul(base);
-        }
-        acc
-    }};
-}
-
-macro_rules! impl_arith_signed {
-    ($($t:ty),*) => {$(
-        impl Arith for $t {
-            #[inline(always)]
-            fn wadd(self, o: Self) -> Self { self.wrapping_add(o) }
-            #[inline(always)]
-            fn wsub(self, o: Self) -> Self { self.wrapping_sub(o) }
-            #[inline(always)]
-            fn wmul(self, o: Self) -> Self { self.wrapping_mul(o) }
-            #[inline(always)]
-            fn true_div(self, o: Self) -> Self { self.div_trunc(o) }
-            #[inline(always)]
-            fn div_trunc(self, o: Self) -> Self {
-                if o == 0 { 0 } else { self.wrapping_div(o) }
-            }
-            #[inline(always)]
-            fn div_floor(self, o: Self) -> Self {
-                if o == 0 {
-                    return 0;
-                }
-                // c10::div_floor_integer: truncate, then step down when the signs differ and
-                // the division is inexact.
-                let q = self.wrapping_div(o);
-                if (self < 0) != (o < 0) && self.wrapping_rem(o) != 0 { q.wrapping_sub(1) } else { q }
-            }
-            #[inline(always)]
-            fn rem_floor(self, o: Self) -> Self {
-                if o == 0 {
-                    return 0;
-                }
-                let r = self.wrapping_rem(o);
-                if r != 0 && (r < 0) != (o < 0) { r.wrapping_add(o) } else { r }
-            }
-            #[inline(always)]
-            fn pow_(self, o: Self) -> Self {
-                if o < 0 {
-                    return match self {
-                        1 => 1,
-                        -1 => if o % 2 != 0 { -1 } else { 1 },
-                        _ => 0,
-                    };
-                }
-                wrapping_pow!($t, self, o)
-            }
-            #[inline(always)]
-            fn wneg(self) -> Self { self.wrapping_neg() }
-            #[inline(always)]
-            fn wabs(self) -> Self { self.wrapping_abs() }
-            #[inline(always)]
-            fn max_nan(self, o: Self) -> Self { if self < o { o } else { self } }
-            #[inline(always)]
-            fn min_nan(self, o: Self) -> Self { if o < self { o } else { self } }
-        }
-    )*};
-}
-
-impl_arith_signed!(i8, i16, i32, i64);
-
-impl Arith for u8 {
-    #[inline(always)]
-    fn wadd(self, o: Self) -> Self {
-        self.wrapping_add(o)
-    }
-    #[inline(always)]
-    fn wsub(self, o: Self) -> Self {
-        self.wrapping_sub(o)
-    }
-    #[inline(always)]
-    fn wmul(self, o: Self) -> Self {
-        self.wrapping_mul(o)
-    }
-    #[inline(always)]
-    fn true_div(self, o: Self) -> Self {
-        self.div_trunc(o)
-    }
-    #[inline(always)]
-    fn div_trunc(self, o: Self) -> Self {
-        self.checked_div(o).unwrap_or(0)
-    }
-    #[inline(always)]
-    fn div_floor(self, o: Self) -> Self {
-        self.checked_div(o).unwrap_or(0)
-    }
-    #[inline(always)]
-    fn rem_floor(self, o: Self) -> Self {
-        self.checked_rem(o).unwrap_or(0)
-    }
-    #[inline(always)]
-    fn pow_(self, o: Self) -> Self {
-        wrapping_pow!(u8, self, o)
-    }
-    #[inline(always)]
-    fn wneg(self) -> Self {
-        self.wrapping_neg()
-    }
-    #[inline(always)]
-    fn wabs(self) -> Self {
-        self
-    }
-    #[inline(always)]
-    fn max_nan(self, o: Self) -> Self {
-        self.max(o)
-    }
-    #[inline(always)]
-    fn min_nan(self, o: Self) -> Self {
-        self.min(o)
-    }
-}
-
-macro_rules! impl_arith_float {
-    ($($t:ty),*) => {$(
-        impl Arith for $t {
-            #[inline(always)]
-            fn wadd(self, o: Self) -> Self { self + o }
-            #[inline(always)]
-            fn wsub(self, o: Self) -> Self { self - o }
-            #[inline(always)]
-            fn wmul(self, o: Self) -> Self { self * o }
-            #[inline(always)]
-            fn true_div(self, o: Self) -> Self { self / o }
-            #[inline(always)]
-            fn div_trunc(self, o: Self) -> Self { (self / o).trunc() }
-            #[inline(always)]
-            fn div_floor(self, o: Self) -> Self {
-                // c10::div_floor_floating: exact for every pair, unlike floor(a / b).
-                if o == 0.0 {
-                    return self / o;
-                }
-                let m = self % o;
-                let mut d = (self - m) / o;
-                if m != 0.0 && (o < 0.0) != (m < 0.0) {
-                    d -= 1.0;
-                }
-                if d != 0.0 {
-                    let mut f = d.floor();
-                    if d - f > 0.5 {
-                        f += 1.0;
-                    }
-                    f
-                } else {
-                    <$t>::copysign(0.0, self / o)
-                }
-            }
-            #[inline(always)]
-            fn rem_floor(self, o: Self) -> Self {
-                let m = self % o;
-                if m != 0.0 && (o < 0.0) != (m < 0.0) { m + o } else { m }
-            }
-            #[inline(always)]
-            fn pow_(self, o: Self) -> Self { self.powf(o) }
-            #[inline(always)]
-            fn wneg(self) -> Self { -self }
-            #[inline(always)]
-            fn wabs(self) -> Self { self.abs() }
-            #[inline(always)]
-            fn max_nan(self, o: Self) -> Self {
-                if self.is_nan() || o.is_nan() { <$t>::NAN } else if self < o { o } else { self }
-            }
-            #[inline(always)]
-            fn min_nan(self, o: Self) -> Self {
-                if self.is_nan() || o.is_nan() { <$t>::NAN } else if o < self { o } else { self }
-            }
-        }
-    )*};
-}
-
-impl_arith_float!(f32, f64);
-
-impl Arith for bool {
-    #[inline(always)]
-    fn wadd(self, o: Self) -> Self {
-        self | o
-    }
-    #[inline(always)]
-    fn wsub(self, o: Self) -> Self {
-        self ^ o
-    }
-    #[inline(always)]
-    fn wmul(self, o: Self) -> Self {
-        self & o
-    }
-    #[inline(always)]
-    fn true_div(self, o: Self) -> Self {
-        self & o
-    }
-    #[inline(always)]
-    fn div_trunc(self, o: Self) -> Self {
-        self & o
-    }
-    #[inline(always)]
-    fn div_floor(self, o: Self) -> Self {
-        self & o
-    }
-    #[inline(always)]
-    fn rem_floor(self, _o: Self) -> Self {
-        false
-    }
-    #[inline(always)]
-    fn pow_(self, o: Self) -> Self {
-        self | !o
-    }
-    #[inline(always)]
-    fn wneg(self) -> Self {
-        self
-    }
-    #[inline(always)]
-    fn wabs(self) -> Self {
-        self
-    }
-    #[inline(always)]
-    fn max_nan(self, o: Self) -> Self {
-        self | o
-    }
-    #[inline(always)]
-    fn min_nan(self, o: Self) -> Self {
-        self & o
-    }
-}
-
-// ----- kernels -----------------------------------------------------------------------------
-
-// ----- binary ops --------------------------------------------------------------------------
 
 /// The binary arithmetic ops sharing one driver.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -393,6 +128,16 @@ fn binary_result_type(a: &Tensor, b: &Tensor) -> DType {
         weak_against(b, a)
     } else {
         result_type(&[a, b])
+    }
+}
+
+/// Result dtype of a binary float op: the promoted dtype, or float32 for ints and bools.
+fn float_result_type(a: &Tensor, b: &Tensor) -> DType {
+    let d = result_type(&[a, b]);
+    if d.is_floating_point() {
+        d
+    } else {
+        DType::DEFAULT_FLOAT
     }
 }
 
@@ -531,16 +276,6 @@ fn sub_check(input: &Tensor, other: &Tensor) -> Result<()> {
     Ok(())
 }
 
-/// torch's dispatch error for a kernel without a bool version (NotImplementedError).
-fn reject_bool(dtype: DType, kernel: &str) -> Result<()> {
-    if dtype == DType::Bool {
-        return Err(Error::not_implemented(format!(
-            "\"{kernel}\" not implemented for 'Bool'"
-        )));
-    }
-    Ok(())
-}
-
 /// The op for a `div` rounding mode, or torch's error for an unknown mode.
 fn div_op(rounding_mode: Option<&str>) -> Result<BinOp> {
     match rounding_mode {
@@ -550,16 +285,6 @@ fn div_op(rounding_mode: Option<&str>) -> Result<BinOp> {
         Some(other) => Err(Error::runtime(format!(
             "div expected rounding_mode to be one of None, 'trunc', or 'floor' but found '{other}'"
         ))),
-    }
-}
-
-/// Result dtype of true division: the promoted dtype, or the default float for ints and bools.
-fn float_result_type(a: &Tensor, b: &Tensor) -> DType {
-    let d = result_type(&[a, b]);
-    if d.is_floating_point() {
-        d
-    } else {
-        DType::DEFAULT_FLOAT
     }
 }
 
@@ -579,6 +304,8 @@ fn div_dtype(op: BinOp, a: &Tensor, b: &Tensor) -> Result<DType> {
         }
     }
 }
+
+// ----- arithmetic ops -------------------------------------------------------------------------
 
 /// `add(input, other, *, alpha=1)`: `input + alpha * other`, broadcast, in the promoted dtype
 /// (`result_type`; Python numbers are weak). Two bools give their logical or. Integers wrap.
@@ -851,134 +578,7 @@ pub fn minimum_plan<'a>(input: &'a Tensor, other: &'a Tensor) -> Result<BinaryPl
     })
 }
 
-/// `where(condition, input, other)`: `input` where `condition` is true, else `other`; all three
-/// broadcast together; dtype `result_type(input, other)`. `condition` must be bool (uint8 is
-/// still accepted, as torch does with a deprecation warning); otherwise RuntimeError "where
-/// expected condition to be a boolean tensor, but got a tensor with dtype Float". Mirrors
-/// `torch.where(condition, input, other)`.
-pub fn where_(condition: &Tensor, input: &Tensor, other: &Tensor) -> Result<Tensor> {
-    let dtype = result_type(&[input, other]);
-    let cond = match condition.dtype() {
-        DType::Bool => condition.clone(),
-        DType::UInt8 => condition.to_dtype(DType::Bool)?,
-        d => {
-            return Err(Error::runtime(format!(
-                "where expected condition to be a boolean tensor, but got a tensor with dtype {}",
-                d.scalar_type_name()
-            )))
-        }
-    };
-    let shape = broadcast_shapes(
-        &broadcast_shapes(cond.sizes(), input.sizes())?,
-        other.sizes(),
-    )?;
-    let (a, b) = (operand_as(input, dtype)?, operand_as(other, dtype)?);
-    let out = Tensor::zeros(&shape, dtype)?;
-    crate::dispatch!(dtype, T => where_into::<T>(&out, &cond, &a, &b))?;
-    Ok(out)
-}
-
-/// `out = cond ? a : b` with broadcasting; `out` is fresh, `a`/`b` have dtype `T`.
-fn where_into<T: Element>(out: &Tensor, cond: &Tensor, a: &Tensor, b: &Tensor) -> Result<()> {
-    let n = out.numel();
-    if n == 0 {
-        return Ok(());
-    }
-    let po = out.data_ptr::<T>();
-    let pc = cond.data_ptr::<bool>() as *const bool;
-    let (pa, pb) = (a.data_ptr::<T>() as *const T, b.data_ptr::<T>() as *const T);
-    let dense = |t: &Tensor| t.numel() == n && t.is_contiguous();
-    if out.is_contiguous() && dense(cond) && dense(a) && dense(b) {
-        // SAFETY: all four are contiguous with `n` elements and `out` is a fresh allocation, so
-        // its mutable slice overlaps none of the shared ones.
-        let (o, c, x, y) = unsafe {
-            (
-                std::slice::from_raw_parts_mut(po, n),
-                std::slice::from_raw_parts(pc, n),
-                std::slice::from_raw_parts(pa, n),
-                std::slice::from_raw_parts(pb, n),
-            )
-        };
-        for (((o, &c), &x), &y) in o.iter_mut().zip(c).zip(x).zip(y) {
-            *o = if c { x } else { y };
-        }
-        return Ok(());
-    }
-    let sc = cond.broadcast_strides(out.sizes())?;
-    let sa = a.broadcast_strides(out.sizes())?;
-    let sb = b.broadcast_strides(out.sizes())?;
-    strided_for_each(
-        out.sizes(),
-        [out.strides(), &sc, &sa, &sb],
-        |[o, c, x, y]| {
-            // SAFETY: each offset comes from its tensor's own (broadcast) geometry over `out`'s shape.
-            unsafe {
-                *po.offset(o) = if *pc.offset(c) {
-                    *pa.offset(x)
-                } else {
-                    *pb.offset(y)
-                }
-            }
-        },
-    );
-    Ok(())
-}
-
-// ----- unary ops ---------------------------------------------------------------------------
-
-/// `neg(input)`: `-input`, same dtype (integers wrap: `-uint8(1) == 255`). A bool tensor is
-/// torch's RuntimeError (use `~`/`logical_not`). Mirrors `torch.neg`.
-pub fn neg(input: &Tensor) -> Result<Tensor> {
-    if input.dtype() == DType::Bool {
-        return Err(Error::runtime(
-            "Negation, the `-` operator, on a bool tensor is not supported. If you are trying to invert a mask, use the `~` or `logical_not()` operator instead.",
-        ));
-    }
-    crate::dispatch!(input.dtype(), T => unary_op::<T, T>(input, |x: T| x.wneg()))
-}
-
-/// `abs(input)`: the absolute value, same dtype (`abs(int8(-128)) == -128`, as torch wraps).
-/// A bool tensor is torch's NotImplementedError `"abs_cpu" not implemented for 'Bool'`.
-/// Mirrors `torch.abs`.
-pub fn abs(input: &Tensor) -> Result<Tensor> {
-    reject_bool(input.dtype(), "abs_cpu")?;
-    crate::dispatch!(input.dtype(), T => unary_op::<T, T>(input, |x: T| x.wabs()))
-}
-
-/// A float unary op: float32/float64 keep their dtype; integers and bool are computed in (and
-/// return) the default float, float32 (torch's `unary_float_op`).
-fn float_unary(
-    input: &Tensor,
-    f32f: impl Fn(f32) -> f32 + Copy,
-    f64f: impl Fn(f64) -> f64,
-) -> Result<Tensor> {
-    match input.dtype() {
-        DType::Float64 => unary_op::<f64, f64>(input, f64f),
-        DType::Float32 => unary_op::<f32, f32>(input, f32f),
-        // Convert first (the same per-element cast), then reuse the float32 kernel: one
-        // instance per op instead of one per op and input dtype.
-        _ => unary_op::<f32, f32>(&input.to_dtype(DType::Float32)?, f32f),
-    }
-}
-
-/// `exp(input)`: `e ** input`; float dtypes kept, integers/bool → float32. Mirrors `torch.exp`.
-pub fn exp(input: &Tensor) -> Result<Tensor> {
-    float_unary(input, f32::exp, f64::exp)
-}
-
-/// `log(input)`: the natural logarithm (NaN below 0, -inf at 0); float dtypes kept,
-/// integers/bool → float32. Mirrors `torch.log`.
-pub fn log(input: &Tensor) -> Result<Tensor> {
-    float_unary(input, f32::ln, f64::ln)
-}
-
-/// `sqrt(input)`: the square root (NaN below 0); float dtypes kept, integers/bool → float32.
-/// Mirrors `torch.sqrt`.
-pub fn sqrt(input: &Tensor) -> Result<Tensor> {
-    float_unary(input, f32::sqrt, f64::sqrt)
-}
-
-// ----- in place ----------------------------------------------------------------------------
+// ----- in place -------------------------------------------------------------------------------
 
 /// TensorIterator's checks for an in-place binary op writing into `self_`, in its order: memory
 /// overlap, broadcast shape (the result may not grow `self_`), then the cast of the compute
@@ -1055,33 +655,172 @@ pub fn div_(self_: &Tensor, other: &Tensor, rounding_mode: Option<&str>) -> Resu
     binop_inplace(op, self_, other, common)
 }
 
-/// `self.fill_(value)`: set every element to `value`, a 0-dim tensor or a Python number
-/// (wrapped). A Python number must fit `self`'s dtype (torch's RuntimeError "value cannot be
-/// converted to type uint8_t without overflow"); a 0-dim tensor is cast like `copy_`. A value
-/// with dimensions is torch's RuntimeError "fill_ only supports 0-dimension value tensor but got
-/// tensor with 1 dimensions.". Mirrors `Tensor.fill_`.
-pub fn fill_(self_: &Tensor, value: &Tensor) -> Result<()> {
-    if value.dim() != 0 {
-        return Err(Error::runtime(format!(
-            "fill_ only supports 0-dimension value tensor but got tensor with {} dimensions.",
-            value.dim()
-        )));
-    }
-    let v = value.item()?;
-    if value.is_wrapped_number() {
-        self_.fill_(v)
-    } else {
-        self_.fill_cast(v);
-        Ok(())
+// ----- float and integer ops ------------------------------------------------------------------
+
+/// `atan2(input, other)`: the angle of `(other, input)` elementwise, broadcast; the promoted
+/// dtype, or float32 for integers and bools. Mirrors `torch.atan2`.
+pub fn atan2(input: &Tensor, other: &Tensor) -> Result<Tensor> {
+    match float_result_type(input, other) {
+        DType::Float64 => binary_op::<f64, f64>(input, other, f64::atan2),
+        _ => binary_op::<f32, f32>(input, other, f32::atan2),
     }
 }
 
-/// `self.zero_()`: set every element to zero. Mirrors `Tensor.zero_`.
-pub fn zero_(self_: &Tensor) -> Result<()> {
-    self_.fill_cast(Scalar::Int(0));
+/// `hypot(input, other)`: `sqrt(input^2 + other^2)` without overflow, broadcast, promoted
+/// dtype; floats only (`"hypot_cpu" not implemented for 'Long'` otherwise). Mirrors
+/// `torch.hypot`.
+pub fn hypot(input: &Tensor, other: &Tensor) -> Result<Tensor> {
+    match result_type(&[input, other]) {
+        DType::Float64 => binary_op::<f64, f64>(input, other, f64::hypot),
+        DType::Float32 => binary_op::<f32, f32>(input, other, f32::hypot),
+        d => Err(not_implemented("hypot_cpu", d)),
+    }
+}
+
+/// `fmod(input, other)`: C's `fmod`, the remainder with the sign of the dividend, broadcast, in
+/// the promoted dtype (Python numbers are weak). Integer division by zero is a RuntimeError
+/// "ZeroDivisionError"; bools are a NotImplementedError. Mirrors `torch.fmod`.
+pub fn fmod(input: &Tensor, other: &Tensor) -> Result<Tensor> {
+    let dtype = result_type(&[input, other]);
+    if dtype == DType::Bool {
+        return Err(not_implemented("fmod_cpu", dtype));
+    }
+    let b = operand_as(other, dtype)?;
+    let shape = broadcast_shapes(input.sizes(), other.sizes())?;
+    // torch checks each divisor inside its integer kernel, so only when there is work to do.
+    if dtype.is_integral() && shape.iter().product::<usize>() > 0 {
+        let zero = eq(&b, &Tensor::wrapped_scalar(Scalar::Int(0))?)?;
+        if super::conversion::try_to_vec::<bool>(&zero)?.contains(&true) {
+            return Err(Error::runtime("ZeroDivisionError"));
+        }
+    }
+    crate::dispatch!(dtype, T => binary_op::<T, T>(input, &b, |x: T, y: T| x.fmod(y)))
+}
+
+macro_rules! logical_ops {
+    ($($(#[$doc:meta])* $name:ident, $op:tt;)*) => {$(
+        $(#[$doc])*
+        pub fn $name(input: &Tensor, other: &Tensor) -> Result<Tensor> {
+            binary_op::<bool, bool>(input, other, |x: bool, y: bool| x $op y)
+        }
+    )*};
+}
+
+logical_ops! {
+    /// `logical_and(input, other)`: bool tensor, both nonzero; any dtypes, broadcast.
+    /// Mirrors `torch.logical_and`.
+    logical_and, &;
+    /// `logical_or(input, other)`: bool tensor, either nonzero; any dtypes, broadcast.
+    /// Mirrors `torch.logical_or`.
+    logical_or, |;
+    /// `logical_xor(input, other)`: bool tensor, exactly one nonzero; any dtypes, broadcast.
+    /// Mirrors `torch.logical_xor`.
+    logical_xor, ^;
+}
+
+macro_rules! integer_binary_ops {
+    ($($(#[$doc:meta])* $name:ident, $kernel:literal, $reject_bool:literal, $m:ident;)*) => {$(
+        $(#[$doc])*
+        pub fn $name(input: &Tensor, other: &Tensor) -> Result<Tensor> {
+            let dtype = result_type(&[input, other]);
+            if dtype.is_floating_point() || ($reject_bool && dtype == DType::Bool) {
+                return Err(not_implemented($kernel, dtype));
+            }
+            crate::dispatch!(dtype, T => binary_op::<T, T>(input, other, |x: T, y: T| x.$m(y)))
+        }
+    )*};
+}
+
+integer_binary_ops! {
+    /// `bitwise_and(input, other)` (`&`): integers and bools, promoted dtype, broadcast. Floats
+    /// are torch's NotImplementedError `"bitwise_and_cpu" not implemented for 'Float'`.
+    /// Mirrors `torch.bitwise_and`.
+    bitwise_and, "bitwise_and_cpu", false, band;
+    /// `bitwise_or(input, other)` (`|`): as `bitwise_and`. Mirrors `torch.bitwise_or`.
+    bitwise_or, "bitwise_or_cpu", false, bor;
+    /// `bitwise_xor(input, other)` (`^`): as `bitwise_and`. Mirrors `torch.bitwise_xor`.
+    bitwise_xor, "bitwise_xor_cpu", false, bxor;
+    /// `bitwise_left_shift(input, other)` (`<<`): integers only, promoted dtype, broadcast; a
+    /// negative shift or one of at least the bit width gives 0. Floats and bools are a
+    /// NotImplementedError (`"lshift_cpu" not implemented for 'Float'`). Mirrors
+    /// `torch.bitwise_left_shift`.
+    bitwise_left_shift, "lshift_cpu", true, shl;
+    /// `bitwise_right_shift(input, other)` (`>>`): arithmetic shift for signed integers, integers
+    /// only; a negative or too large shift fills with the sign (0 for uint8). Mirrors
+    /// `torch.bitwise_right_shift`.
+    bitwise_right_shift, "rshift_cpu", true, shr;
+}
+
+// ----- lerp -----------------------------------------------------------------------------------
+
+/// torch's check that `other` (named `what`) has `input`'s dtype, with its TypeMeta names.
+fn same_dtype(input: &Tensor, other: &Tensor, what: &str) -> Result<()> {
+    if input.dtype() != other.dtype() {
+        return Err(Error::runtime(format!(
+            "expected dtype {} for `{what}` but got dtype {}",
+            input.dtype().type_meta_name(),
+            other.dtype().type_meta_name()
+        )));
+    }
     Ok(())
 }
 
+/// `lerp(input, end, weight)` with a number weight: `input + weight * (end - input)`, computed
+/// as torch does (`end - (end - input) * (1 - weight)` when `|weight| >= 0.5`), broadcast.
+/// `end` must have `input`'s dtype (RuntimeError "expected dtype float for `end` but got dtype
+/// double"); floats only (NotImplementedError `"lerp_kernel_scalar" not implemented for
+/// 'Long'`). Mirrors `torch.lerp(Tensor, Tensor, Scalar)`.
+pub fn lerp_scalar(input: &Tensor, end: &Tensor, weight: Scalar) -> Result<Tensor> {
+    same_dtype(input, end, "end")?;
+    match input.dtype() {
+        DType::Float32 => {
+            let w = weight.to_f64() as f32;
+            binary_op::<f32, f32>(input, end, move |s: f32, e: f32| {
+                if w.abs() < 0.5 {
+                    s + w * (e - s)
+                } else {
+                    e - (e - s) * (1.0 - w)
+                }
+            })
+        }
+        DType::Float64 => {
+            let w = weight.to_f64();
+            binary_op::<f64, f64>(input, end, move |s: f64, e: f64| {
+                if w.abs() < 0.5 {
+                    s + w * (e - s)
+                } else {
+                    e - (e - s) * (1.0 - w)
+                }
+            })
+        }
+        d => Err(not_implemented("lerp_kernel_scalar", d)),
+    }
+}
+
+/// `lerp(input, end, weight)` with a tensor weight: as `lerp_scalar` elementwise, all three
+/// broadcast; `end` and `weight` must have `input`'s dtype ("expected dtype float for `weight`
+/// but got dtype double"); floats only (`"lerp_kernel_tensor" not implemented for 'Long'`).
+/// Mirrors `torch.lerp(Tensor, Tensor, Tensor)`.
+pub fn lerp_tensor(input: &Tensor, end: &Tensor, weight: &Tensor) -> Result<Tensor> {
+    same_dtype(input, end, "end")?;
+    same_dtype(input, weight, "weight")?;
+    broadcast_shapes(
+        &broadcast_shapes(input.sizes(), end.sizes())?,
+        weight.sizes(),
+    )?;
+    if !input.dtype().is_floating_point() {
+        return Err(not_implemented("lerp_kernel_tensor", input.dtype()));
+    }
+    // Composed from the shared kernels, in the input dtype throughout (all three share it).
+    let one = Scalar::Int(1);
+    let diff = sub(end, input, one)?;
+    let small = lt(&abs(weight)?, &Tensor::wrapped_scalar(Scalar::Float(0.5))?)?;
+    let low = add(input, &mul(weight, &diff)?, one)?;
+    let one_minus_w = sub(&Tensor::wrapped_scalar(one)?, weight, one)?;
+    let high = sub(end, &mul(&diff, &one_minus_w)?, one)?;
+    where_(&small, &low, &high)
+}
+
 #[cfg(test)]
-#[path = "tests/elementwise.rs"]
+#[path = "tests/binary.rs"]
 mod tests;
