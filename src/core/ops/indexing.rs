@@ -229,7 +229,7 @@ fn apply_basic(input: &Tensor, items: &[IndexItem]) -> Result<(Tensor, Vec<(usiz
                         "index {i} is out of bounds for dimension {input_dim} with size {size}"
                     )));
                 }
-                result = super::shape::select(&result, dim, i)?;
+                result = super::view::select(&result, dim, i)?;
                 input_dim += 1;
             }
             IndexItem::Slice(start, stop, step) => {
@@ -238,7 +238,7 @@ fn apply_basic(input: &Tensor, items: &[IndexItem]) -> Result<(Tensor, Vec<(usiz
                 input_dim += 1;
             }
             IndexItem::NewAxis => {
-                result = super::shape::unsqueeze(&result, dim)?;
+                result = super::view::unsqueeze(&result, dim)?;
                 dim += 1;
             }
             IndexItem::Ellipsis => {
@@ -247,7 +247,7 @@ fn apply_basic(input: &Tensor, items: &[IndexItem]) -> Result<(Tensor, Vec<(usiz
                 input_dim += skipped;
             }
             IndexItem::Bool(b) => {
-                result = super::shape::unsqueeze(&result, dim)?;
+                result = super::view::unsqueeze(&result, dim)?;
                 pending.push(Pending::Index(dim as usize, bool_index(b)?));
                 dim += 1;
             }
