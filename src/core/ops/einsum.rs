@@ -11,7 +11,7 @@
 //! Finally the result's dims are permuted into the output order.
 
 use super::linalg::matmul;
-use super::reduce::sum;
+use super::reduce_ops::sum;
 use super::view::diagonal;
 use super::view::{expand, permute, reshape};
 use crate::core::error::{Error, Result};

@@ -1,14 +1,46 @@
-//! Ops that return several tensors: max/min along a dim, sort, topk, kthvalue, median along a
-//! dim, mode, aminmax, split/chunk/unbind, nonzero and unique (PyTorch: `Sorting.cpp`,
-//! `TensorCompare.cpp`, `TensorShape.cpp`, `Unique.cpp`).
+//! src/core/ops/sort.rs: sorting and selection along a dim (PyTorch: `native/Sorting.cpp`,
+//! the `max`/`min`/`mode` of `native/TensorCompare.cpp`, `native/Unique.cpp`) — `sort`,
+//! `argsort`, `topk`, `kthvalue`, `median`, `mode`, `max`/`min` (all, along a dim, and against
+//! another tensor), `aminmax`, `unique`; one sort-key order shared by all of them.
 
+use super::try_vec;
+use super::{amax, amin, argmax, argmin, clone, gather, maximum, minimum, narrow};
 use crate::core::dtype::{DType, Element};
 use crate::core::error::{Error, Result};
+use crate::core::scalar::Scalar;
 use crate::core::tensor::{maybe_wrap_dim, Tensor};
 
-use super::reduce2::{sort_key, stable_order};
-use super::try_vec;
-use super::{amax, amin, argmax, argmin, argsort, clone, gather, maximum, minimum, narrow};
+/// A `u64` whose unsigned order is torch's sort order of `v`: numbers ascending (-0.0 equal to
+/// 0.0), every NaN equal to the others and above +inf; bools and integers by value. Sorting
+/// keys instead of comparing `T`s with a per-dtype closure keeps one sort for every dtype.
+#[inline]
+pub(crate) fn sort_key<T: Element>(v: T) -> u64 {
+    if T::DTYPE.is_floating_point() {
+        let x = v.to_f64(); // exact for f32
+        if x.is_nan() {
+            return u64::MAX;
+        }
+        // `+ 0.0` turns -0.0 into 0.0; then flip negatives (ordered by magnitude, reversed)
+        // below positives.
+        let b = (x + 0.0).to_bits();
+        if b >> 63 == 1 {
+            !b
+        } else {
+            b | 1 << 63
+        }
+    } else {
+        (v.to_i64() as u64) ^ 1 << 63
+    }
+}
+
+/// Sort `(key, position)` pairs ascending. The pairs are all distinct, so this is exactly the
+/// stable order of the keys (equal keys keep their positions' order), with the one
+/// (unstable, faster) sort instance shared by argsort, sort, topk, kthvalue, median and mode
+/// along a dim, and unique.
+#[inline(never)]
+pub(crate) fn stable_order(pairs: &mut [(u64, usize)]) {
+    pairs.sort_unstable();
+}
 
 #[inline(always)]
 fn is_nan<T: PartialOrd>(v: &T) -> bool {
@@ -59,7 +91,7 @@ enum Pick {
 }
 
 /// The (stable) ascending order of `lane`, NaN last, into `idx` as `(sort key, position)`
-/// pairs (the positions are the `.1`s; see `reduce2::sort_key`).
+/// pairs (the positions are the `.1`s; see `sort_key`).
 fn sort_lane<T: Element>(lane: &[T], idx: &mut Vec<(u64, usize)>) {
     idx.clear();
     idx.extend(lane.iter().enumerate().map(|(j, &v)| (sort_key(v), j)));
@@ -186,6 +218,83 @@ fn lane_reduce(
     Ok((values, indices))
 }
 
+// ----- sort / argsort / topk ------------------------------------------------------------------
+
+/// `sort(input, dim=-1, descending=False, *, stable=False)`: `(values, indices)` sorted along
+/// `dim`, same shape as `input`; indices int64. The sort is always stable; NaN sorts above
+/// every number. IndexError for `dim` out of range. Mirrors `torch.sort`.
+pub fn sort(input: &Tensor, dim: i64, descending: bool, stable: bool) -> Result<(Tensor, Tensor)> {
+    let idx = argsort(input, dim, descending, stable)?;
+    if input.dim() == 0 {
+        return Ok((clone(input)?, idx));
+    }
+    let values = gather(input, dim, &idx)?;
+    Ok((values, idx))
+}
+
+/// `argsort(input, dim=-1, descending=False, *, stable=False)`: int64 indices that sort `input`
+/// along `dim` (always a stable sort; NaN sorts above every number, as torch). Same shape as
+/// `input`. IndexError for `dim` out of range (torch: `torch.argsort`).
+pub fn argsort(input: &Tensor, dim: i64, descending: bool, stable: bool) -> Result<Tensor> {
+    let _ = stable; // the sort is always stable
+    let d = maybe_wrap_dim(dim, input.dim())?;
+    let x = input.contiguous()?;
+    let out = Tensor::zeros(input.sizes(), DType::Int64)?;
+    let (outer, n, inner) = lanes_of(&x, d);
+    if out.numel() == 0 {
+        return Ok(out);
+    }
+    // SAFETY: `out` is a fresh contiguous int64 tensor owned here.
+    let o = unsafe { std::slice::from_raw_parts_mut(out.data_ptr::<i64>(), out.numel()) };
+    let mut idx: Vec<(u64, usize)> = Vec::new();
+    idx.try_reserve_exact(n)
+        .map_err(|_| Error::out_of_memory("argsort(): failed to allocate"))?;
+    // Descending: complemented keys (NaN first); equal keys still keep their order (stable).
+    let flip = if descending { u64::MAX } else { 0 };
+    crate::dispatch!(x.dtype(), T => {
+        // SAFETY: concurrent writers of the input are excluded by Note [Concurrency contract].
+        let s = unsafe { x.as_slice::<T>() }.unwrap_or(&[]);
+        for ob in 0..outer {
+            for i in 0..inner {
+                let base = ob * n * inner + i;
+                idx.clear();
+                idx.extend((0..n).map(|j| (sort_key(s[base + j * inner]) ^ flip, j)));
+                stable_order(&mut idx);
+                for (k, &(_, j)) in idx.iter().enumerate() {
+                    o[base + k * inner] = j as i64;
+                }
+            }
+        }
+    });
+    Ok(out)
+}
+
+/// `topk(input, k, dim=-1, largest=True, sorted=True)`: `(values, indices)` of the `k` largest
+/// (smallest with `largest=False`) elements along `dim`, in sorted order (also when
+/// `sorted=False`); NaN counts as the largest. RuntimeError "selected index k out of range"
+/// unless `0 <= k <= size`. Mirrors `torch.topk`.
+pub fn topk(
+    input: &Tensor,
+    k: i64,
+    dim: i64,
+    largest: bool,
+    sorted: bool,
+) -> Result<(Tensor, Tensor)> {
+    let _ = sorted; // results are always sorted
+    let d = maybe_wrap_dim(dim, input.dim())?;
+    let n = dim_size(input, d);
+    if k < 0 || k as u64 > n as u64 {
+        return Err(Error::runtime("selected index k out of range"));
+    }
+    let idx = argsort(input, dim, largest, true)?;
+    if input.dim() == 0 {
+        return Ok((clone(input)?, idx));
+    }
+    let idx = narrow(&idx, d as i64, 0, k)?.contiguous()?;
+    let values = gather(input, d as i64, &idx)?;
+    Ok((values, idx))
+}
+
 // ----- max / min ------------------------------------------------------------------------------
 
 fn all_extreme(input: &Tensor, max: bool) -> Result<Tensor> {
@@ -239,6 +348,27 @@ pub fn min_other(input: &Tensor, other: &Tensor) -> Result<Tensor> {
 
 // ----- median / mode / kthvalue ---------------------------------------------------------------
 
+/// `median(input)`: the lower median of every element (the element of rank `(n - 1) / 2`), a
+/// 0-dim tensor of the input's dtype; NaN if any element is NaN, NaN for an empty float input.
+/// RuntimeError "median() input tensor cannot be empty" for an empty non-float input.
+pub fn median(input: &Tensor) -> Result<Tensor> {
+    crate::dispatch!(input.dtype(), T => {
+        let mut v = super::conversion::try_to_vec::<T>(input)?;
+        if v.is_empty() {
+            if input.dtype().is_floating_point() {
+                return Tensor::scalar_tensor(Scalar::Float(f64::NAN), input.dtype());
+            }
+            return Err(Error::runtime("median() input tensor cannot be empty"));
+        }
+        if let Some(nan) = v.iter().copied().find(|x| x.partial_cmp(x).is_none()) {
+            return Tensor::from_vec(vec![nan], &[]);
+        }
+        let k = (v.len() - 1) / 2;
+        v.select_nth_unstable_by(k, |a, b| a.partial_cmp(b).unwrap_or(std::cmp::Ordering::Equal));
+        Tensor::from_vec(vec![v[k]], &[])
+    })
+}
+
 /// `median(input, dim, keepdim=False)`: `(values, indices)` of the lower median along `dim`
 /// (the element of rank `(n - 1) / 2`); a lane holding NaN gives NaN and the first NaN's index.
 /// Errors as `max_dim` ("median(): ..."). Mirrors `torch.median(input, dim)`.
@@ -267,46 +397,6 @@ pub fn kthvalue(input: &Tensor, k: i64, dim: i64, keepdim: bool) -> Result<(Tens
     }
     let k0 = if k >= 1 { (k - 1) as usize } else { 0 };
     lane_reduce(input, dim, keepdim, "kthvalue", Pick::Kth(k0))
-}
-
-// ----- sort / topk ----------------------------------------------------------------------------
-
-/// `sort(input, dim=-1, descending=False, *, stable=False)`: `(values, indices)` sorted along
-/// `dim`, same shape as `input`; indices int64. The sort is always stable; NaN sorts above
-/// every number. IndexError for `dim` out of range. Mirrors `torch.sort`.
-pub fn sort(input: &Tensor, dim: i64, descending: bool, stable: bool) -> Result<(Tensor, Tensor)> {
-    let idx = argsort(input, dim, descending, stable)?;
-    if input.dim() == 0 {
-        return Ok((clone(input)?, idx));
-    }
-    let values = gather(input, dim, &idx)?;
-    Ok((values, idx))
-}
-
-/// `topk(input, k, dim=-1, largest=True, sorted=True)`: `(values, indices)` of the `k` largest
-/// (smallest with `largest=False`) elements along `dim`, in sorted order (also when
-/// `sorted=False`); NaN counts as the largest. RuntimeError "selected index k out of range"
-/// unless `0 <= k <= size`. Mirrors `torch.topk`.
-pub fn topk(
-    input: &Tensor,
-    k: i64,
-    dim: i64,
-    largest: bool,
-    sorted: bool,
-) -> Result<(Tensor, Tensor)> {
-    let _ = sorted; // results are always sorted
-    let d = maybe_wrap_dim(dim, input.dim())?;
-    let n = dim_size(input, d);
-    if k < 0 || k as u64 > n as u64 {
-        return Err(Error::runtime("selected index k out of range"));
-    }
-    let idx = argsort(input, dim, largest, true)?;
-    if input.dim() == 0 {
-        return Ok((clone(input)?, idx));
-    }
-    let idx = narrow(&idx, d as i64, 0, k)?.contiguous()?;
-    let values = gather(input, d as i64, &idx)?;
-    Ok((values, idx))
 }
 
 // ----- aminmax --------------------------------------------------------------------------------
