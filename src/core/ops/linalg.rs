@@ -1,16 +1,13 @@
 //! src/core/ops/linalg.rs: matrix products — `mm`, `dot`, `matmul` (with torch's 1-D, 2-D,
-//! folded and broadcast-batched rules) and the cache-blocked GEMM kernels behind them
-//! (PyTorch: `LinearAlgebra.cpp`, `Blas.cpp`, `CPUBlas.cpp`).
+//! folded and broadcast-batched rules), `outer` — on the GEMM layer of `gemm.rs` (PyTorch:
+//! `native/LinearAlgebra.cpp`, `native/Blas.cpp`).
 
+use super::gemm::batched_matmul_into;
 use super::view::{expand, reshape, transpose, unsqueeze};
-use crate::core::dtype::{DType, Element};
+use crate::core::dtype::DType;
 use crate::core::error::{Error, Result};
-use crate::core::interrupt::{self, Ticker};
-use crate::core::iter::strided_for_each;
 use crate::core::ops::mul;
-use crate::core::parallel::{self, SendPtr};
 use crate::core::tensor::{broadcast_shapes, contiguous_strides, Tensor};
-use std::ops::{Add, Mul};
 
 // ----- error texts ---------------------------------------------------------------------------
 
@@ -25,7 +22,7 @@ fn check_same_dtype_mm(a: &Tensor, b: &Tensor) -> Result<()> {
     Ok(())
 }
 
-fn not_implemented_for_bool(op: &str) -> Error {
+pub(super) fn not_implemented_for_bool(op: &str) -> Error {
     Error::runtime(format!("\"{op}\" not implemented for 'Bool'"))
 }
 
@@ -111,6 +108,21 @@ pub fn dot(input: &Tensor, other: &Tensor) -> Result<Tensor> {
     let o = out.as_strided(vec![1, 1], vec![1, 1], 0);
     batched_matmul_into(&o, &a, &b, "dot")?;
     Ok(out)
+}
+
+/// `outer(input, vec2)`: the outer product of two 1-D tensors, `[n, m]`, with type promotion.
+/// RuntimeError "outer: Expected 1-D argument self, but got 2-D" (or `vec2`) (torch:
+/// `torch.outer`).
+pub fn outer(input: &Tensor, vec2: &Tensor) -> Result<Tensor> {
+    for (t, name) in [(input, "self"), (vec2, "vec2")] {
+        if t.dim() != 1 {
+            return Err(Error::runtime(format!(
+                "outer: Expected 1-D argument {name}, but got {}-D",
+                t.dim()
+            )));
+        }
+    }
+    mul(&unsqueeze(input, 1)?, vec2)
 }
 
 /// torch's `should_fold`: whether `matmul` folds the batch dims of the larger operand into the
@@ -280,531 +292,280 @@ fn matmul_batched(tensor1: &Tensor, tensor2: &Tensor) -> Result<Tensor> {
     Ok(out)
 }
 
-// ----- batched driver ------------------------------------------------------------------------
-
-/// `out[..., :, :] = a[..., :, :] @ b[..., :, :]` for `a: [*batch, n, k]`, `b: [*batch, k, p]`
-/// (any strides, 0 along broadcast dims) and `out: [*batch, n, p]`, a fresh zero-filled
-/// contiguous tensor that nothing else aliases. Shapes and dtypes are checked by the callers.
-/// Bool raises torch's "not implemented" error for `op`, except for empty products (torch
-/// returns before dispatching).
-fn batched_matmul_into(out: &Tensor, a: &Tensor, b: &Tensor, op: &str) -> Result<()> {
-    let nd = a.dim();
-    debug_assert!(nd >= 2 && b.dim() == nd && out.dim() == nd && out.is_contiguous());
-    let (n, k, p) = (a.sizes()[nd - 2], a.sizes()[nd - 1], b.sizes()[nd - 1]);
-    if out.numel() == 0 || k == 0 {
-        return Ok(());
-    }
-    match a.dtype() {
-        DType::Bool => Err(not_implemented_for_bool(op)),
-        DType::Float32 => {
-            run_batches::<f32>(out, a, b, n, k, p, gemm_float::<f32>);
-            Ok(())
-        }
-        DType::Float64 => {
-            run_batches::<f64>(out, a, b, n, k, p, gemm_float::<f64>);
-            Ok(())
-        }
-        DType::UInt8 => {
-            run_batches::<u8>(out, a, b, n, k, p, gemm_int::<u8>);
-            Ok(())
-        }
-        DType::Int8 => {
-            run_batches::<i8>(out, a, b, n, k, p, gemm_int::<i8>);
-            Ok(())
-        }
-        DType::Int16 => {
-            run_batches::<i16>(out, a, b, n, k, p, gemm_int::<i16>);
-            Ok(())
-        }
-        DType::Int32 => {
-            run_batches::<i32>(out, a, b, n, k, p, gemm_int::<i32>);
-            Ok(())
-        }
-        DType::Int64 => {
-            run_batches::<i64>(out, a, b, n, k, p, gemm_int::<i64>);
-            Ok(())
-        }
-    }
-}
-
-/// A GEMM kernel: `c (m×n, row-major, contiguous) += a (m×k) · b (k×n)`.
-type Kernel<T> = unsafe fn(usize, usize, usize, MatRef<T>, MatRef<T>, &mut [T]);
-
-/// Run `kernel` once per batch index (see `batched_matmul_into`).
-#[allow(clippy::too_many_arguments)]
-fn run_batches<T: Element>(
-    out: &Tensor,
-    a: &Tensor,
-    b: &Tensor,
-    n: usize,
-    k: usize,
-    p: usize,
-    kernel: Kernel<T>,
-) {
-    let nd = a.dim();
-    let batch = &a.sizes()[..nd - 2];
-    let (sa, sb) = (a.strides(), b.strides());
-    let (a_ptr, b_ptr) = (a.data_ptr::<T>() as *const T, b.data_ptr::<T>() as *const T);
-    let total = out.numel();
-    // SAFETY: `out` is a fresh contiguous tensor of `total` elements that no other tensor or
-    // reference aliases (the callers allocate it), so a unique mutable slice over it is sound.
-    let c_all = unsafe { std::slice::from_raw_parts_mut(out.data_ptr::<T>(), total) };
-    let mut chunks = c_all.chunks_exact_mut(n * p);
-    strided_for_each(batch, [&sa[..nd - 2], &sb[..nd - 2]], |[oa, ob]| {
-        let c = chunks.next().expect("one output matrix per batch index");
-        let am = MatRef {
-            ptr: a_ptr.wrapping_offset(oa),
-            rs: sa[nd - 2],
-            cs: sa[nd - 1],
-        };
-        let bm = MatRef {
-            ptr: b_ptr.wrapping_offset(ob),
-            rs: sb[nd - 2],
-            cs: sb[nd - 1],
-        };
-        // SAFETY: `oa`/`ob` are offsets of batch matrices inside `a`/`b` (from their own
-        // geometry), so `am` addresses a valid n×k matrix and `bm` a valid k×p matrix of `T`;
-        // `c` holds exactly n·p elements.
-        unsafe { kernel(n, p, k, am, bm, c) };
-    });
-}
-
-// ----- kernels -------------------------------------------------------------------------------
-
-/// A strided matrix operand: its first element and row/column strides, in elements.
-#[derive(Clone, Copy)]
-struct MatRef<T> {
-    ptr: *const T,
-    rs: isize,
-    cs: isize,
-}
-
-impl<T: Copy> MatRef<T> {
-    /// The element at row `i`, column `j`.
-    ///
-    /// # Safety
-    /// `(i, j)` lies inside the matrix this `MatRef` was made for.
-    #[inline(always)]
-    unsafe fn at(&self, i: usize, j: usize) -> T {
-        // SAFETY: in bounds by the caller's contract.
-        unsafe { *self.ptr.offset(i as isize * self.rs + j as isize * self.cs) }
-    }
-
-    /// Row `i`, columns `j0..j0 + len`, as a slice when the columns are contiguous.
-    ///
-    /// # Safety
-    /// The row range lies inside the matrix this `MatRef` was made for.
-    #[inline(always)]
-    unsafe fn row_slice(&self, i: usize, j0: usize, len: usize) -> Option<&[T]> {
-        if self.cs != 1 {
-            return None;
-        }
-        // SAFETY: contiguous columns; the range is inside the matrix by the caller's contract,
-        // and the data is not written while the kernel runs.
-        Some(unsafe {
-            std::slice::from_raw_parts(self.ptr.offset(i as isize * self.rs + j0 as isize), len)
-        })
-    }
-}
-
-/// The floating element types of the GEMM kernel (f32, f64).
-trait FloatElem: Element + Add<Output = Self> + Mul<Output = Self> {
-    const ZERO: Self;
-    /// `a * b + c`, fused when `FMA` (only instantiated where the CPU has FMA).
-    fn madd<const FMA: bool>(a: Self, b: Self, c: Self) -> Self;
-    /// The blocked kernel compiled for AVX2 + FMA.
-    ///
-    /// # Safety
-    /// The CPU supports AVX2 and FMA; the operands satisfy `gemm_float`'s contract.
-    #[cfg(target_arch = "x86_64")]
-    unsafe fn gemm_avx2(
-        m: usize,
-        n: usize,
-        k: usize,
-        a: MatRef<Self>,
-        b: MatRef<Self>,
-        c: &mut [Self],
-    );
-}
-
-/// `FloatElem` for one float type, with its AVX2 + FMA instance of the blocked kernel
-/// (`$mr` x `$nr` micro-tile). `#[target_feature]` needs a named function per instantiation,
-/// so each type gets its own wrapper, `$avx2`.
-macro_rules! impl_float_elem {
-    ($t:ty, $avx2:ident, $mr:literal, $nr:literal) => {
-        impl FloatElem for $t {
-            const ZERO: Self = 0.0;
-            #[inline(always)]
-            fn madd<const FMA: bool>(a: Self, b: Self, c: Self) -> Self {
-                if FMA {
-                    a.mul_add(b, c)
-                } else {
-                    a * b + c
-                }
-            }
-            #[cfg(target_arch = "x86_64")]
-            unsafe fn gemm_avx2(
-                m: usize,
-                n: usize,
-                k: usize,
-                a: MatRef<$t>,
-                b: MatRef<$t>,
-                c: &mut [$t],
-            ) {
-                // SAFETY: forwarded contract (CPU features and operand bounds).
-                unsafe { $avx2(m, n, k, a, b, c) }
-            }
-        }
-
-        /// # Safety
-        /// The CPU supports AVX2 and FMA; the operands satisfy `gemm_float`'s contract.
-        #[cfg(target_arch = "x86_64")]
-        #[target_feature(enable = "avx2,fma")]
-        unsafe fn $avx2(m: usize, n: usize, k: usize, a: MatRef<$t>, b: MatRef<$t>, c: &mut [$t]) {
-            // SAFETY: forwarded operand contract.
-            unsafe { gemm_blocked::<$t, $mr, $nr, true>(m, n, k, a, b, c) }
-        }
-    };
-}
-
-impl_float_elem!(f32, gemm_f32_avx2, 6, 16);
-
-impl_float_elem!(f64, gemm_f64_avx2, 6, 8);
-
-/// Rows of `a` per packed block (a multiple of every MR used).
-const MC: usize = 96;
-
-/// Depth of a packed block.
-const KC: usize = 256;
-
-/// Columns of `b` per packed block.
-const NC: usize = 512;
-
-/// The floating-point GEMM: `c (m×n, row-major) += a (m×k) · b (k×n)`, accumulating in `T`
-/// (f32 in f32, as torch's BLAS does). Matrix-vector shapes (`n == 1`, `m == 1`) take direct
-/// loops; the rest goes through the packed, cache-blocked kernel (AVX2+FMA when available).
-///
-/// # Safety
-/// `a` addresses a valid m×k matrix and `b` a valid k×n matrix of `T`, neither overlapping `c`;
-/// `c.len() == m * n`.
-unsafe fn gemm_float<T: FloatElem>(
-    m: usize,
-    n: usize,
-    k: usize,
-    a: MatRef<T>,
-    b: MatRef<T>,
-    c: &mut [T],
-) {
-    debug_assert_eq!(c.len(), m * n);
-    if m == 0 || n == 0 || k == 0 {
-        return;
-    }
-    if n == 1 {
-        // Matrix-vector: one dot product per row; 8 independent partial sums when both the
-        // row and the vector are contiguous, so the loop vectorises.
-        let mut ticker = Ticker::new();
-        for (i, ci) in c.iter_mut().enumerate() {
-            ticker.tick(k);
-            let mut acc = T::ZERO;
-            if a.cs == 1 && b.rs == 1 {
-                // SAFETY: row i of `a` and column 0 of `b` have k elements (contract).
-                let (x, y) = unsafe {
-                    (
-                        std::slice::from_raw_parts(a.ptr.offset(i as isize * a.rs), k),
-                        std::slice::from_raw_parts(b.ptr, k),
-                    )
-                };
-                let mut lanes = [T::ZERO; 8];
-                let (xc, yc) = (x.chunks_exact(8), y.chunks_exact(8));
-                let (xr, yr) = (xc.remainder(), yc.remainder());
-                for (xs, ys) in xc.zip(yc) {
-                    for l in 0..8 {
-                        lanes[l] = T::madd::<false>(xs[l], ys[l], lanes[l]);
-                    }
-                }
-                for &l in &lanes {
-                    acc = acc + l;
-                }
-                for (&xv, &yv) in xr.iter().zip(yr) {
-                    acc = T::madd::<false>(xv, yv, acc);
-                }
-            } else {
-                for p in 0..k {
-                    // SAFETY: (i, p) and (p, 0) are inside `a` and `b` (contract).
-                    acc = unsafe { T::madd::<false>(a.at(i, p), b.at(p, 0), acc) };
-                }
-            }
-            *ci = *ci + acc;
-        }
-        return;
-    }
-    if m == 1 {
-        // Vector-matrix: c += a[0, p] * b[p, :], row by row of `b`.
-        let mut ticker = Ticker::new();
-        for p in 0..k {
-            ticker.tick(n);
-            // SAFETY: (0, p) is inside `a`; row p of `b` has n elements (contract).
-            let (av, row) = unsafe { (a.at(0, p), b.row_slice(p, 0, n)) };
-            match row {
-                Some(row) => {
-                    for (cv, &bv) in c.iter_mut().zip(row) {
-                        *cv = T::madd::<false>(av, bv, *cv);
-                    }
-                }
-                None => {
-                    for (j, cv) in c.iter_mut().enumerate() {
-                        // SAFETY: (p, j) is inside `b` (contract).
-                        *cv = T::madd::<false>(av, unsafe { b.at(p, j) }, *cv);
-                    }
-                }
-            }
-        }
-        return;
-    }
-    let rows = gemm_par_rows(m, n, k);
-    if rows < m {
-        // Row blocks of `a` and `c` on several threads; each element of `c` is computed by the
-        // same sequence of operations as in one call, so the result does not depend on it.
-        let (ap, cp) = (SendPtr(a.ptr as *mut T), SendPtr(c.as_mut_ptr()));
-        let (ars, acs) = (a.rs, a.cs);
-        let (bp, brs, bcs) = (SendPtr(b.ptr as *mut T), b.rs, b.cs);
-        parallel::parallel_for(m, rows, |r0, r1| {
-            let a_blk = MatRef {
-                ptr: ap.get().wrapping_offset(r0 as isize * ars) as *const T,
-                rs: ars,
-                cs: acs,
-            };
-            let b_all = MatRef {
-                ptr: bp.get() as *const T,
-                rs: brs,
-                cs: bcs,
-            };
-            // SAFETY: rows r0..r1 of `c` (row-major, n per row) are this chunk's alone
-            // (chunks are disjoint) and lie inside `c`'s m·n elements.
-            let c_blk =
-                unsafe { std::slice::from_raw_parts_mut(cp.get().add(r0 * n), (r1 - r0) * n) };
-            // SAFETY: `a_blk` addresses rows r0..r1 of the valid m×k matrix `a`, `b_all` is
-            // `b`; the caller's contract covers the rest.
-            unsafe { gemm_blocked_dispatch(r1 - r0, n, k, a_blk, b_all, c_blk) };
-        });
-        return;
-    }
-    // SAFETY: the caller's operand contract.
-    unsafe { gemm_blocked_dispatch(m, n, k, a, b, c) }
-}
-
-/// Multiply-adds from which a GEMM is split across threads.
-const PAR_GEMM_MIN_FLOPS: usize = 1 << 21;
-
-/// Rows of `c` per parallel task for an m×n×k GEMM: `m` itself (one task, no threads) for small
-/// products or one configured thread; else one task per thread, in whole micro-tiles (12 is a
-/// multiple of every `MR`) so only the last task has a ragged edge.
-fn gemm_par_rows(m: usize, n: usize, k: usize) -> usize {
-    let threads = parallel::get_num_threads();
-    if threads <= 1 || m.saturating_mul(n).saturating_mul(k) < PAR_GEMM_MIN_FLOPS || m < 24 {
-        return m;
-    }
-    m.div_ceil(threads).next_multiple_of(12)
-}
-
-/// The blocked kernel for the CPU: AVX2 + FMA when detected, else the portable one.
-///
-/// # Safety
-/// As `gemm_float`.
-unsafe fn gemm_blocked_dispatch<T: FloatElem>(
-    m: usize,
-    n: usize,
-    k: usize,
-    a: MatRef<T>,
-    b: MatRef<T>,
-    c: &mut [T],
-) {
-    #[cfg(target_arch = "x86_64")]
-    if std::is_x86_feature_detected!("avx2") && std::is_x86_feature_detected!("fma") {
-        // SAFETY: AVX2 and FMA were just detected; the operand contract is the caller's.
-        unsafe { T::gemm_avx2(m, n, k, a, b, c) };
-        return;
-    }
-    // SAFETY: the caller's operand contract.
-    unsafe { gemm_blocked::<T, 4, 8, false>(m, n, k, a, b, c) }
-}
-
-/// The packed, cache-blocked GEMM (BLIS loop order): for each `NC`-column block of `b` and
-/// `KC`-deep slice, pack `b` into `NR`-wide panels; for each `MC`-row block of `a`, pack it into
-/// `MR`-tall panels; then an `MR×NR` register-tile micro-kernel sweeps the panels and adds its
-/// tile into `c`. Edges are zero-padded in the packs.
-///
-/// # Safety
-/// As `gemm_float`.
-#[inline(always)]
-unsafe fn gemm_blocked<T: FloatElem, const MR: usize, const NR: usize, const FMA: bool>(
-    m: usize,
-    n: usize,
-    k: usize,
-    a: MatRef<T>,
-    b: MatRef<T>,
-    c: &mut [T],
-) {
-    let nc_max = NC.min(n.div_ceil(NR) * NR);
-    let kc_max = KC.min(k);
-    let mc_max = MC.min(m.div_ceil(MR) * MR);
-    // Bounded by the block constants, not by the user's sizes.
-    let mut bpack = vec![T::ZERO; kc_max * nc_max];
-    let mut apack = vec![T::ZERO; kc_max * mc_max];
-    for jc in (0..n).step_by(NC) {
-        let nc = NC.min(n - jc);
-        for pc in (0..k).step_by(KC) {
-            let kc = KC.min(k - pc);
-            // Pack b[pc..pc+kc, jc..jc+nc] as NR-wide panels, row p of a panel contiguous.
-            for (panel, jr) in (0..nc).step_by(NR).enumerate() {
-                let w = NR.min(nc - jr);
-                let dst = &mut bpack[panel * kc * NR..(panel + 1) * kc * NR];
-                for p in 0..kc {
-                    let row = &mut dst[p * NR..(p + 1) * NR];
-                    // SAFETY: rows pc..pc+kc and columns jc..jc+nc are inside `b` (contract).
-                    match unsafe { b.row_slice(pc + p, jc + jr, w) } {
-                        Some(src) => row[..w].copy_from_slice(src),
-                        None => {
-                            for (j, v) in row[..w].iter_mut().enumerate() {
-                                // SAFETY: as above.
-                                *v = unsafe { b.at(pc + p, jc + jr + j) };
-                            }
-                        }
-                    }
-                    row[w..].fill(T::ZERO);
-                }
-            }
-            for ic in (0..m).step_by(MC) {
-                // At most MC·KC·NC multiply-adds between two checkpoints (Note [Interrupting
-                // kernels]).
-                interrupt::checkpoint();
-                let mc = MC.min(m - ic);
-                // Pack a[ic..ic+mc, pc..pc+kc] as MR-tall panels, column p of a panel contiguous.
-                for (panel, ir) in (0..mc).step_by(MR).enumerate() {
-                    let h = MR.min(mc - ir);
-                    let dst = &mut apack[panel * kc * MR..(panel + 1) * kc * MR];
-                    for p in 0..kc {
-                        let col = &mut dst[p * MR..(p + 1) * MR];
-                        for (i, v) in col[..h].iter_mut().enumerate() {
-                            // SAFETY: rows ic..ic+mc and columns pc..pc+kc are inside `a`.
-                            *v = unsafe { a.at(ic + ir + i, pc + p) };
-                        }
-                        col[h..].fill(T::ZERO);
-                    }
-                }
-                // Sweep the tiles.
-                for (bpanel, jr) in (0..nc).step_by(NR).enumerate() {
-                    let w = NR.min(nc - jr);
-                    let bp = &bpack[bpanel * kc * NR..(bpanel + 1) * kc * NR];
-                    for (apanel, ir) in (0..mc).step_by(MR).enumerate() {
-                        let h = MR.min(mc - ir);
-                        let ap = &apack[apanel * kc * MR..(apanel + 1) * kc * MR];
-                        let tile = micro_kernel::<T, MR, NR, FMA>(ap, bp);
-                        for (i, trow) in tile.iter().enumerate().take(h) {
-                            let start = (ic + ir + i) * n + jc + jr;
-                            for (cv, &tv) in c[start..start + w].iter_mut().zip(&trow[..w]) {
-                                *cv = *cv + tv;
-                            }
-                        }
-                    }
-                }
-            }
-        }
-    }
-}
-
-/// The `MR×NR` register tile of `ap (kc×MR packed) · bp (kc×NR packed)`.
-#[inline(always)]
-fn micro_kernel<T: FloatElem, const MR: usize, const NR: usize, const FMA: bool>(
-    ap: &[T],
-    bp: &[T],
-) -> [[T; NR]; MR] {
-    let mut acc = [[T::ZERO; NR]; MR];
-    for (av, bv) in ap.chunks_exact(MR).zip(bp.chunks_exact(NR)) {
-        for i in 0..MR {
-            let ai = av[i];
-            for j in 0..NR {
-                acc[i][j] = T::madd::<FMA>(ai, bv[j], acc[i][j]);
-            }
-        }
-    }
-    acc
-}
-
-/// The integer element types of the GEMM kernel, with wrapping arithmetic (C++'s behaviour on
-/// overflow in practice).
-trait IntElem: Element {
-    fn wrapping_mul_add(a: Self, b: Self, c: Self) -> Self;
-}
-
-macro_rules! impl_int_elem {
-    ($($t:ty),*) => {$(
-        impl IntElem for $t {
-            #[inline(always)]
-            fn wrapping_mul_add(a: Self, b: Self, c: Self) -> Self {
-                c.wrapping_add(a.wrapping_mul(b))
-            }
-        }
-    )*};
-}
-
-impl_int_elem!(u8, i8, i16, i32, i64);
-
-/// The integer GEMM: `c (m×n, row-major) += a (m×k) · b (k×n)` with wrapping arithmetic, in
-/// i-k-j order so the inner loop runs along contiguous rows of `b` and `c`.
-///
-/// # Safety
-/// As `gemm_float`.
-unsafe fn gemm_int<T: IntElem>(
-    m: usize,
-    n: usize,
-    k: usize,
-    a: MatRef<T>,
-    b: MatRef<T>,
-    c: &mut [T],
-) {
-    debug_assert_eq!(c.len(), m * n);
-    if n == 0 {
-        return;
-    }
-    let mut ticker = Ticker::new();
-    for (i, crow) in c.chunks_exact_mut(n).enumerate().take(m) {
-        ticker.tick(n * k);
-        for p in 0..k {
-            // SAFETY: (i, p) is inside `a`; row p of `b` has n elements (contract).
-            let (av, row) = unsafe { (a.at(i, p), b.row_slice(p, 0, n)) };
-            match row {
-                Some(row) => {
-                    for (cv, &bv) in crow.iter_mut().zip(row) {
-                        *cv = T::wrapping_mul_add(av, bv, *cv);
-                    }
-                }
-                None => {
-                    for (j, cv) in crow.iter_mut().enumerate() {
-                        // SAFETY: (p, j) is inside `b` (contract).
-                        *cv = T::wrapping_mul_add(av, unsafe { b.at(p, j) }, *cv);
-                    }
-                }
-            }
-        }
-    }
-}
-
-/// `outer(input, vec2)`: the outer product of two 1-D tensors, `[n, m]`, with type promotion.
-/// RuntimeError "outer: Expected 1-D argument self, but got 2-D" (or `vec2`) (torch:
-/// `torch.outer`).
-pub fn outer(input: &Tensor, vec2: &Tensor) -> Result<Tensor> {
-    for (t, name) in [(input, "self"), (vec2, "vec2")] {
-        if t.dim() != 1 {
-            return Err(Error::runtime(format!(
-                "outer: Expected 1-D argument {name}, but got {}-D",
-                t.dim()
-            )));
-        }
-    }
-    mul(&unsqueeze(input, 1)?, vec2)
-}
-
 #[cfg(test)]
-#[path = "tests/linalg.rs"]
-mod tests;
+mod tests {
+    use super::*;
+    use crate::core::error::ErrorKind;
+
+    fn t_f32(v: Vec<f32>, s: &[usize]) -> Tensor {
+        Tensor::from_vec(v, s).unwrap()
+    }
+
+    fn t_i64(v: Vec<i64>, s: &[usize]) -> Tensor {
+        Tensor::from_vec(v, s).unwrap()
+    }
+
+    fn ar_f32(n: usize, s: &[usize]) -> Tensor {
+        t_f32((0..n).map(|x| x as f32).collect(), s)
+    }
+
+    /// Reference product in f64 of two row-major matrices.
+    fn naive(a: &[f64], b: &[f64], m: usize, k: usize, n: usize) -> Vec<f64> {
+        let mut c = vec![0.0; m * n];
+        for i in 0..m {
+            for j in 0..n {
+                c[i * n + j] = (0..k).map(|p| a[i * k + p] * b[p * n + j]).sum();
+            }
+        }
+        c
+    }
+
+    #[test]
+    fn mm_values_and_strides() {
+        // torch.arange(6.).reshape(2, 3) @ torch.arange(12.).reshape(3, 4)
+        let a = ar_f32(6, &[2, 3]);
+        let b = ar_f32(12, &[3, 4]);
+        let c = mm(&a, &b).unwrap();
+        assert_eq!(c.sizes(), &[2, 4]);
+        assert_eq!(
+            c.to_vec::<f32>(),
+            vec![20., 23., 26., 29., 56., 68., 80., 92.]
+        );
+        // Transposed operands (non-contiguous): a.T @ a = [[9,12,15],[12,17,22],[15,22,29]].
+        let at = transpose(&a, 0, 1).unwrap();
+        let c = mm(&at, &a).unwrap();
+        assert_eq!(
+            c.to_vec::<f32>(),
+            vec![9., 12., 15., 12., 17., 22., 15., 22., 29.]
+        );
+        // Integers.
+        let ai = t_i64((0..6).collect(), &[2, 3]);
+        let bi = t_i64((0..12).collect(), &[3, 4]);
+        assert_eq!(
+            mm(&ai, &bi).unwrap().to_vec::<i64>(),
+            vec![20, 23, 26, 29, 56, 68, 80, 92]
+        );
+        // uint8 wraps: [[200]] @ [[2]] = 400 mod 256 = 144.
+        let u = Tensor::from_vec(vec![200u8], &[1, 1]).unwrap();
+        let v = Tensor::from_vec(vec![2u8], &[1, 1]).unwrap();
+        assert_eq!(mm(&u, &v).unwrap().to_vec::<u8>(), vec![144]);
+        // Empty inner dim gives zeros.
+        let e1 = Tensor::zeros(&[2, 0], DType::Float32).unwrap();
+        let e2 = Tensor::zeros(&[0, 3], DType::Float32).unwrap();
+        assert_eq!(mm(&e1, &e2).unwrap().to_vec::<f32>(), vec![0.0; 6]);
+    }
+
+    #[test]
+    fn mm_errors() {
+        let a = ar_f32(6, &[2, 3]);
+        let e = mm(&a, &a).unwrap_err();
+        assert_eq!(
+            (e.kind, e.message.as_str()),
+            (
+                ErrorKind::Runtime,
+                "mat1 and mat2 shapes cannot be multiplied (2x3 and 2x3)"
+            )
+        );
+        let v = ar_f32(3, &[3]);
+        assert_eq!(mm(&v, &a).unwrap_err().message, "self must be a matrix");
+        assert_eq!(mm(&a, &v).unwrap_err().message, "mat2 must be a matrix");
+        let l = t_i64((0..12).collect(), &[3, 4]);
+        assert_eq!(
+            mm(&a, &l).unwrap_err().message,
+            "expected m1 and m2 to have the same dtype, but got: float != long int"
+        );
+        let b = Tensor::zeros(&[2, 2], DType::Bool).unwrap();
+        assert_eq!(
+            mm(&b, &b).unwrap_err().message,
+            "\"addmm_impl_cpu_\" not implemented for 'Bool'"
+        );
+    }
+
+    #[test]
+    fn dot_values_and_errors() {
+        let a = t_f32(vec![1., 2., 3.], &[3]);
+        let b = t_f32(vec![4., 5., 6.], &[3]);
+        let d = dot(&a, &b).unwrap();
+        assert_eq!((d.dim(), d.dtype()), (0, DType::Float32));
+        assert_eq!(d.to_vec::<f32>(), vec![32.0]);
+        // Strided (every other element) and long enough for the 8-lane path.
+        let x = ar_f32(40, &[40]);
+        let xs = crate::core::ops::indexing::slice(&x, 0, None, None, 2).unwrap();
+        let ys = crate::core::ops::indexing::slice(&x, 0, Some(1), None, 2).unwrap();
+        let expect: f32 = (0..20).map(|i| (2 * i) as f32 * (2 * i + 1) as f32).sum();
+        assert_eq!(dot(&xs, &ys).unwrap().to_vec::<f32>(), vec![expect]);
+        let xc = ar_f32(20, &[20]);
+        let expect: f32 = (0..20).map(|i| (i * i) as f32).sum();
+        assert_eq!(dot(&xc, &xc).unwrap().to_vec::<f32>(), vec![expect]);
+        let i = t_i64(vec![1, 2, 3], &[3]);
+        assert_eq!(dot(&i, &i).unwrap().to_vec::<i64>(), vec![14]);
+        let e = Tensor::zeros(&[0], DType::Float64).unwrap();
+        assert_eq!(dot(&e, &e).unwrap().to_vec::<f64>(), vec![0.0]);
+
+        let m = ar_f32(4, &[2, 2]);
+        assert_eq!(
+            dot(&m, &m).unwrap_err().message,
+            "1D tensors expected, but got 2D and 2D tensors"
+        );
+        assert_eq!(
+            dot(&a, &i).unwrap_err().message,
+            "dot : expected both vectors to have same dtype, but found Float and Long"
+        );
+        let c = ar_f32(4, &[4]);
+        assert_eq!(dot(&a, &c).unwrap_err().message, "inconsistent tensor size, expected tensor [3] and src [4] to have the same number of elements, but got 3 and 4 elements respectively");
+        let bb = Tensor::zeros(&[2], DType::Bool).unwrap();
+        assert_eq!(
+            dot(&bb, &bb).unwrap_err().message,
+            "\"dot\" not implemented for 'Bool'"
+        );
+    }
+
+    #[test]
+    fn matmul_shapes_and_values() {
+        // 1-D @ 1-D -> 0-dim.
+        let v = ar_f32(3, &[3]);
+        let r = matmul(&v, &v).unwrap();
+        assert_eq!((r.dim(), r.to_vec::<f32>()), (0, vec![5.0]));
+        // 1-D @ 2-D: arange(3) @ arange(12).reshape(3, 4) = [20, 23, 26, 29].
+        let b = ar_f32(12, &[3, 4]);
+        let r = matmul(&v, &b).unwrap();
+        assert_eq!(r.sizes(), &[4]);
+        assert_eq!(r.to_vec::<f32>(), vec![20., 23., 26., 29.]);
+        // 2-D @ 1-D: arange(12).reshape(4, 3) @ arange(3) = [5, 14, 23, 32].
+        let a = ar_f32(12, &[4, 3]);
+        let r = matmul(&a, &v).unwrap();
+        assert_eq!(r.to_vec::<f32>(), vec![5., 14., 23., 32.]);
+        // Batched with broadcasting: [2,1,3,4] @ [5,4,2] -> [2,5,3,2].
+        let x = ar_f32(24, &[2, 1, 3, 4]);
+        let y = ar_f32(40, &[5, 4, 2]);
+        let r = matmul(&x, &y).unwrap();
+        assert_eq!(r.sizes(), &[2, 5, 3, 2]);
+        let xv = x.to_f64_vec();
+        let yv = y.to_f64_vec();
+        let rv = r.to_f64_vec();
+        for i in 0..2 {
+            for j in 0..5 {
+                let expect = naive(&xv[i * 12..(i + 1) * 12], &yv[j * 8..(j + 1) * 8], 3, 4, 2);
+                assert_eq!(&rv[(i * 5 + j) * 6..(i * 5 + j + 1) * 6], &expect[..]);
+            }
+        }
+        // torch: (arange(24.).reshape(2,3,4) @ arange(8.).reshape(4,2))[1] == [[172,226],[220,290],[268,354]]
+        let x3 = ar_f32(24, &[2, 3, 4]);
+        let r = matmul(&x3, &ar_f32(8, &[4, 2])).unwrap();
+        assert_eq!(r.sizes(), &[2, 3, 2]);
+        assert_eq!(
+            &r.to_vec::<f32>()[6..],
+            &[172., 226., 220., 290., 268., 354.]
+        );
+        // N-D @ 1-D and 1-D @ N-D.
+        let r = matmul(&x3, &ar_f32(4, &[4])).unwrap();
+        assert_eq!(r.sizes(), &[2, 3]);
+        assert_eq!(r.to_vec::<f32>(), vec![14., 38., 62., 86., 110., 134.]);
+        let r = matmul(&ar_f32(3, &[3]), &x3).unwrap();
+        assert_eq!(r.sizes(), &[2, 4]);
+        assert_eq!(
+            r.to_vec::<f32>(),
+            vec![20., 23., 26., 29., 56., 59., 62., 65.]
+        );
+        // 2-D @ 3-D broadcasts the matrix.
+        let r = matmul(&ar_f32(6, &[2, 3]), &x3).unwrap();
+        assert_eq!(r.sizes(), &[2, 2, 4]);
+        assert_eq!(
+            r.to_vec::<f32>(),
+            vec![
+                20., 23., 26., 29., 56., 68., 80., 92., 56., 59., 62., 65., 200., 212., 224., 236.
+            ]
+        );
+        // Non-contiguous batched operand (the folded path is not taken).
+        let xt = transpose(&ar_f32(24, &[3, 2, 4]), 0, 1).unwrap(); // [2, 3, 4]
+        let r = matmul(&xt, &ar_f32(8, &[4, 2])).unwrap();
+        let xtv = xt.contiguous().unwrap();
+        let r2 = matmul(&xtv, &ar_f32(8, &[4, 2])).unwrap();
+        assert_eq!(r.to_vec::<f32>(), r2.to_vec::<f32>());
+        // 1-D @ a batch whose mT is contiguous: torch's folded (mv) path.
+        let y = ar_f32(24, &[2, 4, 3]);
+        let ymt = transpose(&y, 1, 2).unwrap(); // [2, 3, 4]
+        assert!(should_fold(&ar_f32(3, &[3]), &ymt).unwrap());
+        let r = matmul(&ar_f32(3, &[3]), &ymt).unwrap();
+        let r2 = matmul(&ar_f32(3, &[3]), &ymt.contiguous().unwrap()).unwrap();
+        assert_eq!(r.sizes(), &[2, 4]);
+        assert_eq!(r.to_vec::<f32>(), r2.to_vec::<f32>());
+        assert_eq!(
+            r.to_vec::<f32>(),
+            vec![5., 14., 23., 32., 41., 50., 59., 68.]
+        );
+        // Broadcast (stride-0) operands.
+        let row = expand(&ar_f32(3, &[1, 3]), &[4, 3]).unwrap();
+        let r = mm(&row, &ar_f32(6, &[3, 2])).unwrap();
+        assert_eq!(
+            r.to_vec::<f32>(),
+            vec![10., 13., 10., 13., 10., 13., 10., 13.]
+        );
+        let big = expand(&ar_f32(20, &[1, 20]), &[9, 20]).unwrap();
+        let bt = transpose(&expand(&ar_f32(20, &[1, 20]), &[7, 20]).unwrap(), 0, 1).unwrap();
+        assert_eq!(mm(&big, &bt).unwrap().to_vec::<f32>(), vec![2470.0; 63]);
+        // Integer batched.
+        let xi = t_i64((0..8).collect(), &[2, 2, 2]);
+        assert_eq!(
+            matmul(&xi, &xi).unwrap().to_vec::<i64>(),
+            vec![2, 3, 6, 11, 46, 55, 66, 79]
+        );
+    }
+
+    #[test]
+    fn matmul_errors() {
+        let s = Tensor::zeros(&[], DType::Float32).unwrap();
+        let m = ar_f32(6, &[2, 3]);
+        assert_eq!(
+            matmul(&s, &m).unwrap_err().message,
+            "both arguments to matmul need to be at least 1D, but they are 0D and 2D"
+        );
+        let m2 = ar_f32(20, &[4, 5]);
+        assert_eq!(
+            matmul(&m, &m2).unwrap_err().message,
+            "mat1 and mat2 shapes cannot be multiplied (2x3 and 4x5)"
+        );
+        assert_eq!(
+            matmul(&ar_f32(2, &[2]), &m2).unwrap_err().message,
+            "mat1 and mat2 shapes cannot be multiplied (1x2 and 4x5)"
+        );
+        assert_eq!(
+            matmul(&m, &ar_f32(4, &[4])).unwrap_err().message,
+            "size mismatch, got input (2), mat (2x3), vec (4)"
+        );
+        // Folded (contiguous 3-D @ 2-D): torch reports the folded mm.
+        let x3 = ar_f32(24, &[2, 3, 4]);
+        assert_eq!(
+            matmul(&x3, &ar_f32(10, &[5, 2])).unwrap_err().message,
+            "mat1 and mat2 shapes cannot be multiplied (6x4 and 5x2)"
+        );
+        // Batched.
+        let y3 = ar_f32(40, &[2, 4, 5]);
+        assert_eq!(
+            matmul(&transpose(&x3, 1, 2).unwrap(), &y3)
+                .unwrap_err()
+                .message,
+            "Expected size for first two dimensions of batch2 tensor to be: [2, 3] but got: [2, 4]."
+        );
+        let e = matmul(&ar_f32(24, &[2, 3, 4]), &ar_f32(48, &[3, 4, 4])).unwrap_err();
+        assert_eq!(
+            e.message,
+            "The size of tensor a (2) must match the size of tensor b (3) at non-singleton dimension 0"
+        );
+        let l = t_i64((0..6).collect(), &[3, 2]);
+        assert_eq!(
+            matmul(&m, &l).unwrap_err().message,
+            "expected m1 and m2 to have the same dtype, but got: float != long int"
+        );
+        let li = t_i64((0..3).collect(), &[3]);
+        assert_eq!(
+            matmul(&ar_f32(3, &[3]), &li).unwrap_err().message,
+            "dot : expected both vectors to have same dtype, but found Float and Long"
+        );
+        let bb = Tensor::zeros(&[2, 2, 2], DType::Bool).unwrap();
+        assert_eq!(
+            matmul(&bb, &bb).unwrap_err().message,
+            "\"bmm\" not implemented for 'Bool'"
+        );
+    }
+}

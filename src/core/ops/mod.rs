@@ -29,6 +29,7 @@ pub mod factories;
 pub mod factories2;
 pub mod fill;
 pub mod format;
+pub mod gemm;
 pub mod index;
 pub mod indexing;
 pub mod linalg;
