@@ -17,6 +17,7 @@
 
 pub mod dtype;
 pub mod error;
+pub mod format;
 pub mod interrupt;
 pub mod iter;
 pub mod ops;
