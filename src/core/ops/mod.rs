@@ -1,6 +1,7 @@
-//! src/core/ops: the operators, one file per family (PyTorch: `aten/src/ATen/native`). Every op
-//! named in `src/native_functions.yaml` is re-exported here under the name the schema gives.
-//! The element loops they run on are `core/iter.rs` (PyTorch: `TensorIterator`).
+//! src/core/ops: the operators, one file per concept, named after ATen's files (PyTorch:
+//! `aten/src/ATen/native`). Every op named in `src/native_functions.yaml` is re-exported here
+//! under the name the schema gives. The element loops they run on are `core/iter.rs` (PyTorch:
+//! `TensorIterator`); test modules over ~300 lines are in `ops/tests/`.
 
 use crate::core::error::{Error, Result};
 

@@ -1,5 +1,5 @@
 //! src/core/ops/scan.rs: cumulative ops along a dim — `cumsum`, `cumprod` (PyTorch:
-//! `native/ReduceOps.cpp`, `native/cpu/ScanKernels.cpp`).
+//! `native/ReduceOps.cpp`, the scan kernels of `native/cpu/ReduceOpsKernel.cpp`).
 
 use super::reduce_ops::int_to_long;
 use crate::core::dtype::{DType, Element};
