@@ -10,7 +10,7 @@ use super::errors::{type_error, PyResult};
 use super::gil;
 use super::object_ptr::Borrowed;
 use super::tensor_object::{tensor_ref, unpack};
-use crate::core::ops::elementwise::BinaryPlan;
+use crate::core::ops::binary::BinaryPlan;
 use crate::core::promote::can_cast;
 use crate::core::{Error, Tensor};
 use pyo3_ffi as ffi;

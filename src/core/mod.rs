@@ -17,7 +17,9 @@
 
 pub mod dtype;
 pub mod error;
+pub mod format;
 pub mod interrupt;
+pub mod iter;
 pub mod ops;
 pub mod parallel;
 pub mod promote;

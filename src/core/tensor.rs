@@ -1,8 +1,12 @@
 //! src/core/tensor.rs: `Tensor`, a strided view of a shared `Storage` (PyTorch: `at::Tensor` /
-//! `TensorImpl`), with the shape helpers every op uses.
+//! `TensorImpl`), with the shape helpers every op uses. Its memory-overlap checks are in
+//! `tensor/overlap.rs`; the strided walkers it copies and fills with are in `iter.rs`.
+
+mod overlap;
 
 use super::dtype::{DType, Element};
 use super::error::{Error, Result};
+use super::iter::{strided_for_each, strided_rows};
 use super::scalar::Scalar;
 use super::sizes_strides::SizesAndStrides;
 use super::storage::Storage;
@@ -362,83 +366,6 @@ pub fn broadcast_shapes(a: &[usize], b: &[usize]) -> Result<Vec<usize>> {
         };
     }
     Ok(out)
-}
-
-/// Visit every element position of an `N`-operand strided loop over `sizes`, calling `f` with the
-/// element offsets (relative to each operand's base) of the `N` operands. The innermost dimension
-/// runs as a tight loop. Zero-size shapes visit nothing; a 0-dim shape visits once.
-///
-/// Only that inner loop is generic over `f`; the odometer over the outer dims is
-/// `strided_rows`, shared by every caller (one copy per `N` instead of one per closure: this
-/// driver is instantiated for hundreds of kernels, and it is their slow, non-contiguous path).
-#[inline]
-pub fn strided_for_each<const N: usize>(
-    sizes: &[usize],
-    strides: [&[isize]; N],
-    mut f: impl FnMut([isize; N]),
-) {
-    strided_rows(
-        sizes,
-        strides,
-        &mut |mut off: [isize; N], len: usize, step: [isize; N]| {
-            for _ in 0..len {
-                f(off);
-                for k in 0..N {
-                    off[k] += step[k];
-                }
-            }
-        },
-    );
-}
-
-/// The rows of an `N`-operand strided loop over `sizes`: calls `row(base, len, step)` once per
-/// position of the outer dims (all but the last), in row-major order, where `base` holds the
-/// operands' offsets of the row's first element, `len` is the innermost size and `step` the
-/// operands' innermost strides. Zero-size shapes call nothing; a 0-dim shape is one row of one
-/// element (`len` 1, `step` 0). `row` is `dyn` so this loop exists once per `N`.
-#[inline(never)]
-pub fn strided_rows<const N: usize>(
-    sizes: &[usize],
-    strides: [&[isize]; N],
-    row: &mut dyn FnMut([isize; N], usize, [isize; N]),
-) {
-    let nd = sizes.len();
-    if sizes.contains(&0) {
-        return;
-    }
-    if nd == 0 {
-        row([0; N], 1, [0; N]);
-        return;
-    }
-    let inner = sizes[nd - 1];
-    let inner_strides: [isize; N] = std::array::from_fn(|k| strides[k][nd - 1]);
-    let mut index = vec![0usize; nd];
-    let mut base = [0isize; N];
-    // Copies and strided loops over huge tensors stay interruptible (core/interrupt.rs).
-    let mut ticker = super::interrupt::Ticker::new();
-    loop {
-        row(base, inner, inner_strides);
-        ticker.tick(inner);
-        // Advance the outer index (all dims but the last), carrying like an odometer.
-        let mut d = nd - 1;
-        loop {
-            if d == 0 {
-                return;
-            }
-            d -= 1;
-            index[d] += 1;
-            for k in 0..N {
-                base[k] += strides[k][d];
-            }
-            if index[d] < sizes[d] {
-                break;
-            }
-            for k in 0..N {
-                base[k] -= strides[k][d] * sizes[d] as isize;
-            }
-            index[d] = 0;
-        }
-    }
 }
 
 impl Tensor {
@@ -1107,99 +1034,6 @@ impl Tensor {
                 });
             }
         })
-    }
-
-    // ----- memory overlap (torch's `MemOverlap.cpp`) ----------------------------------------
-
-    /// True when the elements occupy a gap-free block with no element visited twice, in some
-    /// dimension order (torch's `is_non_overlapping_and_dense`).
-    pub fn is_non_overlapping_and_dense(&self) -> bool {
-        if self.is_contiguous() {
-            return true;
-        }
-        let mut dims: Vec<(usize, isize)> = self
-            .sizes()
-            .iter()
-            .copied()
-            .zip(self.strides().iter().copied())
-            .filter(|&(s, _)| s != 1)
-            .collect();
-        dims.sort_by_key(|&(s, st)| (st, s));
-        let mut expected: isize = 1;
-        for (s, st) in dims {
-            if st != expected {
-                return false;
-            }
-            expected = expected.saturating_mul(s as isize);
-        }
-        true
-    }
-
-    /// torch's `assert_no_internal_overlap` for a tensor about to be written: a stride-0
-    /// dimension of size > 1 (an expanded tensor) is a `Runtime` error.
-    pub fn assert_no_internal_overlap(&self) -> Result<()> {
-        if !self.is_non_overlapping_and_dense()
-            && self
-                .sizes()
-                .iter()
-                .zip(self.strides())
-                .any(|(&s, &st)| st == 0 && s > 1)
-        {
-            return Err(Error::runtime(
-                "unsupported operation: more than one element of the written-to tensor refers to a single memory location. Please clone() the tensor before performing the operation.",
-            ));
-        }
-        Ok(())
-    }
-
-    /// The byte range `[start, end)` of the storage that the elements can touch.
-    fn footprint(&self) -> (isize, isize) {
-        let item = self.dtype.itemsize() as isize;
-        let (mut lo, mut hi) = (self.offset as isize, self.offset as isize);
-        for (&s, &st) in self.sizes().iter().zip(self.strides()) {
-            let reach = (s as isize - 1) * st;
-            if reach < 0 {
-                lo += reach;
-            } else {
-                hi += reach;
-            }
-        }
-        (lo * item, (hi + 1) * item)
-    }
-
-    /// True when `self` (to be written) and `input` may touch common memory while not being the
-    /// very same view.
-    fn may_partially_overlap(&self, input: &Tensor) -> bool {
-        if self.numel() == 0
-            || input.numel() == 0
-            || !self.shares_storage(input)
-            || self.is_same(input)
-        {
-            return false;
-        }
-        let ((a0, a1), (b0, b1)) = (self.footprint(), input.footprint());
-        a0 < b1 && b0 < a1
-    }
-
-    /// torch's `assert_no_partial_overlap(output, input)`: two dense tensors of one storage must
-    /// cover exactly the same bytes with the same strides, or none of the same bytes (torch does
-    /// not check other layouts; see `copy_from`).
-    pub fn assert_no_partial_overlap(&self, input: &Tensor) -> Result<()> {
-        if self.is_non_overlapping_and_dense()
-            && input.is_non_overlapping_and_dense()
-            && self.may_partially_overlap(input)
-        {
-            // torch's `get_overlap_status`: the same bytes in the same order is a full overlap
-            // (allowed); the same bytes in another order (a transpose) or a shifted range is
-            // partial.
-            let ((a0, a1), (b0, b1)) = (self.footprint(), input.footprint());
-            if (a0, a1) != (b0, b1) || self.strides() != input.strides() {
-                return Err(Error::runtime(
-                    "unsupported operation: some elements of the input tensor and the written-to tensor refer to a single memory location. Please clone() the tensor before performing the operation.",
-                ));
-            }
-        }
-        Ok(())
     }
 
     /// True when both are the same view: one storage, offset, shape, strides and dtype.

@@ -1,10 +1,16 @@
-//! src/core/ops/compare.rs: elementwise comparisons (`eq`, `ne`, `lt`, `le`, `gt`, `ge`) with
-//! broadcasting; operands are compared in their promoted dtype and the result is bool
-//! (PyTorch: the comparison ops of `BinaryOps.cpp`).
+//! src/core/ops/compare.rs: comparisons and selections (PyTorch: the comparison ops of
+//! `native/BinaryOps.cpp`, and `native/TensorCompare.cpp`) — `eq`, `ne`, `lt`, `le`, `gt`, `ge`
+//! with broadcasting (operands are compared in their promoted dtype and the result is bool),
+//! `where`, `clamp`/`clip`, `isclose`, `allclose`, `equal`.
 
-use super::elementwise::{binary_op, broadcast_shape_of};
+use super::arith::{not_implemented, Arith};
+use super::binary::{maximum, minimum};
+use crate::core::dtype::{DType, Element};
+use crate::core::error::{Error, Result};
+use crate::core::iter::{binary_op, broadcast_shape_of, operand_as, strided_for_each, unary_op};
 use crate::core::promote::result_type;
-use crate::core::{Result, Tensor};
+use crate::core::scalar::Scalar;
+use crate::core::tensor::{broadcast_shapes, Tensor};
 
 macro_rules! comparison {
     ($(#[$doc:meta])* $name:ident, $op:tt) => {
@@ -23,20 +29,24 @@ comparison!(
     /// unequal to everything. RuntimeError when the shapes do not broadcast. Mirrors `torch.eq`.
     eq, ==
 );
+
 comparison!(
     /// `ne(input, other)`: `input != other` elementwise → bool (NaN != NaN is true); promotion
     /// and errors as `eq`. Mirrors `torch.ne`.
     ne, !=
 );
+
 comparison!(
     /// `lt(input, other)`: `input < other` elementwise → bool (false with NaN; `False < True`);
     /// promotion and errors as `eq`. Mirrors `torch.lt`.
     lt, <
 );
+
 comparison!(
     /// `le(input, other)`: `input <= other` elementwise → bool; as `lt`. Mirrors `torch.le`.
     le, <=
 );
+
 /// `gt(input, other)`: `input > other` elementwise → bool; as `lt`. Mirrors `torch.gt`.
 ///
 /// Computed as `lt(other, input)` (`x > y` is `y < x` for every pair, NaN included), which
@@ -55,17 +65,267 @@ pub fn ge(input: &Tensor, other: &Tensor) -> Result<Tensor> {
     le(other, input)
 }
 
+// ----- where ----------------------------------------------------------------------------------
+
+/// `where(condition, input, other)`: `input` where `condition` is true, else `other`; all three
+/// broadcast together; dtype `result_type(input, other)`. `condition` must be bool (uint8 is
+/// still accepted, as torch does with a deprecation warning); otherwise RuntimeError "where
+/// expected condition to be a boolean tensor, but got a tensor with dtype Float". Mirrors
+/// `torch.where(condition, input, other)`.
+pub fn where_(condition: &Tensor, input: &Tensor, other: &Tensor) -> Result<Tensor> {
+    let dtype = result_type(&[input, other]);
+    let cond = match condition.dtype() {
+        DType::Bool => condition.clone(),
+        DType::UInt8 => condition.to_dtype(DType::Bool)?,
+        d => {
+            return Err(Error::runtime(format!(
+                "where expected condition to be a boolean tensor, but got a tensor with dtype {}",
+                d.scalar_type_name()
+            )))
+        }
+    };
+    let shape = broadcast_shapes(
+        &broadcast_shapes(cond.sizes(), input.sizes())?,
+        other.sizes(),
+    )?;
+    let (a, b) = (operand_as(input, dtype)?, operand_as(other, dtype)?);
+    let out = Tensor::zeros(&shape, dtype)?;
+    crate::dispatch!(dtype, T => where_into::<T>(&out, &cond, &a, &b))?;
+    Ok(out)
+}
+
+/// `out = cond ? a : b` with broadcasting; `out` is fresh, `a`/`b` have dtype `T`.
+fn where_into<T: Element>(out: &Tensor, cond: &Tensor, a: &Tensor, b: &Tensor) -> Result<()> {
+    let n = out.numel();
+    if n == 0 {
+        return Ok(());
+    }
+    let po = out.data_ptr::<T>();
+    let pc = cond.data_ptr::<bool>() as *const bool;
+    let (pa, pb) = (a.data_ptr::<T>() as *const T, b.data_ptr::<T>() as *const T);
+    let dense = |t: &Tensor| t.numel() == n && t.is_contiguous();
+    if out.is_contiguous() && dense(cond) && dense(a) && dense(b) {
+        // SAFETY: all four are contiguous with `n` elements and `out` is a fresh allocation, so
+        // its mutable slice overlaps none of the shared ones.
+        let (o, c, x, y) = unsafe {
+            (
+                std::slice::from_raw_parts_mut(po, n),
+                std::slice::from_raw_parts(pc, n),
+                std::slice::from_raw_parts(pa, n),
+                std::slice::from_raw_parts(pb, n),
+            )
+        };
+        for (((o, &c), &x), &y) in o.iter_mut().zip(c).zip(x).zip(y) {
+            *o = if c { x } else { y };
+        }
+        return Ok(());
+    }
+    let sc = cond.broadcast_strides(out.sizes())?;
+    let sa = a.broadcast_strides(out.sizes())?;
+    let sb = b.broadcast_strides(out.sizes())?;
+    strided_for_each(
+        out.sizes(),
+        [out.strides(), &sc, &sa, &sb],
+        |[o, c, x, y]| {
+            // SAFETY: each offset comes from its tensor's own (broadcast) geometry over `out`'s shape.
+            unsafe {
+                *po.offset(o) = if *pc.offset(c) {
+                    *pa.offset(x)
+                } else {
+                    *pb.offset(y)
+                }
+            }
+        },
+    );
+    Ok(())
+}
+
+// ----- clamp ----------------------------------------------------------------------------------
+
+const CLAMP_NONE: &str = "torch.clamp: At least one of 'min' or 'max' must not be None";
+
+/// `clamp(input, min=None, max=None)` with number bounds: `min(max(input, min), max)`
+/// elementwise (so `max` wins when `min > max`); NaN in input or a bound gives NaN. The result
+/// dtype is the input's when floating, else `result_type` of the input and the bounds as Python
+/// numbers (`int tensor.clamp(0.5)` → float32). Errors: both bounds None (RuntimeError "torch.clamp:
+/// At least one of 'min' or 'max' must not be None"); a bool result (NotImplementedError);
+/// a bound outside an integer dtype's range. Mirrors `torch.clamp(Tensor, Scalar?, Scalar?)`.
+pub fn clamp(input: &Tensor, min: Option<Scalar>, max: Option<Scalar>) -> Result<Tensor> {
+    if min.is_none() && max.is_none() {
+        return Err(Error::runtime(CLAMP_NONE));
+    }
+    let mut dtype = input.dtype();
+    if !dtype.is_floating_point() {
+        let mut ops = vec![input.clone()];
+        for s in [min, max].into_iter().flatten() {
+            ops.push(Tensor::wrapped_scalar(s)?);
+        }
+        dtype = result_type(&ops.iter().collect::<Vec<_>>());
+    }
+    if dtype == DType::Bool {
+        let kernel = match (min, max) {
+            (Some(_), Some(_)) => "clamp_scalar_cpu",
+            (Some(_), None) => "clamp_min_scalar_cpu",
+            _ => "clamp_max_scalar_cpu",
+        };
+        return Err(not_implemented(kernel, dtype));
+    }
+    let a = operand_as(input, dtype)?;
+    crate::dispatch!(dtype, T => {
+        let lo: Option<T> = min.map(|s| s.to_checked::<T>()).transpose()?;
+        let hi: Option<T> = max.map(|s| s.to_checked::<T>()).transpose()?;
+        unary_op::<T, T>(&a, move |x: T| {
+            let x = match lo { Some(l) => x.max_nan(l), None => x };
+            match hi { Some(h) => x.min_nan(h), None => x }
+        })
+    })
+}
+
+/// `clamp(input, min=None, max=None)` with tensor bounds: broadcast over all three, computed
+/// in their promoted dtype, NaN propagating (a lone `min` is `maximum(input, min)`, a lone
+/// `max` is `minimum(input, max)`). Errors: both None (RuntimeError, as the number overload);
+/// both bounds with a bool result (NotImplementedError `"clamp_cpu" not implemented for
+/// 'Bool'`); shapes that do not broadcast. Mirrors `torch.clamp(Tensor, Tensor?, Tensor?)`.
+pub fn clamp_tensor(input: &Tensor, min: Option<&Tensor>, max: Option<&Tensor>) -> Result<Tensor> {
+    match (min, max) {
+        (None, None) => Err(Error::runtime(CLAMP_NONE)),
+        (Some(lo), None) => maximum(input, lo),
+        (None, Some(hi)) => minimum(input, hi),
+        (Some(lo), Some(hi)) => {
+            let dtype = result_type(&[input, lo, hi]);
+            broadcast_shapes(&broadcast_shapes(input.sizes(), lo.sizes())?, hi.sizes())?;
+            if dtype == DType::Bool {
+                return Err(not_implemented("clamp_cpu", dtype));
+            }
+            let (a, lo, hi) = (
+                operand_as(input, dtype)?,
+                operand_as(lo, dtype)?,
+                operand_as(hi, dtype)?,
+            );
+            minimum(&maximum(&a, &lo)?, &hi)
+        }
+    }
+}
+
+/// `clip(input, min=None, max=None)`: alias of `clamp` (number bounds). Mirrors `torch.clip`.
+pub fn clip(input: &Tensor, min: Option<Scalar>, max: Option<Scalar>) -> Result<Tensor> {
+    clamp(input, min, max)
+}
+
+/// `clip(input, min=None, max=None)`: alias of `clamp_tensor` (tensor bounds). Mirrors
+/// `torch.clip`.
+pub fn clip_tensor(input: &Tensor, min: Option<&Tensor>, max: Option<&Tensor>) -> Result<Tensor> {
+    clamp_tensor(input, min, max)
+}
+
+// ----- closeness ------------------------------------------------------------------------------
+
+/// `isclose(input, other, rtol=1e-05, atol=1e-08, equal_nan=False)`: bool tensor, broadcast,
+/// true where `input == other` or `|input - other| <= atol + |rtol * other|` (finite), and for
+/// NaN pairs when `equal_nan`. Computed as torch does: in the float dtype for floats, in
+/// float32 against the integer difference for integers, bools as float32. Errors (RuntimeError):
+/// different dtypes ("Float did not match Double"); a negative `rtol` or `atol`. Mirrors
+/// `torch.isclose`.
+pub fn isclose(
+    input: &Tensor,
+    other: &Tensor,
+    rtol: f64,
+    atol: f64,
+    equal_nan: bool,
+) -> Result<Tensor> {
+    if input.dtype() != other.dtype() {
+        return Err(Error::runtime(format!(
+            "{} did not match {}",
+            input.dtype().scalar_type_name(),
+            other.dtype().scalar_type_name()
+        )));
+    }
+    if rtol < 0.0 {
+        return Err(Error::runtime(format!(
+            "rtol must be greater than or equal to zero, but got {rtol}"
+        )));
+    }
+    if atol < 0.0 {
+        return Err(Error::runtime(format!(
+            "atol must be greater than or equal to zero, but got {atol}"
+        )));
+    }
+    macro_rules! float_close {
+        ($t:ty, $a:expr, $b:expr) => {{
+            let (rt, at) = (rtol as $t, atol as $t);
+            binary_op::<$t, bool>($a, $b, move |x: $t, y: $t| {
+                let actual = (x - y).abs();
+                x == y
+                    || (equal_nan && x.is_nan() && y.is_nan())
+                    || (actual.is_finite() && actual <= at + (rt * y).abs())
+            })
+        }};
+    }
+    match input.dtype() {
+        DType::Float64 => float_close!(f64, input, other),
+        DType::Float32 => float_close!(f32, input, other),
+        DType::Bool => {
+            let (a, b) = (
+                operand_as(input, DType::Float32)?,
+                operand_as(other, DType::Float32)?,
+            );
+            float_close!(f32, &a, &b)
+        }
+        d => {
+            let (rt, at) = (rtol as f32, atol as f32);
+            crate::dispatch!(d, T => binary_op::<T, bool>(input, other, move |x: T, y: T| {
+                // torch: the difference in the integer dtype (wrapping), the allowance in float32.
+                let actual = x.wsub(y).wabs().to_f64() as f32;
+                x == y || actual <= at + (rt * (y.to_f64() as f32)).abs()
+            }))
+        }
+    }
+}
+
+/// `allclose(input, other, rtol=1e-05, atol=1e-08, equal_nan=False)`: whether `isclose` holds
+/// everywhere (a bool; the shapes broadcast). Errors as `isclose`. Mirrors `torch.allclose`.
+pub fn allclose(
+    input: &Tensor,
+    other: &Tensor,
+    rtol: f64,
+    atol: f64,
+    equal_nan: bool,
+) -> Result<bool> {
+    let c = isclose(input, other, rtol, atol, equal_nan)?;
+    Ok(!super::conversion::try_to_vec::<bool>(&c)?.contains(&false))
+}
+
+/// `equal(input, other)`: true when both have the same shape and equal values (compared in the
+/// promoted dtype; NaN is unequal to itself). Mirrors `torch.equal`.
+pub fn equal(input: &Tensor, other: &Tensor) -> Result<bool> {
+    if input.sizes() != other.sizes() {
+        return Ok(false);
+    }
+    let e = eq(input, other)?;
+    Ok(!super::conversion::try_to_vec::<bool>(&e)?.contains(&false))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::core::dtype::Element;
+    use crate::core::error::ErrorKind;
+    use crate::core::ops::{lerp_scalar, lerp_tensor};
     use crate::core::{DType, Scalar};
 
     fn t<T: Element>(v: Vec<T>, shape: &[usize]) -> Tensor {
         Tensor::from_vec(v, shape).unwrap()
     }
+
     fn w(s: impl Into<Scalar>) -> Tensor {
         Tensor::wrapped_scalar(s.into()).unwrap()
+    }
+
+    fn msg<T>(r: Result<T>) -> (ErrorKind, String) {
+        match r {
+            Ok(_) => panic!("expected an error"),
+            Err(e) => (e.kind, e.message),
+        }
     }
 
     #[test]
@@ -173,5 +433,101 @@ mod tests {
         );
         let z = eq(&Tensor::zeros(&[0], DType::Int32).unwrap(), &w(1i64)).unwrap();
         assert_eq!((z.sizes(), z.dtype()), (&[0usize][..], DType::Bool));
+    }
+
+    #[test]
+    fn where_op() {
+        let c = t(vec![true, false, true], &[3]);
+        let r = where_(&c, &w(1.0), &w(0i64)).unwrap();
+        assert_eq!(
+            (r.dtype(), r.to_vec::<f32>()),
+            (DType::Float32, vec![1.0, 0.0, 1.0])
+        );
+        let r = where_(
+            &c,
+            &t(vec![1i32, 2, 3], &[3]),
+            &t(vec![10i64, 20, 30], &[3]),
+        )
+        .unwrap();
+        assert_eq!(
+            (r.dtype(), r.to_vec::<i64>()),
+            (DType::Int64, vec![1, 20, 3])
+        );
+        // Three-way broadcast: [2,1] x [3] x [].
+        let c2 = t(vec![true, false], &[2, 1]);
+        let r = where_(
+            &c2,
+            &t(vec![1i64, 2, 3], &[3]),
+            &Tensor::scalar_tensor(Scalar::Int(0), DType::Int64).unwrap(),
+        )
+        .unwrap();
+        assert_eq!(r.sizes(), &[2, 3]);
+        assert_eq!(r.to_vec::<i64>(), vec![1, 2, 3, 0, 0, 0]);
+        let fc = t(vec![1.0f32], &[1]);
+        assert_eq!(
+            msg(where_(&fc, &w(1i64), &w(0i64))).1,
+            "where expected condition to be a boolean tensor, but got a tensor with dtype Float"
+        );
+        let uc = t(vec![2u8, 0], &[2]);
+        assert_eq!(
+            where_(&uc, &w(1i64), &w(0i64)).unwrap().to_vec::<i64>(),
+            vec![1, 0]
+        );
+    }
+
+    #[test]
+    fn clamp_and_lerp() {
+        let i = t(vec![-5i64, 0, 5], &[3]);
+        let r = clamp(&i, Some(Scalar::Int(-1)), Some(Scalar::Int(2))).unwrap();
+        assert_eq!(r.to_vec::<i64>(), vec![-1, 0, 2]);
+        let r = clamp(&i, Some(Scalar::Float(0.5)), None).unwrap();
+        assert_eq!(
+            (r.dtype(), r.to_vec::<f32>()),
+            (DType::Float32, vec![0.5, 0.5, 5.0])
+        );
+        assert_eq!(msg(clamp(&i, None, None)).1, CLAMP_NONE);
+        let f = t(vec![f32::NAN, 3.0], &[2]);
+        let r = clamp_tensor(&f, Some(&t(vec![0.0f32], &[1])), Some(&w(1i64))).unwrap();
+        let v = r.to_vec::<f32>();
+        assert!(v[0].is_nan() && v[1] == 1.0);
+        let a = t(vec![0.0f32, 10.0], &[2]);
+        let b = t(vec![10.0f32, 20.0], &[2]);
+        assert_eq!(
+            lerp_scalar(&a, &b, Scalar::Float(0.25))
+                .unwrap()
+                .to_vec::<f32>(),
+            vec![2.5, 12.5]
+        );
+        assert_eq!(
+            lerp_tensor(&a, &b, &t(vec![0.5f32, 0.75], &[2]))
+                .unwrap()
+                .to_vec::<f32>(),
+            vec![5.0, 17.5]
+        );
+        assert_eq!(
+            msg(lerp_scalar(&a, &t(vec![1.0f64], &[1]), Scalar::Int(1))).1,
+            "expected dtype float for `end` but got dtype double"
+        );
+    }
+
+    #[test]
+    fn closeness() {
+        let a = t(vec![1.0f32, f32::NAN, f32::INFINITY, 1.0], &[4]);
+        let b = t(vec![1.000001f32, f32::NAN, f32::INFINITY, 1.1], &[4]);
+        assert_eq!(
+            isclose(&a, &b, 1e-5, 1e-8, false).unwrap().to_vec::<bool>(),
+            vec![true, false, true, false]
+        );
+        assert_eq!(
+            isclose(&a, &b, 1e-5, 1e-8, true).unwrap().to_vec::<bool>(),
+            vec![true, true, true, false]
+        );
+        assert!(allclose(&a, &a, 1e-5, 1e-8, true).unwrap());
+        assert_eq!(
+            msg(isclose(&a, &t(vec![1.0f64], &[1]), 1e-5, 1e-8, false)).1,
+            "Float did not match Double"
+        );
+        assert!(equal(&t(vec![1i64, 2], &[2]), &t(vec![1.0f32, 2.0], &[2])).unwrap());
+        assert!(!equal(&t(vec![1i64, 2], &[2]), &t(vec![1i64, 2], &[1, 2])).unwrap());
     }
 }

@@ -1,5 +1,6 @@
 //! src/core/ops/conversion.rs: dtype conversion, element extraction and metadata queries
-//! (`to`, `float`, `item`, `size`, `stride`, ...), plus the whole-tensor forms of reductions.
+//! (`to`, `float`, `item`, `size`, `stride`, ...) (PyTorch: `native/TensorConversions.cpp`,
+//! `native/TensorProperties.cpp`).
 
 use crate::core::dtype::Element;
 use crate::core::error::Error;
@@ -27,7 +28,7 @@ pub fn try_map_to_vec<T: Element, U>(t: &Tensor, mut f: impl FnMut(T) -> U) -> R
         return Ok(out);
     }
     let base = t.data_ptr::<T>();
-    crate::core::tensor::strided_for_each(t.sizes(), [t.strides()], |[o]| {
+    crate::core::iter::strided_for_each(t.sizes(), [t.strides()], |[o]| {
         // SAFETY: `strided_for_each` visits exactly the element offsets of `t`'s sizes and
         // strides, each of which addresses an initialised element of `t`'s live storage.
         out.push(f(unsafe { *base.offset(o) }))
@@ -66,18 +67,22 @@ pub fn to(input: &Tensor, dtype: DType, non_blocking: bool, copy: bool) -> Resul
 pub fn float(input: &Tensor) -> Result<Tensor> {
     to(input, DType::Float32, false, false)
 }
+
 /// `Tensor.double()`: `to(float64)`.
 pub fn double(input: &Tensor) -> Result<Tensor> {
     to(input, DType::Float64, false, false)
 }
+
 /// `Tensor.long()`: `to(int64)`.
 pub fn long(input: &Tensor) -> Result<Tensor> {
     to(input, DType::Int64, false, false)
 }
+
 /// `Tensor.int()`: `to(int32)`.
 pub fn int(input: &Tensor) -> Result<Tensor> {
     to(input, DType::Int32, false, false)
 }
+
 /// `Tensor.bool()`: `to(bool)`.
 pub fn bool(input: &Tensor) -> Result<Tensor> {
     to(input, DType::Bool, false, false)
@@ -146,14 +151,4 @@ pub fn is_contiguous(input: &Tensor) -> Result<bool> {
 /// `is_floating_point(input)`.
 pub fn is_floating_point(input: &Tensor) -> Result<bool> {
     Ok(input.dtype().is_floating_point())
-}
-
-/// `sum(input, *, dtype=None)`: the sum of all elements (0-dim).
-pub fn sum_all(input: &Tensor, dtype: Option<DType>) -> Result<Tensor> {
-    super::reduce::sum(input, None, false, dtype)
-}
-
-/// `mean(input, *, dtype=None)`: the mean of all elements (0-dim).
-pub fn mean_all(input: &Tensor, dtype: Option<DType>) -> Result<Tensor> {
-    super::reduce::mean(input, None, false, dtype)
 }

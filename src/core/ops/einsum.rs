@@ -10,10 +10,10 @@
 //! `[batch, left, contracted] @ [batch, contracted, right]`, torch's own reduction to `bmm`.
 //! Finally the result's dims are permuted into the output order.
 
-use super::layout::diagonal;
 use super::linalg::matmul;
-use super::reduce::sum;
-use super::shape::{expand, permute, reshape};
+use super::reduce_ops::sum;
+use super::view::diagonal;
+use super::view::{expand, permute, reshape};
 use crate::core::error::{Error, Result};
 use crate::core::Tensor;
 

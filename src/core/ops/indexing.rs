@@ -229,7 +229,7 @@ fn apply_basic(input: &Tensor, items: &[IndexItem]) -> Result<(Tensor, Vec<(usiz
                         "index {i} is out of bounds for dimension {input_dim} with size {size}"
                     )));
                 }
-                result = super::shape::select(&result, dim, i)?;
+                result = super::view::select(&result, dim, i)?;
                 input_dim += 1;
             }
             IndexItem::Slice(start, stop, step) => {
@@ -238,7 +238,7 @@ fn apply_basic(input: &Tensor, items: &[IndexItem]) -> Result<(Tensor, Vec<(usiz
                 input_dim += 1;
             }
             IndexItem::NewAxis => {
-                result = super::shape::unsqueeze(&result, dim)?;
+                result = super::view::unsqueeze(&result, dim)?;
                 dim += 1;
             }
             IndexItem::Ellipsis => {
@@ -247,7 +247,7 @@ fn apply_basic(input: &Tensor, items: &[IndexItem]) -> Result<(Tensor, Vec<(usiz
                 input_dim += skipped;
             }
             IndexItem::Bool(b) => {
-                result = super::shape::unsqueeze(&result, dim)?;
+                result = super::view::unsqueeze(&result, dim)?;
                 pending.push(Pending::Index(dim as usize, bool_index(b)?));
                 dim += 1;
             }
@@ -359,7 +359,7 @@ impl Plan {
             let p = t.data_ptr::<i64>();
             let mut bad = None;
             let mut k = 0;
-            crate::core::tensor::strided_for_each(&bshape, [&bstrides], |[o]| {
+            crate::core::iter::strided_for_each(&bshape, [&bstrides], |[o]| {
                 // SAFETY: `o` addresses an element of the int64 index tensor `t`.
                 let v = unsafe { *p.offset(o) };
                 if v < -size || v >= size {
@@ -409,10 +409,10 @@ impl Plan {
         let mut rs_rest = res_strides[..self.before].to_vec();
         rs_rest.extend_from_slice(&res_strides[self.before + nb..]);
         let mut k = 0;
-        crate::core::tensor::strided_for_each(&self.bshape, [rs_b], |[rb]| {
+        crate::core::iter::strided_for_each(&self.bshape, [rs_b], |[rb]| {
             let vb = self.offsets[k];
             k += 1;
-            crate::core::tensor::strided_for_each(
+            crate::core::iter::strided_for_each(
                 &self.rest_sizes,
                 [&self.rest_strides, &rs_rest],
                 |[v, r]| f(vb + v, rb + r),

@@ -6,7 +6,7 @@
 
 use crate::core::dtype::{Category, DType, Element};
 use crate::core::error::{Error, Result};
-use crate::core::ops::factories::nonnegative_sizes;
+use crate::core::ops::factory::nonnegative_sizes;
 use crate::core::random::{lock_generator, Generator, Stream};
 use crate::core::tensor::Tensor;
 use std::sync::Mutex;

@@ -1,15 +1,46 @@
-//! Ops that return several tensors: max/min along a dim, sort, topk, kthvalue, median along a
-//! dim, mode, aminmax, split/chunk/unbind, nonzero and unique (PyTorch: `Sorting.cpp`,
-//! `TensorCompare.cpp`, `TensorShape.cpp`, `Unique.cpp`).
+//! src/core/ops/sort.rs: sorting and selection along a dim (PyTorch: `native/Sorting.cpp`,
+//! the `max`/`min`/`mode` of `native/TensorCompare.cpp`, `native/Unique.cpp`) — `sort`,
+//! `argsort`, `topk`, `kthvalue`, `median`, `mode`, `max`/`min` (all, along a dim, and against
+//! another tensor), `aminmax`, `unique`; one sort-key order shared by all of them.
 
+use super::try_vec;
+use super::{amax, amin, argmax, argmin, clone, gather, maximum, minimum, narrow};
 use crate::core::dtype::{DType, Element};
 use crate::core::error::{Error, Result};
+use crate::core::scalar::Scalar;
 use crate::core::tensor::{maybe_wrap_dim, Tensor};
 
-use super::reduce2::{sort_key, stable_order};
-use super::{amax, amin, argmax, argmin, argsort, clone, gather, maximum, minimum, narrow, select};
+/// A `u64` whose unsigned order is torch's sort order of `v`: numbers ascending (-0.0 equal to
+/// 0.0), every NaN equal to the others and above +inf; bools and integers by value. Sorting
+/// keys instead of comparing `T`s with a per-dtype closure keeps one sort for every dtype.
+#[inline]
+pub(crate) fn sort_key<T: Element>(v: T) -> u64 {
+    if T::DTYPE.is_floating_point() {
+        let x = v.to_f64(); // exact for f32
+        if x.is_nan() {
+            return u64::MAX;
+        }
+        // `+ 0.0` turns -0.0 into 0.0; then flip negatives (ordered by magnitude, reversed)
+        // below positives.
+        let b = (x + 0.0).to_bits();
+        if b >> 63 == 1 {
+            !b
+        } else {
+            b | 1 << 63
+        }
+    } else {
+        (v.to_i64() as u64) ^ 1 << 63
+    }
+}
 
-// ----- helpers --------------------------------------------------------------------------------
+/// Sort `(key, position)` pairs ascending. The pairs are all distinct, so this is exactly the
+/// stable order of the keys (equal keys keep their positions' order), with the one
+/// (unstable, faster) sort instance shared by argsort, sort, topk, kthvalue, median and mode
+/// along a dim, and unique.
+#[inline(never)]
+pub(crate) fn stable_order(pairs: &mut [(u64, usize)]) {
+    pairs.sort_unstable();
+}
 
 #[inline(always)]
 fn is_nan<T: PartialOrd>(v: &T) -> bool {
@@ -48,21 +79,6 @@ fn reduced_sizes(x: &Tensor, d: usize, keepdim: bool) -> Vec<usize> {
     s
 }
 
-fn try_vec<A>(n: usize, name: &str) -> Result<Vec<A>> {
-    let mut v = Vec::new();
-    v.try_reserve_exact(n)
-        .map_err(|_| Error::out_of_memory(format!("{name}: failed to allocate")))?;
-    Ok(v)
-}
-
-/// A fresh contiguous tensor's elements as a mutable slice; use inside an `unsafe` block whose
-/// SAFETY comment says the tensor is fresh, contiguous, of that dtype and not otherwise shared.
-macro_rules! fresh_slice {
-    ($t:expr, $T:ty) => {
-        std::slice::from_raw_parts_mut($t.data_ptr::<$T>(), $t.numel())
-    };
-}
-
 /// What `lane_reduce` picks from every lane.
 #[derive(Clone, Copy)]
 enum Pick {
@@ -75,7 +91,7 @@ enum Pick {
 }
 
 /// The (stable) ascending order of `lane`, NaN last, into `idx` as `(sort key, position)`
-/// pairs (the positions are the `.1`s; see `reduce2::sort_key`).
+/// pairs (the positions are the `.1`s; see `sort_key`).
 fn sort_lane<T: Element>(lane: &[T], idx: &mut Vec<(u64, usize)>) {
     idx.clear();
     idx.extend(lane.iter().enumerate().map(|(j, &v)| (sort_key(v), j)));
@@ -202,6 +218,83 @@ fn lane_reduce(
     Ok((values, indices))
 }
 
+// ----- sort / argsort / topk ------------------------------------------------------------------
+
+/// `sort(input, dim=-1, descending=False, *, stable=False)`: `(values, indices)` sorted along
+/// `dim`, same shape as `input`; indices int64. The sort is always stable; NaN sorts above
+/// every number. IndexError for `dim` out of range. Mirrors `torch.sort`.
+pub fn sort(input: &Tensor, dim: i64, descending: bool, stable: bool) -> Result<(Tensor, Tensor)> {
+    let idx = argsort(input, dim, descending, stable)?;
+    if input.dim() == 0 {
+        return Ok((clone(input)?, idx));
+    }
+    let values = gather(input, dim, &idx)?;
+    Ok((values, idx))
+}
+
+/// `argsort(input, dim=-1, descending=False, *, stable=False)`: int64 indices that sort `input`
+/// along `dim` (always a stable sort; NaN sorts above every number, as torch). Same shape as
+/// `input`. IndexError for `dim` out of range (torch: `torch.argsort`).
+pub fn argsort(input: &Tensor, dim: i64, descending: bool, stable: bool) -> Result<Tensor> {
+    let _ = stable; // the sort is always stable
+    let d = maybe_wrap_dim(dim, input.dim())?;
+    let x = input.contiguous()?;
+    let out = Tensor::zeros(input.sizes(), DType::Int64)?;
+    let (outer, n, inner) = lanes_of(&x, d);
+    if out.numel() == 0 {
+        return Ok(out);
+    }
+    // SAFETY: `out` is a fresh contiguous int64 tensor owned here.
+    let o = unsafe { std::slice::from_raw_parts_mut(out.data_ptr::<i64>(), out.numel()) };
+    let mut idx: Vec<(u64, usize)> = Vec::new();
+    idx.try_reserve_exact(n)
+        .map_err(|_| Error::out_of_memory("argsort(): failed to allocate"))?;
+    // Descending: complemented keys (NaN first); equal keys still keep their order (stable).
+    let flip = if descending { u64::MAX } else { 0 };
+    crate::dispatch!(x.dtype(), T => {
+        // SAFETY: concurrent writers of the input are excluded by Note [Concurrency contract].
+        let s = unsafe { x.as_slice::<T>() }.unwrap_or(&[]);
+        for ob in 0..outer {
+            for i in 0..inner {
+                let base = ob * n * inner + i;
+                idx.clear();
+                idx.extend((0..n).map(|j| (sort_key(s[base + j * inner]) ^ flip, j)));
+                stable_order(&mut idx);
+                for (k, &(_, j)) in idx.iter().enumerate() {
+                    o[base + k * inner] = j as i64;
+                }
+            }
+        }
+    });
+    Ok(out)
+}
+
+/// `topk(input, k, dim=-1, largest=True, sorted=True)`: `(values, indices)` of the `k` largest
+/// (smallest with `largest=False`) elements along `dim`, in sorted order (also when
+/// `sorted=False`); NaN counts as the largest. RuntimeError "selected index k out of range"
+/// unless `0 <= k <= size`. Mirrors `torch.topk`.
+pub fn topk(
+    input: &Tensor,
+    k: i64,
+    dim: i64,
+    largest: bool,
+    sorted: bool,
+) -> Result<(Tensor, Tensor)> {
+    let _ = sorted; // results are always sorted
+    let d = maybe_wrap_dim(dim, input.dim())?;
+    let n = dim_size(input, d);
+    if k < 0 || k as u64 > n as u64 {
+        return Err(Error::runtime("selected index k out of range"));
+    }
+    let idx = argsort(input, dim, largest, true)?;
+    if input.dim() == 0 {
+        return Ok((clone(input)?, idx));
+    }
+    let idx = narrow(&idx, d as i64, 0, k)?.contiguous()?;
+    let values = gather(input, d as i64, &idx)?;
+    Ok((values, idx))
+}
+
 // ----- max / min ------------------------------------------------------------------------------
 
 fn all_extreme(input: &Tensor, max: bool) -> Result<Tensor> {
@@ -255,6 +348,27 @@ pub fn min_other(input: &Tensor, other: &Tensor) -> Result<Tensor> {
 
 // ----- median / mode / kthvalue ---------------------------------------------------------------
 
+/// `median(input)`: the lower median of every element (the element of rank `(n - 1) / 2`), a
+/// 0-dim tensor of the input's dtype; NaN if any element is NaN, NaN for an empty float input.
+/// RuntimeError "median() input tensor cannot be empty" for an empty non-float input.
+pub fn median(input: &Tensor) -> Result<Tensor> {
+    crate::dispatch!(input.dtype(), T => {
+        let mut v = super::conversion::try_to_vec::<T>(input)?;
+        if v.is_empty() {
+            if input.dtype().is_floating_point() {
+                return Tensor::scalar_tensor(Scalar::Float(f64::NAN), input.dtype());
+            }
+            return Err(Error::runtime("median() input tensor cannot be empty"));
+        }
+        if let Some(nan) = v.iter().copied().find(|x| x.partial_cmp(x).is_none()) {
+            return Tensor::from_vec(vec![nan], &[]);
+        }
+        let k = (v.len() - 1) / 2;
+        v.select_nth_unstable_by(k, |a, b| a.partial_cmp(b).unwrap_or(std::cmp::Ordering::Equal));
+        Tensor::from_vec(vec![v[k]], &[])
+    })
+}
+
 /// `median(input, dim, keepdim=False)`: `(values, indices)` of the lower median along `dim`
 /// (the element of rank `(n - 1) / 2`); a lane holding NaN gives NaN and the first NaN's index.
 /// Errors as `max_dim` ("median(): ..."). Mirrors `torch.median(input, dim)`.
@@ -283,46 +397,6 @@ pub fn kthvalue(input: &Tensor, k: i64, dim: i64, keepdim: bool) -> Result<(Tens
     }
     let k0 = if k >= 1 { (k - 1) as usize } else { 0 };
     lane_reduce(input, dim, keepdim, "kthvalue", Pick::Kth(k0))
-}
-
-// ----- sort / topk ----------------------------------------------------------------------------
-
-/// `sort(input, dim=-1, descending=False, *, stable=False)`: `(values, indices)` sorted along
-/// `dim`, same shape as `input`; indices int64. The sort is always stable; NaN sorts above
-/// every number. IndexError for `dim` out of range. Mirrors `torch.sort`.
-pub fn sort(input: &Tensor, dim: i64, descending: bool, stable: bool) -> Result<(Tensor, Tensor)> {
-    let idx = argsort(input, dim, descending, stable)?;
-    if input.dim() == 0 {
-        return Ok((clone(input)?, idx));
-    }
-    let values = gather(input, dim, &idx)?;
-    Ok((values, idx))
-}
-
-/// `topk(input, k, dim=-1, largest=True, sorted=True)`: `(values, indices)` of the `k` largest
-/// (smallest with `largest=False`) elements along `dim`, in sorted order (also when
-/// `sorted=False`); NaN counts as the largest. RuntimeError "selected index k out of range"
-/// unless `0 <= k <= size`. Mirrors `torch.topk`.
-pub fn topk(
-    input: &Tensor,
-    k: i64,
-    dim: i64,
-    largest: bool,
-    sorted: bool,
-) -> Result<(Tensor, Tensor)> {
-    let _ = sorted; // results are always sorted
-    let d = maybe_wrap_dim(dim, input.dim())?;
-    let n = dim_size(input, d);
-    if k < 0 || k as u64 > n as u64 {
-        return Err(Error::runtime("selected index k out of range"));
-    }
-    let idx = argsort(input, dim, largest, true)?;
-    if input.dim() == 0 {
-        return Ok((clone(input)?, idx));
-    }
-    let idx = narrow(&idx, d as i64, 0, k)?.contiguous()?;
-    let values = gather(input, d as i64, &idx)?;
-    Ok((values, idx))
 }
 
 // ----- aminmax --------------------------------------------------------------------------------
@@ -357,173 +431,6 @@ pub fn aminmax(input: &Tensor, dim: Option<i64>, keepdim: bool) -> Result<(Tenso
             ))
         }
     }
-}
-
-// ----- split / chunk / unbind -----------------------------------------------------------------
-
-/// `split(input, split_size, dim=0)`: views of `input` along `dim`, each `split_size` long (the
-/// last may be shorter). RuntimeError for a 0-dim input, a negative `split_size`, or a zero
-/// `split_size` on a non-empty dim; IndexError for `dim` out of range. Mirrors `torch.split`.
-pub fn split(input: &Tensor, split_size: i64, dim: i64) -> Result<Vec<Tensor>> {
-    if input.dim() == 0 {
-        return Err(Error::runtime(
-            "split expects at least a 1-dimensional tensor",
-        ));
-    }
-    let d = maybe_wrap_dim(dim, input.dim())?;
-    if split_size < 0 {
-        return Err(Error::runtime(format!(
-            "split expects split_size be non-negative, but got split_size={split_size}"
-        )));
-    }
-    let n = input.sizes()[d] as i64;
-    if split_size == 0 && n != 0 {
-        return Err(Error::runtime(format!(
-            "split_size can only be 0 if dimension size is 0, but got dimension size of {n}"
-        )));
-    }
-    let num = if split_size == 0 {
-        1
-    } else {
-        ((n + split_size - 1) / split_size).max(1)
-    };
-    let mut out = try_vec(num as usize, "split()")?;
-    for i in 0..num {
-        let start = i * split_size;
-        let len = split_size.min(n - start);
-        out.push(narrow(input, d as i64, start, len)?);
-    }
-    Ok(out)
-}
-
-/// `split(input, split_sizes: list, dim=0)` (torch's `split_with_sizes`): views of the given
-/// lengths along `dim`. RuntimeError when the sizes are negative or do not sum to the dim's size.
-pub fn split_sizes(input: &Tensor, split_size: &[i64], dim: i64) -> Result<Vec<Tensor>> {
-    if input.dim() == 0 {
-        return Err(Error::runtime(
-            "split expects at least a 1-dimensional tensor",
-        ));
-    }
-    let d = maybe_wrap_dim(dim, input.dim())?;
-    let n = input.sizes()[d] as i64;
-    let list = format!(
-        "[{}]",
-        split_size
-            .iter()
-            .map(|s| s.to_string())
-            .collect::<Vec<_>>()
-            .join(", ")
-    );
-    if split_size.iter().any(|&s| s < 0) {
-        return Err(Error::runtime(format!(
-            "split_with_sizes expects split_sizes have only non-negative entries, but got split_sizes={list}"
-        )));
-    }
-    let total = split_size.iter().try_fold(0i64, |a, &s| a.checked_add(s));
-    if total != Some(n) {
-        return Err(Error::runtime(format!(
-            "split_with_sizes expects split_sizes to sum exactly to {n} (input tensor's size at dimension {d}), but got split_sizes={list}"
-        )));
-    }
-    let mut out = try_vec(split_size.len(), "split()")?;
-    let mut start = 0;
-    for &len in split_size {
-        out.push(narrow(input, d as i64, start, len)?);
-        start += len;
-    }
-    Ok(out)
-}
-
-/// `chunk(input, chunks, dim=0)`: `split` with `split_size = ceil(size / chunks)` (so fewer than
-/// `chunks` pieces may come back). RuntimeError for `chunks <= 0` or a 0-dim input.
-pub fn chunk(input: &Tensor, chunks: i64, dim: i64) -> Result<Vec<Tensor>> {
-    if input.dim() == 0 {
-        return Err(Error::runtime(
-            "chunk expects at least a 1-dimensional tensor",
-        ));
-    }
-    if chunks <= 0 {
-        return Err(Error::runtime(format!(
-            "chunk expects `chunks` to be greater than 0, got: {chunks}"
-        )));
-    }
-    let d = maybe_wrap_dim(dim, input.dim())?;
-    let n = input.sizes()[d] as i64;
-    let size = n / chunks + i64::from(n % chunks != 0);
-    if size == 0 && n == 0 {
-        let mut sizes = try_vec(chunks as usize, "chunk()")?;
-        sizes.resize(chunks as usize, 0i64);
-        return split_sizes(input, &sizes, dim);
-    }
-    split(input, size, dim)
-}
-
-/// `unbind(input, dim=0)`: the views `input.select(dim, i)` for every `i`. IndexError for a
-/// 0-dim input or `dim` out of range. Mirrors `torch.unbind`.
-pub fn unbind(input: &Tensor, dim: i64) -> Result<Vec<Tensor>> {
-    if input.dim() == 0 {
-        return Err(Error::index(
-            "Dimension specified as 0 but tensor has no dimensions",
-        ));
-    }
-    let d = maybe_wrap_dim(dim, input.dim())?;
-    let n = input.sizes()[d];
-    let mut out = try_vec(n, "unbind()")?;
-    for i in 0..n {
-        out.push(select(input, d as i64, i as i64)?);
-    }
-    Ok(out)
-}
-
-// ----- nonzero --------------------------------------------------------------------------------
-
-/// Flat (row-major) positions of the non-zero elements of `input`.
-fn nonzero_flat(input: &Tensor) -> Result<Vec<usize>> {
-    crate::dispatch!(input.dtype(), T => {
-        let v = super::conversion::try_to_vec::<T>(input)?;
-        let zero = T::default();
-        let count = v.iter().filter(|&&x| x != zero).count();
-        let mut out = try_vec(count, "nonzero()")?;
-        out.extend(v.iter().enumerate().filter(|(_, &x)| x != zero).map(|(i, _)| i));
-        Ok(out)
-    })
-}
-
-/// `nonzero(input)`: int64 `[n, ndim]` indices of the non-zero elements in row-major order
-/// (NaN counts as non-zero). Mirrors `torch.nonzero`.
-pub fn nonzero(input: &Tensor) -> Result<Tensor> {
-    let flat = nonzero_flat(input)?;
-    let nd = input.dim();
-    let out = Tensor::zeros(&[flat.len(), nd], DType::Int64)?;
-    // SAFETY: `out` is fresh, contiguous int64, owned here.
-    let o = unsafe { fresh_slice!(out, i64) };
-    for (r, &f) in flat.iter().enumerate() {
-        let mut rem = f;
-        for k in (0..nd).rev() {
-            let s = input.sizes()[k];
-            o[r * nd + k] = (rem % s) as i64;
-            rem /= s;
-        }
-    }
-    Ok(out)
-}
-
-/// `nonzero(input, *, as_tuple)`: with `as_tuple`, one 1-D int64 index tensor per dim (one for
-/// a 0-dim input, as torch); without, `[nonzero(input)]`.
-pub fn nonzero_as_tuple(input: &Tensor, as_tuple: bool) -> Result<Vec<Tensor>> {
-    let nz = nonzero(input)?;
-    if !as_tuple {
-        return Ok(vec![nz]);
-    }
-    if input.dim() == 0 {
-        let n = nz.sizes()[0];
-        return Ok(vec![Tensor::zeros(&[n], DType::Int64)?]);
-    }
-    let mut out = try_vec(input.dim(), "nonzero()")?;
-    for k in 0..input.dim() {
-        out.push(select(&nz, 1, k as i64)?.contiguous()?);
-    }
-    Ok(out)
 }
 
 // ----- unique ---------------------------------------------------------------------------------
@@ -638,26 +545,5 @@ mod tests {
         assert_eq!(v.to_vec::<f32>(), vec![1., 2.]);
         assert_eq!(i.to_vec::<i64>(), vec![1, 2]);
         assert!(topk(&x, 5, 0, true, true).is_err());
-    }
-
-    #[test]
-    fn split_chunk_unbind_nonzero_unique() {
-        let x = Tensor::from_vec((0..5i64).collect(), &[5]).unwrap();
-        let s = split(&x, 2, 0).unwrap();
-        assert_eq!(s.len(), 3);
-        assert_eq!(s[2].to_vec::<i64>(), vec![4]);
-        assert!(split_sizes(&x, &[1, 1], 0).is_err());
-        assert_eq!(chunk(&x, 2, 0).unwrap().len(), 2);
-        assert_eq!(unbind(&x, 0).unwrap().len(), 5);
-        let m = Tensor::from_vec(vec![0i64, 1, 2, 0], &[2, 2]).unwrap();
-        assert_eq!(nonzero(&m).unwrap().to_vec::<i64>(), vec![0, 1, 1, 0]);
-        let t = nonzero_as_tuple(&m, true).unwrap();
-        assert_eq!(t[0].to_vec::<i64>(), vec![0, 1]);
-        assert_eq!(t[1].to_vec::<i64>(), vec![1, 0]);
-        let u = Tensor::from_vec(vec![2i64, 1, 2, 3], &[4]).unwrap();
-        let r = unique(&u, true, true, true, None).unwrap();
-        assert_eq!(r[0].to_vec::<i64>(), vec![1, 2, 3]);
-        assert_eq!(r[1].to_vec::<i64>(), vec![1, 0, 1, 2]);
-        assert_eq!(r[2].to_vec::<i64>(), vec![1, 2, 1]);
     }
 }

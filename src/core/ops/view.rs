@@ -1,9 +1,10 @@
-//! src/core/ops/shape.rs: shape and layout ops — views (`view`, `reshape`, `transpose`,
-//! `permute`, `squeeze`, `unsqueeze`, `flatten`, `expand`, `select`) that share storage, and the
-//! copying `contiguous`, `clone`, `cat`, `stack` (PyTorch: `TensorShape.cpp`).
+//! src/core/ops/view.rs: view ops, every op whose result shares its input's storage (PyTorch:
+//! `native/TensorShape.cpp`) — `view`, `reshape` (a view when the strides allow), `transpose`,
+//! `permute`, `squeeze`, `unsqueeze`, `flatten`, `unflatten`, `expand`, `select`, `narrow`,
+//! `movedim`, `swapaxes`/`swapdims`, `diagonal`, `split`, `chunk`, `unbind`.
 
+use super::try_vec;
 use crate::core::error::{Error, Result};
-use crate::core::promote::result_type;
 use crate::core::tensor::{checked_numel, contiguous_strides, maybe_wrap_dim, Tensor};
 use crate::core::warnings::{self, WarningKind};
 use std::sync::atomic::AtomicBool;
@@ -107,19 +108,21 @@ pub fn compute_view_strides(
     Some(newstride)
 }
 
-/// `reshape(input, shape)`: the same elements with shape `shape` (one `-1` is inferred). A view
-/// sharing storage when the strides allow it (torch's `computeStride` rule), otherwise a
-/// contiguous copy. Errors: those of `infer_size` (torch: `torch.reshape`).
-pub fn reshape(input: &Tensor, shape: &[i64]) -> Result<Tensor> {
-    let sizes = infer_size(shape, input.numel())?;
-    match compute_view_strides(input.sizes(), input.strides(), &sizes) {
-        Some(strides) => Ok(input.as_strided(sizes, strides, input.storage_offset())),
-        None => {
-            let c = input.clone_data()?;
-            let strides = contiguous_strides(&sizes);
-            Ok(c.restride_owned(sizes, strides, 0))
+/// Wrap every dim of `dims` for `ndim` dims, with torch's duplicate error.
+pub(super) fn wrap_dims_unique(dims: &[i64], ndim: usize) -> Result<Vec<usize>> {
+    let mut seen = vec![false; ndim.max(1)];
+    let mut out = Vec::with_capacity(dims.len());
+    for &d in dims {
+        let w = maybe_wrap_dim(d, ndim)?;
+        if seen[w] {
+            return Err(Error::runtime(format!(
+                "dim {w} appears multiple times in the list of dims"
+            )));
         }
+        seen[w] = true;
+        out.push(w);
     }
+    Ok(out)
 }
 
 /// `Tensor.view(size)`: a view with shape `size` (one `-1` is inferred), always sharing storage.
@@ -133,6 +136,21 @@ pub fn view(input: &Tensor, size: &[i64]) -> Result<Tensor> {
         None => Err(Error::runtime(
             "view size is not compatible with input tensor's size and stride (at least one dimension spans across two contiguous subspaces). Use .reshape(...) instead.",
         )),
+    }
+}
+
+/// `reshape(input, shape)`: the same elements with shape `shape` (one `-1` is inferred). A view
+/// sharing storage when the strides allow it (torch's `computeStride` rule), otherwise a
+/// contiguous copy. Errors: those of `infer_size` (torch: `torch.reshape`).
+pub fn reshape(input: &Tensor, shape: &[i64]) -> Result<Tensor> {
+    let sizes = infer_size(shape, input.numel())?;
+    match compute_view_strides(input.sizes(), input.strides(), &sizes) {
+        Some(strides) => Ok(input.as_strided(sizes, strides, input.storage_offset())),
+        None => {
+            let c = input.clone_data()?;
+            let strides = contiguous_strides(&sizes);
+            Ok(c.restride_owned(sizes, strides, 0))
+        }
     }
 }
 
@@ -225,6 +243,18 @@ pub fn squeeze_dim(input: &Tensor, dim: i64) -> Result<Tensor> {
     Ok(input.as_strided(sizes, strides, input.storage_offset()))
 }
 
+/// `squeeze(input, dim)` with a tuple of dims: a view without those of the listed dims that have
+/// size 1. Errors: IndexError for a dim out of range, RuntimeError "dim 0 appears multiple times
+/// in the list of dims" (torch: `torch.squeeze(input, (0, 1))`).
+pub fn squeeze_dims(input: &Tensor, dim: &[i64]) -> Result<Tensor> {
+    let ds = wrap_dims_unique(dim, input.dim())?;
+    let (sizes, strides): (Vec<usize>, Vec<isize>) = (0..input.dim())
+        .filter(|k| !(ds.contains(k) && input.sizes()[*k] == 1))
+        .map(|k| (input.sizes()[k], input.strides()[k]))
+        .unzip();
+    Ok(input.as_strided(sizes, strides, input.storage_offset()))
+}
+
 /// `unsqueeze(input, dim)`: a view with a dim of size 1 inserted at `dim`, which ranges over
 /// `[-ndim-1, ndim]`; IndexError otherwise (torch: `torch.unsqueeze`).
 pub fn unsqueeze(input: &Tensor, dim: i64) -> Result<Tensor> {
@@ -273,6 +303,38 @@ pub fn flatten(input: &Tensor, start_dim: i64, end_dim: i64) -> Result<Tensor> {
         .map(|v| v as i64)
         .collect();
     reshape(input, &shape)
+}
+
+/// `unflatten(input, dim, sizes)`: a view with dim `dim` split into `sizes` (one may be -1).
+/// Errors: RuntimeError "unflatten: sizes must be non-empty", "unflatten: Provided sizes [2, 2]
+/// don't multiply up to the size of dim 1 (3) in the input tensor", or the `view` error for a
+/// bad -1 inference; IndexError for `dim` out of range (torch: `torch.unflatten`).
+pub fn unflatten(input: &Tensor, dim: i64, sizes: &[i64]) -> Result<Tensor> {
+    let d = maybe_wrap_dim(dim, input.dim())?;
+    if sizes.is_empty() {
+        return Err(Error::runtime("unflatten: sizes must be non-empty"));
+    }
+    if input.dim() == 0 {
+        return Err(Error::index(
+            "dimension specified as 0 but tensor has no dimensions",
+        ));
+    }
+    let cur = input.sizes()[d];
+    let inferred = if sizes.contains(&-1) {
+        infer_size(sizes, cur)?
+    } else {
+        let prod = sizes.iter().try_fold(1i64, |a, &s| a.checked_mul(s));
+        if sizes.iter().any(|&s| s < 0) || prod != Some(cur as i64) {
+            return Err(Error::runtime(format!(
+                "unflatten: Provided sizes {sizes:?} don't multiply up to the size of dim {d} ({cur}) in the input tensor"
+            )));
+        }
+        sizes.iter().map(|&s| s as usize).collect()
+    };
+    let mut shape: Vec<i64> = input.sizes()[..d].iter().map(|&s| s as i64).collect();
+    shape.extend(inferred.iter().map(|&s| s as i64));
+    shape.extend(input.sizes()[d + 1..].iter().map(|&s| s as i64));
+    view(input, &shape)
 }
 
 /// torch's `Tensor::toString()` for a CPU tensor: `torch.FloatTensor`, `torch.LongTensor`, ...
@@ -342,122 +404,6 @@ pub fn expand(input: &Tensor, size: &[i64]) -> Result<Tensor> {
     Ok(input.as_strided(out_sizes, out_strides, input.storage_offset()))
 }
 
-/// `Tensor.contiguous()`: `input` itself (another handle) when row-major contiguous, else a
-/// contiguous copy (torch: `Tensor.contiguous`).
-pub fn contiguous(input: &Tensor) -> Result<Tensor> {
-    input.contiguous()
-}
-
-/// `clone(input)`: a new contiguous tensor with a copy of the values (torch: `torch.clone`;
-/// torch preserves a dense input's strides, tensorbind returns row-major).
-pub fn clone(input: &Tensor) -> Result<Tensor> {
-    input.clone_data()
-}
-
-/// torch's legacy rule: 1-D empty tensors (shape `[0]`) are skipped by `cat`.
-fn cat_should_skip(t: &Tensor) -> bool {
-    t.dim() == 1 && t.sizes()[0] == 0
-}
-
-/// `cat(tensors, dim=0)`: the tensors concatenated along `dim`; the result dtype is promoted over
-/// all inputs. All non-skipped tensors must have the same number of dims and equal sizes except
-/// along `dim`; 1-D tensors of shape `[0]` are skipped (torch's legacy rule), and if every tensor
-/// is skipped the result has shape `[0]`. Errors (RuntimeError unless noted): an empty list,
-/// a 0-dim input, mismatching dims or sizes, IndexError for an out-of-range `dim`
-/// (torch: `torch.cat`).
-pub fn cat(tensors: &[Tensor], dim: i64) -> Result<Tensor> {
-    if let Some(pos) = tensors.iter().position(|t| t.dim() == 0) {
-        return Err(Error::runtime(format!(
-            "zero-dimensional tensor (at position {pos}) cannot be concatenated"
-        )));
-    }
-    if tensors.is_empty() {
-        return Err(Error::runtime(
-            "torch.cat(): expected a non-empty list of Tensors",
-        ));
-    }
-    let refs: Vec<&Tensor> = tensors.iter().collect();
-    let dtype = result_type(&refs);
-    let Some(valid) = tensors.iter().position(|t| !cat_should_skip(t)) else {
-        return Tensor::zeros(&[0], dtype);
-    };
-    let first = &tensors[valid];
-    let d = maybe_wrap_dim(dim, first.dim())?;
-    let mut size_at_dim = 0usize;
-    for (i, t) in tensors.iter().enumerate() {
-        if cat_should_skip(t) {
-            continue;
-        }
-        if t.dim() != first.dim() {
-            return Err(Error::runtime(format!(
-                "Tensors must have same number of dimensions: got {} and {}",
-                first.dim(),
-                t.dim()
-            )));
-        }
-        for k in 0..first.dim() {
-            if k != d && first.sizes()[k] != t.sizes()[k] {
-                return Err(Error::runtime(format!(
-                    "Sizes of tensors must match except in dimension {d}. Expected size {} but got size {} for tensor number {i} in the list.",
-                    first.sizes()[k],
-                    t.sizes()[k]
-                )));
-            }
-        }
-        size_at_dim = size_at_dim
-            .checked_add(t.sizes()[d])
-            .ok_or_else(|| Error::runtime("cat(): the result size overflows"))?;
-    }
-    let mut out_sizes = first.sizes().to_vec();
-    out_sizes[d] = size_at_dim;
-    let out = Tensor::zeros(&out_sizes, dtype)?;
-    let out_strides = out.strides().to_vec();
-    let mut pos = 0usize;
-    for t in tensors {
-        if cat_should_skip(t) {
-            continue;
-        }
-        let len = t.sizes()[d];
-        if len > 0 {
-            let mut sizes = out_sizes.clone();
-            sizes[d] = len;
-            let offset = pos * out_strides[d] as usize;
-            let part = out.as_strided(sizes, out_strides.clone(), offset);
-            part.copy_from(t)?;
-        }
-        pos += len;
-    }
-    Ok(out)
-}
-
-/// `stack(tensors, dim=0)`: the tensors (all of one shape) stacked along a new dim `dim`, which
-/// ranges over `[-ndim-1, ndim]`; the dtype is promoted as in `cat`. Errors (RuntimeError):
-/// an empty list ("stack expects a non-empty TensorList"), unequal shapes ("stack expects each
-/// tensor to be equal size, but got [2] at entry 0 and [3] at entry 1"; torch checks this only
-/// for a new dim before the last, the last-dim case reports `cat`'s error) (torch: `torch.stack`).
-pub fn stack(tensors: &[Tensor], dim: i64) -> Result<Tensor> {
-    let Some(first) = tensors.first() else {
-        return Err(Error::runtime("stack expects a non-empty TensorList"));
-    };
-    let d = maybe_wrap_dim(dim, first.dim() + 1)?;
-    if d < first.dim() {
-        for (i, t) in tensors.iter().enumerate().skip(1) {
-            if t.sizes() != first.sizes() {
-                return Err(Error::runtime(format!(
-                    "stack expects each tensor to be equal size, but got {:?} at entry 0 and {:?} at entry {i}",
-                    first.sizes(),
-                    t.sizes()
-                )));
-            }
-        }
-    }
-    let parts = tensors
-        .iter()
-        .map(|t| unsqueeze(t, d as i64))
-        .collect::<Result<Vec<_>>>()?;
-    cat(&parts, d as i64)
-}
-
 /// `select(input, dim, index)`: the view at `index` along `dim`, with that dim removed (negative
 /// `index` counts from the end). IndexError: "select() cannot be applied to a 0-dim tensor.",
 /// an out-of-range `dim`, or "select(): index 5 out of range for tensor of size [3] at
@@ -486,14 +432,273 @@ pub fn select(input: &Tensor, dim: i64, index: i64) -> Result<Tensor> {
     Ok(input.as_strided(sizes, strides, offset as usize))
 }
 
+/// `narrow(input, dim, start, length)`: the view of `length` elements of `dim` from `start`
+/// (negative counts from the end). Errors: RuntimeError "narrow() cannot be applied to a 0-dim
+/// tensor.", IndexError for `dim` or "start out of range (expected to be in range of [-3, 3],
+/// but got 4)", RuntimeError "narrow(): length must be non-negative." and "start (1) + length
+/// (3) exceeds dimension size (3)." (torch: `torch.narrow`).
+pub fn narrow(input: &Tensor, dim: i64, start: i64, length: i64) -> Result<Tensor> {
+    if input.dim() == 0 {
+        return Err(Error::runtime(
+            "narrow() cannot be applied to a 0-dim tensor.",
+        ));
+    }
+    if length < 0 {
+        return Err(Error::runtime("narrow(): length must be non-negative."));
+    }
+    let d = maybe_wrap_dim(dim, input.dim())?;
+    let cur = input.sizes()[d] as i64;
+    if start < -cur || start > cur {
+        return Err(Error::index(format!(
+            "start out of range (expected to be in range of [{}, {cur}], but got {start})",
+            -cur
+        )));
+    }
+    let start = if start < 0 { start + cur } else { start };
+    if start > cur - length {
+        return Err(Error::runtime(format!(
+            "start ({start}) + length ({length}) exceeds dimension size ({cur})."
+        )));
+    }
+    let mut sizes = input.sizes().to_vec();
+    sizes[d] = length as usize;
+    let offset = if length == 0 {
+        input.storage_offset()
+    } else {
+        (input.storage_offset() as isize + start as isize * input.strides()[d]) as usize
+    };
+    Ok(input.as_strided(sizes, input.strides(), offset))
+}
+
+/// `movedim(input, source, destination)`: a view with dim `source` moved to `destination`
+/// (torch: `torch.movedim`). IndexError for a dim out of range.
+pub fn movedim(input: &Tensor, source: i64, destination: i64) -> Result<Tensor> {
+    movedim_intlist(input, &[source], &[destination])
+}
+
+/// `movedim(input, source, destination)` with lists of dims: a view with each `source[i]` moved
+/// to `destination[i]`, the other dims keeping their order. Errors: RuntimeError "movedim:
+/// Invalid source or destination dims: source (2 dims) should contain the same number of dims as
+/// destination (1 dims)", "movedim: repeated dim in `source` ([0, 0])" (likewise
+/// `destination`); IndexError for a dim out of range.
+pub fn movedim_intlist(input: &Tensor, source: &[i64], destination: &[i64]) -> Result<Tensor> {
+    let nd = input.dim();
+    if source.len() != destination.len() {
+        return Err(Error::runtime(format!(
+            "movedim: Invalid source or destination dims: source ({} dims) should contain the same number of dims as destination ({} dims)",
+            source.len(),
+            destination.len()
+        )));
+    }
+    let wrap_all = |ds: &[i64], name: &str| -> Result<Vec<usize>> {
+        let w = ds
+            .iter()
+            .map(|&d| maybe_wrap_dim(d, nd))
+            .collect::<Result<Vec<_>>>()?;
+        for i in 0..w.len() {
+            if w[..i].contains(&w[i]) {
+                return Err(Error::runtime(format!(
+                    "movedim: repeated dim in `{name}` ({ds:?})"
+                )));
+            }
+        }
+        Ok(w)
+    };
+    let src = wrap_all(source, "source")?;
+    let dst = wrap_all(destination, "destination")?;
+    if nd == 0 {
+        return Ok(input.as_strided(vec![], vec![], input.storage_offset()));
+    }
+    let mut order: Vec<Option<usize>> = vec![None; nd];
+    for (&s, &d) in src.iter().zip(&dst) {
+        order[d] = Some(s);
+    }
+    let mut rest = (0..nd).filter(|k| !src.contains(k));
+    let perm: Vec<i64> = order
+        .into_iter()
+        .map(|o| o.or_else(|| rest.next()).unwrap_or(0) as i64)
+        .collect();
+    permute(input, &perm)
+}
+
+/// `swapaxes(input, axis0, axis1)`: alias of `transpose` (a view).
+pub fn swapaxes(input: &Tensor, axis0: i64, axis1: i64) -> Result<Tensor> {
+    transpose(input, axis0, axis1)
+}
+
+/// `swapdims(input, dim0, dim1)`: alias of `transpose` (a view).
+pub fn swapdims(input: &Tensor, dim0: i64, dim1: i64) -> Result<Tensor> {
+    transpose(input, dim0, dim1)
+}
+
+/// `diagonal(input, offset=0, dim1=0, dim2=1)`: a view of the diagonal of the `dim1`×`dim2`
+/// planes (above the main one for `offset > 0`), appended as the last dim. Errors: RuntimeError
+/// "diagonal dimensions cannot be identical 0, 0"; IndexError for a dim out of range (torch:
+/// `torch.diagonal`).
+pub fn diagonal(input: &Tensor, offset: i64, dim1: i64, dim2: i64) -> Result<Tensor> {
+    let nd = input.dim();
+    let d1 = maybe_wrap_dim(dim1, nd)?;
+    let d2 = maybe_wrap_dim(dim2, nd)?;
+    if d1 == d2 {
+        return Err(Error::runtime(format!(
+            "diagonal dimensions cannot be identical {dim1}, {dim2}"
+        )));
+    }
+    let (s1, s2) = (input.sizes()[d1] as i64, input.sizes()[d2] as i64);
+    let (st1, st2) = (input.strides()[d1], input.strides()[d2]);
+    let mut off = input.storage_offset() as isize;
+    let size = if offset >= 0 {
+        (s1.min(s2 - offset)).max(0)
+    } else {
+        ((s1 + offset).min(s2)).max(0)
+    };
+    if size > 0 {
+        off += if offset >= 0 {
+            offset as isize * st2
+        } else {
+            -offset as isize * st1
+        };
+    }
+    let mut sizes = Vec::with_capacity(nd - 1);
+    let mut strides = Vec::with_capacity(nd - 1);
+    for k in (0..nd).filter(|&k| k != d1 && k != d2) {
+        sizes.push(input.sizes()[k]);
+        strides.push(input.strides()[k]);
+    }
+    sizes.push(size as usize);
+    strides.push(st1 + st2);
+    Ok(input.as_strided(sizes, strides, off as usize))
+}
+
+// ----- split / chunk / unbind -----------------------------------------------------------------
+
+/// `split(input, split_size, dim=0)`: views of `input` along `dim`, each `split_size` long (the
+/// last may be shorter). RuntimeError for a 0-dim input, a negative `split_size`, or a zero
+/// `split_size` on a non-empty dim; IndexError for `dim` out of range. Mirrors `torch.split`.
+pub fn split(input: &Tensor, split_size: i64, dim: i64) -> Result<Vec<Tensor>> {
+    if input.dim() == 0 {
+        return Err(Error::runtime(
+            "split expects at least a 1-dimensional tensor",
+        ));
+    }
+    let d = maybe_wrap_dim(dim, input.dim())?;
+    if split_size < 0 {
+        return Err(Error::runtime(format!(
+            "split expects split_size be non-negative, but got split_size={split_size}"
+        )));
+    }
+    let n = input.sizes()[d] as i64;
+    if split_size == 0 && n != 0 {
+        return Err(Error::runtime(format!(
+            "split_size can only be 0 if dimension size is 0, but got dimension size of {n}"
+        )));
+    }
+    let num = if split_size == 0 {
+        1
+    } else {
+        ((n + split_size - 1) / split_size).max(1)
+    };
+    let mut out = try_vec(num as usize, "split()")?;
+    for i in 0..num {
+        let start = i * split_size;
+        let len = split_size.min(n - start);
+        out.push(narrow(input, d as i64, start, len)?);
+    }
+    Ok(out)
+}
+
+/// `split(input, split_sizes: list, dim=0)` (torch's `split_with_sizes`): views of the given
+/// lengths along `dim`. RuntimeError when the sizes are negative or do not sum to the dim's size.
+pub fn split_sizes(input: &Tensor, split_size: &[i64], dim: i64) -> Result<Vec<Tensor>> {
+    if input.dim() == 0 {
+        return Err(Error::runtime(
+            "split expects at least a 1-dimensional tensor",
+        ));
+    }
+    let d = maybe_wrap_dim(dim, input.dim())?;
+    let n = input.sizes()[d] as i64;
+    let list = format!(
+        "[{}]",
+        split_size
+            .iter()
+            .map(|s| s.to_string())
+            .collect::<Vec<_>>()
+            .join(", ")
+    );
+    if split_size.iter().any(|&s| s < 0) {
+        return Err(Error::runtime(format!(
+            "split_with_sizes expects split_sizes have only non-negative entries, but got split_sizes={list}"
+        )));
+    }
+    let total = split_size.iter().try_fold(0i64, |a, &s| a.checked_add(s));
+    if total != Some(n) {
+        return Err(Error::runtime(format!(
+            "split_with_sizes expects split_sizes to sum exactly to {n} (input tensor's size at dimension {d}), but got split_sizes={list}"
+        )));
+    }
+    let mut out = try_vec(split_size.len(), "split()")?;
+    let mut start = 0;
+    for &len in split_size {
+        out.push(narrow(input, d as i64, start, len)?);
+        start += len;
+    }
+    Ok(out)
+}
+
+/// `chunk(input, chunks, dim=0)`: `split` with `split_size = ceil(size / chunks)` (so fewer than
+/// `chunks` pieces may come back). RuntimeError for `chunks <= 0` or a 0-dim input.
+pub fn chunk(input: &Tensor, chunks: i64, dim: i64) -> Result<Vec<Tensor>> {
+    if input.dim() == 0 {
+        return Err(Error::runtime(
+            "chunk expects at least a 1-dimensional tensor",
+        ));
+    }
+    if chunks <= 0 {
+        return Err(Error::runtime(format!(
+            "chunk expects `chunks` to be greater than 0, got: {chunks}"
+        )));
+    }
+    let d = maybe_wrap_dim(dim, input.dim())?;
+    let n = input.sizes()[d] as i64;
+    let size = n / chunks + i64::from(n % chunks != 0);
+    if size == 0 && n == 0 {
+        let mut sizes = try_vec(chunks as usize, "chunk()")?;
+        sizes.resize(chunks as usize, 0i64);
+        return split_sizes(input, &sizes, dim);
+    }
+    split(input, size, dim)
+}
+
+/// `unbind(input, dim=0)`: the views `input.select(dim, i)` for every `i`. IndexError for a
+/// 0-dim input or `dim` out of range. Mirrors `torch.unbind`.
+pub fn unbind(input: &Tensor, dim: i64) -> Result<Vec<Tensor>> {
+    if input.dim() == 0 {
+        return Err(Error::index(
+            "Dimension specified as 0 but tensor has no dimensions",
+        ));
+    }
+    let d = maybe_wrap_dim(dim, input.dim())?;
+    let n = input.sizes()[d];
+    let mut out = try_vec(n, "unbind()")?;
+    for i in 0..n {
+        out.push(select(input, d as i64, i as i64)?);
+    }
+    Ok(out)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::core::dtype::DType;
+    use crate::core::dtype::{DType, Element};
     use crate::core::error::ErrorKind;
+    use crate::core::ops::*;
 
     fn arange_t(n: i64, shape: &[usize]) -> Tensor {
         Tensor::from_vec((0..n).collect::<Vec<i64>>(), shape).unwrap()
+    }
+
+    fn t<T: Element>(v: Vec<T>, s: &[usize]) -> Tensor {
+        Tensor::from_vec(v, s).unwrap()
     }
 
     #[test]
@@ -665,91 +870,6 @@ mod tests {
     }
 
     #[test]
-    fn cat_promotes_and_skips_legacy_empty() {
-        let a = arange_t(4, &[2, 2]);
-        let b = Tensor::from_vec(vec![0.5f32, 1.5], &[1, 2]).unwrap();
-        let c = cat(&[a.clone(), b.clone()], 0).unwrap();
-        assert_eq!(c.dtype(), DType::Float32);
-        assert_eq!(c.sizes(), &[3, 2]);
-        assert_eq!(c.to_vec::<f32>(), vec![0.0, 1.0, 2.0, 3.0, 0.5, 1.5]);
-        let c = cat(&[a.clone(), a.clone()], -1).unwrap();
-        assert_eq!(c.sizes(), &[2, 4]);
-        assert_eq!(c.to_vec::<i64>(), vec![0, 1, 0, 1, 2, 3, 2, 3]);
-        // Non-contiguous input.
-        let at = transpose(&a, 0, 1).unwrap();
-        assert_eq!(
-            cat(&[at, a.clone()], 1).unwrap().to_vec::<i64>(),
-            vec![0, 2, 0, 1, 1, 3, 2, 3]
-        );
-        // Legacy skip of shape-[0] tensors, which still take part in promotion.
-        let empty = Tensor::zeros(&[0], DType::Float64).unwrap();
-        let c = cat(&[empty.clone(), a.clone()], 1).unwrap();
-        assert_eq!((c.sizes(), c.dtype()), (&[2usize, 2][..], DType::Float64));
-        let c = cat(&[empty.clone(), empty.clone()], 3).unwrap();
-        assert_eq!(c.sizes(), &[0]);
-        // Bool + uint8 -> uint8.
-        let bb = Tensor::from_vec(vec![true, false], &[2]).unwrap();
-        let u = Tensor::from_vec(vec![7u8], &[1]).unwrap();
-        let c = cat(&[bb, u], 0).unwrap();
-        assert_eq!(c.to_vec::<u8>(), vec![1, 0, 7]);
-    }
-
-    #[test]
-    fn cat_errors() {
-        let e = cat(&[], 0).unwrap_err();
-        assert_eq!(
-            e.message,
-            "torch.cat(): expected a non-empty list of Tensors"
-        );
-        let a = arange_t(4, &[2, 2]);
-        let b = arange_t(6, &[2, 3]);
-        let e = cat(&[a.clone(), b.clone()], 0).unwrap_err();
-        assert_eq!(e.message, "Sizes of tensors must match except in dimension 0. Expected size 2 but got size 3 for tensor number 1 in the list.");
-        let c = arange_t(6, &[3, 2]);
-        let e = cat(&[a.clone(), c], 1).unwrap_err();
-        assert_eq!(e.message, "Sizes of tensors must match except in dimension 1. Expected size 2 but got size 3 for tensor number 1 in the list.");
-        let e = cat(&[a.clone(), arange_t(2, &[2])], 0).unwrap_err();
-        assert_eq!(
-            e.message,
-            "Tensors must have same number of dimensions: got 2 and 1"
-        );
-        let z = Tensor::zeros(&[], DType::Float32).unwrap();
-        let e = cat(&[a.clone(), z], 0).unwrap_err();
-        assert_eq!(
-            e.message,
-            "zero-dimensional tensor (at position 1) cannot be concatenated"
-        );
-        let e = cat(&[a], 2).unwrap_err();
-        assert_eq!(e.kind, ErrorKind::Index);
-    }
-
-    #[test]
-    fn stack_cases() {
-        let a = arange_t(3, &[3]);
-        let b = Tensor::from_vec(vec![10i32, 11, 12], &[3]).unwrap();
-        let s = stack(&[a.clone(), b.clone()], 0).unwrap();
-        assert_eq!((s.sizes(), s.dtype()), (&[2usize, 3][..], DType::Int64));
-        assert_eq!(s.to_vec::<i64>(), vec![0, 1, 2, 10, 11, 12]);
-        let s = stack(&[a.clone(), b.clone()], -1).unwrap();
-        assert_eq!(s.sizes(), &[3, 2]);
-        assert_eq!(s.to_vec::<i64>(), vec![0, 10, 1, 11, 2, 12]);
-        let z = Tensor::from_vec(vec![5i64], &[]).unwrap();
-        assert_eq!(
-            stack(&[z.clone(), z], 0).unwrap().to_vec::<i64>(),
-            vec![5, 5]
-        );
-        let e = stack(&[], 0).unwrap_err();
-        assert_eq!(e.message, "stack expects a non-empty TensorList");
-        let e = stack(&[arange_t(2, &[2]), a.clone()], 0).unwrap_err();
-        assert_eq!(
-            e.message,
-            "stack expects each tensor to be equal size, but got [2] at entry 0 and [3] at entry 1"
-        );
-        let e = stack(&[a.clone(), a], 3).unwrap_err();
-        assert_eq!(e.kind, ErrorKind::Index);
-    }
-
-    #[test]
     fn select_views() {
         let t = arange_t(12, &[3, 4]);
         let s = select(&t, 0, -1).unwrap();
@@ -778,15 +898,35 @@ mod tests {
     }
 
     #[test]
-    fn contiguous_and_clone() {
-        let t = arange_t(6, &[2, 3]);
-        let c = contiguous(&t).unwrap();
-        assert!(c.shares_storage(&t));
-        let tt = transpose(&t, 0, 1).unwrap();
-        let c = contiguous(&tt).unwrap();
-        assert!(!c.shares_storage(&t) && c.is_contiguous());
-        let k = clone(&t).unwrap();
-        assert!(!k.shares_storage(&t));
-        assert_eq!(k.to_vec::<i64>(), t.to_vec::<i64>());
+    fn views_share_storage() {
+        let x = t((0..12i64).collect(), &[3, 4]);
+        let n = narrow(&x, 1, 1, 2).unwrap();
+        assert!(n.shares_storage(&x));
+        assert_eq!(n.to_vec::<i64>(), vec![1, 2, 5, 6, 9, 10]);
+        let d = diagonal(&x, 1, 0, 1).unwrap();
+        assert_eq!(d.to_vec::<i64>(), vec![1, 6, 11]);
+        let m = movedim(&t((0..6i64).collect(), &[1, 2, 3]), 0, -1).unwrap();
+        assert_eq!(m.sizes(), &[2, 3, 1]);
+    }
+
+    #[test]
+    fn split_chunk_unbind_nonzero_unique() {
+        let x = Tensor::from_vec((0..5i64).collect(), &[5]).unwrap();
+        let s = split(&x, 2, 0).unwrap();
+        assert_eq!(s.len(), 3);
+        assert_eq!(s[2].to_vec::<i64>(), vec![4]);
+        assert!(split_sizes(&x, &[1, 1], 0).is_err());
+        assert_eq!(chunk(&x, 2, 0).unwrap().len(), 2);
+        assert_eq!(unbind(&x, 0).unwrap().len(), 5);
+        let m = Tensor::from_vec(vec![0i64, 1, 2, 0], &[2, 2]).unwrap();
+        assert_eq!(nonzero(&m).unwrap().to_vec::<i64>(), vec![0, 1, 1, 0]);
+        let t = nonzero_as_tuple(&m, true).unwrap();
+        assert_eq!(t[0].to_vec::<i64>(), vec![0, 1]);
+        assert_eq!(t[1].to_vec::<i64>(), vec![1, 0]);
+        let u = Tensor::from_vec(vec![2i64, 1, 2, 3], &[4]).unwrap();
+        let r = unique(&u, true, true, true, None).unwrap();
+        assert_eq!(r[0].to_vec::<i64>(), vec![1, 2, 3]);
+        assert_eq!(r[1].to_vec::<i64>(), vec![1, 0, 1, 2]);
+        assert_eq!(r[2].to_vec::<i64>(), vec![1, 2, 1]);
     }
 }

@@ -1,5 +1,6 @@
-//! src/core/ops/format.rs: the text of a tensor exactly as torch's `repr` prints it (PyTorch:
-//! `torch/_tensor_str.py`, default print options), and of a single value in that style.
+//! src/core/format.rs: the text of a tensor exactly as torch's `repr` prints it (PyTorch:
+//! `torch/_tensor_str.py`, default print options; `ATen/core/Formatting.cpp` in C++), and of a
+//! single value in that style.
 
 use crate::core::dtype::DType;
 use crate::core::scalar::Scalar;

@@ -1,0 +1,514 @@
+//! src/core/ops/index.rs: the index ops (PyTorch: `native/TensorAdvancedIndexing.cpp`) —
+//! `gather`, `scatter`, `index_select`, `masked_fill`, `masked_select`, `take`, `nonzero`. Torch's
+//! indexing `t[...]` itself is `indexing.rs`.
+
+use super::try_vec;
+use crate::core::dtype::DType;
+use crate::core::error::{Error, Result};
+use crate::core::ops::{cat, narrow, reshape, select};
+use crate::core::scalar::Scalar;
+use crate::core::tensor::{broadcast_shapes, maybe_wrap_dim, Tensor};
+
+/// Visit every position of `shape` in row-major order with its multi-index.
+fn for_each_index(shape: &[usize], mut f: impl FnMut(&[usize]) -> Result<()>) -> Result<()> {
+    if shape.contains(&0) {
+        return Ok(());
+    }
+    let mut idx = vec![0usize; shape.len()];
+    loop {
+        f(&idx)?;
+        let mut d = shape.len();
+        loop {
+            if d == 0 {
+                return Ok(());
+            }
+            d -= 1;
+            idx[d] += 1;
+            if idx[d] < shape[d] {
+                break;
+            }
+            idx[d] = 0;
+        }
+    }
+}
+
+/// Element offset of multi-index `idx` in `t` (relative to its data pointer).
+fn offset_of(t: &Tensor, idx: &[usize]) -> isize {
+    idx.iter()
+        .zip(t.strides())
+        .map(|(&i, &s)| i as isize * s)
+        .sum()
+}
+
+/// Index values of an int64 index tensor in logical order (MemoryError, not an abort, when an
+/// expanded index is too large to copy).
+fn index_values(index: &Tensor) -> Result<Vec<i64>> {
+    super::conversion::try_to_vec::<i64>(index)
+}
+
+/// `gather(input, dim, index)`: `out[i][j][k] = input[index[i][j][k]][j][k]` (for dim 0), shape
+/// of `index`, dtype of `input`. Errors (RuntimeError): "gather(): Expected dtype int64 for
+/// index", "Index tensor must have the same number of dimensions as input tensor", "Size does not
+/// match at dimension 1 expected index [2, 3] to be smaller than self [2, 2] apart from
+/// dimension 0", "index 5 is out of bounds for dimension 0 with size 3"; IndexError for `dim`
+/// (torch: `torch.gather`).
+pub fn gather(input: &Tensor, dim: i64, index: &Tensor) -> Result<Tensor> {
+    let d = maybe_wrap_dim(dim, input.dim())?;
+    if index.dtype() != DType::Int64 {
+        return Err(Error::runtime("gather(): Expected dtype int64 for index"));
+    }
+    let (ind, ixd) = (input.dim().max(1), index.dim().max(1));
+    if index.numel() != 0 && ind != ixd {
+        return Err(Error::runtime(
+            "Index tensor must have the same number of dimensions as input tensor",
+        ));
+    }
+    let in_sizes: Vec<usize> = if input.dim() == 0 {
+        vec![1]
+    } else {
+        input.sizes().to_vec()
+    };
+    let ix_sizes: Vec<usize> = if index.dim() == 0 {
+        vec![1]
+    } else {
+        index.sizes().to_vec()
+    };
+    if index.numel() != 0 {
+        for k in (0..ixd).filter(|&k| k != d) {
+            if ix_sizes[k] > in_sizes[k] {
+                return Err(Error::runtime(format!(
+                    "Size does not match at dimension {k} expected index {:?} to be smaller than self {:?} apart from dimension {d}",
+                    index.sizes(),
+                    input.sizes()
+                )));
+            }
+        }
+    }
+    let out = Tensor::zeros(index.sizes(), input.dtype())?;
+    let iv = index_values(index)?;
+    let in_strides: Vec<isize> = if input.dim() == 0 {
+        vec![0]
+    } else {
+        input.strides().to_vec()
+    };
+    let n = in_sizes[d] as i64;
+    crate::dispatch!(input.dtype(), T => {
+        let (pi, po) = (input.data_ptr::<T>() as *const T, out.data_ptr::<T>());
+        let mut p = 0usize;
+        for_each_index(&ix_sizes, |idx| {
+            let v = iv[p];
+            if v < 0 || v >= n {
+                return Err(Error::runtime(format!(
+                    "index {v} is out of bounds for dimension {d} with size {n}"
+                )));
+            }
+            let mut off = 0isize;
+            for (k, &i) in idx.iter().enumerate() {
+                let i = if k == d { v as usize } else { i };
+                off += i as isize * in_strides[k];
+            }
+            // SAFETY: every coordinate is within `input`'s sizes (checked above), and `p` is
+            // below `out`'s element count (one visit per index element, `out` contiguous).
+            unsafe { *po.add(p) = *pi.offset(off) };
+            p += 1;
+            Ok(())
+        })
+    })?;
+    Ok(out)
+}
+
+fn scatter_impl(
+    input: &Tensor,
+    dim: i64,
+    index: &Tensor,
+    src: Option<&Tensor>,
+    value: Scalar,
+) -> Result<Tensor> {
+    let d = maybe_wrap_dim(dim, input.dim())?;
+    if index.dtype() != DType::Int64 {
+        return Err(Error::runtime("scatter(): Expected dtype int64 for index"));
+    }
+    if let Some(s) = src {
+        if s.dtype() != input.dtype() {
+            return Err(Error::runtime(
+                "scatter(): Expected self.dtype to be equal to src.dtype",
+            ));
+        }
+    }
+    let out = input.clone_data()?;
+    if index.numel() == 0 {
+        return Ok(out);
+    }
+    let (ind, ixd) = (input.dim().max(1), index.dim().max(1));
+    if ind != ixd {
+        return Err(Error::runtime(
+            "Index tensor must have the same number of dimensions as self tensor",
+        ));
+    }
+    let one = |t: &Tensor| -> Vec<usize> {
+        if t.dim() == 0 {
+            vec![1]
+        } else {
+            t.sizes().to_vec()
+        }
+    };
+    let (in_sizes, ix_sizes) = (one(input), one(index));
+    if let Some(s) = src {
+        if s.dim().max(1) != ixd {
+            return Err(Error::runtime(
+                "Index tensor must have the same number of dimensions as src tensor",
+            ));
+        }
+        let src_sizes = one(s);
+        let bad =
+            (0..ixd).any(|k| ix_sizes[k] > src_sizes[k] || (k != d && ix_sizes[k] > in_sizes[k]));
+        if bad {
+            return Err(Error::runtime(format!(
+                "Expected index {:?} to be smaller than self {:?} apart from dimension {d} and to be smaller size than src {:?}",
+                index.sizes(),
+                input.sizes(),
+                s.sizes()
+            )));
+        }
+    } else if (0..ixd).any(|k| k != d && ix_sizes[k] > in_sizes[k]) {
+        return Err(Error::runtime(format!(
+            "Expected index {:?} to be smaller than self {:?} apart from dimension {d}",
+            index.sizes(),
+            input.sizes()
+        )));
+    }
+    let iv = index_values(index)?;
+    let out_strides: Vec<isize> = if out.dim() == 0 {
+        vec![0]
+    } else {
+        out.strides().to_vec()
+    };
+    let n = in_sizes[d] as i64;
+    crate::dispatch!(input.dtype(), T => {
+        let po = out.data_ptr::<T>();
+        let fill: T = value.to::<T>();
+        let mut p = 0usize;
+        for_each_index(&ix_sizes, |idx| {
+            let v = iv[p];
+            p += 1;
+            if v < 0 || v >= n {
+                return Err(Error::runtime(format!(
+                    "index {v} is out of bounds for dimension {d} with size {n}"
+                )));
+            }
+            let x = match src {
+                Some(s) => {
+                    let so = if s.dim() == 0 { 0 } else { offset_of(s, idx) };
+                    // SAFETY: `idx` is within `src`'s sizes (checked above).
+                    unsafe { *s.data_ptr::<T>().offset(so) }
+                }
+                None => fill,
+            };
+            let mut off = 0isize;
+            for (k, &i) in idx.iter().enumerate() {
+                let i = if k == d { v as usize } else { i };
+                off += i as isize * out_strides[k];
+            }
+            // SAFETY: every coordinate is within `out`'s sizes (checked above); `out` is a fresh
+            // tensor owned here.
+            unsafe { *po.offset(off) = x };
+            Ok(())
+        })
+    })?;
+    Ok(out)
+}
+
+/// `scatter(input, dim, index, src)`: a copy of `input` with `out[index[i][j]][j] = src[i][j]`
+/// (for dim 0). Errors (RuntimeError): "scatter(): Expected dtype int64 for index",
+/// "scatter(): Expected self.dtype to be equal to src.dtype", "Index tensor must have the same
+/// number of dimensions as self tensor", "Expected index [..] to be smaller than self [..] apart
+/// from dimension 0 and to be smaller size than src [..]", "index 5 is out of bounds for
+/// dimension 0 with size 3" (torch: `torch.scatter`).
+pub fn scatter_src(input: &Tensor, dim: i64, index: &Tensor, src: &Tensor) -> Result<Tensor> {
+    scatter_impl(input, dim, index, Some(src), Scalar::Int(0))
+}
+
+/// `scatter(input, dim, index, value)`: as `scatter_src` with every written element `value`
+/// (cast to `input`'s dtype).
+pub fn scatter_value(input: &Tensor, dim: i64, index: &Tensor, value: Scalar) -> Result<Tensor> {
+    scatter_impl(input, dim, index, None, value)
+}
+
+/// `index_select(input, dim, index)`: the entries of `input` at positions `index` (1-D or 0-dim,
+/// int64 or int32) along `dim`, a copy. Errors: IndexError "index out of range in self" (also
+/// for negative indices) and for `dim`; RuntimeError "index_select(): Index is supposed to be a
+/// vector", "index_select(): Expected dtype int32 or int64 for index" (torch:
+/// `torch.index_select`).
+pub fn index_select(input: &Tensor, dim: i64, index: &Tensor) -> Result<Tensor> {
+    let d = maybe_wrap_dim(dim, input.dim())?;
+    if index.dim() > 1 {
+        return Err(Error::index(
+            "index_select(): Index is supposed to be a vector",
+        ));
+    }
+    if input.dim() == 0 && index.numel() != 1 {
+        return Err(Error::runtime(format!(
+            "index_select(): Index to scalar can have only 1 value, got {} value(s)",
+            index.numel()
+        )));
+    }
+    if !matches!(index.dtype(), DType::Int64 | DType::Int32) {
+        return Err(Error::runtime(
+            "index_select(): Expected dtype int32 or int64 for index",
+        ));
+    }
+    let iv: Vec<i64> = crate::dispatch!(index.dtype(), T => super::conversion::try_map_to_vec(index, |v: T| crate::core::dtype::Element::to_i64(v)))?;
+    let n = if input.dim() == 0 {
+        1
+    } else {
+        input.sizes()[d] as i64
+    };
+    if iv.iter().any(|&v| v < 0 || v >= n) {
+        return Err(Error::index("index out of range in self"));
+    }
+    if input.dim() == 0 {
+        let out = input.clone_data()?;
+        return if index.dim() == 0 {
+            Ok(out)
+        } else {
+            reshape(&out, &[iv.len() as i64])
+        };
+    }
+    let parts = iv
+        .iter()
+        .map(|&v| narrow(input, d as i64, v, 1))
+        .collect::<Result<Vec<_>>>()?;
+    if parts.is_empty() {
+        let mut sizes = input.sizes().to_vec();
+        sizes[d] = 0;
+        return Tensor::zeros(&sizes, input.dtype());
+    }
+    cat(&parts, d as i64)
+}
+
+fn check_bool_mask(mask: &Tensor, what: &str) -> Result<()> {
+    if mask.dtype() != DType::Bool {
+        return Err(Error::runtime(format!(
+            "{what} only supports boolean masks, but got mask with dtype {}",
+            mask.dtype().type_meta_name()
+        )));
+    }
+    Ok(())
+}
+
+fn masked_fill_impl(input: &Tensor, mask: &Tensor, value: Scalar, checked: bool) -> Result<Tensor> {
+    check_bool_mask(mask, "masked_fill_")?;
+    let shape = broadcast_shapes(input.sizes(), mask.sizes())?;
+    let out = Tensor::zeros(&shape, input.dtype())?;
+    out.copy_from(input)?;
+    let ms = mask.broadcast_strides(&shape)?;
+    let pm = mask.data_ptr::<bool>() as *const bool;
+    crate::dispatch!(input.dtype(), T => {
+        let v: T = if checked { value.to_checked::<T>()? } else { value.to::<T>() };
+        let po = out.data_ptr::<T>();
+        crate::core::iter::strided_for_each(&shape, [out.strides(), &ms], |[o, m]| {
+            // SAFETY: offsets come from each tensor's own (broadcast) geometry over `shape`;
+            // `out` is a fresh tensor owned here.
+            unsafe {
+                if *pm.offset(m) {
+                    *po.offset(o) = v;
+                }
+            }
+        });
+    });
+    Ok(out)
+}
+
+/// `masked_fill(input, mask, value)`: a copy of `input` with `value` where the bool `mask`
+/// (broadcast with `input`) is true. Errors: RuntimeError "masked_fill_ only supports boolean
+/// masks, but got mask with dtype long int", "value cannot be converted to type uint8_t without
+/// overflow", broadcast errors (torch: `torch.masked_fill`).
+pub fn masked_fill(input: &Tensor, mask: &Tensor, value: Scalar) -> Result<Tensor> {
+    masked_fill_impl(input, mask, value, true)
+}
+
+/// `masked_fill(input, mask, value)` with a 0-dim tensor `value` (cast to `input`'s dtype).
+/// RuntimeError "masked_fill_ only supports a 0-dimensional value tensor, but got tensor with 1
+/// dimension(s)."; otherwise as `masked_fill`.
+pub fn masked_fill_tensor(input: &Tensor, mask: &Tensor, value: &Tensor) -> Result<Tensor> {
+    if value.dim() != 0 {
+        return Err(Error::runtime(format!(
+            "masked_fill_ only supports a 0-dimensional value tensor, but got tensor with {} dimension(s).",
+            value.dim()
+        )));
+    }
+    masked_fill_impl(input, mask, value.item()?, false)
+}
+
+/// `masked_select(input, mask)`: the 1-D tensor of the elements of `input` where the bool `mask`
+/// is true, after broadcasting both. RuntimeError "masked_select: expected BoolTensor for mask"
+/// (torch: `torch.masked_select`).
+pub fn masked_select(input: &Tensor, mask: &Tensor) -> Result<Tensor> {
+    if mask.dtype() != DType::Bool {
+        return Err(Error::runtime(
+            "masked_select: expected BoolTensor for mask",
+        ));
+    }
+    let shape = broadcast_shapes(input.sizes(), mask.sizes())?;
+    let xs = input.broadcast_strides(&shape)?;
+    let ms = mask.broadcast_strides(&shape)?;
+    let pm = mask.data_ptr::<bool>() as *const bool;
+    let mut count = 0usize;
+    crate::core::iter::strided_for_each(&shape, [&ms], |[m]| {
+        // SAFETY: `m` comes from `mask`'s broadcast geometry over `shape`.
+        count += unsafe { *pm.offset(m) } as usize;
+    });
+    let out = Tensor::zeros(&[count], input.dtype())?;
+    crate::dispatch!(input.dtype(), T => {
+        let (px, po) = (input.data_ptr::<T>() as *const T, out.data_ptr::<T>());
+        let mut k = 0usize;
+        crate::core::iter::strided_for_each(&shape, [&xs, &ms], |[x, m]| {
+            // SAFETY: offsets from each tensor's broadcast geometry; `k < count` because the mask
+            // is read-only and was counted above.
+            unsafe {
+                if *pm.offset(m) {
+                    *po.add(k) = *px.offset(x);
+                    k += 1;
+                }
+            }
+        });
+    });
+    Ok(out)
+}
+
+/// `take(input, index)`: the elements of the flattened `input` at the int64 positions `index`
+/// (negative counts from the end), shape of `index`. Errors: RuntimeError "take(): Expected a
+/// long tensor for index, but got Int"; IndexError "out of range: tried to access index 10 on a
+/// tensor of 6 elements." (torch: `torch.take`).
+pub fn take(input: &Tensor, index: &Tensor) -> Result<Tensor> {
+    if index.dtype() != DType::Int64 {
+        return Err(Error::runtime(format!(
+            "take(): Expected a long tensor for index, but got {}",
+            index.dtype().scalar_type_name()
+        )));
+    }
+    let n = input.numel() as i64;
+    let iv = index_values(index)?;
+    let flat = reshape(input, &[-1])?;
+    let out = Tensor::zeros(index.sizes(), input.dtype())?;
+    crate::dispatch!(input.dtype(), T => {
+        let vals = super::conversion::try_to_vec::<T>(&flat)?;
+        let po = out.data_ptr::<T>();
+        for (k, &v) in iv.iter().enumerate() {
+            if v < -n || v >= n {
+                return Err(Error::index(format!(
+                    "out of range: tried to access index {v} on a tensor of {n} elements."
+                )));
+            }
+            let i = if v < 0 { v + n } else { v } as usize;
+            // SAFETY: `out` is a fresh contiguous tensor of `iv.len()` elements.
+            unsafe { *po.add(k) = vals[i] };
+        }
+    });
+    Ok(out)
+}
+
+// ----- nonzero --------------------------------------------------------------------------------
+
+/// Flat (row-major) positions of the non-zero elements of `input`.
+fn nonzero_flat(input: &Tensor) -> Result<Vec<usize>> {
+    crate::dispatch!(input.dtype(), T => {
+        let v = super::conversion::try_to_vec::<T>(input)?;
+        let zero = T::default();
+        let count = v.iter().filter(|&&x| x != zero).count();
+        let mut out = try_vec(count, "nonzero()")?;
+        out.extend(v.iter().enumerate().filter(|(_, &x)| x != zero).map(|(i, _)| i));
+        Ok(out)
+    })
+}
+
+/// `nonzero(input)`: int64 `[n, ndim]` indices of the non-zero elements in row-major order
+/// (NaN counts as non-zero). Mirrors `torch.nonzero`.
+pub fn nonzero(input: &Tensor) -> Result<Tensor> {
+    let flat = nonzero_flat(input)?;
+    let nd = input.dim();
+    let out = Tensor::zeros(&[flat.len(), nd], DType::Int64)?;
+    // SAFETY: `out` is fresh, contiguous int64, owned here.
+    let o = unsafe { fresh_slice!(out, i64) };
+    for (r, &f) in flat.iter().enumerate() {
+        let mut rem = f;
+        for k in (0..nd).rev() {
+            let s = input.sizes()[k];
+            o[r * nd + k] = (rem % s) as i64;
+            rem /= s;
+        }
+    }
+    Ok(out)
+}
+
+/// `nonzero(input, *, as_tuple)`: with `as_tuple`, one 1-D int64 index tensor per dim (one for
+/// a 0-dim input, as torch); without, `[nonzero(input)]`.
+pub fn nonzero_as_tuple(input: &Tensor, as_tuple: bool) -> Result<Vec<Tensor>> {
+    let nz = nonzero(input)?;
+    if !as_tuple {
+        return Ok(vec![nz]);
+    }
+    if input.dim() == 0 {
+        let n = nz.sizes()[0];
+        return Ok(vec![Tensor::zeros(&[n], DType::Int64)?]);
+    }
+    let mut out = try_vec(input.dim(), "nonzero()")?;
+    for k in 0..input.dim() {
+        out.push(select(&nz, 1, k as i64)?.contiguous()?);
+    }
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::core::dtype::Element;
+    use crate::core::ops::*;
+
+    fn t<T: Element>(v: Vec<T>, s: &[usize]) -> Tensor {
+        Tensor::from_vec(v, s).unwrap()
+    }
+
+    #[test]
+    fn index_ops_and_errors() {
+        use crate::core::error::ErrorKind;
+        let x = t((0..12i64).collect(), &[3, 4]);
+        let e = narrow(&x, 0, 1, 3).unwrap_err();
+        assert_eq!(
+            (e.kind, e.message.as_str()),
+            (
+                ErrorKind::Runtime,
+                "start (1) + length (3) exceeds dimension size (3)."
+            )
+        );
+        assert_eq!(narrow(&x, 0, 4, 0).unwrap_err().kind, ErrorKind::Index);
+        let idx = t(vec![2i64, 0, 1, 0], &[1, 4]);
+        assert_eq!(
+            gather(&x, 0, &idx).unwrap().to_vec::<i64>(),
+            vec![8, 1, 6, 3]
+        );
+        let bad = t(vec![3i64], &[1, 1]);
+        assert_eq!(
+            gather(&x, 0, &bad).unwrap_err().message,
+            "index 3 is out of bounds for dimension 0 with size 3"
+        );
+        let s = scatter_value(&x, 1, &t(vec![0i64], &[1, 1]), Scalar::Int(-1)).unwrap();
+        assert_eq!(s.to_vec::<i64>()[..4], [-1, 1, 2, 3]);
+        let m = t(vec![1i64, 0, 0, 1], &[4]);
+        assert_eq!(
+            masked_fill(&x, &m, Scalar::Int(0)).unwrap_err().message,
+            "masked_fill_ only supports boolean masks, but got mask with dtype long int"
+        );
+        let mb = t(vec![true, false, false, true], &[4]);
+        assert_eq!(
+            masked_select(&x, &mb).unwrap().to_vec::<i64>(),
+            vec![0, 3, 4, 7, 8, 11]
+        );
+        let xt = x.as_strided(vec![4, 3], vec![1, 4], 0);
+        assert_eq!(flip(&xt, &[0, 1]).unwrap().to_vec::<i64>()[..3], [11, 7, 3]);
+        assert_eq!(
+            flip(&x, &[0, -2]).unwrap_err().message,
+            "dim 0 appears multiple times in the list of dims"
+        );
+    }
+}
