@@ -172,7 +172,8 @@ pub(crate) unsafe extern "C" fn tensor_repr(slf: *mut ffi::PyObject) -> *mut ffi
     crate::handle_errors!({
         // SAFETY: `tp_repr` is called with a live instance of this type.
         let t = unsafe { tensor_ref(Borrowed::from_ptr(slf)) };
-        super::convert::py_str(&crate::core::format::format_tensor(&t, "_C")).map(ObjectPtr::release)
+        super::convert::py_str(&crate::core::format::format_tensor(&t, "_C"))
+            .map(ObjectPtr::release)
     })
 }
 
