@@ -22,6 +22,8 @@ from . import _C as _ext
 from ._C import *  # noqa: F401,F403
 from ._C import (  # noqa: F401
     _hold_in_thread,
+    _live_dlpack,
+    _live_external,
     _live_tensors,
     _parked_tensors,
     _py_debug,

@@ -23,6 +23,7 @@
 //! fix: "missing 1 required positional argument" is singular (torch pluralizes it backwards).
 
 use super::convert::{self, is_bool, is_float, is_int, is_int_or_bool, is_number, is_str};
+use super::numpy;
 use super::describe;
 use super::dtype_object::unpack_dtype;
 use super::errors::{type_error, BindError, PyResult};
@@ -535,15 +536,30 @@ fn sequence_items<'a>(o: Borrowed<'a>) -> &'a [*mut ffi::PyObject] {
     }
 }
 
-/// True for an int-like argument: a Python int (not bool), or a 0-dim integral tensor.
+/// True for an int-like argument: a Python int (not bool), a 0-dim integral tensor, or a numpy
+/// integer scalar.
 fn is_int_like(o: Borrowed<'_>) -> bool {
     if is_int(o) {
         return true;
     }
     match unpack(o) {
         Some(t) => t.dim() == 0 && t.dtype().is_integral(),
-        None => false,
+        None => is_numpy_int(o),
     }
+}
+
+/// True for a numpy integer scalar (`np.int64(2)`: it has `__index__`; `np.bool_` has not).
+fn is_numpy_int(o: Borrowed<'_>) -> bool {
+    // SAFETY: a slot check of a live object.
+    numpy::is_numpy_scalar(o) && unsafe { ffi::PyIndex_Check(o.as_ptr()) != 0 }
+}
+
+/// The value of a number argument: a Python number, or a numpy scalar (torch accepts both).
+fn scalar_of(o: Borrowed<'_>) -> PyResult<Scalar> {
+    if !is_number(o) && numpy::is_numpy_scalar(o) {
+        return Ok(numpy::scalar_value(o)?.0);
+    }
+    convert::number_to_scalar(o)
 }
 
 /// Whether `o` binds to a parameter of type `ty`. `Err(msg)` explains an int list element.
@@ -558,15 +574,25 @@ fn check_type(
     }
     let ok = match p.ty {
         ParamType::Tensor => {
-            is_tensor(o) || (numbers_as_tensors && is_number(o)) || override_protocol::overrides(o)
+            is_tensor(o)
+                || (numbers_as_tensors && (is_number(o) || numpy::is_numpy_scalar(o)))
+                || override_protocol::overrides(o)
         }
-        ParamType::Scalar => is_number(o) || unpack(o).is_some_and(|t| t.dim() == 0),
+        ParamType::Scalar => {
+            is_number(o) || unpack(o).is_some_and(|t| t.dim() == 0) || numpy::is_numpy_scalar(o)
+        }
         ParamType::Int => is_int_like(o),
         ParamType::Float => {
-            is_int_or_bool(o) || is_float(o) || unpack(o).is_some_and(|t| t.dim() == 0)
+            is_int_or_bool(o)
+                || is_float(o)
+                || unpack(o).is_some_and(|t| t.dim() == 0)
+                || numpy::is_numpy_scalar(o)
         }
         ParamType::Bool => {
-            is_bool(o) || unpack(o).is_some_and(|t| t.dim() == 0 && t.dtype() == DType::Bool)
+            is_bool(o)
+                || unpack(o).is_some_and(|t| t.dim() == 0 && t.dtype() == DType::Bool)
+                || numpy::is_numpy_scalar(o)
+                    && numpy::scalar_value(o).is_ok_and(|(_, d)| d == DType::Bool)
         }
         ParamType::Str => is_str(o),
         ParamType::ScalarType => unpack_dtype(o).is_some() || python_type_dtype(o).is_some(),
@@ -1165,7 +1191,7 @@ impl<'a> ParsedArgs<'a> {
             // SAFETY: checked just above.
             return Ok(Some(TensorArg::Borrowed(unsafe { tensor_ref(o) })));
         }
-        let s = convert::number_to_scalar(o)?;
+        let s = scalar_of(o)?;
         Ok(Some(TensorArg::Owned(Tensor::wrapped_scalar(s)?)))
     }
 
@@ -1181,7 +1207,7 @@ impl<'a> ParsedArgs<'a> {
         match self.slot(i) {
             Some(o) => match unpack(o) {
                 Some(t) => Ok(t.item()?),
-                None => convert::number_to_scalar(o),
+                None => scalar_of(o),
             },
             None => match self.param(i).default_scalar {
                 Some(s) => Ok(s),
@@ -1241,7 +1267,8 @@ impl<'a> ParsedArgs<'a> {
             Some(o) => match unpack(o) {
                 Some(t) => Ok(t.item()?.to_bool()),
                 // SAFETY: identity comparison with the `True` singleton.
-                None => Ok(o.as_ptr() == unsafe { ffi::Py_True() }),
+                None if is_bool(o) => Ok(o.as_ptr() == unsafe { ffi::Py_True() }),
+                None => Ok(scalar_of(o)?.to_bool()),
             },
             None => match &self.param(i).default {
                 DefaultValue::Bool(v) => Ok(*v),

@@ -18,14 +18,18 @@ pub mod static_type;
 // Layer 1 — objects: conversions of numbers and strings, and the Python objects we define.
 pub mod convert;
 pub mod dtype_object;
+pub mod external;
 pub mod generator_object;
 pub mod structseq;
 pub mod tensor_object;
 
 // Layer 2 — calling: argument parsing, the override protocol, results, messages.
 pub mod arg_parser;
+pub mod buffer;
 pub mod describe;
+pub mod dlpack;
 pub mod entry;
+pub mod numpy;
 pub mod override_protocol;
 pub mod write_out;
 
@@ -33,6 +37,7 @@ pub mod write_out;
 pub mod c_view;
 pub mod generated;
 pub mod generator_methods;
+pub mod interop;
 pub mod mapping;
 pub mod module_functions;
 pub mod number;

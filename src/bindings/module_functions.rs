@@ -31,6 +31,23 @@ pub(crate) unsafe extern "C" fn live_tensors(
     crate::handle_errors!({ Ok(py_int(crate::core::tensor::live_tensors() as i64)?.release()) })
 }
 
+/// `_C._live_external()`: external-memory owners not yet released (numpy arrays, buffer exports,
+/// DLPack producers a tensor holds), for leak checks of the interop paths.
+pub(crate) unsafe extern "C" fn live_external(
+    _m: *mut ffi::PyObject,
+    _: *mut ffi::PyObject,
+) -> *mut ffi::PyObject {
+    crate::handle_errors!({ Ok(py_int(super::external::live_owners() as i64)?.release()) })
+}
+
+/// `_C._live_dlpack()`: DLPack tensors we exported whose deleter has not run yet.
+pub(crate) unsafe extern "C" fn live_dlpack(
+    _m: *mut ffi::PyObject,
+    _: *mut ffi::PyObject,
+) -> *mut ffi::PyObject {
+    crate::handle_errors!({ Ok(py_int(super::dlpack::live_exports() as i64)?.release()) })
+}
+
 /// `_C.set_num_threads(n)` (torch.set_num_threads): the number of threads the kernels use from
 /// now on (`core::parallel`; results never depend on it). `n` must be an int (TypeError
 /// otherwise; torch raises RuntimeError there) and positive (RuntimeError, as torch).

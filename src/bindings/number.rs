@@ -32,6 +32,11 @@ fn operand<'a>(o: Borrowed<'a>) -> PyResult<Option<TensorArg<'a>>> {
             convert::number_to_scalar(o)?,
         )?)));
     }
+    if super::numpy::is_numpy_scalar(o) {
+        // `np.float32(2) * t`, `t + np.int64(1)`: a wrapped number, as a Python number is (torch).
+        let (s, _) = super::numpy::scalar_value(o)?;
+        return Ok(Some(TensorArg::Owned(Tensor::wrapped_scalar(s)?)));
+    }
     Ok(None)
 }
 

@@ -72,6 +72,7 @@ impl StaticType {
             (*t).tp_iter = spec.iter;
             (*t).tp_as_number = spec.as_number;
             (*t).tp_as_mapping = spec.as_mapping;
+            (*t).tp_as_buffer = spec.as_buffer;
             (*t).tp_dictoffset = spec.dictoffset as ffi::Py_ssize_t;
             (*t).tp_weaklistoffset = spec.weaklistoffset as ffi::Py_ssize_t;
             (*t).tp_methods = spec.methods;
@@ -111,6 +112,8 @@ pub struct TypeSpec {
     pub iter: Option<ffi::getiterfunc>,
     pub as_number: *mut ffi::PyNumberMethods,
     pub as_mapping: *mut ffi::PyMappingMethods,
+    /// `tp_as_buffer`: the buffer protocol (PEP 3118), or NULL.
+    pub as_buffer: *mut ffi::PyBufferProcs,
     /// `tp_dictoffset`, `tp_weaklistoffset`: offsets in the instance; 0 for none.
     pub dictoffset: usize,
     pub weaklistoffset: usize,
@@ -142,6 +145,7 @@ impl TypeSpec {
             iter: None,
             as_number: null_mut(),
             as_mapping: null_mut(),
+            as_buffer: null_mut(),
             dictoffset: 0,
             weaklistoffset: 0,
             methods: null_mut(),

@@ -12,6 +12,7 @@ use super::errors::{runtime_error, type_error, value_error, BindError, PyResult}
 use super::object_ptr::{Borrowed, ObjectPtr};
 use super::tensor_object::{alloc_with, unpack, wrap};
 use crate::core::dtype::Category;
+use crate::core::promote::promote_types;
 use crate::core::{DType, Scalar, Tensor};
 use pyo3_ffi as ffi;
 
@@ -47,12 +48,24 @@ fn collect(
     depth: usize,
     shape: &mut Vec<usize>,
     leaves: &mut Vec<Scalar>,
+    inferred: &mut Option<DType>,
+    leaf_dtype: Option<DType>,
     fname: &str,
 ) -> PyResult<()> {
     if depth > MAX_DIMS {
         return Err(value_error(format!(
             "{fname}(): too many dimensions (more than {MAX_DIMS})"
         )));
+    }
+    if leaf_dtype.is_none() && super::numpy::is_ndarray(o) {
+        // A numpy array inside a sequence: its values, typed by its dtype (torch's
+        // `infer_scalar_type` of an array is its dtype).
+        let dtype = super::numpy::array_dtype(o)?;
+        // SAFETY: a method call on a live array; a new reference or NULL.
+        let list = unsafe {
+            ObjectPtr::steal_or_err(ffi::PyObject_CallMethod(o.as_ptr(), c"tolist".as_ptr(), std::ptr::null()))?
+        };
+        return collect(list.as_borrowed(), depth, shape, leaves, inferred, Some(dtype), fname);
     }
     match items(o)? {
         Some(seq) => {
@@ -76,7 +89,7 @@ fn collect(
                 )));
             }
             for item in &seq {
-                collect(item.as_borrowed(), depth + 1, shape, leaves, fname)?;
+                collect(item.as_borrowed(), depth + 1, shape, leaves, inferred, leaf_dtype, fname)?;
             }
             Ok(())
         }
@@ -89,12 +102,32 @@ fn collect(
                     describe::type_name(o)
                 )));
             }
+            let mut infer = |d: DType| {
+                *inferred = Some(inferred.map_or(d, |i| promote_types(i, d)));
+            };
+            if super::numpy::is_numpy_scalar(o) {
+                let (s, d) = super::numpy::scalar_value(o)?;
+                infer(leaf_dtype.unwrap_or(d));
+                leaves.push(s);
+                return Ok(());
+            }
             if convert::is_number(o) {
-                leaves.push(convert::number_to_scalar(o)?);
+                let s = convert::number_to_scalar(o)?;
+                infer(leaf_dtype.unwrap_or(match s.category() {
+                    Category::Floating => DType::DEFAULT_FLOAT,
+                    Category::Integral => DType::Int64,
+                    Category::Bool => DType::Bool,
+                }));
+                leaves.push(s);
                 return Ok(());
             }
             if let Some(t) = unpack(o) {
                 if t.numel() == 1 {
+                    infer(match t.item()?.category() {
+                        Category::Floating => DType::DEFAULT_FLOAT,
+                        Category::Integral => DType::Int64,
+                        Category::Bool => DType::Bool,
+                    });
                     leaves.push(t.item()?);
                     return Ok(());
                 }
@@ -119,21 +152,58 @@ pub(crate) fn from_data(data: Borrowed<'_>, dtype: Option<DType>, fname: &str) -
         // Copy construction (torch recommends `clone()`; the values and shape are kept).
         return Ok(t.to_dtype(dtype.unwrap_or(t.dtype()))?);
     }
+    if super::numpy::is_ndarray(data) {
+        // A copy keeping the array's dtype (float64 stays float64), at memory speed.
+        let t = super::numpy::copy_from_numpy(data)?;
+        return Ok(match dtype {
+            Some(d) if d != t.dtype() => t.to_dtype(d)?,
+            _ => t,
+        });
+    }
+    if super::numpy::is_numpy_scalar(data) {
+        let (s, d) = super::numpy::scalar_value(data)?;
+        return Ok(Tensor::scalar_tensor(s, dtype.unwrap_or(d))?);
+    }
+    if let Some(t) = buffer_as_sequence(data, dtype)? {
+        return Ok(t);
+    }
     let mut shape = Vec::new();
     let mut leaves = Vec::new();
-    collect(data, 0, &mut shape, &mut leaves, fname)?;
-    let dtype = dtype.unwrap_or_else(|| {
-        let top = leaves.iter().map(|s| s.category()).max();
-        match top {
-            Some(Category::Floating) => DType::DEFAULT_FLOAT,
-            Some(Category::Integral) => DType::Int64,
-            Some(Category::Bool) => DType::Bool,
-            None => DType::DEFAULT_FLOAT, // `tensor([])` is float32
-        }
-    });
+    let mut inferred = None;
+    collect(data, 0, &mut shape, &mut leaves, &mut inferred, None, fname)?;
+    // `tensor([])` is float32.
+    let dtype = dtype.or(inferred).unwrap_or(DType::DEFAULT_FLOAT);
     let t = Tensor::zeros(&shape, dtype)?;
     t.copy_from_scalars(&leaves)?;
     Ok(t)
+}
+
+/// A buffer exporter that is not a list, tuple, `bytes` or `str` (`bytearray`, `memoryview`,
+/// `array.array`, ...) read as torch reads it — a sequence of its elements, typed like Python
+/// numbers (integers give int64, floats float32) — but copied from its memory in one pass.
+fn buffer_as_sequence(data: Borrowed<'_>, dtype: Option<DType>) -> PyResult<Option<Tensor>> {
+    // SAFETY: type checks of a live object.
+    let excluded = unsafe {
+        ffi::PyList_Check(data.as_ptr()) != 0
+            || ffi::PyTuple_Check(data.as_ptr()) != 0
+            || ffi::PyBytes_Check(data.as_ptr()) != 0
+            || ffi::PyUnicode_Check(data.as_ptr()) != 0
+    };
+    if excluded || !super::buffer::has_buffer(data) {
+        return Ok(None);
+    }
+    let shared = super::buffer::shared_from_buffer(data, "tensor")?;
+    let target = dtype.unwrap_or(match shared.dtype().category() {
+        Category::Floating => DType::DEFAULT_FLOAT,
+        Category::Integral => DType::Int64,
+        Category::Bool => DType::Bool,
+    });
+    let t = if target == shared.dtype() {
+        crate::core::ops::clone(&shared)?
+    } else {
+        shared.to_dtype(target)?
+    };
+    Ok(Some(t))
 }
 
 /// `_C.tensor(data, *, dtype=None)`: the body of the entry point generated from the schema

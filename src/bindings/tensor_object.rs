@@ -109,17 +109,23 @@ pub struct PyTensor {
     /// preservation].
     pub cdata: ManuallyDrop<Tensor>,
     pub state: ObjState,
+    /// How many buffer-protocol exports of this object's memory are open (`memoryview(t)`):
+    /// while any is, nothing may give the object other memory (`out=` resizing raises
+    /// BufferError, as `bytearray` does). In the padding after `state`; changed with the GIL held.
+    pub exports: u32,
     /// The instance `__dict__`, created lazily by CPython (`tp_dictoffset`); owned, or NULL.
     pub dict: *mut ffi::PyObject,
     /// The weak-reference list head (`tp_weaklistoffset`); managed by CPython.
     pub weakrefs: *mut ffi::PyObject,
 }
 
-// Pin the layout (nanobind's habit): 16-byte header, the handle, the state, then two pointers.
+// Pin the layout (nanobind's habit): 16-byte header, the handle, the state and the export count
+// (in what was padding), then two pointers.
 const _: () = assert!(std::mem::offset_of!(PyTensor, cdata) == 16);
 const _: () = assert!(std::mem::size_of::<ManuallyDrop<Tensor>>() == 8);
 const _: () = assert!(std::mem::offset_of!(PyTensor, state) == 24);
 const _: () = assert!(std::mem::size_of::<ObjState>() == 1);
+const _: () = assert!(std::mem::offset_of!(PyTensor, exports) == 28);
 const _: () = assert!(std::mem::offset_of!(PyTensor, dict) == 32);
 const _: () = assert!(std::mem::offset_of!(PyTensor, weakrefs) == 40);
 const _: () = assert!(std::mem::size_of::<PyTensor>() == 48);
@@ -388,6 +394,15 @@ pub fn wrap(t: Tensor) -> PyResult<ObjectPtr> {
         // tensor now): a new reference.
         Ok(ObjectPtr::borrow(existing))
     }
+}
+
+/// How many buffer exports of the tensor object `o`'s memory are open (`PyTensor::exports`).
+///
+/// # Safety
+/// `o` is a live tensor object; the GIL is held.
+pub unsafe fn export_count(o: Borrowed<'_>) -> u32 {
+    // SAFETY: contract; the field is plain data in every state.
+    unsafe { (*(o.as_ptr() as *mut PyTensor)).exports }
 }
 
 /// Give the tensor object `o` the tensor `t` in place of its current one (an `out=` tensor given

@@ -114,6 +114,7 @@ pub unsafe fn init(module: *mut ffi::PyObject) -> PyResult<()> {
             richcompare: Some(tensor_richcompare),
             as_number: number_methods(),
             as_mapping: super::mapping::mapping_methods(),
+            as_buffer: addr_of_mut!(super::buffer::TENSOR_BUFFER_PROCS),
             iter: Some(super::tensor_methods::tensor_iter),
             dictoffset: std::mem::offset_of!(PyTensor, dict),
             weaklistoffset: std::mem::offset_of!(PyTensor, weakrefs),
@@ -125,6 +126,14 @@ pub unsafe fn init(module: *mut ffi::PyObject) -> PyResult<()> {
             ..TypeSpec::new(c"_C.Tensor", TENSOR_DOC)
         })?;
         let t = TENSOR_TYPE.as_ptr();
+        // torch's `__array_priority__ = 1000`: numpy's binary operators defer to ours, so
+        // `np.float64(2) * t` and `np.ones(2) + t` give tensors. A class attribute, written into
+        // the ready type's dict (a static type refuses `setattr`).
+        let priority = super::convert::py_float(1000.0)?;
+        if ffi::PyDict_SetItemString((*t).tp_dict, c"__array_priority__".as_ptr(), priority.as_ptr()) < 0 {
+            return Err(super::errors::BindError::Python);
+        }
+        ffi::PyType_Modified(t);
         super::convert::add_object(module, "Tensor", ObjectPtr::borrow(t as *mut ffi::PyObject))
     }
 }

@@ -41,6 +41,16 @@ pub fn write_out(o: Borrowed<'_>, result: Tensor, op: &str) -> PyResult<*mut ffi
         .into());
     }
     if t.sizes() != result.sizes() {
+        // SAFETY: `o` is a live tensor object (checked above); the GIL is held.
+        if unsafe { super::tensor_object::export_count(o) } > 0 {
+            // bytearray's words: a memoryview of `out` still exports its current memory.
+            // SAFETY: `PyExc_BufferError` is a live exception type.
+            super::errors::set_error(
+                unsafe { ffi::PyExc_BufferError },
+                "Existing exports of data: object cannot be re-sized",
+            );
+            return Err(super::errors::BindError::Python);
+        }
         if t.numel() != 0 {
             let msg = format!(
                 "An output with one or more elements was resized since it had shape {:?}, which does not match the required output shape {:?}. This behavior is deprecated, and in a future release outputs will not be resized unless they have zero elements.",

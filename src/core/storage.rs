@@ -171,6 +171,79 @@ impl Drop for Storage {
     }
 }
 
+/// Releases the owner of external memory: run once, on whichever thread drops the last handle.
+pub type ExternalOwner = Box<dyn FnOnce() + Send>;
+
+/// Memory the core did not allocate — a numpy array's buffer, a DLPack producer's tensor, a
+/// buffer-protocol export — shared by reference count like a `Storage`, with an owner released
+/// exactly once when the last tensor or view over it dies (PyTorch: a `DataPtr` with a deleter
+/// context, `at::from_blob`). The core never interprets the owner: it is a closure the binding
+/// layer gives (which takes the GIL itself, since the last handle may die on any thread).
+///
+/// Note [External storage]: a tensor over external memory is a plain tensor to every kernel
+/// (`StorageRef::External` in tensor.rs gives its base address like any storage); only its
+/// lifetime differs. The creator guarantees the bytes stay valid and unmoved until the owner runs,
+/// and that elements are aligned to their size (`Tensor::from_external` checks what it can:
+/// bounds and alignment). Writes follow Note [Storage aliasing]; the producer may see them (that is
+/// the point of sharing).
+#[derive(Clone)]
+pub struct ExternalStorage {
+    block: std::sync::Arc<ExternalBlock>,
+}
+
+struct ExternalBlock {
+    ptr: *mut u8,
+    nbytes: usize,
+    owner: Option<ExternalOwner>,
+}
+
+// SAFETY: the bytes follow Note [Storage aliasing]; the owner is `Send` and only taken in `drop`
+// (`&mut self`), which no other thread can run concurrently.
+unsafe impl Send for ExternalBlock {}
+// SAFETY: shared access reads `ptr` and `nbytes` (immutable) and never touches the owner.
+unsafe impl Sync for ExternalBlock {}
+
+impl Drop for ExternalBlock {
+    fn drop(&mut self) {
+        if let Some(release) = self.owner.take() {
+            release();
+        }
+    }
+}
+
+impl ExternalStorage {
+    /// A storage over `nbytes` bytes at `ptr`, released by `owner` when the last handle goes.
+    ///
+    /// # Safety
+    /// `ptr` is valid for reads and writes of `nbytes` bytes (or `nbytes` is 0) until `owner` runs,
+    /// and nothing frees or moves the memory before then.
+    pub unsafe fn new(ptr: *mut u8, nbytes: usize, owner: ExternalOwner) -> ExternalStorage {
+        ExternalStorage {
+            block: std::sync::Arc::new(ExternalBlock {
+                ptr,
+                nbytes,
+                owner: Some(owner),
+            }),
+        }
+    }
+
+    /// Base address of the external bytes.
+    #[inline]
+    pub fn as_ptr(&self) -> *mut u8 {
+        self.block.ptr
+    }
+
+    /// Size of the external buffer in bytes.
+    pub fn nbytes(&self) -> usize {
+        self.block.nbytes
+    }
+
+    /// An identifier equal for handles to the same storage (the block's address).
+    pub fn id(&self) -> usize {
+        std::sync::Arc::as_ptr(&self.block) as usize
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -190,6 +263,33 @@ mod tests {
         // SAFETY: `b` keeps the block alive; 100 bytes are in bounds.
         unsafe { b.as_ptr().add(99).write(7) };
         assert_eq!(b.header().refcount.load(Ordering::Relaxed), 1);
+    }
+
+    #[test]
+    fn external_owner_runs_once_when_the_last_handle_goes() {
+        use std::sync::atomic::AtomicUsize;
+        use std::sync::Arc;
+        let released = Arc::new(AtomicUsize::new(0));
+        let mut bytes = vec![1u8, 2, 3, 4];
+        let r = released.clone();
+        // SAFETY: `bytes` outlives every handle (dropped at the end of the test).
+        let a = unsafe {
+            ExternalStorage::new(
+                bytes.as_mut_ptr(),
+                4,
+                Box::new(move || {
+                    r.fetch_add(1, Ordering::SeqCst);
+                }),
+            )
+        };
+        let b = a.clone();
+        assert_eq!((a.id(), a.as_ptr(), a.nbytes()), (b.id(), b.as_ptr(), 4));
+        drop(a);
+        assert_eq!(released.load(Ordering::SeqCst), 0);
+        let t = std::thread::spawn(move || drop(b));
+        t.join().unwrap();
+        assert_eq!(released.load(Ordering::SeqCst), 1);
+        drop(bytes);
     }
 
     #[test]

@@ -9,7 +9,7 @@ use super::error::{Error, Result};
 use super::iter::{strided_for_each, strided_rows};
 use super::scalar::Scalar;
 use super::sizes_strides::SizesAndStrides;
-use super::storage::Storage;
+use super::storage::{ExternalOwner, ExternalStorage, Storage};
 use std::cell::UnsafeCell;
 use std::ffi::c_void;
 use std::sync::atomic::{AtomicIsize, AtomicUsize, Ordering};
@@ -83,6 +83,8 @@ enum StorageRef {
     Heap(Storage),
     /// The `Inline` bytes of another tensor (this tensor is a view or restride of it).
     Of(Tensor),
+    /// Memory someone else allocated, with an owner to release (Note [External storage]).
+    External(ExternalStorage),
 }
 
 impl StorageRef {
@@ -104,6 +106,7 @@ impl StorageRef {
                 StorageRef::Inline { bytes, .. } => bytes.get().cast::<u8>(),
                 _ => unreachable!("StorageRef::Of names a tensor with inline storage"),
             },
+            StorageRef::External(s) => s.as_ptr(),
         }
     }
 
@@ -112,6 +115,7 @@ impl StorageRef {
             StorageRef::Inline { nbytes, .. } => *nbytes as usize,
             StorageRef::Heap(s) => s.nbytes(),
             StorageRef::Of(t) => t.storage.nbytes(),
+            StorageRef::External(s) => s.nbytes(),
         }
     }
 
@@ -120,6 +124,7 @@ impl StorageRef {
     fn id(&self) -> usize {
         match self {
             StorageRef::Heap(s) => s.id(),
+            StorageRef::External(s) => s.id(),
             _ => self.as_ptr() as usize,
         }
     }
@@ -131,6 +136,7 @@ impl StorageRef {
             StorageRef::Inline { .. } => StorageRef::Of(owner.clone()),
             StorageRef::Heap(s) => StorageRef::Heap(s.clone()),
             StorageRef::Of(t) => StorageRef::Of(t.clone()),
+            StorageRef::External(s) => StorageRef::External(s.clone()),
         }
     }
 }
@@ -439,6 +445,90 @@ impl Tensor {
             dtype,
             None,
         ))
+    }
+
+    /// A tensor over memory the core did not allocate (Note [External storage] in storage.rs):
+    /// `nbytes` bytes at `ptr`, viewed with `sizes`, `strides` (in elements, none negative) and an
+    /// element `offset`; `owner` runs exactly once, when the last tensor or view over the memory
+    /// dies — also when this function fails. `Value` errors for a view that reaches outside the
+    /// bytes, a negative stride, or a base address not aligned to the element size.
+    ///
+    /// # Safety
+    /// `ptr` is valid for reads and writes of `nbytes` bytes until `owner` runs, and the memory
+    /// holds initialised elements of `dtype` (for bool: 0 or 1) wherever the view reaches.
+    pub unsafe fn from_external(
+        ptr: *mut u8,
+        nbytes: usize,
+        sizes: &[usize],
+        strides: &[isize],
+        offset: usize,
+        dtype: DType,
+        owner: ExternalOwner,
+    ) -> Result<Tensor> {
+        // SAFETY: contract; from here on the owner runs when `storage` is dropped, error or not.
+        let storage = unsafe { ExternalStorage::new(ptr, nbytes, owner) };
+        assert_eq!(sizes.len(), strides.len(), "from_external: sizes and strides differ");
+        let item = dtype.itemsize();
+        if strides.iter().any(|&s| s < 0) {
+            return Err(Error::value(format!(
+                "external memory with negative strides {strides:?} is not supported"
+            )));
+        }
+        if (ptr as usize) % item != 0 {
+            return Err(Error::value(format!(
+                "external memory at address {ptr:p} is not aligned to the {item}-byte elements of {dtype}"
+            )));
+        }
+        let numel = checked_numel(sizes)?;
+        if numel > 0 {
+            // The last element the view reaches, in elements from the base.
+            let last = sizes.iter().zip(strides).try_fold(offset, |acc, (&n, &s)| {
+                acc.checked_add((n - 1).checked_mul(s as usize)?)
+            });
+            let fits = last
+                .and_then(|l| l.checked_add(1)?.checked_mul(item))
+                .is_some_and(|end| end <= nbytes);
+            if !fits {
+                return Err(Error::value(format!(
+                    "a view with sizes {sizes:?}, strides {strides:?} and offset {offset} of {dtype} \
+                     elements does not fit in {nbytes} bytes of external memory"
+                )));
+            }
+        }
+        Ok(Tensor::from_parts(
+            StorageRef::External(storage),
+            SizesAndStrides::new(sizes, strides),
+            offset,
+            dtype,
+            None,
+        ))
+    }
+
+    /// This handle as a raw pointer, for foreign code to keep (a capsule, a DLPack manager
+    /// context); give it back exactly once to `from_raw`, which releases it.
+    pub fn into_raw(self) -> *const c_void {
+        Arc::into_raw(self.inner).cast()
+    }
+
+    /// The handle `into_raw` gave out.
+    ///
+    /// # Safety
+    /// `p` came from `into_raw` and is given back only once.
+    pub unsafe fn from_raw(p: *const c_void) -> Tensor {
+        // SAFETY: contract: `p` is an `Arc<TensorImpl>` pointer from `Arc::into_raw`.
+        Tensor {
+            inner: unsafe { Arc::from_raw(p.cast::<TensorImpl>()) },
+        }
+    }
+
+    /// True when the tensor's memory is external (Note [External storage]): shared with its
+    /// producer rather than allocated by the core.
+    pub fn is_external(&self) -> bool {
+        let s = match &self.storage {
+            StorageRef::Of(t) => &t.storage,
+            s => s,
+        };
+        matches!(s, StorageRef::External(_))
     }
 
     /// A new contiguous tensor filled with `value` converted to `dtype`.
@@ -1049,6 +1139,58 @@ impl Tensor {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn external_memory_is_shared_and_released_once_with_the_last_view() {
+        use std::sync::atomic::AtomicUsize;
+        static RELEASED: AtomicUsize = AtomicUsize::new(0);
+        let mut data: Vec<f32> = (0..12).map(|i| i as f32).collect();
+        let ptr = data.as_mut_ptr().cast::<u8>();
+        // A 3x2 view with strides (4, 2) over a 3x4 row-major buffer, starting at element 1.
+        // SAFETY: `data` outlives the tensors (checked: released before it is dropped).
+        let t = unsafe {
+            Tensor::from_external(ptr, 48, &[3, 2], &[4, 2], 1, DType::Float32, Box::new(|| {
+                RELEASED.fetch_add(1, Ordering::SeqCst);
+            }))
+        }
+        .unwrap();
+        assert!(t.is_external());
+        assert_eq!(t.to_vec::<f32>(), vec![1.0, 3.0, 5.0, 7.0, 9.0, 11.0]);
+        // SAFETY: element 0 of the view is in bounds.
+        unsafe { t.data_ptr::<f32>().write(-1.0) };
+        let v = crate::core::ops::select(&t, 0, 2).unwrap();
+        drop(t);
+        assert_eq!(RELEASED.load(Ordering::SeqCst), 0);
+        assert_eq!(v.to_vec::<f32>(), vec![9.0, 11.0]);
+        drop(v);
+        assert_eq!(RELEASED.load(Ordering::SeqCst), 1);
+        assert_eq!(data[1], -1.0);
+    }
+
+    #[test]
+    fn external_views_outside_the_memory_are_refused_and_still_released() {
+        use std::sync::atomic::AtomicUsize;
+        static RELEASED: AtomicUsize = AtomicUsize::new(0);
+        let mut data = [0u64; 4];
+        let ptr = data.as_mut_ptr().cast::<u8>();
+        let release = || -> ExternalOwner {
+            Box::new(|| {
+                RELEASED.fetch_add(1, Ordering::SeqCst);
+            })
+        };
+        // SAFETY: `data` outlives every call; failures create no tensor.
+        unsafe {
+            let e = Tensor::from_external(ptr, 32, &[5], &[1], 0, DType::Int64, release());
+            assert_eq!(e.unwrap_err().kind, crate::core::ErrorKind::Value);
+            let e = Tensor::from_external(ptr.add(1), 31, &[1], &[1], 0, DType::Int64, release());
+            assert_eq!(e.unwrap_err().kind, crate::core::ErrorKind::Value);
+            let e = Tensor::from_external(ptr, 32, &[2], &[-1], 1, DType::Int64, release());
+            assert_eq!(e.unwrap_err().kind, crate::core::ErrorKind::Value);
+            let empty = Tensor::from_external(ptr, 0, &[0, 3], &[3, 1], 0, DType::Int64, release());
+            assert_eq!(empty.unwrap().numel(), 0);
+        }
+        assert_eq!(RELEASED.load(Ordering::SeqCst), 4);
+    }
 
     #[test]
     fn zeros_has_contiguous_strides() {
