@@ -38,6 +38,9 @@ BUILD_DBG   := build-dbg
 
 # Python packages installed into the test venvs (hypothesis: the generated-call tests).
 TEST_DEPS   := pytest>=8 hypothesis>=6.100
+# numpy: the interop tests (release venv only: its wheel drifts the debug interpreter's refcount
+# total, so the debug venv does without it and those tests skip there).
+RELEASE_TEST_DEPS := numpy
 # mypy type-checks a sample script against the stub (release venv only: its compiled wheels are
 # for the release interpreter).
 TYPECHECK_DEPS := mypy
@@ -72,7 +75,7 @@ $(VENV)/bin/python:
 
 # Rebuilt when the Makefile changes (TEST_DEPS may have grown); pip skips what is installed.
 $(VENV)/.test-deps: Makefile | $(VENV)/bin/python
-	$(VENV)/bin/python -m pip install -q $(foreach d,$(TEST_DEPS),'$(d)') '$(TYPECHECK_DEPS)'
+	$(VENV)/bin/python -m pip install -q $(foreach d,$(TEST_DEPS) $(RELEASE_TEST_DEPS),'$(d)') '$(TYPECHECK_DEPS)'
 	touch $@
 
 # Install the freshly built wheel into .venv (force: same version, new build).
@@ -160,7 +163,7 @@ lint:
 stubs:
 	UPDATE_GENERATED=1 $(CARGO) test --lib -- --exact bindings::generated::tests::committed_generated_files_are_current
 
-# numpy is bench-only (installed on demand); BENCH_ARGS=--quick, --callgrind, ... (see the script).
+# numpy is installed with the release test deps; BENCH_ARGS=--quick, --callgrind, ... (see the script).
 bench: install
 	$(VENV)/bin/python -c 'import numpy' 2>/dev/null || $(VENV)/bin/python -m pip install -q numpy || true
 	$(VENV)/bin/python $(BENCH) $(BENCH_ARGS)

@@ -304,7 +304,7 @@ pub fn frombuffer(o: Borrowed<'_>, dtype: DType, count: i64, offset: i64) -> PyR
                 // SAFETY: a live category and a static message; on -1 the warning became an error
                 // and the export is released by dropping the owner below.
                 if unsafe { ffi::PyErr_WarnEx(ffi::PyExc_UserWarning, NOT_WRITABLE.as_ptr(), 1) } < 0 {
-                    drop(external::owner_of_buffer(v));
+                    external::owner_of_buffer(v)(); // ends the export now
                     return Err(BindError::Python);
                 }
             }
@@ -341,7 +341,7 @@ pub fn frombuffer(o: Borrowed<'_>, dtype: DType, count: i64, offset: i64) -> PyR
     let count = match checks {
         Ok(c) => c,
         Err(e) => {
-            drop(owner);
+            owner(); // ends the export now
             return Err(e);
         }
     };

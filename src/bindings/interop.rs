@@ -180,13 +180,13 @@ pub(crate) fn tensor_array<'a>(
     if let Some(dt) = dtype {
         // SAFETY: a method call on a live array; new reference or NULL.
         arr = unsafe {
-            ObjectPtr::steal_or_err(ffi::PyObject_CallMethod(
+            let astype = ObjectPtr::steal_or_err(ffi::PyObject_GetAttrString(
                 shared.as_ptr(),
                 c"astype".as_ptr(),
-                c"OO".as_ptr(),
-                dt.as_ptr(),
-                ffi::Py_False(),
-            ))?
+            ))?;
+            let args = ObjectPtr::steal_or_err(ffi::PyTuple_Pack(1, dt.as_ptr()))?;
+            let kwargs = ObjectPtr::steal_or_err(ffi::Py_BuildValue(c"{sO}".as_ptr(), c"copy".as_ptr(), ffi::Py_False()))?;
+            ObjectPtr::steal_or_err(ffi::PyObject_Call(astype.as_ptr(), args.as_ptr(), kwargs.as_ptr()))?
         };
     }
     let copied = arr.as_ptr() != shared.as_ptr();

@@ -71,7 +71,16 @@ fn item(o: Borrowed<'_>) -> PyResult<IndexItem> {
         // The core sorts tensors out: 0-dim integer ones act as ints, bool/uint8 ones as masks.
         return Ok(IndexItem::Tensor(t.alias()));
     }
-    if is_sequence(o) {
+    if super::numpy::is_numpy_scalar(o) {
+        // `t[np.int64(1)]`, `t[np.bool_(True)]`: as the Python int or bool (torch).
+        let (v, d) = super::numpy::scalar_value(o)?;
+        match (v, d) {
+            (crate::core::Scalar::Bool(b), _) => return Ok(IndexItem::Bool(b)),
+            (crate::core::Scalar::Int(i), _) => return Ok(IndexItem::Int(i)),
+            _ => {}
+        }
+    }
+    if is_sequence(o) || super::numpy::is_ndarray(o) {
         // torch's `indexing_tensor_from_data`: a list of bools is a mask, anything else is
         // converted to int64 (floats truncated; `[]` is an empty int64 index).
         let t = from_data(o, None, "index")?;
