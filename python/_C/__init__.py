@@ -11,6 +11,10 @@ suite reads are re-exported as well although they start with an underscore:
   calls that may still read them return.
 - ``_C._hold_in_thread(t, seconds)``: test hook; a Rust thread holds ``t`` for a while, then
   drops it without the GIL (PyObject preservation tests).
+- ``_C._C_API``: the capsule holding the C API table of ``include/tensorbind.h`` (for other
+  extensions: ``tb_import_api()`` reads it with ``PyCapsule_Import("_C._C_API")``).
+- ``_C._live_external()``, ``_C._live_dlpack()``: external-memory owners and exported DLPack
+  tensors not yet released (leak checks of the interop paths).
 - ``_C._testing_*``: test hooks of ``src/bindings/testing.rs`` (pausing a core call that released
   the GIL; panics on a pool worker and on a thread of the library).
 """
@@ -21,6 +25,7 @@ suite reads are re-exported as well although they start with an underscore:
 from . import _C as _ext
 from ._C import *  # noqa: F401,F403
 from ._C import (  # noqa: F401
+    _C_API,
     _hold_in_thread,
     _live_dlpack,
     _live_external,

@@ -34,6 +34,7 @@ pub mod override_protocol;
 pub mod write_out;
 
 // Layer 3 — entry points: the functions, methods and slots CPython calls.
+pub mod c_api;
 pub mod c_view;
 pub mod generated;
 pub mod generator_methods;

@@ -48,6 +48,8 @@ unsafe fn init() -> PyResult<ObjectPtr> {
         super::structseq::init(m.as_ptr(), super::generated::return_types())?;
         super::generator_methods::init(m.as_ptr(), super::generated::generator_methods())?;
         add_object(m.as_ptr(), "_py_debug", py_bool(cfg!(py_debug)))?;
+        // The C API table for other extensions (include/tensorbind.h, `tb_import_api`).
+        add_object(m.as_ptr(), "_C_API", super::c_api::capsule()?)?;
         let rebuild = ObjectPtr::steal_or_err(ffi::PyObject_GetAttrString(
             m.as_ptr(),
             c"_rebuild_tensor".as_ptr(),

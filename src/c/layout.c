@@ -10,3 +10,8 @@ const uint64_t tb_tensor_view_layout[3] = {
     offsetof(tb_tensor_view, ndim),
     offsetof(tb_tensor_view, dtype),
 };
+
+const uint64_t tb_c_api_layout[2] = {
+    sizeof(tb_c_api),
+    offsetof(tb_c_api, zeros),
+};
