@@ -31,7 +31,8 @@ What it does:
   and by keyword), or passed under wrong keyword names.
 - **Checks the outcome** (`run_call`): a result (touched: shape, dtype, strides, values), or one of
   ``ALLOWED`` — TypeError, ValueError, IndexError, RuntimeError, MemoryError, NotImplementedError,
-  OverflowError (and the `FuzzError` an action raises on purpose, or a ``Warning`` when the call
+  OverflowError, BufferError (the buffer protocol's and DLPack's error: `out=` resizing a tensor a
+  memoryview exports, `__dlpack__` with a stream or device other than the CPU) (and the `FuzzError` an action raises on purpose, or a ``Warning`` when the call
   runs with warnings as errors). Anything else — SystemError, an AttributeError, a message with
   "panic" or "internal error" — is a `Finding`; a crash kills the process.
 
@@ -101,6 +102,7 @@ ALLOWED = (
     MemoryError,
     NotImplementedError,
     OverflowError,
+    BufferError,
     FuzzError,
 )
 """The exception types a call may raise (RecursionError is a RuntimeError)."""
