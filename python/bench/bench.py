@@ -367,6 +367,87 @@ def child_throughput(quick, threads):
     return json.loads(p.stdout.strip().splitlines()[-1])
 
 
+# ----- interop (issue 11) -----------------------------------------------------------------------
+
+# Per-call targets of issue 11, as a ratio to torch's same call (lower is better).
+INTEROP_TARGETS = {"_C.from_numpy(a)": 0.5, "t.numpy()": 0.5, "np.asarray(t)": 0.5,
+                   "_C.from_dlpack(a)": 0.5}
+
+
+def run_interop(quick):
+    """Memory exchange with numpy (and torch): per call at two sizes (the cost must not grow with
+    the data), beside torch's same call; and `_C.tensor(ndarray)` of 4M float32 against
+    `ndarray.copy()`. Needs numpy; returns None without it."""
+    if np is None:
+        return None
+    rounds = 15 if quick else 41
+    target = 0.004 if quick else 0.01
+    baseline = timeit.Timer("pass")
+    rows = []
+    for n in (1000, 4 << 20):
+        ns_c = {"_C": _C, "np": np, "a": np.ones(n, np.float32), "t": _C.ones(n)}
+        ns_t = ({"torch": torch, "np": np, "a": np.ones(n, np.float32), "t": torch.ones(n)}
+                if torch is not None else None)
+        for name, sc, st in (
+            ("_C.from_numpy(a)", "_C.from_numpy(a)", "torch.from_numpy(a)"),
+            ("t.numpy()", "t.numpy()", "t.numpy()"),
+            ("np.asarray(t)", "np.asarray(t)", "np.asarray(t)"),
+            ("_C.from_dlpack(a)", "_C.from_dlpack(a)", "torch.from_dlpack(a)"),
+        ):
+            timers = {"_C": _timer(sc, ns_c)}
+            if ns_t is not None:
+                timers["torch"] = _timer(st, ns_t)
+            for t in timers.values():
+                t.timeit(100)
+            res = interleave(timers, rounds, calibrate(timers["_C"], target), baseline)
+            row = {"case": f"{name} ({n} f32)", "key": name}
+            for k, xs in res.items():
+                row[k] = tuple(v * 1e9 for v in stats(xs))
+            rows.append(row)
+            print(".", end="", file=sys.stderr, flush=True)
+    n = 4 << 20
+    a = np.random.default_rng(0).random(n, dtype=np.float32)
+    fns = {"_C.tensor(a)": lambda: _C.tensor(a), "a.copy()": lambda: a.copy()}
+    if torch is not None:
+        fns["torch.tensor(a)"] = lambda: torch.tensor(a)
+    for f in fns.values():
+        f()
+    res = {k: [] for k in fns}
+    keys = list(fns)
+    for r in range(5 if quick else 15):
+        for k in keys[r % len(keys):] + keys[: r % len(keys)]:
+            t0 = time.perf_counter()
+            fns[k]()
+            res[k].append(time.perf_counter() - t0)
+    copy = {k: (2 * 4 * n / stats(xs)[0] / 1e9, stats(xs)[1] / stats(xs)[0]) for k, xs in res.items()}
+    print(file=sys.stderr)
+    return {"percall": rows, "copy": copy}
+
+
+def print_interop(res):
+    if res is None:
+        print("numpy not installed")
+        return
+    has_torch = "torch" in res["percall"][0]
+    print(f"{'case':34s}{'_C ns':>10s} {'IQR':>5s}" + (f"{'torch ns':>10s} {'IQR':>5s}"
+          f"{'_C/torch':>9s}{'target':>8s}  met" if has_torch else ""))
+    for r in res["percall"]:
+        med, iqr = r["_C"]
+        line = f"{r['case']:34s}{med:10.1f} {100 * iqr / med if med > 0 else 0:4.0f}%"
+        if has_torch:
+            tm, ti = r["torch"]
+            ratio = med / tm
+            tgt = INTEROP_TARGETS[r["key"]]
+            line += (f"{tm:10.1f} {100 * ti / tm if tm > 0 else 0:4.0f}%{ratio:9.2f}{tgt:8.2f}"
+                     f"  {'yes' if ratio <= tgt else 'NO'}")
+        print(line)
+    c = res["copy"]
+    print(f"copy of a 4M float32 array (GB/s read+write; target _C.tensor(a) >= 0.9x a.copy()):")
+    for k, (v, iqr) in c.items():
+        print(f"  {k:20s}{v:8.2f} GB/s  IQR {100 * iqr:.0f}%")
+    print(f"  _C.tensor(a) / a.copy() = {c['_C.tensor(a)'][0] / c['a.copy()'][0]:.2f}")
+
+
 # ----- footprint --------------------------------------------------------------------------------
 
 
@@ -594,7 +675,8 @@ def main():
     ap.add_argument("--profile", default=None,
                     help="callgrind: also profile _C.add(a, b) by function (file prefix)")
     ap.add_argument("--path", default=None, help="import _C from this directory first")
-    ap.add_argument("--only", default=None, help="percall,throughput,footprint (comma list)")
+    ap.add_argument("--only", default=None,
+                    help="percall,throughput,interop,footprint (comma list)")
     ap.add_argument("--child-throughput", action="store_true", help=argparse.SUPPRESS)
     args = ap.parse_args()
 
@@ -615,7 +697,7 @@ def main():
     if args.callgrind:
         run_callgrind(args.calls, args.profile)
         return
-    only = set((args.only or "percall,throughput,footprint").split(","))
+    only = set((args.only or "percall,throughput,interop,footprint").split(","))
     if "percall" in only:
         print("\n== per-call (1-element float32 unless said; ns/call, median of interleaved "
               "rounds; lower is better) ==")
@@ -636,6 +718,9 @@ def main():
               "(_C at 1 core thread; matmuls of >= 1M multiply-adds run without the GIL; "
               "ideal 2.0 on two idle cores): "
               + ", ".join(f"{k} {v:.2f}x" for k, v in tt.items()))
+    if "interop" in only:
+        print("\n== interop: memory exchange with numpy and torch (ns/call; lower is better) ==")
+        print_interop(run_interop(args.quick))
     if "footprint" in only:
         print("\n== footprint ==")
         print_footprint(run_footprint(args.quick))
