@@ -23,10 +23,10 @@
 //! fix: "missing 1 required positional argument" is singular (torch pluralizes it backwards).
 
 use super::convert::{self, is_bool, is_float, is_int, is_int_or_bool, is_number, is_str};
-use super::numpy;
 use super::describe;
 use super::dtype_object::unpack_dtype;
 use super::errors::{type_error, BindError, PyResult};
+use super::numpy;
 use super::object_ptr::Borrowed;
 use super::override_protocol::{self, Overloaded};
 use super::tensor_object::{is_tensor, tensor_ref, tensor_type, unpack, TensorRef};
@@ -548,10 +548,12 @@ fn is_int_like(o: Borrowed<'_>) -> bool {
     }
 }
 
-/// True for a numpy integer scalar (`np.int64(2)`: it has `__index__`; `np.bool_` has not).
+/// True for a numpy integer scalar (`np.int64(2)`: it has `__index__`; `np.bool_` has not) or a
+/// 0-dim integer array (`np.array(2)`), which torch accepts as ints.
 fn is_numpy_int(o: Borrowed<'_>) -> bool {
     // SAFETY: a slot check of a live object.
-    numpy::is_numpy_scalar(o) && unsafe { ffi::PyIndex_Check(o.as_ptr()) != 0 }
+    (numpy::is_numpy_scalar(o) && unsafe { ffi::PyIndex_Check(o.as_ptr()) != 0 })
+        || numpy::is_zero_dim_int_array(o)
 }
 
 /// The value of a number argument: a Python number, or a numpy scalar (torch accepts both).

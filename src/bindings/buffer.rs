@@ -79,15 +79,19 @@ pub unsafe extern "C" fn tensor_getbuffer(
         let item = t.dtype().itemsize() as ffi::Py_ssize_t;
         let c_contig = t.is_contiguous();
         let want = |f: c_int| flags & f == f;
-        if want(ffi::PyBUF_C_CONTIGUOUS) && !c_contig
+        if want(ffi::PyBUF_C_CONTIGUOUS)
+            && !c_contig
             && !(want(ffi::PyBUF_ANY_CONTIGUOUS) && is_f_contiguous(t.sizes(), t.strides()))
         {
             return Err(buffer_error("_C.Tensor: the tensor is not C-contiguous"));
         }
         if want(ffi::PyBUF_F_CONTIGUOUS) && !is_f_contiguous(t.sizes(), t.strides()) {
-            return Err(buffer_error("_C.Tensor: the tensor is not Fortran-contiguous"));
+            return Err(buffer_error(
+                "_C.Tensor: the tensor is not Fortran-contiguous",
+            ));
         }
-        if want(ffi::PyBUF_ANY_CONTIGUOUS) && !c_contig && !is_f_contiguous(t.sizes(), t.strides()) {
+        if want(ffi::PyBUF_ANY_CONTIGUOUS) && !c_contig && !is_f_contiguous(t.sizes(), t.strides())
+        {
             return Err(buffer_error("_C.Tensor: the tensor is not contiguous"));
         }
         if !want(ffi::PyBUF_STRIDES) && !c_contig {
@@ -127,8 +131,16 @@ pub unsafe extern "C" fn tensor_getbuffer(
             } else {
                 std::ptr::null_mut()
             };
-            v.shape = if want(ffi::PyBUF_ND) { shape } else { std::ptr::null_mut() };
-            v.strides = if want(ffi::PyBUF_STRIDES) { strides } else { std::ptr::null_mut() };
+            v.shape = if want(ffi::PyBUF_ND) {
+                shape
+            } else {
+                std::ptr::null_mut()
+            };
+            v.strides = if want(ffi::PyBUF_STRIDES) {
+                strides
+            } else {
+                std::ptr::null_mut()
+            };
             v.suboffsets = std::ptr::null_mut();
             v.internal = Box::into_raw(export).cast();
             (*(obj as *mut PyTensor)).exports += 1;
@@ -183,7 +195,11 @@ fn get_buffer(o: Borrowed<'_>, flags: c_int) -> PyResult<Box<ffi::Py_buffer>> {
 fn dtype_of_format(format: Option<&[u8]>, itemsize: usize) -> Option<DType> {
     let mut f = format.unwrap_or(b"B");
     if let Some((&c, rest)) = f.split_first() {
-        let native_order = if cfg!(target_endian = "little") { b'<' } else { b'>' };
+        let native_order = if cfg!(target_endian = "little") {
+            b'<'
+        } else {
+            b'>'
+        };
         if c == b'@' || c == b'=' || c == native_order {
             f = rest;
         }
@@ -223,7 +239,9 @@ pub fn shared_from_buffer(o: Borrowed<'_>, fname: &str) -> PyResult<Tensor> {
     let (dtype, sizes, strides, buf) = unsafe {
         let format = (!view.format.is_null()).then(|| CStr::from_ptr(view.format).to_bytes());
         let Some(dtype) = dtype_of_format(format, view.itemsize as usize) else {
-            let text = format.map(|f| String::from_utf8_lossy(f).into_owned()).unwrap_or_default();
+            let text = format
+                .map(|f| String::from_utf8_lossy(f).into_owned())
+                .unwrap_or_default();
             let mut view = view;
             ffi::PyBuffer_Release(&mut *view);
             return Err(super::errors::type_error(format!(
@@ -242,7 +260,9 @@ pub fn shared_from_buffer(o: Borrowed<'_>, fname: &str) -> PyResult<Tensor> {
         } else {
             let shape = std::slice::from_raw_parts(view.shape, nd);
             let strides: Vec<isize> = if view.strides.is_null() {
-                crate::core::tensor::contiguous_strides(&shape.iter().map(|&s| s as usize).collect::<Vec<_>>())
+                crate::core::tensor::contiguous_strides(
+                    &shape.iter().map(|&s| s as usize).collect::<Vec<_>>(),
+                )
             } else {
                 let st = std::slice::from_raw_parts(view.strides, nd);
                 if st.iter().any(|&s| s % item != 0) {
@@ -261,7 +281,11 @@ pub fn shared_from_buffer(o: Borrowed<'_>, fname: &str) -> PyResult<Tensor> {
     let nbytes = if sizes.contains(&0) {
         0
     } else {
-        let last: isize = sizes.iter().zip(&strides).map(|(&n, &s)| (n as isize - 1) * s.max(0)).sum();
+        let last: isize = sizes
+            .iter()
+            .zip(&strides)
+            .map(|(&n, &s)| (n as isize - 1) * s.max(0))
+            .sum();
         (last as usize + 1) * dtype.itemsize()
     };
     // SAFETY: the open export keeps the memory valid and unmoved until the owner releases it.
@@ -291,19 +315,24 @@ static WARNED_NOT_WRITABLE: std::sync::atomic::AtomicBool =
 /// resize its memory meanwhile.
 pub fn frombuffer(o: Borrowed<'_>, dtype: DType, count: i64, offset: i64) -> PyResult<Tensor> {
     if !has_buffer(o) {
-        return Err(value_error("object does not implement Python buffer protocol."));
+        return Err(value_error(
+            "object does not implement Python buffer protocol.",
+        ));
     }
     let view = match get_buffer(o, ffi::PyBUF_WRITABLE) {
         Ok(v) => v,
         Err(_) => {
             // SAFETY: GIL held.
             unsafe { ffi::PyErr_Clear() };
-            let v = get_buffer(o, ffi::PyBUF_SIMPLE)
-                .map_err(|_| super::errors::runtime_error("could not retrieve buffer from object"))?;
+            let v = get_buffer(o, ffi::PyBUF_SIMPLE).map_err(|_| {
+                super::errors::runtime_error("could not retrieve buffer from object")
+            })?;
             if !WARNED_NOT_WRITABLE.swap(true, std::sync::atomic::Ordering::Relaxed) {
                 // SAFETY: a live category and a static message; on -1 the warning became an error
                 // and the export is released by dropping the owner below.
-                if unsafe { ffi::PyErr_WarnEx(ffi::PyExc_UserWarning, NOT_WRITABLE.as_ptr(), 1) } < 0 {
+                if unsafe { ffi::PyErr_WarnEx(ffi::PyExc_UserWarning, NOT_WRITABLE.as_ptr(), 1) }
+                    < 0
+                {
                     external::owner_of_buffer(v)(); // ends the export now
                     return Err(BindError::Python);
                 }
@@ -331,7 +360,11 @@ pub fn frombuffer(o: Borrowed<'_>, dtype: DType, count: i64, offset: i64) -> PyR
                 len - offset
             ),
         )?;
-        let count = if count < 0 { (len - offset) / elsize } else { count };
+        let count = if count < 0 {
+            (len - offset) / elsize
+        } else {
+            count
+        };
         check(
             count.checked_mul(elsize).and_then(|n| n.checked_add(offset)).is_some_and(|end| end <= len),
             format!("requested buffer length ({count} * {elsize} bytes) after offset ({offset} bytes) must not be greater than actual buffer length ({len} bytes)"),

@@ -99,7 +99,9 @@ fn dtype_of(code: i32) -> PyResult<DType> {
 /// `sizes` points at `ndim` readable entries (or `ndim` is 0).
 unsafe fn sizes_of(ndim: i64, sizes: *const i64) -> PyResult<Vec<usize>> {
     if ndim < 0 || (ndim > 0 && sizes.is_null()) {
-        return Err(value_error(format!("tb_c_api: bad ndim {ndim} or NULL sizes")));
+        return Err(value_error(format!(
+            "tb_c_api: bad ndim {ndim} or NULL sizes"
+        )));
     }
     let s = if ndim == 0 {
         &[][..]
@@ -148,7 +150,11 @@ unsafe extern "C" fn api_from_external(
         let nbytes = if sizes.contains(&0) {
             0
         } else {
-            let last: isize = sizes.iter().zip(&strides).map(|(&n, &s)| (n as isize - 1) * s.max(0)).sum();
+            let last: isize = sizes
+                .iter()
+                .zip(&strides)
+                .map(|(&n, &s)| (n as isize - 1) * s.max(0))
+                .sum();
             (last.max(0) as usize + 1) * dtype.itemsize()
         };
         // SAFETY: the header's contract: `data` holds the elements the view reaches until the

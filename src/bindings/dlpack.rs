@@ -102,7 +102,11 @@ fn dl_dtype(d: DType) -> DLDataType {
         DType::Float32 => (K_DL_FLOAT, 32),
         DType::Float64 => (K_DL_FLOAT, 64),
     };
-    DLDataType { code, bits, lanes: 1 }
+    DLDataType {
+        code,
+        bits,
+        lanes: 1,
+    }
 }
 
 fn dtype_of_dl(t: DLDataType) -> PyResult<DType> {
@@ -159,7 +163,11 @@ unsafe extern "C" fn delete_versioned(m: *mut DLManagedTensorVersioned) {
     }
     // SAFETY: `m` is the first field of an `Exported` made by `to_dlpack` (`repr(Rust)` puts it
     // wherever, so we go through `manager_ctx`, which points at the box itself); freed once.
-    unsafe { drop(Box::from_raw((*m).manager_ctx as *mut Exported<DLManagedTensorVersioned>)) };
+    unsafe {
+        drop(Box::from_raw(
+            (*m).manager_ctx as *mut Exported<DLManagedTensorVersioned>,
+        ))
+    };
     LIVE_EXPORTS.fetch_sub(1, std::sync::atomic::Ordering::Relaxed);
 }
 
@@ -168,7 +176,11 @@ unsafe extern "C" fn delete_legacy(m: *mut DLManagedTensor) {
         return;
     }
     // SAFETY: as in `delete_versioned`.
-    unsafe { drop(Box::from_raw((*m).manager_ctx as *mut Exported<DLManagedTensor>)) };
+    unsafe {
+        drop(Box::from_raw(
+            (*m).manager_ctx as *mut Exported<DLManagedTensor>,
+        ))
+    };
     LIVE_EXPORTS.fetch_sub(1, std::sync::atomic::Ordering::Relaxed);
 }
 
@@ -178,7 +190,8 @@ unsafe extern "C" fn capsule_destructor(capsule: *mut ffi::PyObject) {
     // never consumed, so we own its managed tensor; a renamed one belongs to its consumer.
     unsafe {
         if ffi::PyCapsule_IsValid(capsule, NAME_VERSIONED.as_ptr()) != 0 {
-            let m = ffi::PyCapsule_GetPointer(capsule, NAME_VERSIONED.as_ptr()) as *mut DLManagedTensorVersioned;
+            let m = ffi::PyCapsule_GetPointer(capsule, NAME_VERSIONED.as_ptr())
+                as *mut DLManagedTensorVersioned;
             if let Some(d) = (*m).deleter {
                 d(m);
             }
@@ -284,7 +297,8 @@ pub fn from_capsule(capsule: Borrowed<'_>) -> PyResult<Tensor> {
             });
         }
         let (dl, flags, deleter): (*mut DLTensor, u64, (CDeleter, *mut c_void)) = if versioned {
-            let m = ffi::PyCapsule_GetPointer(p, NAME_VERSIONED.as_ptr()) as *mut DLManagedTensorVersioned;
+            let m = ffi::PyCapsule_GetPointer(p, NAME_VERSIONED.as_ptr())
+                as *mut DLManagedTensorVersioned;
             if m.is_null() {
                 return Err(BindError::Python);
             }
@@ -295,14 +309,18 @@ pub fn from_capsule(capsule: Borrowed<'_>) -> PyResult<Tensor> {
                     (*m).version.minor
                 )));
             }
-            let d = (*m).deleter.map(|d| std::mem::transmute::<_, unsafe extern "C" fn(*mut c_void)>(d));
+            let d = (*m)
+                .deleter
+                .map(|d| std::mem::transmute::<_, unsafe extern "C" fn(*mut c_void)>(d));
             (&raw mut (*m).dl_tensor, (*m).flags, (d, m.cast()))
         } else {
             let m = ffi::PyCapsule_GetPointer(p, NAME.as_ptr()) as *mut DLManagedTensor;
             if m.is_null() {
                 return Err(BindError::Python);
             }
-            let d = (*m).deleter.map(|d| std::mem::transmute::<_, unsafe extern "C" fn(*mut c_void)>(d));
+            let d = (*m)
+                .deleter
+                .map(|d| std::mem::transmute::<_, unsafe extern "C" fn(*mut c_void)>(d));
             (&raw mut (*m).dl_tensor, 0, (d, m.cast()))
         };
         let dlt = &*dl;
@@ -317,16 +335,26 @@ pub fn from_capsule(capsule: Borrowed<'_>) -> PyResult<Tensor> {
         let sizes: Vec<usize> = if nd == 0 {
             vec![]
         } else {
-            std::slice::from_raw_parts(dlt.shape, nd).iter().map(|&s| s.max(0) as usize).collect()
+            std::slice::from_raw_parts(dlt.shape, nd)
+                .iter()
+                .map(|&s| s.max(0) as usize)
+                .collect()
         };
         let strides: Vec<isize> = if nd == 0 || dlt.strides.is_null() {
             crate::core::tensor::contiguous_strides(&sizes)
         } else {
-            std::slice::from_raw_parts(dlt.strides, nd).iter().map(|&s| s as isize).collect()
+            std::slice::from_raw_parts(dlt.strides, nd)
+                .iter()
+                .map(|&s| s as isize)
+                .collect()
         };
         let data = (dlt.data as *mut u8).add(dlt.byte_offset as usize);
         // From here on the capsule is consumed: the deleter is ours to run, exactly once.
-        let used = if versioned { USED_NAME_VERSIONED } else { USED_NAME };
+        let used = if versioned {
+            USED_NAME_VERSIONED
+        } else {
+            USED_NAME
+        };
         if ffi::PyCapsule_SetName(p, used.as_ptr()) < 0 {
             return Err(BindError::Python);
         }
@@ -334,7 +362,11 @@ pub fn from_capsule(capsule: Borrowed<'_>) -> PyResult<Tensor> {
         let nbytes = if sizes.contains(&0) {
             0
         } else {
-            let last: isize = sizes.iter().zip(&strides).map(|(&n, &s)| (n as isize - 1) * s.max(0)).sum();
+            let last: isize = sizes
+                .iter()
+                .zip(&strides)
+                .map(|(&n, &s)| (n as isize - 1) * s.max(0))
+                .sum();
             (last as usize + 1) * dtype.itemsize()
         };
         let t = Tensor::from_external(data, nbytes, &sizes, &strides, 0, dtype, owner)?;

@@ -55,7 +55,9 @@ fn shareable_buffer(o: Borrowed<'_>) -> bool {
 pub(crate) fn as_tensor(r: &ParsedArgs<'_>) -> PyResult<*mut ffi::PyObject> {
     let dtype = r.optional_scalar_type(1)?;
     let Some(data) = r.object(0) else {
-        return Err(super::errors::runtime_error("Could not infer dtype of NoneType"));
+        return Err(super::errors::runtime_error(
+            "Could not infer dtype of NoneType",
+        ));
     };
     let convert_to = |t: Tensor| -> PyResult<*mut ffi::PyObject> {
         let t = match dtype {
@@ -82,10 +84,18 @@ pub(crate) fn as_tensor(r: &ParsedArgs<'_>) -> PyResult<*mut ffi::PyObject> {
 /// `_C.frombuffer(buffer, *, dtype, count=-1, offset=0)`.
 pub(crate) fn frombuffer(r: &ParsedArgs<'_>) -> PyResult<*mut ffi::PyObject> {
     let Some(buf) = r.object(0) else {
-        return Err(value_error("object does not implement Python buffer protocol."));
+        return Err(value_error(
+            "object does not implement Python buffer protocol.",
+        ));
     };
     let t = buffer::frombuffer(buf, r.scalar_type(1)?, r.int(2)?, r.int(3)?)?;
     Ok(wrap(t)?.release())
+}
+
+/// True when the pending Python exception is a TypeError.
+fn type_error_is_set() -> bool {
+    // SAFETY: reading the error indicator with the GIL held.
+    unsafe { ffi::PyErr_ExceptionMatches(ffi::PyExc_TypeError) != 0 }
 }
 
 /// Call `obj.__dlpack__(**kwargs)` (a new reference).
@@ -100,7 +110,11 @@ fn call_dlpack(method: Borrowed<'_>, versioned: bool) -> PyResult<ObjectPtr> {
                 return Err(BindError::Python);
             }
         }
-        ObjectPtr::steal_or_err(ffi::PyObject_Call(method.as_ptr(), args.as_ptr(), kwargs.as_ptr()))
+        ObjectPtr::steal_or_err(ffi::PyObject_Call(
+            method.as_ptr(),
+            args.as_ptr(),
+            kwargs.as_ptr(),
+        ))
     }
 }
 
@@ -109,7 +123,9 @@ fn call_dlpack(method: Borrowed<'_>, versioned: bool) -> PyResult<ObjectPtr> {
 /// `copy=True` copies; `copy=False` refuses read-only data (which otherwise is copied).
 pub(crate) fn from_dlpack(r: &ParsedArgs<'_>) -> PyResult<*mut ffi::PyObject> {
     let Some(obj) = r.object(0) else {
-        return Err(type_error("from_dlpack(): expected an object with __dlpack__ or a DLPack capsule, got NoneType"));
+        return Err(type_error(
+            "from_dlpack(): expected an object with __dlpack__ or a DLPack capsule, got NoneType",
+        ));
     };
     let device = r.object(1);
     if !is_none(device) {
@@ -117,7 +133,9 @@ pub(crate) fn from_dlpack(r: &ParsedArgs<'_>) -> PyResult<*mut ffi::PyObject> {
             convert::is_str(d) && convert::str_as_utf8(d).is_ok_and(|s| s == "cpu")
         });
         if !ok {
-            return Err(value_error("from_dlpack(): tensorbind only has the device 'cpu'"));
+            return Err(value_error(
+                "from_dlpack(): tensorbind only has the device 'cpu'",
+            ));
         }
     }
     let copy = r.object(2).filter(|o| !is_none(Some(*o)));
@@ -132,9 +150,10 @@ pub(crate) fn from_dlpack(r: &ParsedArgs<'_>) -> PyResult<*mut ffi::PyObject> {
         let method = unsafe { ObjectPtr::steal(method) }.expect("checked non-NULL");
         let capsule = match call_dlpack(method.as_borrowed(), true) {
             Ok(c) => c,
-            // SAFETY: error checks with the GIL held. An older producer (numpy < 2.1) rejects
-            // `max_version`: ask again for the legacy capsule, as torch does.
-            Err(BindError::Python) if unsafe { ffi::PyErr_ExceptionMatches(ffi::PyExc_TypeError) } != 0 => {
+            // An older producer (numpy < 2.1) rejects `max_version`: ask again for the legacy
+            // capsule, as torch does.
+            Err(BindError::Python) if type_error_is_set() => {
+                // SAFETY: clearing the TypeError just matched, GIL held.
                 unsafe { ffi::PyErr_Clear() };
                 call_dlpack(method.as_borrowed(), false)?
             }
@@ -185,8 +204,16 @@ pub(crate) fn tensor_array<'a>(
                 c"astype".as_ptr(),
             ))?;
             let args = ObjectPtr::steal_or_err(ffi::PyTuple_Pack(1, dt.as_ptr()))?;
-            let kwargs = ObjectPtr::steal_or_err(ffi::Py_BuildValue(c"{sO}".as_ptr(), c"copy".as_ptr(), ffi::Py_False()))?;
-            ObjectPtr::steal_or_err(ffi::PyObject_Call(astype.as_ptr(), args.as_ptr(), kwargs.as_ptr()))?
+            let kwargs = ObjectPtr::steal_or_err(ffi::Py_BuildValue(
+                c"{sO}".as_ptr(),
+                c"copy".as_ptr(),
+                ffi::Py_False(),
+            ))?;
+            ObjectPtr::steal_or_err(ffi::PyObject_Call(
+                astype.as_ptr(),
+                args.as_ptr(),
+                kwargs.as_ptr(),
+            ))?
         };
     }
     let copied = arr.as_ptr() != shared.as_ptr();
@@ -226,7 +253,9 @@ pub(crate) fn tensor_dlpack<'a>(
     this: TensorRef<'a>,
 ) -> PyResult<*mut ffi::PyObject> {
     let stream = r.object(0);
-    if !is_none(stream) && !stream.is_some_and(|s| convert::is_int(s) && convert::to_i64(s).is_ok_and(|v| v == -1)) {
+    if !is_none(stream)
+        && !stream.is_some_and(|s| convert::is_int(s) && convert::to_i64(s).is_ok_and(|v| v == -1))
+    {
         // torch: AssertionError "stream should be None on cpu."; BufferError as the array API says.
         return Err(buffer_error("stream should be None on cpu."));
     }
@@ -236,10 +265,13 @@ pub(crate) fn tensor_dlpack<'a>(
             // SAFETY: item access on a live object; a new reference or NULL.
             let major = unsafe { ffi::PySequence_GetItem(v.as_ptr(), 0) };
             // SAFETY: new reference or NULL.
-            let major = unsafe { ObjectPtr::steal(major) }
-                .ok_or_else(|| type_error("__dlpack__(): max_version must be a tuple (major, minor)"))?;
+            let major = unsafe { ObjectPtr::steal(major) }.ok_or_else(|| {
+                type_error("__dlpack__(): max_version must be a tuple (major, minor)")
+            })?;
             if !convert::is_int(major.as_borrowed()) {
-                return Err(type_error("__dlpack__(): max_version must be a tuple (major, minor)"));
+                return Err(type_error(
+                    "__dlpack__(): max_version must be a tuple (major, minor)",
+                ));
             }
             convert::to_i64(major.as_borrowed())? >= 1
         }
@@ -253,7 +285,9 @@ pub(crate) fn tensor_dlpack<'a>(
             return Err(BindError::Python);
         }
         if same == 0 {
-            return Err(buffer_error("__dlpack__(): dl_device must be (1, 0), the CPU"));
+            return Err(buffer_error(
+                "__dlpack__(): dl_device must be (1, 0), the CPU",
+            ));
         }
     }
     let copy = r.object(3).is_some_and(|c| !is_none(Some(c)) && is_true(c));
@@ -280,20 +314,34 @@ fn cpu_device() -> PyResult<ObjectPtr> {
         let enum_mod = ObjectPtr::steal_or_err(ffi::PyImport_ImportModule(c"enum".as_ptr()))?;
         let members = ObjectPtr::steal_or_err(ffi::Py_BuildValue(
             c"[(si)(si)(si)(si)(si)(si)(si)(si)(si)(si)(si)(si)(si)(si)]".as_ptr(),
-            c"kDLCPU".as_ptr(), 1,
-            c"kDLCUDA".as_ptr(), 2,
-            c"kDLCUDAHost".as_ptr(), 3,
-            c"kDLOpenCL".as_ptr(), 4,
-            c"kDLVulkan".as_ptr(), 7,
-            c"kDLMetal".as_ptr(), 8,
-            c"kDLVPI".as_ptr(), 9,
-            c"kDLROCM".as_ptr(), 10,
-            c"kDLROCMHost".as_ptr(), 11,
-            c"kDLExtDev".as_ptr(), 12,
-            c"kDLCUDAManaged".as_ptr(), 13,
-            c"kDLOneAPI".as_ptr(), 14,
-            c"kDLWebGPU".as_ptr(), 15,
-            c"kDLHexagon".as_ptr(), 16,
+            c"kDLCPU".as_ptr(),
+            1,
+            c"kDLCUDA".as_ptr(),
+            2,
+            c"kDLCUDAHost".as_ptr(),
+            3,
+            c"kDLOpenCL".as_ptr(),
+            4,
+            c"kDLVulkan".as_ptr(),
+            7,
+            c"kDLMetal".as_ptr(),
+            8,
+            c"kDLVPI".as_ptr(),
+            9,
+            c"kDLROCM".as_ptr(),
+            10,
+            c"kDLROCMHost".as_ptr(),
+            11,
+            c"kDLExtDev".as_ptr(),
+            12,
+            c"kDLCUDAManaged".as_ptr(),
+            13,
+            c"kDLOneAPI".as_ptr(),
+            14,
+            c"kDLWebGPU".as_ptr(),
+            15,
+            c"kDLHexagon".as_ptr(),
+            16,
         ))?;
         let cls = ObjectPtr::steal_or_err(ffi::PyObject_CallMethod(
             enum_mod.as_ptr(),
@@ -302,11 +350,19 @@ fn cpu_device() -> PyResult<ObjectPtr> {
             c"DLDeviceType".as_ptr(),
             members.as_ptr(),
         ))?;
-        let cpu = ObjectPtr::steal_or_err(ffi::PyObject_GetAttrString(cls.as_ptr(), c"kDLCPU".as_ptr()))?;
+        let cpu = ObjectPtr::steal_or_err(ffi::PyObject_GetAttrString(
+            cls.as_ptr(),
+            c"kDLCPU".as_ptr(),
+        ))?;
         ObjectPtr::steal_or_err(ffi::Py_BuildValue(c"(Oi)".as_ptr(), cpu.as_ptr(), 0))?
     };
     // A concurrent first call (another thread, between our GIL releases) may have won: keep one.
-    match CPU_DEVICE.compare_exchange(std::ptr::null_mut(), tuple.as_ptr(), Ordering::AcqRel, Ordering::Acquire) {
+    match CPU_DEVICE.compare_exchange(
+        std::ptr::null_mut(),
+        tuple.as_ptr(),
+        Ordering::AcqRel,
+        Ordering::Acquire,
+    ) {
         Ok(_) => {
             let kept = tuple.clone();
             std::mem::forget(kept); // the static's reference

@@ -138,7 +138,10 @@ fn loaded_api() -> Option<&'static Numpy> {
 /// `numpy.core._multiarray_umath`) and publish the table.
 fn fetch_api() -> PyResult<&'static Numpy> {
     let mut module = std::ptr::null_mut();
-    for name in [c"numpy._core._multiarray_umath", c"numpy.core._multiarray_umath"] {
+    for name in [
+        c"numpy._core._multiarray_umath",
+        c"numpy.core._multiarray_umath",
+    ] {
         // SAFETY: GIL held; new reference or NULL.
         module = unsafe { ffi::PyImport_ImportModule(name.as_ptr()) };
         if !module.is_null() {
@@ -180,9 +183,29 @@ impl Numpy {
     }
 }
 
+/// numpy's API for testing whether `o` is one of its objects: at once when loaded; otherwise only
+/// for objects that export a buffer (every numpy array and scalar does), so that the common
+/// failure paths (a `str` where a number belongs) never look numpy up in `sys.modules`.
+#[inline]
+fn numpy_for(o: Borrowed<'_>) -> Option<&'static Numpy> {
+    if let Some(np) = loaded_api() {
+        return Some(np);
+    }
+    // SAFETY: reading the type's buffer slot of a live object.
+    let exports = unsafe {
+        let b = (*o.type_ptr()).tp_as_buffer;
+        !b.is_null() && (*b).bf_getbuffer.is_some()
+    };
+    if exports {
+        loaded()
+    } else {
+        None
+    }
+}
+
 /// True when `o` is a numpy array (or a subclass), without importing numpy.
 pub fn is_ndarray(o: Borrowed<'_>) -> bool {
-    match loaded() {
+    match numpy_for(o) {
         // SAFETY: type check of a live object against a live type.
         Some(np) => unsafe { ffi::PyObject_TypeCheck(o.as_ptr(), np.ndarray) != 0 },
         None => false,
@@ -191,7 +214,7 @@ pub fn is_ndarray(o: Borrowed<'_>) -> bool {
 
 /// True when `o` is a numpy scalar (`np.float32(1)`, `np.int64(2)`, `np.bool_(True)`, ...).
 pub fn is_numpy_scalar(o: Borrowed<'_>) -> bool {
-    match loaded() {
+    match numpy_for(o) {
         // SAFETY: as above.
         Some(np) => unsafe { ffi::PyObject_TypeCheck(o.as_ptr(), np.generic) != 0 },
         None => false,
@@ -272,7 +295,9 @@ pub fn from_numpy(arr: Borrowed<'_>, warn: bool) -> PyResult<Tensor> {
     let (data, sizes, strides, dtype, flags) = unsafe {
         let dtype = dtype_of_descr((*a).descr, "np.ndarray")?;
         let order = (*(*a).descr).byteorder as u8;
-        if order == b'>' && cfg!(target_endian = "little") || order == b'<' && cfg!(target_endian = "big") {
+        if order == b'>' && cfg!(target_endian = "little")
+            || order == b'<' && cfg!(target_endian = "big")
+        {
             return Err(value_error("given numpy array has byte order different from the native byte order. Conversion between byte orders is currently not supported."));
         }
         let nd = (*a).nd as usize;
@@ -361,7 +386,11 @@ pub fn tensor_capsule(t: Tensor) -> PyResult<ObjectPtr> {
     // SAFETY: `raw` is a live handle, given to the capsule, whose destructor takes it back once;
     // on failure we take it back here.
     unsafe {
-        let cap = ffi::PyCapsule_New(raw as *mut c_void, TENSOR_CAPSULE.as_ptr(), Some(drop_tensor_capsule));
+        let cap = ffi::PyCapsule_New(
+            raw as *mut c_void,
+            TENSOR_CAPSULE.as_ptr(),
+            Some(drop_tensor_capsule),
+        );
         if cap.is_null() {
             drop(Tensor::from_raw(raw));
             return Err(BindError::Python);
@@ -391,7 +420,11 @@ pub fn to_numpy(t: &Tensor) -> PyResult<ObjectPtr> {
     let np = numpy()?;
     let item = t.dtype().itemsize() as ffi::Py_ssize_t;
     let dims: Vec<ffi::Py_ssize_t> = t.sizes().iter().map(|&s| s as ffi::Py_ssize_t).collect();
-    let strides: Vec<ffi::Py_ssize_t> = t.strides().iter().map(|&s| s as ffi::Py_ssize_t * item).collect();
+    let strides: Vec<ffi::Py_ssize_t> = t
+        .strides()
+        .iter()
+        .map(|&s| s as ffi::Py_ssize_t * item)
+        .collect();
     let data = crate::dispatch!(t.dtype(), T => t.data_ptr::<T>() as *mut c_void);
     let base = tensor_capsule(t.clone())?;
     // SAFETY: the table entries have numpy's documented signatures. `DescrFromType` returns a new
@@ -443,7 +476,24 @@ pub fn scalar_value(o: Borrowed<'_>) -> PyResult<(Scalar, DType)> {
                 super::describe::type_name(o)
             )));
         }
-        Ok((super::convert::number_to_scalar(value.as_borrowed())?, dtype))
+        Ok((
+            super::convert::number_to_scalar(value.as_borrowed())?,
+            dtype,
+        ))
+    }
+}
+
+/// True for a 0-dim numpy array of an integer dtype (`np.array(2)`), which torch accepts where it
+/// accepts an int (through `__index__`).
+pub fn is_zero_dim_int_array(o: Borrowed<'_>) -> bool {
+    if !is_ndarray(o) {
+        return false;
+    }
+    // SAFETY: `o` is a live array; its `nd` and `descr` fields are valid.
+    unsafe {
+        (*(o.as_ptr() as *mut PyArrayObject)).nd == 0
+            && dtype_of_descr((*(o.as_ptr() as *mut PyArrayObject)).descr, "np.ndarray")
+                .is_ok_and(|d| d.is_integral())
     }
 }
 
@@ -463,21 +513,32 @@ pub fn copy_from_numpy(arr: Borrowed<'_>) -> PyResult<Tensor> {
         Err(BindError::Core(e)) if e.kind == crate::core::ErrorKind::Value => {
             // SAFETY: attribute reads and method calls on a live array; new references or NULL.
             let native = unsafe {
-                let dt = ObjectPtr::steal_or_err(ffi::PyObject_GetAttrString(arr.as_ptr(), c"dtype".as_ptr()))?;
+                let dt = ObjectPtr::steal_or_err(ffi::PyObject_GetAttrString(
+                    arr.as_ptr(),
+                    c"dtype".as_ptr(),
+                ))?;
                 let nat = ObjectPtr::steal_or_err(ffi::PyObject_CallMethod(
                     dt.as_ptr(),
                     c"newbyteorder".as_ptr(),
                     c"s".as_ptr(),
                     c"=".as_ptr(),
                 ))?;
-                let astype = ObjectPtr::steal_or_err(ffi::PyObject_GetAttrString(arr.as_ptr(), c"astype".as_ptr()))?;
+                let astype = ObjectPtr::steal_or_err(ffi::PyObject_GetAttrString(
+                    arr.as_ptr(),
+                    c"astype".as_ptr(),
+                ))?;
                 let args = ObjectPtr::steal_or_err(ffi::PyTuple_Pack(1, nat.as_ptr()))?;
                 let kwargs = ObjectPtr::steal_or_err(ffi::PyDict_New())?;
                 let order = super::convert::py_str("C")?;
-                if ffi::PyDict_SetItemString(kwargs.as_ptr(), c"order".as_ptr(), order.as_ptr()) < 0 {
+                if ffi::PyDict_SetItemString(kwargs.as_ptr(), c"order".as_ptr(), order.as_ptr()) < 0
+                {
                     return Err(BindError::Python);
                 }
-                ObjectPtr::steal_or_err(ffi::PyObject_Call(astype.as_ptr(), args.as_ptr(), kwargs.as_ptr()))?
+                ObjectPtr::steal_or_err(ffi::PyObject_Call(
+                    astype.as_ptr(),
+                    args.as_ptr(),
+                    kwargs.as_ptr(),
+                ))?
             };
             from_numpy(native.as_borrowed(), false)?
         }

@@ -63,9 +63,21 @@ fn collect(
         let dtype = super::numpy::array_dtype(o)?;
         // SAFETY: a method call on a live array; a new reference or NULL.
         let list = unsafe {
-            ObjectPtr::steal_or_err(ffi::PyObject_CallMethod(o.as_ptr(), c"tolist".as_ptr(), std::ptr::null()))?
+            ObjectPtr::steal_or_err(ffi::PyObject_CallMethod(
+                o.as_ptr(),
+                c"tolist".as_ptr(),
+                std::ptr::null(),
+            ))?
         };
-        return collect(list.as_borrowed(), depth, shape, leaves, inferred, Some(dtype), fname);
+        return collect(
+            list.as_borrowed(),
+            depth,
+            shape,
+            leaves,
+            inferred,
+            Some(dtype),
+            fname,
+        );
     }
     match items(o)? {
         Some(seq) => {
@@ -89,7 +101,15 @@ fn collect(
                 )));
             }
             for item in &seq {
-                collect(item.as_borrowed(), depth + 1, shape, leaves, inferred, leaf_dtype, fname)?;
+                collect(
+                    item.as_borrowed(),
+                    depth + 1,
+                    shape,
+                    leaves,
+                    inferred,
+                    leaf_dtype,
+                    fname,
+                )?;
             }
             Ok(())
         }

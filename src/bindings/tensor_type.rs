@@ -130,7 +130,12 @@ pub unsafe fn init(module: *mut ffi::PyObject) -> PyResult<()> {
         // `np.float64(2) * t` and `np.ones(2) + t` give tensors. A class attribute, written into
         // the ready type's dict (a static type refuses `setattr`).
         let priority = super::convert::py_float(1000.0)?;
-        if ffi::PyDict_SetItemString((*t).tp_dict, c"__array_priority__".as_ptr(), priority.as_ptr()) < 0 {
+        if ffi::PyDict_SetItemString(
+            (*t).tp_dict,
+            c"__array_priority__".as_ptr(),
+            priority.as_ptr(),
+        ) < 0
+        {
             return Err(super::errors::BindError::Python);
         }
         ffi::PyType_Modified(t);

@@ -467,7 +467,11 @@ impl Tensor {
     ) -> Result<Tensor> {
         // SAFETY: contract; from here on the owner runs when `storage` is dropped, error or not.
         let storage = unsafe { ExternalStorage::new(ptr, nbytes, owner) };
-        assert_eq!(sizes.len(), strides.len(), "from_external: sizes and strides differ");
+        assert_eq!(
+            sizes.len(),
+            strides.len(),
+            "from_external: sizes and strides differ"
+        );
         let item = dtype.itemsize();
         if strides.iter().any(|&s| s < 0) {
             return Err(Error::value(format!(
@@ -516,9 +520,8 @@ impl Tensor {
     /// `p` came from `into_raw` and is given back only once.
     pub unsafe fn from_raw(p: *const c_void) -> Tensor {
         // SAFETY: contract: `p` is an `Arc<TensorImpl>` pointer from `Arc::into_raw`.
-        Tensor {
-            inner: unsafe { Arc::from_raw(p.cast::<TensorImpl>()) },
-        }
+        let inner = unsafe { Arc::from_raw(p.cast::<TensorImpl>()) };
+        Tensor { inner }
     }
 
     /// True when the tensor's memory is external (Note [External storage]): shared with its
@@ -1149,9 +1152,17 @@ mod tests {
         // A 3x2 view with strides (4, 2) over a 3x4 row-major buffer, starting at element 1.
         // SAFETY: `data` outlives the tensors (checked: released before it is dropped).
         let t = unsafe {
-            Tensor::from_external(ptr, 48, &[3, 2], &[4, 2], 1, DType::Float32, Box::new(|| {
-                RELEASED.fetch_add(1, Ordering::SeqCst);
-            }))
+            Tensor::from_external(
+                ptr,
+                48,
+                &[3, 2],
+                &[4, 2],
+                1,
+                DType::Float32,
+                Box::new(|| {
+                    RELEASED.fetch_add(1, Ordering::SeqCst);
+                }),
+            )
         }
         .unwrap();
         assert!(t.is_external());
