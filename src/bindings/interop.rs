@@ -238,6 +238,31 @@ pub(crate) fn tensor_array<'a>(
     Ok(arr.release())
 }
 
+/// `Tensor.__array_wrap__(array, context=None, return_scalar=None)`: a numpy ufunc's result as a
+/// tensor (torch: `torch.from_numpy(array)`, bool results as uint8).
+pub(crate) fn tensor_array_wrap<'a>(
+    r: &ParsedArgs<'a>,
+    _this_obj: Borrowed<'a>,
+    _this: TensorRef<'a>,
+) -> PyResult<*mut ffi::PyObject> {
+    let Some(arr) = r.object(0).filter(|o| numpy::is_ndarray(*o)) else {
+        return Err(type_error("__array_wrap__(): expected a numpy array"));
+    };
+    let t = match numpy::from_numpy(arr, false) {
+        Ok(t) => t,
+        Err(BindError::Core(e)) if e.kind == crate::core::ErrorKind::Value => {
+            numpy::copy_from_numpy(arr)?
+        }
+        Err(e) => return Err(e),
+    };
+    let t = if t.dtype() == crate::core::DType::Bool {
+        t.to_dtype(crate::core::DType::UInt8)?
+    } else {
+        t
+    };
+    Ok(wrap(t)?.release())
+}
+
 fn buffer_error(msg: &str) -> BindError {
     // SAFETY: a live exception type.
     set_error(unsafe { ffi::PyExc_BufferError }, msg);

@@ -209,6 +209,24 @@ def test_numpy_scalars_as_numbers():
     assert _C.Tensor.__array_priority__ == 1000
 
 
+def test_zero_dim_integer_arrays_as_ints():
+    assert _C.zeros(np.array(2)).shape == (2,)
+    assert _C.arange(5)[np.array(3)].item() == 3
+    assert _C.ones(3).reshape((np.int64(3),)).shape == (3,)
+
+
+def test_ufuncs_return_tensors_through_array_wrap():
+    t = _C.ones(2)
+    r = np.sin(t)
+    assert isinstance(r, _C.Tensor) and r.dtype == _C.float32
+    assert r.tolist() == pytest.approx([0.8414709848] * 2)
+    g = np.greater(t, 0)
+    assert isinstance(g, _C.Tensor) and g.dtype == _C.uint8 and g.tolist() == [1, 1]  # torch
+    assert isinstance(np.add(t, 1), _C.Tensor)
+    with pytest.raises(TypeError):
+        np.ones(2) + t  # torch: TypeError too (numpy defers to the tensor, which refuses arrays)
+
+
 def test_array_protocol():
     t = _C.arange(4, dtype=_C.float32)
     a = np.asarray(t)
