@@ -544,16 +544,8 @@ fn is_int_like(o: Borrowed<'_>) -> bool {
     }
     match unpack(o) {
         Some(t) => t.dim() == 0 && t.dtype().is_integral(),
-        None => is_numpy_int(o),
+        None => numpy::is_numpy_int(o),
     }
-}
-
-/// True for a numpy integer scalar (`np.int64(2)`: it has `__index__`; `np.bool_` has not) or a
-/// 0-dim integer array (`np.array(2)`), which torch accepts as ints.
-fn is_numpy_int(o: Borrowed<'_>) -> bool {
-    // SAFETY: a slot check of a live object.
-    (numpy::is_numpy_scalar(o) && unsafe { ffi::PyIndex_Check(o.as_ptr()) != 0 })
-        || numpy::is_zero_dim_int_array(o)
 }
 
 /// The value of a number argument: a Python number, or a numpy scalar (torch accepts both).
@@ -605,30 +597,26 @@ fn check_type(
             !tp.is_null() && unsafe { ffi::PyObject_TypeCheck(o.as_ptr(), tp) != 0 }
         }
         ParamType::IntList => {
-            if is_int_like(o) {
-                true
+            // SAFETY: type checks of a live object.
+            let seq = unsafe {
+                ffi::PyList_Check(o.as_ptr()) != 0 || ffi::PyTuple_Check(o.as_ptr()) != 0
+            };
+            if !seq {
+                is_int_like(o)
             } else {
-                // SAFETY: type checks of a live object.
-                let seq = unsafe {
-                    ffi::PyList_Check(o.as_ptr()) != 0 || ffi::PyTuple_Check(o.as_ptr()) != 0
-                };
-                if !seq {
-                    false
-                } else {
-                    for (i, &item) in sequence_items(o).iter().enumerate() {
-                        // SAFETY: a borrowed item of the live sequence.
-                        let item = unsafe { Borrowed::from_ptr(item) };
-                        if !is_int_like(item) {
-                            // size(): argument 'size' (position 1) must be tuple of ints, but found element of type str at pos 1
-                            return Err(Some(format!(
-                                "must be tuple of ints, but found element of type {} at pos {}",
-                                describe::type_name(item),
-                                i
-                            )));
-                        }
+                for (i, &item) in sequence_items(o).iter().enumerate() {
+                    // SAFETY: a borrowed item of the live sequence.
+                    let item = unsafe { Borrowed::from_ptr(item) };
+                    if !is_int_like(item) {
+                        // size(): argument 'size' (position 1) must be tuple of ints, but found element of type str at pos 1
+                        return Err(Some(format!(
+                            "must be tuple of ints, but found element of type {} at pos {}",
+                            describe::type_name(item),
+                            i
+                        )));
                     }
-                    true
                 }
+                true
             }
         }
         ParamType::TensorList => {
@@ -1322,7 +1310,11 @@ impl<'a> ParsedArgs<'a> {
         }
         match self.slot(i) {
             Some(o) => {
-                if is_int_like(o) {
+                // SAFETY: type checks of a live object.
+                let seq = unsafe {
+                    ffi::PyList_Check(o.as_ptr()) != 0 || ffi::PyTuple_Check(o.as_ptr()) != 0
+                };
+                if !seq && is_int_like(o) {
                     return IntList::collect(std::iter::once(int_value(o))).map(Some);
                 }
                 IntList::collect(

@@ -125,7 +125,13 @@ pub unsafe extern "C" fn tensor_getbuffer(
             v.len = t.numel() as ffi::Py_ssize_t * item;
             v.itemsize = item;
             v.readonly = 0;
-            v.ndim = ndim as c_int;
+            // Without PyBUF_ND the consumer reads `len` bytes from `buf` as one dimension (the
+            // tensor is C-contiguous then, checked above), as `PyBuffer_FillInfo` says.
+            v.ndim = if want(ffi::PyBUF_ND) {
+                ndim as c_int
+            } else {
+                1
+            };
             v.format = if want(ffi::PyBUF_FORMAT) {
                 format_of(t.dtype()).as_ptr() as *mut _
             } else {

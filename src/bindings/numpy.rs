@@ -483,16 +483,21 @@ pub fn scalar_value(o: Borrowed<'_>) -> PyResult<(Scalar, DType)> {
     }
 }
 
-/// True for a 0-dim numpy array of an integer dtype (`np.array(2)`), which torch accepts where it
-/// accepts an int (through `__index__`).
-pub fn is_zero_dim_int_array(o: Borrowed<'_>) -> bool {
-    if !is_ndarray(o) {
+/// True for what torch accepts as an int from numpy: an integer scalar (`np.int64(2)`: it has
+/// `__index__`; `np.bool_` has not) or a 0-dim integer array (`np.array(2)`).
+pub fn is_numpy_int(o: Borrowed<'_>) -> bool {
+    let Some(np) = numpy_for(o) else {
         return false;
-    }
-    // SAFETY: `o` is a live array; its `nd` and `descr` fields are valid.
+    };
+    // SAFETY: type and slot checks of a live object; an array's `nd` and `descr` are valid.
     unsafe {
-        (*(o.as_ptr() as *mut PyArrayObject)).nd == 0
-            && dtype_of_descr((*(o.as_ptr() as *mut PyArrayObject)).descr, "np.ndarray")
+        let p = o.as_ptr();
+        if ffi::PyObject_TypeCheck(p, np.generic) != 0 {
+            return ffi::PyIndex_Check(p) != 0;
+        }
+        ffi::PyObject_TypeCheck(p, np.ndarray) != 0
+            && (*(p as *mut PyArrayObject)).nd == 0
+            && dtype_of_descr((*(p as *mut PyArrayObject)).descr, "np.ndarray")
                 .is_ok_and(|d| d.is_integral())
     }
 }

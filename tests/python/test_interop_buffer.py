@@ -58,6 +58,12 @@ def test_memoryview_of_strided_zero_dim_and_empty_tensors():
     e = _C.zeros(0, 3)
     assert memoryview(e).shape == (0, 3) and memoryview(e).tolist() == []
     assert bytes(memoryview(_C.tensor([1, 2], dtype=_C.uint8))) == b"\x01\x02"
+    import hashlib  # a PyBUF_SIMPLE consumer: reads the bytes of a C-contiguous tensor
+
+    data = _C.tensor([1, 2, 3], dtype=_C.int16)
+    assert hashlib.sha256(data).digest() == hashlib.sha256(struct.pack("=3h", 1, 2, 3)).digest()
+    with pytest.raises(BufferError, match="not C-contiguous"):
+        hashlib.sha256(_C.zeros(2, 2, dtype=_C.int16).transpose(0, 1))
 
 
 def test_out_resize_raises_buffer_error_while_exported():
