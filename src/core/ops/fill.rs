@@ -1,15 +1,29 @@
-//! src/core/ops/fill.rs: in-place fills — `fill_`, `zero_` (PyTorch: `native/Fill.cpp`).
+//! src/core/ops/fill.rs: fills and copies — `fill` (whose plan gives `fill_`), `zero_`, `copy_`
+//! (PyTorch: `native/Fill.cpp`, `native/Copy.cpp`).
 
+use super::plan::{Kernel, Plan};
 use crate::core::error::{Error, Result};
 use crate::core::scalar::Scalar;
 use crate::core::tensor::Tensor;
+use std::borrow::Cow;
 
 /// `self.fill_(value)`: set every element to `value`, a 0-dim tensor or a Python number
 /// (wrapped). A Python number must fit `self`'s dtype (torch's RuntimeError "value cannot be
 /// converted to type uint8_t without overflow"); a 0-dim tensor is cast like `copy_`. A value
 /// with dimensions is torch's RuntimeError "fill_ only supports 0-dimension value tensor but got
-/// tensor with 1 dimensions.". Mirrors `Tensor.fill_`.
+/// tensor with 1 dimensions.". Mirrors `Tensor.fill_` (`fill`'s plan run into self).
 pub fn fill_(self_: &Tensor, value: &Tensor) -> Result<()> {
+    fill_plan(self_, value)?.run_into(self_)
+}
+
+/// `fill(input, value)`: a tensor of `input`'s shape and dtype filled with `value`, with the
+/// checks of `fill_` (the in-place method derived from it). Mirrors `torch.fill`.
+pub fn fill(input: &Tensor, value: &Tensor) -> Result<Tensor> {
+    fill_plan(input, value)?.run()
+}
+
+/// `fill` checked and ready to run (Note [One kernel per op]): its in-place form is `fill_`.
+pub fn fill_plan<'a>(input: &'a Tensor, value: &'a Tensor) -> Result<Plan<'a, impl Kernel + 'a>> {
     if value.dim() != 0 {
         return Err(Error::runtime(format!(
             "fill_ only supports 0-dimension value tensor but got tensor with {} dimensions.",
@@ -17,12 +31,30 @@ pub fn fill_(self_: &Tensor, value: &Tensor) -> Result<()> {
         )));
     }
     let v = value.item()?;
-    if value.is_wrapped_number() {
-        self_.fill_(v)
-    } else {
-        self_.fill_cast(v);
-        Ok(())
+    let wrapped = value.is_wrapped_number();
+    if wrapped && v.overflows(input.dtype()) {
+        // The overflow error of a Python number that does not fit the dtype.
+        input.alias().fill_(v)?;
     }
+    Ok(Plan::new(
+        Cow::Borrowed(input.sizes()),
+        input.dtype(),
+        [None, None, None],
+        move |out: &Tensor, _| {
+            out.fill_cast(v);
+            Ok(())
+        },
+    ))
+}
+
+/// `self.copy_(src, non_blocking=False)`: write `src` into `self`, broadcasting `src` to
+/// `self`'s shape and converting its dtype (any dtype to any dtype, as torch's `copy_`);
+/// `non_blocking` has no effect on the CPU. Errors (RuntimeError): shapes that do not
+/// broadcast to `self`'s; an expanded `self`, or `src` partially overlapping `self` (torch's
+/// overlap errors). Mirrors `Tensor.copy_`.
+pub fn copy_(self_: &Tensor, src: &Tensor, non_blocking: bool) -> Result<()> {
+    let _ = non_blocking;
+    self_.copy_from(src)
 }
 
 /// `self.zero_()`: set every element to zero. Mirrors `Tensor.zero_`.

@@ -1,13 +1,18 @@
 //! src/core/ops/index.rs: the index ops (PyTorch: `native/TensorAdvancedIndexing.cpp`) —
-//! `gather`, `scatter`, `index_select`, `masked_fill`, `masked_select`, `take`, `nonzero`. Torch's
+//! `gather`, `scatter`, `scatter_add`, `index_select`, `index_add`, `index_copy`, `index_fill`,
+//! `masked_fill`, `masked_select`, `take`, `nonzero`. The ops that write into a copy of their
+//! input have plans whose kernel writes into any output (Note [One kernel per op]), which gives
+//! their in-place methods (`scatter_`, `index_add_`, `masked_fill_`, ...). Torch's
 //! indexing `t[...]` itself is `indexing.rs`.
 
+use super::plan::{Kernel, Plan};
 use super::try_vec;
 use crate::core::dtype::DType;
 use crate::core::error::{Error, Result};
 use crate::core::ops::{cat, narrow, reshape, select};
 use crate::core::scalar::Scalar;
 use crate::core::tensor::{broadcast_shapes, maybe_wrap_dim, Tensor};
+use std::borrow::Cow;
 
 /// Visit every position of `shape` in row-major order with its multi-index.
 fn for_each_index(shape: &[usize], mut f: impl FnMut(&[usize]) -> Result<()>) -> Result<()> {
@@ -117,27 +122,40 @@ pub fn gather(input: &Tensor, dim: i64, index: &Tensor) -> Result<Tensor> {
     Ok(out)
 }
 
-fn scatter_impl(
+/// torch's `assert_no_overlap(out, input)` for the index ops writing in place: the written
+/// tensor may share no memory with an input it reads (not even all of it).
+fn assert_no_overlap(out: &Tensor, input: &Tensor) -> Result<()> {
+    if out.shares_storage(input) && out.numel() > 0 && input.numel() > 0 {
+        return Err(Error::runtime(
+            "unsupported operation: some elements of the input tensor and the written-to tensor refer to a single memory location. Please clone() the tensor before performing the operation.",
+        ));
+    }
+    Ok(())
+}
+
+/// The checks of `scatter`/`scatter_add` (`name`), in torch's order; returns the wrapped dim.
+fn scatter_check(
+    name: &str,
     input: &Tensor,
     dim: i64,
     index: &Tensor,
     src: Option<&Tensor>,
-    value: Scalar,
-) -> Result<Tensor> {
+) -> Result<usize> {
     let d = maybe_wrap_dim(dim, input.dim())?;
     if index.dtype() != DType::Int64 {
-        return Err(Error::runtime("scatter(): Expected dtype int64 for index"));
+        return Err(Error::runtime(format!(
+            "{name}(): Expected dtype int64 for index"
+        )));
     }
     if let Some(s) = src {
         if s.dtype() != input.dtype() {
-            return Err(Error::runtime(
-                "scatter(): Expected self.dtype to be equal to src.dtype",
-            ));
+            return Err(Error::runtime(format!(
+                "{name}(): Expected self.dtype to be equal to src.dtype"
+            )));
         }
     }
-    let out = input.clone_data()?;
     if index.numel() == 0 {
-        return Ok(out);
+        return Ok(d);
     }
     let (ind, ixd) = (input.dim().max(1), index.dim().max(1));
     if ind != ixd {
@@ -145,21 +163,14 @@ fn scatter_impl(
             "Index tensor must have the same number of dimensions as self tensor",
         ));
     }
-    let one = |t: &Tensor| -> Vec<usize> {
-        if t.dim() == 0 {
-            vec![1]
-        } else {
-            t.sizes().to_vec()
-        }
-    };
-    let (in_sizes, ix_sizes) = (one(input), one(index));
+    let (in_sizes, ix_sizes) = (one_d(input), one_d(index));
     if let Some(s) = src {
         if s.dim().max(1) != ixd {
             return Err(Error::runtime(
                 "Index tensor must have the same number of dimensions as src tensor",
             ));
         }
-        let src_sizes = one(s);
+        let src_sizes = one_d(s);
         let bad =
             (0..ixd).any(|k| ix_sizes[k] > src_sizes[k] || (k != d && ix_sizes[k] > in_sizes[k]));
         if bad {
@@ -177,29 +188,55 @@ fn scatter_impl(
             input.sizes()
         )));
     }
+    Ok(d)
+}
+
+/// A tensor's sizes, with a 0-dim tensor seen as one element of one dim.
+fn one_d(t: &Tensor) -> Vec<usize> {
+    if t.dim() == 0 {
+        vec![1]
+    } else {
+        t.sizes().to_vec()
+    }
+}
+
+/// Write `src[i][j]` (or `value`) at `out[index[i][j]][j]` (for dim `d` = 0), adding when
+/// `add`; `out` already holds self's values (checks done by `scatter_check`). An index out of
+/// range is torch's RuntimeError, raised before anything is written.
+fn scatter_into(
+    out: &Tensor,
+    d: usize,
+    index: &Tensor,
+    src: Option<&Tensor>,
+    value: Scalar,
+    add: bool,
+) -> Result<()> {
+    if index.numel() == 0 {
+        return Ok(());
+    }
     let iv = index_values(index)?;
+    let n = one_d(out)[d] as i64;
+    if let Some(&v) = iv.iter().find(|&&v| v < 0 || v >= n) {
+        return Err(Error::runtime(format!(
+            "index {v} is out of bounds for dimension {d} with size {n}"
+        )));
+    }
     let out_strides: Vec<isize> = if out.dim() == 0 {
         vec![0]
     } else {
         out.strides().to_vec()
     };
-    let n = in_sizes[d] as i64;
-    crate::dispatch!(input.dtype(), T => {
+    crate::dispatch!(out.dtype(), T => {
         let po = out.data_ptr::<T>();
         let fill: T = value.to::<T>();
         let mut p = 0usize;
-        for_each_index(&ix_sizes, |idx| {
+        for_each_index(&one_d(index), |idx| {
             let v = iv[p];
             p += 1;
-            if v < 0 || v >= n {
-                return Err(Error::runtime(format!(
-                    "index {v} is out of bounds for dimension {d} with size {n}"
-                )));
-            }
             let x = match src {
                 Some(s) => {
                     let so = if s.dim() == 0 { 0 } else { offset_of(s, idx) };
-                    // SAFETY: `idx` is within `src`'s sizes (checked above).
+                    // SAFETY: `idx` is within `src`'s sizes (checked by `scatter_check`).
                     unsafe { *s.data_ptr::<T>().offset(so) }
                 }
                 None => fill,
@@ -209,13 +246,46 @@ fn scatter_impl(
                 let i = if k == d { v as usize } else { i };
                 off += i as isize * out_strides[k];
             }
-            // SAFETY: every coordinate is within `out`'s sizes (checked above); `out` is a fresh
-            // tensor owned here.
-            unsafe { *po.offset(off) = x };
+            // SAFETY: every coordinate is within `out`'s sizes (checked above and by
+            // `scatter_check`); `out` shares no memory with `index` or `src` (the plan's
+            // checks, `assert_no_overlap`).
+            unsafe {
+                let o = po.offset(off);
+                *o = if add { crate::core::ops::arith::Arith::wadd(*o, x) } else { x };
+            }
             Ok(())
         })
-    })?;
-    Ok(out)
+    })
+}
+
+/// The plan of an op that writes into a copy of `input` (the index ops' functional forms:
+/// torch's `self.clone().op_(...)`): the result has `shape` (`input` broadcast) and `input`'s
+/// dtype; the kernel copies `input` into the output unless it is `input` itself (in place),
+/// then runs `write`. In place, or into `out=`, the written tensor may not share memory with
+/// `reads` (torch's `assert_no_overlap`).
+#[inline(always)]
+fn copy_then<'a>(
+    input: &'a Tensor,
+    shape: Cow<'a, [usize]>,
+    reads: [Option<&'a Tensor>; 2],
+    write: impl FnOnce(&Tensor) -> Result<()> + 'a,
+) -> Plan<'a, impl Kernel + 'a> {
+    Plan::new(
+        shape,
+        input.dtype(),
+        [Some(input), reads[0], reads[1]],
+        move |out: &Tensor, fresh: bool| {
+            if !fresh {
+                for r in reads.into_iter().flatten() {
+                    assert_no_overlap(out, r)?;
+                }
+            }
+            if !out.is_same(input) {
+                out.copy_from(input)?;
+            }
+            write(out)
+        },
+    )
 }
 
 /// `scatter(input, dim, index, src)`: a copy of `input` with `out[index[i][j]][j] = src[i][j]`
@@ -225,13 +295,308 @@ fn scatter_impl(
 /// from dimension 0 and to be smaller size than src [..]", "index 5 is out of bounds for
 /// dimension 0 with size 3" (torch: `torch.scatter`).
 pub fn scatter_src(input: &Tensor, dim: i64, index: &Tensor, src: &Tensor) -> Result<Tensor> {
-    scatter_impl(input, dim, index, Some(src), Scalar::Int(0))
+    scatter_src_plan(input, dim, index, src)?.run()
+}
+
+/// `scatter_src` checked and ready to run (Note [One kernel per op]): `Tensor.scatter_` writes
+/// into self, which may share no memory with `index` or `src`.
+pub fn scatter_src_plan<'a>(
+    input: &'a Tensor,
+    dim: i64,
+    index: &'a Tensor,
+    src: &'a Tensor,
+) -> Result<Plan<'a, impl Kernel + 'a>> {
+    let d = scatter_check("scatter", input, dim, index, Some(src))?;
+    Ok(copy_then(
+        input,
+        Cow::Borrowed(input.sizes()),
+        [Some(index), Some(src)],
+        move |out| scatter_into(out, d, index, Some(src), Scalar::Int(0), false),
+    ))
 }
 
 /// `scatter(input, dim, index, value)`: as `scatter_src` with every written element `value`
 /// (cast to `input`'s dtype).
 pub fn scatter_value(input: &Tensor, dim: i64, index: &Tensor, value: Scalar) -> Result<Tensor> {
-    scatter_impl(input, dim, index, None, value)
+    scatter_value_plan(input, dim, index, value)?.run()
+}
+
+/// `scatter_value` checked and ready to run (Note [One kernel per op]).
+pub fn scatter_value_plan<'a>(
+    input: &'a Tensor,
+    dim: i64,
+    index: &'a Tensor,
+    value: Scalar,
+) -> Result<Plan<'a, impl Kernel + 'a>> {
+    let d = scatter_check("scatter", input, dim, index, None)?;
+    Ok(copy_then(
+        input,
+        Cow::Borrowed(input.sizes()),
+        [Some(index), None],
+        move |out| scatter_into(out, d, index, None, value, false),
+    ))
+}
+
+/// `scatter_add(input, dim, index, src)`: a copy of `input` with `out[index[i][j]][j] +=
+/// src[i][j]` (for dim 0), repeated indices accumulating. Errors as `scatter_src`, named
+/// `scatter_add()` (torch: `torch.scatter_add`).
+pub fn scatter_add(input: &Tensor, dim: i64, index: &Tensor, src: &Tensor) -> Result<Tensor> {
+    scatter_add_plan(input, dim, index, src)?.run()
+}
+
+/// `scatter_add` checked and ready to run (Note [One kernel per op]).
+pub fn scatter_add_plan<'a>(
+    input: &'a Tensor,
+    dim: i64,
+    index: &'a Tensor,
+    src: &'a Tensor,
+) -> Result<Plan<'a, impl Kernel + 'a>> {
+    let d = scatter_check("scatter_add", input, dim, index, Some(src))?;
+    Ok(copy_then(
+        input,
+        Cow::Borrowed(input.sizes()),
+        [Some(index), Some(src)],
+        move |out| scatter_into(out, d, index, Some(src), Scalar::Int(0), true),
+    ))
+}
+
+/// The checks shared by `index_add`, `index_copy` and `index_fill` (`name`) on the index: a
+/// vector (or one value) of int64 (or int32 where `int32` is allowed); returns the wrapped dim
+/// and the index values.
+fn index_func_check(
+    name: &str,
+    input: &Tensor,
+    dim: i64,
+    index: &Tensor,
+    int32: bool,
+) -> Result<(usize, Vec<i64>)> {
+    let d = maybe_wrap_dim(dim, input.dim())?;
+    if index.dim() > 1 {
+        return Err(Error::index(format!(
+            "{name}(): Index is supposed to be a vector"
+        )));
+    }
+    let ok = index.dtype() == DType::Int64 || (int32 && index.dtype() == DType::Int32);
+    if !ok {
+        return Err(Error::runtime(if int32 {
+            format!("{name}(): Expected dtype int32/int64 for index")
+        } else {
+            format!("{name}(): Expected a long tensor for index, but got {}", index.dtype().scalar_type_name())
+        }));
+    }
+    let iv: Vec<i64> = crate::dispatch!(index.dtype(), T => super::conversion::try_map_to_vec(index, |v: T| crate::core::dtype::Element::to_i64(v)))?;
+    Ok((d, iv))
+}
+
+/// The checks of `index_add` and `index_copy` (`name`) on `source`: `input`'s dtype, the
+/// number of indices equal to `source`'s size along `d`, the same slice shapes.
+fn index_source_check(
+    name: &str,
+    input: &Tensor,
+    d: usize,
+    n_index: usize,
+    source: &Tensor,
+) -> Result<()> {
+    if source.dtype() != input.dtype() {
+        return Err(Error::runtime(format!(
+            "{name}(): self ({}) and source ({}) must have the same scalar type",
+            input.dtype().scalar_type_name(),
+            source.dtype().scalar_type_name()
+        )));
+    }
+    if d != 0 && d >= source.dim() {
+        return Err(Error::index(format!(
+            "{name}(): Indexing dim {d} is out of bounds of the source tensor with dim {}",
+            source.dim()
+        )));
+    }
+    let along = if source.dim() == 0 { 1 } else { source.sizes()[d] };
+    if n_index != along {
+        return Err(Error::runtime(format!(
+            "{name}(): Number of indices ({n_index}) should be equal to source.size(dim) ({along})"
+        )));
+    }
+    let slice = |t: &Tensor| -> Vec<usize> {
+        let mut v = t.sizes().to_vec();
+        if !v.is_empty() {
+            v.remove(d);
+        }
+        v
+    };
+    let (ds, ss) = (slice(input), slice(source));
+    if !ds.is_empty() && ds != ss {
+        return Err(Error::runtime(format!(
+            "{name}(): Source/destination tensor must have same slice shapes. Destination slice shape: {ds:?} at dimension {d} and source slice shape: {ss:?} at dimension 0."
+        )));
+    }
+    Ok(())
+}
+
+/// The slice `i` of `t` along `d` (the whole of a 0-dim tensor), a view.
+fn slice_at(t: &Tensor, d: usize, i: i64) -> Result<Tensor> {
+    if t.dim() == 0 {
+        Ok(t.alias())
+    } else {
+        narrow(t, d as i64, i, 1)
+    }
+}
+
+/// `index_add(input, dim, index, source, *, alpha=1)`: a copy of `input` with `alpha *
+/// source[i]` added to its slice `index[i]` along `dim` (repeated indices accumulate). `index`
+/// is a vector of int64 or int32; `source` has `input`'s dtype, `len(index)` slices along `dim`
+/// and `input`'s slice shape. Errors: "index_add(): Expected dtype int32/int64 for index",
+/// "index_add(): self (Float) and source (Double) must have the same scalar type", "index_add():
+/// Number of indices (3) should be equal to source.size(dim) (2)", the slice-shape error, the
+/// `alpha` errors of `add`; IndexError "index out of range in self" (torch:
+/// `torch.index_add`).
+pub fn index_add(
+    input: &Tensor,
+    dim: i64,
+    index: &Tensor,
+    source: &Tensor,
+    alpha: Scalar,
+) -> Result<Tensor> {
+    index_add_plan(input, dim, index, source, alpha)?.run()
+}
+
+/// `index_add` checked and ready to run (Note [One kernel per op]).
+pub fn index_add_plan<'a>(
+    input: &'a Tensor,
+    dim: i64,
+    index: &'a Tensor,
+    source: &'a Tensor,
+    alpha: Scalar,
+) -> Result<Plan<'a, impl Kernel + 'a>> {
+    let (d, iv) = index_func_check("index_add", input, dim, index, true)?;
+    index_source_check("index_add", input, d, iv.len(), source)?;
+    let n = one_d(input)[d] as i64;
+    if iv.iter().any(|&v| v < 0 || v >= n) {
+        return Err(Error::index("index out of range in self"));
+    }
+    super::binary::add_plan(input, source, alpha)?;
+    Ok(copy_then(
+        input,
+        Cow::Borrowed(input.sizes()),
+        [Some(index), Some(source)],
+        move |out| {
+            for (i, &v) in iv.iter().enumerate() {
+                let dst = slice_at(out, d, v)?;
+                let src = slice_at(source, d, i as i64)?;
+                super::binary::add_plan(&dst, &src, alpha)?.run_into(&dst)?;
+            }
+            Ok(())
+        },
+    ))
+}
+
+/// `index_copy(input, dim, index, source)`: a copy of `input` with its slice `index[i]` along
+/// `dim` replaced by `source[i]` (for a repeated index the last write wins). `index` is a
+/// vector of int64; otherwise as `index_add`, named `index_copy_()`; an index out of range is
+/// torch's IndexError "index_copy_(): index 5 is out of bounds for dimension 0 with size 3"
+/// (torch: `torch.index_copy`).
+pub fn index_copy(input: &Tensor, dim: i64, index: &Tensor, source: &Tensor) -> Result<Tensor> {
+    index_copy_plan(input, dim, index, source)?.run()
+}
+
+/// `index_copy` checked and ready to run (Note [One kernel per op]).
+pub fn index_copy_plan<'a>(
+    input: &'a Tensor,
+    dim: i64,
+    index: &'a Tensor,
+    source: &'a Tensor,
+) -> Result<Plan<'a, impl Kernel + 'a>> {
+    let (d, iv) = index_func_check("index_copy_", input, dim, index, false)?;
+    index_source_check("index_copy_", input, d, iv.len(), source)?;
+    let n = one_d(input)[d] as i64;
+    if let Some(&v) = iv.iter().find(|&&v| v < 0 || v >= n) {
+        return Err(Error::index(format!(
+            "index_copy_(): index {v} is out of bounds for dimension {d} with size {n}"
+        )));
+    }
+    Ok(copy_then(
+        input,
+        Cow::Borrowed(input.sizes()),
+        [Some(index), Some(source)],
+        move |out| {
+            for (i, &v) in iv.iter().enumerate() {
+                slice_at(out, d, v)?.copy_from(&slice_at(source, d, i as i64)?)?;
+            }
+            Ok(())
+        },
+    ))
+}
+
+/// `index_fill(input, dim, index, value)`: a copy of `input` with its slices `index[i]` along
+/// `dim` filled with `value` (a number, which must fit the dtype, or a 0-dim tensor, cast).
+/// `index` is a vector of int64; negative indices count from the end. Errors: RuntimeError
+/// "index_fill_(): Expected a long tensor for index, but got Int", "index_fill_ only supports
+/// a 0-dimensional value tensor, but got tensor with 1 dimension(s)."; IndexError "index 5 is
+/// out of bounds for dimension 0 with size 3" (torch: `torch.index_fill`).
+pub fn index_fill_scalar(input: &Tensor, dim: i64, index: &Tensor, value: Scalar) -> Result<Tensor> {
+    index_fill_scalar_plan(input, dim, index, value)?.run()
+}
+
+/// `index_fill` (number value) checked and ready to run (Note [One kernel per op]).
+pub fn index_fill_scalar_plan<'a>(
+    input: &'a Tensor,
+    dim: i64,
+    index: &'a Tensor,
+    value: Scalar,
+) -> Result<Plan<'a, impl Kernel + 'a>> {
+    index_fill_any(input, dim, index, value, true)
+}
+
+/// `index_fill` with a 0-dim tensor value (cast to `input`'s dtype).
+pub fn index_fill_tensor(input: &Tensor, dim: i64, index: &Tensor, value: &Tensor) -> Result<Tensor> {
+    index_fill_tensor_plan(input, dim, index, value)?.run()
+}
+
+/// `index_fill` (tensor value) checked and ready to run (Note [One kernel per op]).
+pub fn index_fill_tensor_plan<'a>(
+    input: &'a Tensor,
+    dim: i64,
+    index: &'a Tensor,
+    value: &Tensor,
+) -> Result<Plan<'a, impl Kernel + 'a>> {
+    if value.dim() != 0 {
+        return Err(Error::runtime(format!(
+            "index_fill_ only supports a 0-dimensional value tensor, but got tensor with {} dimension(s).",
+            value.dim()
+        )));
+    }
+    index_fill_any(input, dim, index, value.item()?, false)
+}
+
+fn index_fill_any<'a>(
+    input: &'a Tensor,
+    dim: i64,
+    index: &'a Tensor,
+    value: Scalar,
+    checked: bool,
+) -> Result<Plan<'a, impl Kernel + 'a>> {
+    let (d, iv) = index_func_check("index_fill_", input, dim, index, false)?;
+    let n = one_d(input)[d] as i64;
+    if let Some(&v) = iv.iter().find(|&&v| v < -n || v >= n) {
+        return Err(Error::index(format!(
+            "index {v} is out of bounds for dimension {d} with size {n}"
+        )));
+    }
+    if checked && value.overflows(input.dtype()) {
+        // The same error as `fill_` with this number.
+        input.alias().fill_(value)?;
+    }
+    Ok(copy_then(
+        input,
+        Cow::Borrowed(input.sizes()),
+        [Some(index), None],
+        move |out| {
+            for &v in &iv {
+                let v = if v < 0 { v + n } else { v };
+                slice_at(out, d, v)?.fill_cast(value);
+            }
+            Ok(())
+        },
+    ))
 }
 
 /// `index_select(input, dim, index)`: the entries of `input` at positions `index` (1-D or 0-dim,
@@ -296,27 +661,35 @@ fn check_bool_mask(mask: &Tensor, what: &str) -> Result<()> {
     Ok(())
 }
 
-fn masked_fill_impl(input: &Tensor, mask: &Tensor, value: Scalar, checked: bool) -> Result<Tensor> {
+fn masked_fill_any<'a>(
+    input: &'a Tensor,
+    mask: &'a Tensor,
+    value: Scalar,
+    checked: bool,
+) -> Result<Plan<'a, impl Kernel + 'a>> {
     check_bool_mask(mask, "masked_fill_")?;
     let shape = broadcast_shapes(input.sizes(), mask.sizes())?;
-    let out = Tensor::zeros(&shape, input.dtype())?;
-    out.copy_from(input)?;
-    let ms = mask.broadcast_strides(&shape)?;
-    let pm = mask.data_ptr::<bool>() as *const bool;
-    crate::dispatch!(input.dtype(), T => {
-        let v: T = if checked { value.to_checked::<T>()? } else { value.to::<T>() };
-        let po = out.data_ptr::<T>();
-        crate::core::iter::strided_for_each(&shape, [out.strides(), &ms], |[o, m]| {
-            // SAFETY: offsets come from each tensor's own (broadcast) geometry over `shape`;
-            // `out` is a fresh tensor owned here.
-            unsafe {
-                if *pm.offset(m) {
-                    *po.offset(o) = v;
+    if checked {
+        crate::dispatch!(input.dtype(), T => { value.to_checked::<T>()?; });
+    }
+    Ok(copy_then(input, Cow::Owned(shape), [None, None], move |out| {
+        let ms = mask.broadcast_strides(out.sizes())?;
+        let pm = mask.data_ptr::<bool>() as *const bool;
+        crate::dispatch!(out.dtype(), T => {
+            let v: T = value.to::<T>();
+            let po = out.data_ptr::<T>();
+            crate::core::iter::strided_for_each(out.sizes(), [out.strides(), &ms], |[o, m]| {
+                // SAFETY: offsets come from each tensor's own (broadcast) geometry over `out`'s
+                // shape; the mask is read at each position before that position is written.
+                unsafe {
+                    if *pm.offset(m) {
+                        *po.offset(o) = v;
+                    }
                 }
-            }
+            });
         });
-    });
-    Ok(out)
+        Ok(())
+    }))
 }
 
 /// `masked_fill(input, mask, value)`: a copy of `input` with `value` where the bool `mask`
@@ -324,20 +697,39 @@ fn masked_fill_impl(input: &Tensor, mask: &Tensor, value: Scalar, checked: bool)
 /// masks, but got mask with dtype long int", "value cannot be converted to type uint8_t without
 /// overflow", broadcast errors (torch: `torch.masked_fill`).
 pub fn masked_fill(input: &Tensor, mask: &Tensor, value: Scalar) -> Result<Tensor> {
-    masked_fill_impl(input, mask, value, true)
+    masked_fill_any(input, mask, value, true)?.run()
+}
+
+/// `masked_fill` (number value) checked and ready to run (Note [One kernel per op]); in place
+/// the mask must broadcast to self's shape.
+pub fn masked_fill_plan<'a>(
+    input: &'a Tensor,
+    mask: &'a Tensor,
+    value: Scalar,
+) -> Result<Plan<'a, impl Kernel + 'a>> {
+    masked_fill_any(input, mask, value, true)
 }
 
 /// `masked_fill(input, mask, value)` with a 0-dim tensor `value` (cast to `input`'s dtype).
 /// RuntimeError "masked_fill_ only supports a 0-dimensional value tensor, but got tensor with 1
 /// dimension(s)."; otherwise as `masked_fill`.
 pub fn masked_fill_tensor(input: &Tensor, mask: &Tensor, value: &Tensor) -> Result<Tensor> {
+    masked_fill_tensor_plan(input, mask, value)?.run()
+}
+
+/// `masked_fill_tensor` checked and ready to run (Note [One kernel per op]).
+pub fn masked_fill_tensor_plan<'a>(
+    input: &'a Tensor,
+    mask: &'a Tensor,
+    value: &Tensor,
+) -> Result<Plan<'a, impl Kernel + 'a>> {
     if value.dim() != 0 {
         return Err(Error::runtime(format!(
             "masked_fill_ only supports a 0-dimensional value tensor, but got tensor with {} dimension(s).",
             value.dim()
         )));
     }
-    masked_fill_impl(input, mask, value.item()?, false)
+    masked_fill_any(input, mask, value.item()?, false)
 }
 
 /// `masked_select(input, mask)`: the 1-D tensor of the elements of `input` where the bool `mask`
