@@ -309,3 +309,232 @@ def test_operators_inplace_still_work():
     i = _C.tensor([1, 2])
     with pytest.raises(RuntimeError, match="^result type Float can't be cast to the desired output type Long$"):
         i /= 2
+
+
+# ---- the named in-place ops and their functional forms ----------------------------------------
+
+
+def test_t():
+    m = _C.tensor([[1, 2], [3, 4]])
+    r = m.t()
+    assert r.tolist() == [[1, 3], [2, 4]] and r._base is m
+    assert _C.t(m).tolist() == [[1, 3], [2, 4]]
+    v = _C.tensor([1, 2, 3])
+    assert v.t().tolist() == [1, 2, 3] and v.t()._base is v
+    assert _C.tensor(5).t().tolist() == 5
+    with pytest.raises(RuntimeError, match=r"^t\(\) expects a tensor with <= 2 dimensions, but self is 3D$"):
+        _C.zeros(1, 2, 3).t()
+
+
+def test_copy_():
+    x = _C.zeros(2, 3, dtype=_C.int32)
+    assert x.copy_(_C.tensor([1.7, -2.7, 3.0])) is x  # broadcast, float to int truncates
+    same(x, [[1, -2, 3], [1, -2, 3]], _C.int32)
+    assert x.copy_(_C.tensor(True), non_blocking=True) is x
+    same(x, [[1, 1, 1], [1, 1, 1]], _C.int32)
+    with pytest.raises(RuntimeError):
+        x.copy_(_C.zeros(4))
+    t = _C.arange(4)
+    with pytest.raises(RuntimeError, match="^unsupported operation: some elements of the input tensor"):
+        t[1:].copy_(t[:-1])
+    with pytest.raises(TypeError):
+        x.copy_(1)
+
+
+def test_fill_():
+    x = _C.zeros(2, dtype=_C.uint8)
+    assert x.fill_(7) is x
+    same(x, [7, 7], _C.uint8)
+    with pytest.raises(RuntimeError, match="^value cannot be converted to type uint8_t without overflow$"):
+        x.fill_(300)
+    assert x.fill_(-1) is x  # a negative int wraps into uint8 (torch's checked_convert)
+    same(x, [255, 255], _C.uint8)
+    assert x.fill_(_C.tensor(-1)) is x  # a 0-dim tensor is cast like copy_
+    same(x, [255, 255], _C.uint8)
+    with pytest.raises(RuntimeError, match="^fill_ only supports 0-dimension value tensor but got tensor with 1 dimensions.$"):
+        x.fill_(_C.tensor([1]))
+
+
+def test_masked_fill_():
+    x = _C.tensor([[1.0, 2.0], [3.0, 4.0]])
+    mask = _C.tensor([True, False])
+    assert x.masked_fill_(mask, -1) is x
+    same(x, [[-1.0, 2.0], [-1.0, 4.0]], _C.float32)
+    assert x.masked_fill_(_C.tensor([[False, True], [False, False]]), _C.tensor(9.0)) is x
+    same(x, [[-1.0, 9.0], [-1.0, 4.0]], _C.float32)
+    # in place, the mask broadcasts to self but self cannot grow
+    v = _C.tensor([1.0, 2.0])
+    with pytest.raises(RuntimeError, match=r"^output with shape \[2\] doesn't match the broadcast shape \[2, 2\]$"):
+        v.masked_fill_(_C.tensor([[True, False], [False, True]]), 0)
+    with pytest.raises(RuntimeError, match="^masked_fill_ only supports boolean masks, but got mask with dtype long int$"):
+        v.masked_fill_(_C.tensor([1, 0]), 0)
+    with pytest.raises(RuntimeError, match="^value cannot be converted to type uint8_t without overflow$"):
+        _C.zeros(2, dtype=_C.uint8).masked_fill_(_C.tensor([True, True]), 300)
+
+
+def test_scatter_family():
+    src = _C.arange(1, 11).reshape((2, 5))
+    index = _C.tensor([[0, 1, 2, 0]])
+    x = _C.zeros(3, 5, dtype=src.dtype)
+    assert x.scatter_(0, index, src) is x  # torch's documented example
+    assert x.tolist() == [[1, 0, 0, 4, 0], [0, 2, 0, 0, 0], [0, 0, 3, 0, 0]]
+    y = _C.zeros(2, 4)
+    assert y.scatter_(1, _C.tensor([[2], [3]]), 1.23) is y
+    same(y, [[0, 0, 1.23, 0], [0, 0, 0, 1.23]], _C.float32)
+    # scatter_add_: repeated positions accumulate (torch's documented example)
+    z = _C.zeros(3, 5)
+    assert z.scatter_add_(0, _C.tensor([[0, 1, 2, 0, 0]]), _C.ones(2, 5)) is z
+    same(z, [[1, 0, 0, 1, 1], [0, 1, 0, 0, 0], [0, 0, 1, 0, 0]], _C.float32)
+    z2 = _C.zeros(3)
+    z2.scatter_add_(0, _C.tensor([0, 0, 2]), _C.tensor([1.0, 2.0, 3.0]))
+    same(z2, [3.0, 0.0, 3.0], _C.float32)
+    # the functional forms leave input alone; out= is written directly
+    base = _C.zeros(3)
+    r = _C.scatter_add(base, 0, _C.tensor([1, 1]), _C.tensor([2.0, 5.0]))
+    same(r, [0.0, 7.0, 0.0], _C.float32)
+    same(base, [0.0, 0.0, 0.0], _C.float32)
+    out = _C.empty(3)
+    assert _C.scatter(base, 0, _C.tensor([2]), 4.0, out=out) is out
+    same(out, [0.0, 0.0, 4.0], _C.float32)
+    assert _C.scatter_add(base, 0, _C.tensor([0]), _C.tensor([1.0]), out=out) is out
+    same(out, [1.0, 0.0, 0.0], _C.float32)
+    # errors: src aliasing self in place, dtypes, out-of-range index (self untouched)
+    a = _C.arange(3.0)
+    with pytest.raises(RuntimeError, match="^unsupported operation: some elements of the input tensor and the written-to tensor refer to a single memory location"):
+        a.scatter_(0, _C.tensor([0, 1, 2]), a)
+    with pytest.raises(RuntimeError, match=r"^scatter_add\(\): Expected self.dtype to be equal to src.dtype$"):
+        a.scatter_add_(0, _C.tensor([0]), _C.tensor([1]))
+    with pytest.raises(RuntimeError, match=r"^scatter_add\(\): Expected dtype int64 for index$"):
+        a.scatter_add_(0, _C.tensor([0], dtype=_C.int32), _C.tensor([1.0]))
+    with pytest.raises(RuntimeError, match="^index 5 is out of bounds for dimension 0 with size 3$"):
+        a.scatter_(0, _C.tensor([0, 5]), 9.0)
+    same(a, [0.0, 1.0, 2.0], _C.float32)
+
+
+def test_index_add_copy_fill():
+    t = _C.tensor([[1, 2, 3], [4, 5, 6], [7, 8, 9]], dtype=_C.float32)
+    index = _C.tensor([0, 4, 2])
+    # torch's documented examples
+    x = _C.ones(5, 3)
+    assert x.index_add_(0, index, t) is x
+    same(x, [[2, 3, 4], [1, 1, 1], [8, 9, 10], [1, 1, 1], [5, 6, 7]], _C.float32)
+    x = _C.zeros(5, 3)
+    assert x.index_copy_(0, index, t) is x
+    same(x, [[1, 2, 3], [0, 0, 0], [7, 8, 9], [0, 0, 0], [4, 5, 6]], _C.float32)
+    x = _C.tensor([[1, 2, 3], [4, 5, 6], [7, 8, 9]], dtype=_C.float32)
+    assert x.index_fill_(1, _C.tensor([0, 2]), -1) is x
+    same(x, [[-1, 2, -1], [-1, 5, -1], [-1, 8, -1]], _C.float32)
+    x.index_fill_(0, _C.tensor([-1]), _C.tensor(0.5))  # negative indices count from the end
+    same(x[2], [0.5, 0.5, 0.5], _C.float32)
+    # alpha, repeated indices accumulate, int32 index
+    y = _C.zeros(3)
+    y.index_add_(0, _C.tensor([1, 1], dtype=_C.int32), _C.tensor([1.0, 2.0]), alpha=2)
+    same(y, [0.0, 6.0, 0.0], _C.float32)
+    # functional forms and out=
+    base = _C.zeros(3)
+    same(_C.index_add(base, 0, _C.tensor([2]), _C.tensor([4.0])), [0.0, 0.0, 4.0], _C.float32)
+    same(base.index_copy(0, _C.tensor([0]), _C.tensor([7.0])), [7.0, 0.0, 0.0], _C.float32)
+    same(_C.index_fill(base, 0, _C.tensor([1]), 3), [0.0, 3.0, 0.0], _C.float32)
+    same(base, [0.0, 0.0, 0.0], _C.float32)
+    out = _C.zeros(3, dtype=_C.float64)
+    assert _C.index_add(base, 0, _C.tensor([0]), _C.tensor([1.5]), out=out) is out
+    same(out, [1.5, 0.0, 0.0], _C.float64)
+    # errors
+    with pytest.raises(RuntimeError, match=r"^index_add\(\): self \(Float\) and source \(Double\) must have the same scalar type$"):
+        base.index_add_(0, _C.tensor([0]), _C.tensor([1.0], dtype=_C.float64))
+    with pytest.raises(RuntimeError, match=r"^index_add\(\): Number of indices \(2\) should be equal to source.size\(dim\) \(1\)$"):
+        base.index_add_(0, _C.tensor([0, 1]), _C.tensor([1.0]))
+    with pytest.raises(IndexError, match="^index out of range in self$"):
+        base.index_add_(0, _C.tensor([3]), _C.tensor([1.0]))
+    with pytest.raises(IndexError, match=r"^index_copy_\(\): index 3 is out of bounds for dimension 0 with size 3$"):
+        base.index_copy_(0, _C.tensor([3]), _C.tensor([1.0]))
+    with pytest.raises(RuntimeError, match=r"^index_copy_\(\): Expected a long tensor for index, but got Int$"):
+        base.index_copy_(0, _C.tensor([0], dtype=_C.int32), _C.tensor([1.0]))
+    with pytest.raises(IndexError, match="^index 3 is out of bounds for dimension 0 with size 3$"):
+        base.index_fill_(0, _C.tensor([3]), 1)
+    with pytest.raises(RuntimeError, match=r"^index_fill_ only supports a 0-dimensional value tensor, but got tensor with 1 dimension\(s\).$"):
+        base.index_fill_(0, _C.tensor([0]), _C.tensor([1.0]))
+    with pytest.raises(RuntimeError, match="^unsupported operation: some elements of the input tensor and the written-to tensor refer to a single memory location"):
+        base.index_add_(0, _C.tensor([0, 1, 2]), base)
+    same(base, [0.0, 0.0, 0.0], _C.float32)
+    with pytest.raises(RuntimeError, match="^result type Float can't be cast to the desired output type Long$"):
+        _C.index_add(base, 0, _C.tensor([0]), _C.tensor([1.0]), out=_C.zeros(3, dtype=_C.int64))
+
+
+# ---- direct out= of the other ops with a plan ---------------------------------------------------
+
+
+def _out_like(r):
+    return _C.full(r.shape, 7, dtype=r.dtype)
+
+
+OUT_CASES = {
+    "cat": (lambda: ([_C.tensor([1, 2]), _C.tensor([3])],), {}, [1, 2, 3]),
+    "stack": (lambda: ([_C.tensor([1, 2]), _C.tensor([3, 4])],), {"dim": 1}, [[1, 3], [2, 4]]),
+    "gather": (lambda: (_C.tensor([[1, 2], [3, 4]]), 1, _C.tensor([[0, 0], [1, 0]])), {}, [[1, 1], [4, 3]]),
+    "index_select": (lambda: (_C.tensor([[1, 2], [3, 4]]), 0, _C.tensor([1, 1])), {}, [[3, 4], [3, 4]]),
+    "take": (lambda: (_C.tensor([[1, 2], [3, 4]]), _C.tensor([-1, 0])), {}, [4, 1]),
+    "diag": (lambda: (_C.tensor([1, 2]),), {"diagonal": 1}, [[0, 1, 0], [0, 0, 2], [0, 0, 0]]),
+    "outer": (lambda: (_C.tensor([1, 2]), _C.tensor([3, 4, 5])), {}, [[3, 4, 5], [6, 8, 10]]),
+    "mm": (lambda: (_C.tensor([[1, 2], [3, 4]]), _C.tensor([[5], [6]])), {}, [[17], [39]]),
+    "dot": (lambda: (_C.tensor([1, 2, 3]), _C.tensor([4, 5, 6])), {}, 32),
+    "tril": (lambda: (_C.tensor([[1, 2], [3, 4]]),), {}, [[1, 0], [3, 4]]),
+    "triu": (lambda: (_C.tensor([[1, 2], [3, 4]]),), {"diagonal": 1}, [[0, 2], [0, 0]]),
+    "lerp": (lambda: (_C.tensor([0.0, 10.0]), _C.tensor([10.0, 20.0]), _C.tensor([0.25, 0.75])), {}, [2.5, 17.5]),
+}
+
+
+@pytest.mark.parametrize("name", sorted(OUT_CASES))
+def test_direct_out(name):
+    make, kwargs, want = OUT_CASES[name]
+    r = getattr(_C, name)(*make(), **kwargs)
+    assert r.tolist() == want
+    out = _out_like(r)
+    assert getattr(_C, name)(*make(), **kwargs, out=out) is out
+    assert out.tolist() == want
+    # a non-contiguous out (a transposed view) is written through
+    if r.dim() == 2:
+        base = _C.zeros(r.shape[1], r.shape[0], dtype=r.dtype)
+        view = base.t()
+        assert getattr(_C, name)(*make(), **kwargs, out=view) is view
+        assert view.tolist() == want and base.t().tolist() == want
+    # a wrong-shaped out is resized with torch's warning
+    big = _C.zeros(9, dtype=r.dtype)
+    with pytest.warns(UserWarning, match="was resized"):
+        assert getattr(_C, name)(*make(), **kwargs, out=big) is big
+    assert big.tolist() == want
+
+
+def test_tri_inplace_and_lerp_tensor_inplace():
+    m = _C.tensor([[1, 2, 3], [4, 5, 6]])
+    assert m.tril_() is m
+    assert m.tolist() == [[1, 0, 0], [4, 5, 0]]
+    m = _C.tensor([[1, 2, 3], [4, 5, 6]])
+    assert m.triu_(-1) is m and m.tolist() == [[1, 2, 3], [4, 5, 6]]
+    assert m.triu_(1) is m and m.tolist() == [[0, 2, 3], [0, 0, 6]]
+    b = _C.arange(8).reshape((2, 2, 2))
+    b.tril_()
+    assert b.tolist() == [[[0, 0], [2, 3]], [[4, 0], [6, 7]]]
+    x = _C.tensor([0.0, 10.0])
+    assert x.lerp_(_C.tensor([10.0, 20.0]), _C.tensor([0.5, 1.0])) is x
+    same(x, [5.0, 20.0], _C.float32)
+    with pytest.raises(RuntimeError, match="^expected dtype float for `end` but got dtype double$"):
+        x.lerp_(_C.tensor([1.0], dtype=_C.float64), _C.tensor([1.0]))
+
+
+def test_out_overlap_with_inputs_is_torch_error():
+    # cat, gather, index_select: out may share no memory with an input (torch's assert_no_overlap)
+    x = _C.zeros(4)
+    msg = "^unsupported operation: some elements of the input tensor and the written-to tensor refer to a single memory location"
+    with pytest.raises(RuntimeError, match=msg):
+        _C.cat([x[:2], x[2:]], out=x)
+    t = _C.tensor([[1, 2], [3, 4]])
+    with pytest.raises(RuntimeError, match=msg):
+        _C.gather(t, 1, _C.tensor([[1, 0], [0, 1]]), out=t)
+    with pytest.raises(RuntimeError, match=msg):
+        _C.index_select(t, 0, _C.tensor([1, 0]), out=t)
+    assert t.tolist() == [[1, 2], [3, 4]]
+    # mm into one of its operands: the product is computed before m is written
+    m = _C.tensor([[1.0, 2.0], [3.0, 4.0]])
+    assert _C.mm(m, m, out=m) is m
+    same(m, [[7.0, 10.0], [15.0, 22.0]], _C.float32)

@@ -5,8 +5,6 @@
 //! `out=` all run it); `atan2`, `hypot`, `fmod`; the logical, bitwise and shift ops; `lerp`.
 
 use super::arith::{not_implemented, reject_bool, Arith, MathElem};
-use super::compare::{lt, where_};
-use super::unary::abs;
 use crate::core::dtype::{Category, DType};
 use crate::core::error::{Error, Result};
 use crate::core::iter::{
@@ -674,23 +672,60 @@ pub fn lerp_scalar_plan<'a>(
 /// but got dtype double"); floats only (`"lerp_kernel_tensor" not implemented for 'Long'`).
 /// Mirrors `torch.lerp(Tensor, Tensor, Tensor)`.
 pub fn lerp_tensor(input: &Tensor, end: &Tensor, weight: &Tensor) -> Result<Tensor> {
+    lerp_tensor_plan(input, end, weight)?.run()
+}
+
+/// `lerp_tensor` checked and ready to run (Note [One kernel per op]).
+pub fn lerp_tensor_plan<'a>(
+    input: &'a Tensor,
+    end: &'a Tensor,
+    weight: &'a Tensor,
+) -> Result<Plan<'a, impl Kernel + 'a>> {
     same_dtype(input, end, "end")?;
     same_dtype(input, weight, "weight")?;
-    broadcast_shapes(
+    let shape = broadcast_shapes(
         &broadcast_shapes(input.sizes(), end.sizes())?,
         weight.sizes(),
     )?;
-    if !input.dtype().is_floating_point() {
-        return Err(not_implemented("lerp_kernel_tensor", input.dtype()));
+    let dtype = input.dtype();
+    if !dtype.is_floating_point() {
+        return Err(not_implemented("lerp_kernel_tensor", dtype));
     }
-    // Composed from the shared kernels, in the input dtype throughout (all three share it).
-    let one = Scalar::Int(1);
-    let diff = sub(end, input, one)?;
-    let small = lt(&abs(weight)?, &Tensor::wrapped_scalar(Scalar::Float(0.5))?)?;
-    let low = add(input, &mul(weight, &diff)?, one)?;
-    let one_minus_w = sub(&Tensor::wrapped_scalar(one)?, weight, one)?;
-    let high = sub(end, &mul(&diff, &one_minus_w)?, one)?;
-    where_(&small, &low, &high)
+    Ok(Plan::new(
+        Cow::Owned(shape),
+        dtype,
+        [Some(input), Some(end), Some(weight)],
+        move |out, _| match dtype {
+            DType::Float32 => lerp_into::<f32>(out, input, end, weight),
+            _ => lerp_into::<f64>(out, input, end, weight),
+        },
+    ))
+}
+
+/// `out = lerp(s, e, w)` elementwise (torch's two formulas, by `|w| < 0.5`), all three
+/// broadcast to `out` (dtype `T`, theirs). `out` may be exactly one of them: each position is
+/// read before it is written.
+fn lerp_into<T: Arith>(out: &Tensor, s: &Tensor, e: &Tensor, w: &Tensor) -> Result<()> {
+    let geometry = |t: &Tensor| -> Result<(*const T, Vec<isize>)> {
+        Ok((t.data_ptr::<T>() as *const T, t.broadcast_strides(out.sizes())?))
+    };
+    let ((ps, ss), (pe, se), (pw, sw)) = (geometry(s)?, geometry(e)?, geometry(w)?);
+    let po = out.data_ptr::<T>();
+    let one = T::from_f64(1.0);
+    crate::core::iter::strided_for_each(out.sizes(), [out.strides(), &ss, &se, &sw], |[o, a, b, c]| {
+        // SAFETY: each offset comes from its tensor's own (broadcast) geometry over `out`'s
+        // shape; every read of this position happens before its write.
+        unsafe {
+            let (x, y, t) = (*ps.offset(a), *pe.offset(b), *pw.offset(c));
+            let diff = y.wsub(x);
+            *po.offset(o) = if t.wabs().to_f64() < 0.5 {
+                x.wadd(t.wmul(diff))
+            } else {
+                y.wsub(diff.wmul(one.wsub(t)))
+            };
+        }
+    });
+    Ok(())
 }
 
 #[cfg(test)]

@@ -1,29 +1,17 @@
-//! src/core/ops/fill.rs: fills and copies — `fill` (whose plan gives `fill_`), `zero_`, `copy_`
-//! (PyTorch: `native/Fill.cpp`, `native/Copy.cpp`).
+//! src/core/ops/fill.rs: in-place fills and copies — `fill_`, `zero_`, `copy_` (PyTorch:
+//! `native/Fill.cpp`, `native/Copy.cpp`).
 
-use super::plan::{Kernel, Plan};
 use crate::core::error::{Error, Result};
 use crate::core::scalar::Scalar;
 use crate::core::tensor::Tensor;
-use std::borrow::Cow;
 
 /// `self.fill_(value)`: set every element to `value`, a 0-dim tensor or a Python number
 /// (wrapped). A Python number must fit `self`'s dtype (torch's RuntimeError "value cannot be
 /// converted to type uint8_t without overflow"); a 0-dim tensor is cast like `copy_`. A value
 /// with dimensions is torch's RuntimeError "fill_ only supports 0-dimension value tensor but got
-/// tensor with 1 dimensions.". Mirrors `Tensor.fill_` (`fill`'s plan run into self).
+/// tensor with 1 dimensions.". Mirrors `Tensor.fill_`, which (unlike the ops with a plan) torch
+/// exempts from the overlap checks: an expanded self is filled.
 pub fn fill_(self_: &Tensor, value: &Tensor) -> Result<()> {
-    fill_plan(self_, value)?.run_into(self_)
-}
-
-/// `fill(input, value)`: a tensor of `input`'s shape and dtype filled with `value`, with the
-/// checks of `fill_` (the in-place method derived from it). Mirrors `torch.fill`.
-pub fn fill(input: &Tensor, value: &Tensor) -> Result<Tensor> {
-    fill_plan(input, value)?.run()
-}
-
-/// `fill` checked and ready to run (Note [One kernel per op]): its in-place form is `fill_`.
-pub fn fill_plan<'a>(input: &'a Tensor, value: &'a Tensor) -> Result<Plan<'a, impl Kernel + 'a>> {
     if value.dim() != 0 {
         return Err(Error::runtime(format!(
             "fill_ only supports 0-dimension value tensor but got tensor with {} dimensions.",
@@ -31,20 +19,12 @@ pub fn fill_plan<'a>(input: &'a Tensor, value: &'a Tensor) -> Result<Plan<'a, im
         )));
     }
     let v = value.item()?;
-    let wrapped = value.is_wrapped_number();
-    if wrapped && v.overflows(input.dtype()) {
-        // The overflow error of a Python number that does not fit the dtype.
-        input.alias().fill_(v)?;
+    if value.is_wrapped_number() {
+        self_.fill_(v)
+    } else {
+        self_.fill_cast(v);
+        Ok(())
     }
-    Ok(Plan::new(
-        Cow::Borrowed(input.sizes()),
-        input.dtype(),
-        [None, None, None],
-        move |out: &Tensor, _| {
-            out.fill_cast(v);
-            Ok(())
-        },
-    ))
 }
 
 /// `self.copy_(src, non_blocking=False)`: write `src` into `self`, broadcasting `src` to

@@ -5,11 +5,11 @@
 //! their in-place methods (`scatter_`, `index_add_`, `masked_fill_`, ...). Torch's
 //! indexing `t[...]` itself is `indexing.rs`.
 
-use super::plan::{Kernel, Plan};
+use super::plan::{assert_no_overlap, copy_then, Kernel, Plan};
 use super::try_vec;
 use crate::core::dtype::DType;
 use crate::core::error::{Error, Result};
-use crate::core::ops::{cat, narrow, reshape, select};
+use crate::core::ops::{narrow, reshape, select};
 use crate::core::scalar::Scalar;
 use crate::core::tensor::{broadcast_shapes, maybe_wrap_dim, Tensor};
 use std::borrow::Cow;
@@ -58,6 +58,16 @@ fn index_values(index: &Tensor) -> Result<Vec<i64>> {
 /// dimension 0", "index 5 is out of bounds for dimension 0 with size 3"; IndexError for `dim`
 /// (torch: `torch.gather`).
 pub fn gather(input: &Tensor, dim: i64, index: &Tensor) -> Result<Tensor> {
+    gather_plan(input, dim, index)?.run()
+}
+
+/// `gather` checked and ready to run (Note [One kernel per op]); an index out of range is
+/// found before anything is written.
+pub fn gather_plan<'a>(
+    input: &'a Tensor,
+    dim: i64,
+    index: &'a Tensor,
+) -> Result<Plan<'a, impl Kernel + 'a>> {
     let d = maybe_wrap_dim(dim, input.dim())?;
     if index.dtype() != DType::Int64 {
         return Err(Error::runtime("gather(): Expected dtype int64 for index"));
@@ -68,16 +78,7 @@ pub fn gather(input: &Tensor, dim: i64, index: &Tensor) -> Result<Tensor> {
             "Index tensor must have the same number of dimensions as input tensor",
         ));
     }
-    let in_sizes: Vec<usize> = if input.dim() == 0 {
-        vec![1]
-    } else {
-        input.sizes().to_vec()
-    };
-    let ix_sizes: Vec<usize> = if index.dim() == 0 {
-        vec![1]
-    } else {
-        index.sizes().to_vec()
-    };
+    let (in_sizes, ix_sizes) = (one_d(input), one_d(index));
     if index.numel() != 0 {
         for k in (0..ixd).filter(|&k| k != d) {
             if ix_sizes[k] > in_sizes[k] {
@@ -89,48 +90,53 @@ pub fn gather(input: &Tensor, dim: i64, index: &Tensor) -> Result<Tensor> {
             }
         }
     }
-    let out = Tensor::zeros(index.sizes(), input.dtype())?;
-    let iv = index_values(index)?;
-    let in_strides: Vec<isize> = if input.dim() == 0 {
-        vec![0]
-    } else {
-        input.strides().to_vec()
-    };
-    let n = in_sizes[d] as i64;
-    crate::dispatch!(input.dtype(), T => {
-        let (pi, po) = (input.data_ptr::<T>() as *const T, out.data_ptr::<T>());
-        let mut p = 0usize;
-        for_each_index(&ix_sizes, |idx| {
-            let v = iv[p];
-            if v < 0 || v >= n {
+    Ok(Plan::new(
+        Cow::Borrowed(index.sizes()),
+        input.dtype(),
+        [Some(input), Some(index), None],
+        move |out: &Tensor, fresh: bool| {
+            if !fresh {
+                // torch's gather meta: `out` may share no memory with `input`.
+                assert_no_overlap(out, input)?;
+            }
+            let iv = index_values(index)?;
+            let n = in_sizes[d] as i64;
+            if let Some(&v) = iv.iter().find(|&&v| v < 0 || v >= n) {
                 return Err(Error::runtime(format!(
                     "index {v} is out of bounds for dimension {d} with size {n}"
                 )));
             }
-            let mut off = 0isize;
-            for (k, &i) in idx.iter().enumerate() {
-                let i = if k == d { v as usize } else { i };
-                off += i as isize * in_strides[k];
-            }
-            // SAFETY: every coordinate is within `input`'s sizes (checked above), and `p` is
-            // below `out`'s element count (one visit per index element, `out` contiguous).
-            unsafe { *po.add(p) = *pi.offset(off) };
-            p += 1;
-            Ok(())
-        })
-    })?;
-    Ok(out)
-}
-
-/// torch's `assert_no_overlap(out, input)` for the index ops writing in place: the written
-/// tensor may share no memory with an input it reads (not even all of it).
-fn assert_no_overlap(out: &Tensor, input: &Tensor) -> Result<()> {
-    if out.shares_storage(input) && out.numel() > 0 && input.numel() > 0 {
-        return Err(Error::runtime(
-            "unsupported operation: some elements of the input tensor and the written-to tensor refer to a single memory location. Please clone() the tensor before performing the operation.",
-        ));
-    }
-    Ok(())
+            let in_strides: Vec<isize> = if input.dim() == 0 {
+                vec![0]
+            } else {
+                input.strides().to_vec()
+            };
+            let out_strides: Vec<isize> = if out.dim() == 0 {
+                vec![0]
+            } else {
+                out.strides().to_vec()
+            };
+            crate::dispatch!(input.dtype(), T => {
+                let (pi, po) = (input.data_ptr::<T>() as *const T, out.data_ptr::<T>());
+                let mut p = 0usize;
+                for_each_index(&ix_sizes, |idx| {
+                    let v = iv[p];
+                    p += 1;
+                    let (mut src, mut dst) = (0isize, 0isize);
+                    for (k, &i) in idx.iter().enumerate() {
+                        dst += i as isize * out_strides[k];
+                        let i = if k == d { v as usize } else { i };
+                        src += i as isize * in_strides[k];
+                    }
+                    // SAFETY: every coordinate is within `input`'s sizes (checked above) and
+                    // `idx` within `out`'s (the index's shape); `out` shares no memory with
+                    // `input` (fresh, or checked above).
+                    unsafe { *po.offset(dst) = *pi.offset(src) };
+                    Ok(())
+                })
+            })
+        },
+    ))
 }
 
 /// The checks of `scatter`/`scatter_add` (`name`), in torch's order; returns the wrapped dim.
@@ -256,36 +262,6 @@ fn scatter_into(
             Ok(())
         })
     })
-}
-
-/// The plan of an op that writes into a copy of `input` (the index ops' functional forms:
-/// torch's `self.clone().op_(...)`): the result has `shape` (`input` broadcast) and `input`'s
-/// dtype; the kernel copies `input` into the output unless it is `input` itself (in place),
-/// then runs `write`. In place, or into `out=`, the written tensor may not share memory with
-/// `reads` (torch's `assert_no_overlap`).
-#[inline(always)]
-fn copy_then<'a>(
-    input: &'a Tensor,
-    shape: Cow<'a, [usize]>,
-    reads: [Option<&'a Tensor>; 2],
-    write: impl FnOnce(&Tensor) -> Result<()> + 'a,
-) -> Plan<'a, impl Kernel + 'a> {
-    Plan::new(
-        shape,
-        input.dtype(),
-        [Some(input), reads[0], reads[1]],
-        move |out: &Tensor, fresh: bool| {
-            if !fresh {
-                for r in reads.into_iter().flatten() {
-                    assert_no_overlap(out, r)?;
-                }
-            }
-            if !out.is_same(input) {
-                out.copy_from(input)?;
-            }
-            write(out)
-        },
-    )
 }
 
 /// `scatter(input, dim, index, src)`: a copy of `input` with `out[index[i][j]][j] = src[i][j]`
@@ -473,7 +449,9 @@ pub fn index_add_plan<'a>(
     if iv.iter().any(|&v| v < 0 || v >= n) {
         return Err(Error::index("index out of range in self"));
     }
-    super::binary::add_plan(input, source, alpha)?;
+    // `alpha`'s errors (as `add`'s for this dtype), before anything is written.
+    let zero = Tensor::zeros(&[], input.dtype())?;
+    super::binary::add_plan(&zero, &zero, alpha)?;
     Ok(copy_then(
         input,
         Cow::Borrowed(input.sizes()),
@@ -581,9 +559,9 @@ fn index_fill_any<'a>(
             "index {v} is out of bounds for dimension {d} with size {n}"
         )));
     }
-    if checked && value.overflows(input.dtype()) {
-        // The same error as `fill_` with this number.
-        input.alias().fill_(value)?;
+    if checked {
+        // A Python number must fit the dtype (torch's overflow RuntimeError, as `fill_`).
+        crate::dispatch!(input.dtype(), T => value.to_checked::<T>().map(|_| ()))?;
     }
     Ok(copy_then(
         input,
@@ -605,6 +583,16 @@ fn index_fill_any<'a>(
 /// vector", "index_select(): Expected dtype int32 or int64 for index" (torch:
 /// `torch.index_select`).
 pub fn index_select(input: &Tensor, dim: i64, index: &Tensor) -> Result<Tensor> {
+    index_select_plan(input, dim, index)?.run()
+}
+
+/// `index_select` checked and ready to run (Note [One kernel per op]); into `out=`, `out` may
+/// share no memory with `input` or `index` (torch's `assert_no_overlap`).
+pub fn index_select_plan<'a>(
+    input: &'a Tensor,
+    dim: i64,
+    index: &'a Tensor,
+) -> Result<Plan<'a, impl Kernel + 'a>> {
     let d = maybe_wrap_dim(dim, input.dim())?;
     if index.dim() > 1 {
         return Err(Error::index(
@@ -631,24 +619,31 @@ pub fn index_select(input: &Tensor, dim: i64, index: &Tensor) -> Result<Tensor> 
     if iv.iter().any(|&v| v < 0 || v >= n) {
         return Err(Error::index("index out of range in self"));
     }
-    if input.dim() == 0 {
-        let out = input.clone_data()?;
-        return if index.dim() == 0 {
-            Ok(out)
-        } else {
-            reshape(&out, &[iv.len() as i64])
-        };
-    }
-    let parts = iv
-        .iter()
-        .map(|&v| narrow(input, d as i64, v, 1))
-        .collect::<Result<Vec<_>>>()?;
-    if parts.is_empty() {
+    let shape = if input.dim() == 0 {
+        index.sizes().to_vec()
+    } else {
         let mut sizes = input.sizes().to_vec();
-        sizes[d] = 0;
-        return Tensor::zeros(&sizes, input.dtype());
-    }
-    cat(&parts, d as i64)
+        sizes[d] = iv.len();
+        sizes
+    };
+    Ok(Plan::new(
+        Cow::Owned(shape),
+        input.dtype(),
+        [Some(input), Some(index), None],
+        move |out: &Tensor, fresh: bool| {
+            if !fresh {
+                assert_no_overlap(out, input)?;
+                assert_no_overlap(out, index)?;
+            }
+            if input.dim() == 0 {
+                return out.copy_from(input);
+            }
+            for (k, &v) in iv.iter().enumerate() {
+                narrow(out, d as i64, k as i64, 1)?.copy_from(&narrow(input, d as i64, v, 1)?)?;
+            }
+            Ok(())
+        },
+    ))
 }
 
 fn check_bool_mask(mask: &Tensor, what: &str) -> Result<()> {
@@ -773,31 +768,49 @@ pub fn masked_select(input: &Tensor, mask: &Tensor) -> Result<Tensor> {
 /// long tensor for index, but got Int"; IndexError "out of range: tried to access index 10 on a
 /// tensor of 6 elements." (torch: `torch.take`).
 pub fn take(input: &Tensor, index: &Tensor) -> Result<Tensor> {
+    take_plan(input, index)?.run()
+}
+
+/// `take` checked and ready to run (Note [One kernel per op]).
+pub fn take_plan<'a>(input: &'a Tensor, index: &'a Tensor) -> Result<Plan<'a, impl Kernel + 'a>> {
     if index.dtype() != DType::Int64 {
         return Err(Error::runtime(format!(
             "take(): Expected a long tensor for index, but got {}",
             index.dtype().scalar_type_name()
         )));
     }
+    // The index values are read (and checked) first, as before any allocation: an expanded
+    // index too large to copy is a MemoryError.
     let n = input.numel() as i64;
     let iv = index_values(index)?;
-    let flat = reshape(input, &[-1])?;
-    let out = Tensor::zeros(index.sizes(), input.dtype())?;
-    crate::dispatch!(input.dtype(), T => {
-        let vals = super::conversion::try_to_vec::<T>(&flat)?;
-        let po = out.data_ptr::<T>();
-        for (k, &v) in iv.iter().enumerate() {
-            if v < -n || v >= n {
-                return Err(Error::index(format!(
-                    "out of range: tried to access index {v} on a tensor of {n} elements."
-                )));
-            }
-            let i = if v < 0 { v + n } else { v } as usize;
-            // SAFETY: `out` is a fresh contiguous tensor of `iv.len()` elements.
-            unsafe { *po.add(k) = vals[i] };
-        }
-    });
-    Ok(out)
+    if let Some(&v) = iv.iter().find(|&&v| v < -n || v >= n) {
+        return Err(Error::index(format!(
+            "out of range: tried to access index {v} on a tensor of {n} elements."
+        )));
+    }
+    Ok(Plan::new(
+        Cow::Borrowed(index.sizes()),
+        input.dtype(),
+        [Some(input), Some(index), None],
+        move |out: &Tensor, _| {
+            let flat = reshape(input, &[-1])?;
+            crate::dispatch!(input.dtype(), T => {
+                // The values are read (copied) before `out`, which may be `input`, is written.
+                let vals = super::conversion::try_to_vec::<T>(&flat)?;
+                let po = out.data_ptr::<T>();
+                let mut k = 0usize;
+                // Row-major order: the k-th position of `out` takes `index`'s k-th value.
+                crate::core::iter::strided_for_each(out.sizes(), [out.strides()], |[o]| {
+                    let v = iv[k];
+                    k += 1;
+                    // SAFETY: `o` addresses an element of `out` (its own geometry); `v` was
+                    // checked to lie in `[-n, n)`.
+                    unsafe { *po.offset(o) = vals[if v < 0 { v + n } else { v } as usize] };
+                });
+            });
+            Ok(())
+        },
+    ))
 }
 
 // ----- nonzero --------------------------------------------------------------------------------

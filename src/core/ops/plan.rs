@@ -156,3 +156,84 @@ fn aliases_other(out: &Tensor, x: &Tensor) -> bool {
             && x.broadcast_strides(out.sizes())
                 .is_ok_and(|s| s == out.strides()))
 }
+
+/// torch's `assert_no_overlap(out, input)` for the ops writing into a copy of
+/// their input (`copy_then`): the written
+/// tensor may share no memory with an input it reads (not even all of it).
+pub(crate) fn assert_no_overlap(out: &Tensor, input: &Tensor) -> Result<()> {
+    if out.shares_storage(input) && out.numel() > 0 && input.numel() > 0 {
+        return Err(Error::runtime(
+            "unsupported operation: some elements of the input tensor and the written-to tensor refer to a single memory location. Please clone() the tensor before performing the operation.",
+        ));
+    }
+    Ok(())
+}
+
+/// The plan of an op that writes into a copy of `input` (the functional forms of `scatter`,
+/// `index_add`, `masked_fill`, `tril`, ...:
+/// torch's `self.clone().op_(...)`): the result has `shape` (`input` broadcast) and `input`'s
+/// dtype; the kernel copies `input` into the output unless it is `input` itself (in place),
+/// then runs `write`. In place, or into `out=`, the written tensor may not share memory with
+/// `reads` (torch's `assert_no_overlap`).
+#[inline(always)]
+pub(crate) fn copy_then<'a>(
+    input: &'a Tensor,
+    shape: Cow<'a, [usize]>,
+    reads: [Option<&'a Tensor>; 2],
+    write: impl FnOnce(&Tensor) -> Result<()> + 'a,
+) -> Plan<'a, impl Kernel + 'a> {
+    Plan::new(
+        shape,
+        input.dtype(),
+        [Some(input), reads[0], reads[1]],
+        move |out: &Tensor, fresh: bool| {
+            if !fresh {
+                for r in reads.into_iter().flatten() {
+                    assert_no_overlap(out, r)?;
+                }
+            }
+            if !out.is_same(input) {
+                out.copy_from(input)?;
+            }
+            write(out)
+        },
+    )
+}
+
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::core::ops::{exp_plan, sin_plan};
+
+    fn msg<T: std::fmt::Debug>(r: Result<T>) -> String {
+        r.unwrap_err().message
+    }
+
+    #[test]
+    fn run_into_checks_in_torchs_order_and_writes_in_place() {
+        let x = Tensor::from_vec(vec![0.0f64, 1.0], &[2]).unwrap();
+        exp_plan(&x).unwrap().run_into(&x).unwrap();
+        assert_eq!(x.to_vec::<f64>(), vec![1.0, 1f64.exp()]);
+        let i = Tensor::from_vec(vec![1i64, 2], &[2]).unwrap();
+        assert_eq!(
+            msg(exp_plan(&i).unwrap().run_into(&i)),
+            "result type Float can't be cast to the desired output type Long"
+        );
+        // the shape check comes before the cast check
+        let wide = Tensor::zeros(&[3], DType::Int64).unwrap();
+        assert_eq!(
+            msg(exp_plan(&i).unwrap().run_into(&wide)),
+            "output with shape [3] doesn't match the broadcast shape [2]"
+        );
+        // a shifted view of the input: torch's partial-overlap error, nothing written
+        let t = Tensor::from_vec(vec![0.0f32, 1.0, 2.0], &[3]).unwrap();
+        let (head, tail) = (t.as_strided([2], [1], 0), t.as_strided([2], [1], 1));
+        assert!(msg(sin_plan(&head).unwrap().run_into(&tail)).starts_with("unsupported operation"));
+        assert_eq!(t.to_vec::<f32>(), vec![0.0, 1.0, 2.0]);
+        // another dtype: computed into a temporary and cast on the way out
+        let out = Tensor::zeros(&[2], DType::Float32).unwrap();
+        exp_plan(&x).unwrap().run_into(&out).unwrap();
+        assert_eq!(out.dtype(), DType::Float32);
+    }
+}
