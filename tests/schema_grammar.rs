@@ -88,7 +88,11 @@ fn inplace_derives_the_in_place_method() {
     assert_eq!(es.len(), 2);
     let (f, m) = (&es[0], &es[1]);
     assert!(f.inplace && f.out && !f.out_copy && !f.func.is_inplace());
-    assert_eq!(f.operators.len(), 1, "__iadd__ moves to the in-place method");
+    assert_eq!(
+        f.operators.len(),
+        1,
+        "__iadd__ moves to the in-place method"
+    );
     assert_eq!((m.name.as_str(), m.impl_fn.as_str()), ("f_", "f_o"));
     assert!(m.plan_inplace && m.method && !m.function && !m.out);
     assert!(m.func.is_inplace() && m.func.args[0].ty.alias.as_ref().is_some_and(|a| a.mutable));
@@ -166,7 +170,7 @@ fn malformed_entries_name_the_entry() {
         ),
         (
             "- func: f(Tensor self) -> Tensor\n  out: yes\n  doc: d\n",
-            "is not True or False",
+            "is not True, copy or False",
         ),
         (
             "- func: f(Tensor self) -> int\n  out: True\n  doc: d\n",

@@ -5,13 +5,13 @@
 //! `out=` all run it); `atan2`, `hypot`, `fmod`; the logical, bitwise and shift ops; `lerp`.
 
 use super::arith::{not_implemented, reject_bool, Arith, MathElem};
+use super::plan::{Kernel, Plan};
 use crate::core::dtype::{Category, DType};
 use crate::core::error::{Error, Result};
 use crate::core::iter::{
     binary_into_par, binary_kernel, broadcast_shape_of, operand_as, unary_into, Input,
 };
 use crate::core::promote::{promote_types, result_type};
-use super::plan::{Kernel, Plan};
 use crate::core::scalar::Scalar;
 use crate::core::tensor::{broadcast_shapes, Tensor};
 use std::borrow::Cow;
@@ -245,13 +245,16 @@ pub fn add(input: &Tensor, other: &Tensor, alpha: Scalar) -> Result<Tensor> {
 
 /// `add` checked and ready to run into a new tensor or an `out=` tensor (see Note [One kernel per op]).
 #[inline]
-pub fn add_plan<'a>(input: &'a Tensor, other: &'a Tensor, alpha: Scalar) -> Result<Plan<'a, impl Kernel + 'a>> {
+pub fn add_plan<'a>(
+    input: &'a Tensor,
+    other: &'a Tensor,
+    alpha: Scalar,
+) -> Result<Plan<'a, impl Kernel + 'a>> {
     let shape = broadcast_shape_of(input, other)?;
     let dtype = binary_result_type(input, other);
     alpha_check(dtype, alpha)?;
     Ok(binop_plan(BinOp::Add(alpha), dtype, shape, input, other))
 }
-
 
 /// `sub(input, other, *, alpha=1)`: `input - alpha * other`, broadcast, in the promoted dtype.
 /// Errors as `add`, plus torch's RuntimeError for any bool operand (tensor or Python bool).
@@ -262,14 +265,17 @@ pub fn sub(input: &Tensor, other: &Tensor, alpha: Scalar) -> Result<Tensor> {
 
 /// `sub` checked and ready to run (see Note [One kernel per op]).
 #[inline]
-pub fn sub_plan<'a>(input: &'a Tensor, other: &'a Tensor, alpha: Scalar) -> Result<Plan<'a, impl Kernel + 'a>> {
+pub fn sub_plan<'a>(
+    input: &'a Tensor,
+    other: &'a Tensor,
+    alpha: Scalar,
+) -> Result<Plan<'a, impl Kernel + 'a>> {
     sub_check(input, other)?;
     let shape = broadcast_shape_of(input, other)?;
     let dtype = binary_result_type(input, other);
     alpha_check(dtype, alpha)?;
     Ok(binop_plan(BinOp::Sub(alpha), dtype, shape, input, other))
 }
-
 
 /// `mul(input, other)`: the elementwise product, broadcast, in the promoted dtype (bools: and;
 /// integers wrap). RuntimeError when the shapes do not broadcast. Mirrors `torch.mul`.
@@ -284,7 +290,6 @@ pub fn mul_plan<'a>(input: &'a Tensor, other: &'a Tensor) -> Result<Plan<'a, imp
     let dtype = binary_result_type(input, other);
     Ok(binop_plan(BinOp::Mul, dtype, shape, input, other))
 }
-
 
 /// `div(input, other, *, rounding_mode=None)`, broadcast. `None`: true division in the promoted
 /// dtype, or float32 when that is integral/bool. `"trunc"` / `"floor"`: the quotient rounded
@@ -308,7 +313,6 @@ pub fn div_plan<'a>(
     Ok(binop_plan(op, dtype, shape, input, other))
 }
 
-
 /// `remainder(input, other)` (Python's `%`): `input - floor(input / other) * other`, the result
 /// having the sign of `other`; promoted dtype, broadcast. Integer division by zero is a
 /// RuntimeError "ZeroDivisionError"; two bools a NotImplementedError. Mirrors `torch.remainder`.
@@ -318,7 +322,10 @@ pub fn remainder(input: &Tensor, other: &Tensor) -> Result<Tensor> {
 
 /// `remainder` checked and ready to run (see Note [One kernel per op]).
 #[inline]
-pub fn remainder_plan<'a>(input: &'a Tensor, other: &'a Tensor) -> Result<Plan<'a, impl Kernel + 'a>> {
+pub fn remainder_plan<'a>(
+    input: &'a Tensor,
+    other: &'a Tensor,
+) -> Result<Plan<'a, impl Kernel + 'a>> {
     let shape = broadcast_shape_of(input, other)?;
     let dtype = binary_result_type(input, other);
     reject_bool(dtype, "remainder_cpu")?;
@@ -333,7 +340,10 @@ pub fn floor_divide(input: &Tensor, other: &Tensor) -> Result<Tensor> {
 
 /// `floor_divide` checked and ready to run (see Note [One kernel per op]).
 #[inline]
-pub fn floor_divide_plan<'a>(input: &'a Tensor, other: &'a Tensor) -> Result<Plan<'a, impl Kernel + 'a>> {
+pub fn floor_divide_plan<'a>(
+    input: &'a Tensor,
+    other: &'a Tensor,
+) -> Result<Plan<'a, impl Kernel + 'a>> {
     div_plan(input, other, Some("floor"))
 }
 
@@ -411,8 +421,12 @@ pub fn pow_plan<'a>(input: &'a Tensor, exponent: &'a Tensor) -> Result<Plan<'a, 
             PowKind::Scalar(e) => {
                 let a = operand_as(input, dtype)?;
                 match dtype {
-                    DType::Float32 => pow_float_scalar::<f32>(out, &a, fresh, e.to_f64(), f32::sqrt),
-                    DType::Float64 => pow_float_scalar::<f64>(out, &a, fresh, e.to_f64(), f64::sqrt),
+                    DType::Float32 => {
+                        pow_float_scalar::<f32>(out, &a, fresh, e.to_f64(), f32::sqrt)
+                    }
+                    DType::Float64 => {
+                        pow_float_scalar::<f64>(out, &a, fresh, e.to_f64(), f64::sqrt)
+                    }
                     d => crate::dispatch!(d, T => {
                         let et: T = e.to_checked::<T>()?;
                         unary_into::<T, T>(out, &a, fresh, move |x: T| x.pow_(et))
@@ -461,7 +475,10 @@ pub fn maximum(input: &Tensor, other: &Tensor) -> Result<Tensor> {
 
 /// `maximum` checked and ready to run (see Note [One kernel per op]).
 #[inline]
-pub fn maximum_plan<'a>(input: &'a Tensor, other: &'a Tensor) -> Result<Plan<'a, impl Kernel + 'a>> {
+pub fn maximum_plan<'a>(
+    input: &'a Tensor,
+    other: &'a Tensor,
+) -> Result<Plan<'a, impl Kernel + 'a>> {
     let shape = broadcast_shape_of(input, other)?;
     let dtype = binary_result_type(input, other);
     Ok(binop_plan(BinOp::Maximum, dtype, shape, input, other))
@@ -475,7 +492,10 @@ pub fn minimum(input: &Tensor, other: &Tensor) -> Result<Tensor> {
 
 /// `minimum` checked and ready to run (see Note [One kernel per op]).
 #[inline]
-pub fn minimum_plan<'a>(input: &'a Tensor, other: &'a Tensor) -> Result<Plan<'a, impl Kernel + 'a>> {
+pub fn minimum_plan<'a>(
+    input: &'a Tensor,
+    other: &'a Tensor,
+) -> Result<Plan<'a, impl Kernel + 'a>> {
     let shape = broadcast_shape_of(input, other)?;
     let dtype = binary_result_type(input, other);
     Ok(binop_plan(BinOp::Minimum, dtype, shape, input, other))
@@ -707,24 +727,31 @@ pub fn lerp_tensor_plan<'a>(
 /// read before it is written.
 fn lerp_into<T: Arith>(out: &Tensor, s: &Tensor, e: &Tensor, w: &Tensor) -> Result<()> {
     let geometry = |t: &Tensor| -> Result<(*const T, Vec<isize>)> {
-        Ok((t.data_ptr::<T>() as *const T, t.broadcast_strides(out.sizes())?))
+        Ok((
+            t.data_ptr::<T>() as *const T,
+            t.broadcast_strides(out.sizes())?,
+        ))
     };
     let ((ps, ss), (pe, se), (pw, sw)) = (geometry(s)?, geometry(e)?, geometry(w)?);
     let po = out.data_ptr::<T>();
     let one = T::from_f64(1.0);
-    crate::core::iter::strided_for_each(out.sizes(), [out.strides(), &ss, &se, &sw], |[o, a, b, c]| {
-        // SAFETY: each offset comes from its tensor's own (broadcast) geometry over `out`'s
-        // shape; every read of this position happens before its write.
-        unsafe {
-            let (x, y, t) = (*ps.offset(a), *pe.offset(b), *pw.offset(c));
-            let diff = y.wsub(x);
-            *po.offset(o) = if t.wabs().to_f64() < 0.5 {
-                x.wadd(t.wmul(diff))
-            } else {
-                y.wsub(diff.wmul(one.wsub(t)))
-            };
-        }
-    });
+    crate::core::iter::strided_for_each(
+        out.sizes(),
+        [out.strides(), &ss, &se, &sw],
+        |[o, a, b, c]| {
+            // SAFETY: each offset comes from its tensor's own (broadcast) geometry over `out`'s
+            // shape; every read of this position happens before its write.
+            unsafe {
+                let (x, y, t) = (*ps.offset(a), *pe.offset(b), *pw.offset(c));
+                let diff = y.wsub(x);
+                *po.offset(o) = if t.wabs().to_f64() < 0.5 {
+                    x.wadd(t.wmul(diff))
+                } else {
+                    y.wsub(diff.wmul(one.wsub(t)))
+                };
+            }
+        },
+    );
     Ok(())
 }
 

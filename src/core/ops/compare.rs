@@ -9,10 +9,10 @@ use super::plan::{Kernel, Plan};
 use crate::core::dtype::{DType, Element};
 use crate::core::error::{Error, Result};
 use crate::core::iter::{binary_kernel, binary_op, operand_as, strided_for_each, unary_into};
-use std::borrow::Cow;
 use crate::core::promote::result_type;
 use crate::core::scalar::Scalar;
 use crate::core::tensor::{broadcast_shapes, Tensor};
+use std::borrow::Cow;
 
 macro_rules! comparison {
     ($(#[$doc:meta])* $name:ident, $plan:ident, $op:tt) => {
@@ -67,9 +67,12 @@ pub fn gt(input: &Tensor, other: &Tensor) -> Result<Tensor> {
 /// names the tensors as torch does.
 pub fn gt_plan<'a>(input: &'a Tensor, other: &'a Tensor) -> Result<Plan<'a, impl Kernel + 'a>> {
     let dtype = result_type(&[input, other]);
-    binary_plan(input, other, DType::Bool, move |out, fresh| {
-        crate::dispatch!(dtype, T => binary_kernel::<T, bool>(out, other, input, fresh, |x: T, y: T| x < y))
-    })
+    binary_plan(
+        input,
+        other,
+        DType::Bool,
+        move |out, fresh| crate::dispatch!(dtype, T => binary_kernel::<T, bool>(out, other, input, fresh, |x: T, y: T| x < y)),
+    )
 }
 
 /// `ge(input, other)`: `input >= other` elementwise → bool; as `lt`. Mirrors `torch.ge`.
@@ -81,9 +84,12 @@ pub fn ge(input: &Tensor, other: &Tensor) -> Result<Tensor> {
 /// `gt` is from `lt`.
 pub fn ge_plan<'a>(input: &'a Tensor, other: &'a Tensor) -> Result<Plan<'a, impl Kernel + 'a>> {
     let dtype = result_type(&[input, other]);
-    binary_plan(input, other, DType::Bool, move |out, fresh| {
-        crate::dispatch!(dtype, T => binary_kernel::<T, bool>(out, other, input, fresh, |x: T, y: T| x <= y))
-    })
+    binary_plan(
+        input,
+        other,
+        DType::Bool,
+        move |out, fresh| crate::dispatch!(dtype, T => binary_kernel::<T, bool>(out, other, input, fresh, |x: T, y: T| x <= y)),
+    )
 }
 
 // ----- where ----------------------------------------------------------------------------------
@@ -245,7 +251,10 @@ pub fn clamp_tensor_plan<'a>(
         (Some(_), Some(_)) => {
             let d = result_type(&operands);
             if d == DType::Bool {
-                broadcast_shapes(&broadcast_shapes(input.sizes(), operands[1].sizes())?, operands[2].sizes())?;
+                broadcast_shapes(
+                    &broadcast_shapes(input.sizes(), operands[1].sizes())?,
+                    operands[2].sizes(),
+                )?;
                 return Err(not_implemented("clamp_cpu", d));
             }
             d
@@ -278,27 +287,34 @@ fn clamp_into<T: Arith>(
     let hi = hi.map(|t| operand_as(t, T::DTYPE)).transpose()?;
     let po = out.data_ptr::<T>();
     let geometry = |t: &Tensor| -> Result<(*const T, Vec<isize>)> {
-        Ok((t.data_ptr::<T>() as *const T, t.broadcast_strides(out.sizes())?))
+        Ok((
+            t.data_ptr::<T>() as *const T,
+            t.broadcast_strides(out.sizes())?,
+        ))
     };
     let (px, sx) = geometry(&x)?;
     // An absent bound reads `x` (its strides) and is ignored.
     let (pl, sl) = geometry(lo.as_ref().unwrap_or(&x))?;
     let (ph, sh) = geometry(hi.as_ref().unwrap_or(&x))?;
     let (has_lo, has_hi) = (lo.is_some(), hi.is_some());
-    strided_for_each(out.sizes(), [out.strides(), &sx, &sl, &sh], |[o, a, l, h]| {
-        // SAFETY: each offset comes from its tensor's own (broadcast) geometry over `out`'s
-        // shape; every read of this position happens before its write.
-        unsafe {
-            let mut v = *px.offset(a);
-            if has_lo {
-                v = v.max_nan(*pl.offset(l));
+    strided_for_each(
+        out.sizes(),
+        [out.strides(), &sx, &sl, &sh],
+        |[o, a, l, h]| {
+            // SAFETY: each offset comes from its tensor's own (broadcast) geometry over `out`'s
+            // shape; every read of this position happens before its write.
+            unsafe {
+                let mut v = *px.offset(a);
+                if has_lo {
+                    v = v.max_nan(*pl.offset(l));
+                }
+                if has_hi {
+                    v = v.min_nan(*ph.offset(h));
+                }
+                *po.offset(o) = v;
             }
-            if has_hi {
-                v = v.min_nan(*ph.offset(h));
-            }
-            *po.offset(o) = v;
-        }
-    });
+        },
+    );
     Ok(())
 }
 

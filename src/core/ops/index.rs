@@ -357,7 +357,10 @@ fn index_func_check(
         return Err(Error::runtime(if int32 {
             format!("{name}(): Expected dtype int32/int64 for index")
         } else {
-            format!("{name}(): Expected a long tensor for index, but got {}", index.dtype().scalar_type_name())
+            format!(
+                "{name}(): Expected a long tensor for index, but got {}",
+                index.dtype().scalar_type_name()
+            )
         }));
     }
     let iv: Vec<i64> = crate::dispatch!(index.dtype(), T => super::conversion::try_map_to_vec(index, |v: T| crate::core::dtype::Element::to_i64(v)))?;
@@ -386,7 +389,11 @@ fn index_source_check(
             source.dim()
         )));
     }
-    let along = if source.dim() == 0 { 1 } else { source.sizes()[d] };
+    let along = if source.dim() == 0 {
+        1
+    } else {
+        source.sizes()[d]
+    };
     if n_index != along {
         return Err(Error::runtime(format!(
             "{name}(): Number of indices ({n_index}) should be equal to source.size(dim) ({along})"
@@ -510,7 +517,12 @@ pub fn index_copy_plan<'a>(
 /// "index_fill_(): Expected a long tensor for index, but got Int", "index_fill_ only supports
 /// a 0-dimensional value tensor, but got tensor with 1 dimension(s)."; IndexError "index 5 is
 /// out of bounds for dimension 0 with size 3" (torch: `torch.index_fill`).
-pub fn index_fill_scalar(input: &Tensor, dim: i64, index: &Tensor, value: Scalar) -> Result<Tensor> {
+pub fn index_fill_scalar(
+    input: &Tensor,
+    dim: i64,
+    index: &Tensor,
+    value: Scalar,
+) -> Result<Tensor> {
     index_fill_scalar_plan(input, dim, index, value)?.run()
 }
 
@@ -525,7 +537,12 @@ pub fn index_fill_scalar_plan<'a>(
 }
 
 /// `index_fill` with a 0-dim tensor value (cast to `input`'s dtype).
-pub fn index_fill_tensor(input: &Tensor, dim: i64, index: &Tensor, value: &Tensor) -> Result<Tensor> {
+pub fn index_fill_tensor(
+    input: &Tensor,
+    dim: i64,
+    index: &Tensor,
+    value: &Tensor,
+) -> Result<Tensor> {
     index_fill_tensor_plan(input, dim, index, value)?.run()
 }
 
@@ -667,24 +684,29 @@ fn masked_fill_any<'a>(
     if checked {
         crate::dispatch!(input.dtype(), T => { value.to_checked::<T>()?; });
     }
-    Ok(copy_then(input, Cow::Owned(shape), [None, None], move |out| {
-        let ms = mask.broadcast_strides(out.sizes())?;
-        let pm = mask.data_ptr::<bool>() as *const bool;
-        crate::dispatch!(out.dtype(), T => {
-            let v: T = value.to::<T>();
-            let po = out.data_ptr::<T>();
-            crate::core::iter::strided_for_each(out.sizes(), [out.strides(), &ms], |[o, m]| {
-                // SAFETY: offsets come from each tensor's own (broadcast) geometry over `out`'s
-                // shape; the mask is read at each position before that position is written.
-                unsafe {
-                    if *pm.offset(m) {
-                        *po.offset(o) = v;
+    Ok(copy_then(
+        input,
+        Cow::Owned(shape),
+        [None, None],
+        move |out| {
+            let ms = mask.broadcast_strides(out.sizes())?;
+            let pm = mask.data_ptr::<bool>() as *const bool;
+            crate::dispatch!(out.dtype(), T => {
+                let v: T = value.to::<T>();
+                let po = out.data_ptr::<T>();
+                crate::core::iter::strided_for_each(out.sizes(), [out.strides(), &ms], |[o, m]| {
+                    // SAFETY: offsets come from each tensor's own (broadcast) geometry over `out`'s
+                    // shape; the mask is read at each position before that position is written.
+                    unsafe {
+                        if *pm.offset(m) {
+                            *po.offset(o) = v;
+                        }
                     }
-                }
+                });
             });
-        });
-        Ok(())
-    }))
+            Ok(())
+        },
+    ))
 }
 
 /// `masked_fill(input, mask, value)`: a copy of `input` with `value` where the bool `mask`

@@ -3,13 +3,13 @@
 //! `native/LinearAlgebra.cpp`, `native/Blas.cpp`).
 
 use super::gemm::batched_matmul_into;
+use super::plan::{Kernel, Plan};
 use super::view::{expand, reshape, transpose, unsqueeze};
 use crate::core::dtype::DType;
 use crate::core::error::{Error, Result};
 use crate::core::ops::mul_plan;
-use super::plan::{Kernel, Plan};
-use std::borrow::Cow;
 use crate::core::tensor::{broadcast_shapes, contiguous_strides, Tensor};
+use std::borrow::Cow;
 
 // ----- error texts ---------------------------------------------------------------------------
 

@@ -200,7 +200,6 @@ pub(crate) fn copy_then<'a>(
     )
 }
 
-
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -3,12 +3,12 @@
 //! `contiguous`, `clone`, `cat`, `stack`, `flip`, `roll`, `repeat`, `tile`, `tril`, `triu`,
 //! `diag`, `trace`.
 
+use super::plan::{assert_no_overlap, copy_then, Kernel, Plan};
 use super::view::wrap_dims_unique;
 use crate::core::error::{Error, Result};
 use crate::core::ops::{diagonal, narrow, reshape, sum, unsqueeze, view};
 use crate::core::promote::result_type;
 use crate::core::tensor::{contiguous_strides, maybe_wrap_dim, Tensor};
-use super::plan::{assert_no_overlap, copy_then, Kernel, Plan};
 use std::borrow::Cow;
 
 /// `Tensor.contiguous()`: `input` itself (another handle) when row-major contiguous, else a

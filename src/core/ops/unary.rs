@@ -42,9 +42,11 @@ pub fn neg_plan(input: &Tensor) -> Result<Plan<'_, impl Kernel + '_>> {
             "Negation, the `-` operator, on a bool tensor is not supported. If you are trying to invert a mask, use the `~` or `logical_not()` operator instead.",
         ));
     }
-    unary_plan(input, input.dtype(), move |out, fresh| {
-        crate::dispatch!(input.dtype(), T => unary_into::<T, T>(out, input, fresh, |x: T| x.wneg()))
-    })
+    unary_plan(
+        input,
+        input.dtype(),
+        move |out, fresh| crate::dispatch!(input.dtype(), T => unary_into::<T, T>(out, input, fresh, |x: T| x.wneg())),
+    )
 }
 
 /// `abs(input)`: the absolute value, same dtype (`abs(int8(-128)) == -128`, as torch wraps).
@@ -57,9 +59,11 @@ pub fn abs(input: &Tensor) -> Result<Tensor> {
 /// `abs` checked and ready to run (Note [One kernel per op]).
 pub fn abs_plan(input: &Tensor) -> Result<Plan<'_, impl Kernel + '_>> {
     reject_bool(input.dtype(), "abs_cpu")?;
-    unary_plan(input, input.dtype(), move |out, fresh| {
-        crate::dispatch!(input.dtype(), T => unary_into::<T, T>(out, input, fresh, |x: T| x.wabs()))
-    })
+    unary_plan(
+        input,
+        input.dtype(),
+        move |out, fresh| crate::dispatch!(input.dtype(), T => unary_into::<T, T>(out, input, fresh, |x: T| x.wabs())),
+    )
 }
 
 // ----- float unary ops: the table -------------------------------------------------------------
@@ -209,10 +213,12 @@ fn rounding_plan<'a>(
     if input.dtype() == DType::Bool {
         return Err(not_implemented(kernel, DType::Bool));
     }
-    unary_plan(input, input.dtype(), move |out, fresh| match input.dtype() {
-        DType::Float32 => unary_into::<f32, f32>(out, input, fresh, f32f),
-        DType::Float64 => unary_into::<f64, f64>(out, input, fresh, f64f),
-        _ => out.copy_from(input),
+    unary_plan(input, input.dtype(), move |out, fresh| {
+        match input.dtype() {
+            DType::Float32 => unary_into::<f32, f32>(out, input, fresh, f32f),
+            DType::Float64 => unary_into::<f64, f64>(out, input, fresh, f64f),
+            _ => out.copy_from(input),
+        }
     })
 }
 
@@ -265,31 +271,33 @@ pub fn round_decimals_plan(input: &Tensor, decimals: i64) -> Result<Plan<'_, imp
     }
     let neg = decimals < 0;
     let p = 10f64.powf(decimals.unsigned_abs() as f64);
-    unary_plan(input, input.dtype(), move |out, fresh| match input.dtype() {
-        _ if decimals == 0 && !input.dtype().is_floating_point() => out.copy_from(input),
-        DType::Float32 if decimals == 0 => {
-            unary_into::<f32, f32>(out, input, fresh, f32::round_ties_even)
-        }
-        DType::Float64 if decimals == 0 => {
-            unary_into::<f64, f64>(out, input, fresh, f64::round_ties_even)
-        }
-        DType::Float32 => {
-            let p = p as f32;
-            unary_into::<f32, f32>(out, input, fresh, move |x: f32| {
+    unary_plan(input, input.dtype(), move |out, fresh| {
+        match input.dtype() {
+            _ if decimals == 0 && !input.dtype().is_floating_point() => out.copy_from(input),
+            DType::Float32 if decimals == 0 => {
+                unary_into::<f32, f32>(out, input, fresh, f32::round_ties_even)
+            }
+            DType::Float64 if decimals == 0 => {
+                unary_into::<f64, f64>(out, input, fresh, f64::round_ties_even)
+            }
+            DType::Float32 => {
+                let p = p as f32;
+                unary_into::<f32, f32>(out, input, fresh, move |x: f32| {
+                    if neg {
+                        (x / p).round_ties_even() * p
+                    } else {
+                        (x * p).round_ties_even() / p
+                    }
+                })
+            }
+            _ => unary_into::<f64, f64>(out, input, fresh, move |x: f64| {
                 if neg {
                     (x / p).round_ties_even() * p
                 } else {
                     (x * p).round_ties_even() / p
                 }
-            })
+            }),
         }
-        _ => unary_into::<f64, f64>(out, input, fresh, move |x: f64| {
-            if neg {
-                (x / p).round_ties_even() * p
-            } else {
-                (x * p).round_ties_even() / p
-            }
-        }),
     })
 }
 
@@ -304,9 +312,11 @@ pub fn frac_plan(input: &Tensor) -> Result<Plan<'_, impl Kernel + '_>> {
     if !input.dtype().is_floating_point() {
         return Err(not_implemented("frac_cpu", input.dtype()));
     }
-    unary_plan(input, input.dtype(), move |out, fresh| match input.dtype() {
-        DType::Float32 => unary_into::<f32, f32>(out, input, fresh, |x: f32| x - x.trunc()),
-        _ => unary_into::<f64, f64>(out, input, fresh, |x: f64| x - x.trunc()),
+    unary_plan(input, input.dtype(), move |out, fresh| {
+        match input.dtype() {
+            DType::Float32 => unary_into::<f32, f32>(out, input, fresh, |x: f32| x - x.trunc()),
+            _ => unary_into::<f64, f64>(out, input, fresh, |x: f64| x - x.trunc()),
+        }
     })
 }
 
@@ -318,9 +328,11 @@ pub fn sign(input: &Tensor) -> Result<Tensor> {
 
 /// `sign` checked and ready to run (Note [One kernel per op]).
 pub fn sign_plan(input: &Tensor) -> Result<Plan<'_, impl Kernel + '_>> {
-    unary_plan(input, input.dtype(), move |out, fresh| {
-        crate::dispatch!(input.dtype(), T => unary_into::<T, T>(out, input, fresh, |x: T| x.sign()))
-    })
+    unary_plan(
+        input,
+        input.dtype(),
+        move |out, fresh| crate::dispatch!(input.dtype(), T => unary_into::<T, T>(out, input, fresh, |x: T| x.sign())),
+    )
 }
 
 /// `isnan(input)`: bool tensor, true where the element is NaN (never for integers/bool).
@@ -368,44 +380,46 @@ pub fn nan_to_num_plan(
     neginf: Option<Scalar>,
 ) -> Result<Plan<'_, impl Kernel + '_>> {
     let nan = nan.map_or(0.0, Scalar::to_f64);
-    unary_plan(input, input.dtype(), move |out, fresh| match input.dtype() {
-        DType::Float32 => {
-            let (n, p, m) = (
-                nan as f32,
-                posinf.map_or(f32::MAX, |s| s.to_f64() as f32),
-                neginf.map_or(f32::MIN, |s| s.to_f64() as f32),
-            );
-            unary_into::<f32, f32>(out, input, fresh, move |x: f32| {
-                if x.is_nan() {
-                    n
-                } else if x == f32::INFINITY {
-                    p
-                } else if x == f32::NEG_INFINITY {
-                    m
-                } else {
-                    x
-                }
-            })
+    unary_plan(input, input.dtype(), move |out, fresh| {
+        match input.dtype() {
+            DType::Float32 => {
+                let (n, p, m) = (
+                    nan as f32,
+                    posinf.map_or(f32::MAX, |s| s.to_f64() as f32),
+                    neginf.map_or(f32::MIN, |s| s.to_f64() as f32),
+                );
+                unary_into::<f32, f32>(out, input, fresh, move |x: f32| {
+                    if x.is_nan() {
+                        n
+                    } else if x == f32::INFINITY {
+                        p
+                    } else if x == f32::NEG_INFINITY {
+                        m
+                    } else {
+                        x
+                    }
+                })
+            }
+            DType::Float64 => {
+                let (n, p, m) = (
+                    nan,
+                    posinf.map_or(f64::MAX, Scalar::to_f64),
+                    neginf.map_or(f64::MIN, Scalar::to_f64),
+                );
+                unary_into::<f64, f64>(out, input, fresh, move |x: f64| {
+                    if x.is_nan() {
+                        n
+                    } else if x == f64::INFINITY {
+                        p
+                    } else if x == f64::NEG_INFINITY {
+                        m
+                    } else {
+                        x
+                    }
+                })
+            }
+            _ => out.copy_from(input),
         }
-        DType::Float64 => {
-            let (n, p, m) = (
-                nan,
-                posinf.map_or(f64::MAX, Scalar::to_f64),
-                neginf.map_or(f64::MIN, Scalar::to_f64),
-            );
-            unary_into::<f64, f64>(out, input, fresh, move |x: f64| {
-                if x.is_nan() {
-                    n
-                } else if x == f64::INFINITY {
-                    p
-                } else if x == f64::NEG_INFINITY {
-                    m
-                } else {
-                    x
-                }
-            })
-        }
-        _ => out.copy_from(input),
     })
 }
 
@@ -441,9 +455,11 @@ pub fn bitwise_not_plan(input: &Tensor) -> Result<Plan<'_, impl Kernel + '_>> {
     if d.is_floating_point() {
         return Err(not_implemented("bitwise_not_cpu", d));
     }
-    unary_plan(input, d, move |out, fresh| {
-        crate::dispatch!(d, T => unary_into::<T, T>(out, input, fresh, |x: T| x.bnot()))
-    })
+    unary_plan(
+        input,
+        d,
+        move |out, fresh| crate::dispatch!(d, T => unary_into::<T, T>(out, input, fresh, |x: T| x.bnot())),
+    )
 }
 
 #[cfg(test)]
