@@ -860,8 +860,8 @@ fn derive_inplace(base: &Entry, operators: Vec<Operator>) -> Result<Entry, Strin
         release_gil: base.release_gil,
         impl_fn: base.impl_fn.clone(),
         doc: format!(
-            "In-place version of {}: writes the result into self and returns self (self keeps its shape and dtype; the result dtype must cast to it).",
-            base.name
+            "In place: {} The result is written into self, which keeps its shape and dtype (RuntimeError when the result's dtype cannot be cast to self's, or its shape is not self's); returns self.",
+            base.doc
         ),
         manual: None,
         operators,

@@ -411,6 +411,20 @@ def test_scatter_family():
     same(a, [0.0, 1.0, 2.0], _C.float32)
 
 
+def test_scatter_reduce_overloads():
+    x = _C.ones(2, 3)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # torch's once-per-process deprecation warning
+        assert x.scatter_(0, _C.tensor([[0, 1, 0]]), _C.full((1, 3), 2.0), reduce="multiply") is x
+    same(x, [[2.0, 1.0, 2.0], [1.0, 2.0, 1.0]], _C.float32)
+    assert x.scatter_(1, _C.tensor([[0, 0]]), 3.0, reduce="add") is x
+    same(x, [[8.0, 1.0, 2.0], [1.0, 2.0, 1.0]], _C.float32)
+    r = _C.scatter(_C.zeros(3), 0, _C.tensor([1, 1]), 5.0, reduce="add")
+    same(r, [0.0, 10.0, 0.0], _C.float32)
+    with pytest.raises(RuntimeError, match="^reduce argument must be either add or multiply.$"):
+        x.scatter_(0, _C.tensor([[0]]), 1.0, reduce="max")
+
+
 def test_index_add_copy_fill():
     t = _C.tensor([[1, 2, 3], [4, 5, 6], [7, 8, 9]], dtype=_C.float32)
     index = _C.tensor([0, 4, 2])
@@ -480,6 +494,9 @@ OUT_CASES = {
     "dot": (lambda: (_C.tensor([1, 2, 3]), _C.tensor([4, 5, 6])), {}, 32),
     "tril": (lambda: (_C.tensor([[1, 2], [3, 4]]),), {}, [[1, 0], [3, 4]]),
     "triu": (lambda: (_C.tensor([[1, 2], [3, 4]]),), {"diagonal": 1}, [[0, 2], [0, 0]]),
+    "cumsum": (lambda: (_C.tensor([[1, 2], [3, 4]]), 1), {}, [[1, 3], [3, 7]]),
+    "cumprod": (lambda: (_C.tensor([[1, 2], [3, 4]]), 0), {}, [[1, 2], [3, 8]]),
+    "masked_select": (lambda: (_C.tensor([[1, 2], [3, 4]]), _C.tensor([True, False])), {}, [1, 3]),
     "lerp": (lambda: (_C.tensor([0.0, 10.0]), _C.tensor([10.0, 20.0]), _C.tensor([0.25, 0.75])), {}, [2.5, 17.5]),
 }
 
@@ -520,6 +537,23 @@ def test_tri_inplace_and_lerp_tensor_inplace():
     same(x, [5.0, 20.0], _C.float32)
     with pytest.raises(RuntimeError, match="^expected dtype float for `end` but got dtype double$"):
         x.lerp_(_C.tensor([1.0], dtype=_C.float64), _C.tensor([1.0]))
+
+
+def test_scan_inplace():
+    x = _C.tensor([[1.0, 2.0], [3.0, 4.0]])
+    assert x.cumsum_(0) is x
+    same(x, [[1.0, 2.0], [4.0, 6.0]], _C.float32)
+    assert x.cumprod_(1) is x
+    same(x, [[1.0, 2.0], [4.0, 24.0]], _C.float32)
+    # an int32 self: the int64 result is written back into int32
+    i = _C.tensor([1, 2, 3], dtype=_C.int32)
+    assert i.cumsum_(0) is i
+    same(i, [1, 3, 6], _C.int32)
+    # a non-contiguous self
+    m = _C.tensor([[1, 2], [3, 4]])
+    col = m.t()
+    assert col.cumsum_(1) is col
+    assert m.tolist() == [[1, 2], [4, 6]]
 
 
 def test_out_overlap_with_inputs_is_torch_error():

@@ -206,16 +206,35 @@ fn one_d(t: &Tensor) -> Vec<usize> {
     }
 }
 
-/// Write `src[i][j]` (or `value`) at `out[index[i][j]][j]` (for dim `d` = 0), adding when
-/// `add`; `out` already holds self's values (checks done by `scatter_check`). An index out of
-/// range is torch's RuntimeError, raised before anything is written.
+/// How `scatter` combines a written value with the element already there.
+#[derive(Clone, Copy, PartialEq)]
+enum ScatterMode {
+    Set,
+    Add,
+    Multiply,
+}
+
+/// torch's `reduce=` argument of `scatter` ("add" or "multiply").
+fn scatter_mode(reduce: &str) -> Result<ScatterMode> {
+    match reduce {
+        "add" => Ok(ScatterMode::Add),
+        "multiply" => Ok(ScatterMode::Multiply),
+        _ => Err(Error::runtime(
+            "reduce argument must be either add or multiply.",
+        )),
+    }
+}
+
+/// Write `src[i][j]` (or `value`) at `out[index[i][j]][j]` (for dim `d` = 0), combined with the
+/// element there by `mode`; `out` already holds self's values (checks done by `scatter_check`).
+/// An index out of range is torch's RuntimeError, raised before anything is written.
 fn scatter_into(
     out: &Tensor,
     d: usize,
     index: &Tensor,
     src: Option<&Tensor>,
     value: Scalar,
-    add: bool,
+    mode: ScatterMode,
 ) -> Result<()> {
     if index.numel() == 0 {
         return Ok(());
@@ -257,7 +276,11 @@ fn scatter_into(
             // checks, `assert_no_overlap`).
             unsafe {
                 let o = po.offset(off);
-                *o = if add { crate::core::ops::arith::Arith::wadd(*o, x) } else { x };
+                *o = match mode {
+                    ScatterMode::Set => x,
+                    ScatterMode::Add => crate::core::ops::arith::Arith::wadd(*o, x),
+                    ScatterMode::Multiply => crate::core::ops::arith::Arith::wmul(*o, x),
+                };
             }
             Ok(())
         })
@@ -287,7 +310,7 @@ pub fn scatter_src_plan<'a>(
         input,
         Cow::Borrowed(input.sizes()),
         [Some(index), Some(src)],
-        move |out| scatter_into(out, d, index, Some(src), Scalar::Int(0), false),
+        move |out| scatter_into(out, d, index, Some(src), Scalar::Int(0), ScatterMode::Set),
     ))
 }
 
@@ -309,7 +332,73 @@ pub fn scatter_value_plan<'a>(
         input,
         Cow::Borrowed(input.sizes()),
         [Some(index), None],
-        move |out| scatter_into(out, d, index, None, value, false),
+        move |out| scatter_into(out, d, index, None, value, ScatterMode::Set),
+    ))
+}
+
+/// `scatter(input, dim, index, src, *, reduce)`: as `scatter_src`, with each value added to
+/// (`reduce="add"`) or multiplied into (`"multiply"`) the element there. RuntimeError "reduce
+/// argument must be either add or multiply."; torch's deprecation UserWarning (once) pointing
+/// to `scatter_reduce` (torch: `torch.scatter(..., reduce=)`).
+pub fn scatter_reduce(
+    input: &Tensor,
+    dim: i64,
+    index: &Tensor,
+    src: &Tensor,
+    reduce: &str,
+) -> Result<Tensor> {
+    scatter_reduce_plan(input, dim, index, src, reduce)?.run()
+}
+
+/// `scatter_reduce` checked and ready to run (Note [One kernel per op]).
+pub fn scatter_reduce_plan<'a>(
+    input: &'a Tensor,
+    dim: i64,
+    index: &'a Tensor,
+    src: &'a Tensor,
+    reduce: &str,
+) -> Result<Plan<'a, impl Kernel + 'a>> {
+    static WARNED: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+    let d = scatter_check("scatter", input, dim, index, Some(src))?;
+    let mode = scatter_mode(reduce)?;
+    crate::core::warnings::warn_once(&WARNED, crate::core::warnings::WarningKind::User, || {
+        "The reduce argument of torch.scatter with Tensor src is deprecated and will be removed in a future PyTorch release. Use torch.scatter_reduce instead for more reduction options.".into()
+    });
+    Ok(copy_then(
+        input,
+        Cow::Borrowed(input.sizes()),
+        [Some(index), Some(src)],
+        move |out| scatter_into(out, d, index, Some(src), Scalar::Int(0), mode),
+    ))
+}
+
+/// `scatter(input, dim, index, value, *, reduce)`: as `scatter_value`, combining `value` with
+/// the element there by `reduce` ("add" or "multiply").
+pub fn scatter_value_reduce(
+    input: &Tensor,
+    dim: i64,
+    index: &Tensor,
+    value: Scalar,
+    reduce: &str,
+) -> Result<Tensor> {
+    scatter_value_reduce_plan(input, dim, index, value, reduce)?.run()
+}
+
+/// `scatter_value_reduce` checked and ready to run (Note [One kernel per op]).
+pub fn scatter_value_reduce_plan<'a>(
+    input: &'a Tensor,
+    dim: i64,
+    index: &'a Tensor,
+    value: Scalar,
+    reduce: &str,
+) -> Result<Plan<'a, impl Kernel + 'a>> {
+    let d = scatter_check("scatter", input, dim, index, None)?;
+    let mode = scatter_mode(reduce)?;
+    Ok(copy_then(
+        input,
+        Cow::Borrowed(input.sizes()),
+        [Some(index), None],
+        move |out| scatter_into(out, d, index, None, value, mode),
     ))
 }
 
@@ -332,7 +421,7 @@ pub fn scatter_add_plan<'a>(
         input,
         Cow::Borrowed(input.sizes()),
         [Some(index), Some(src)],
-        move |out| scatter_into(out, d, index, Some(src), Scalar::Int(0), true),
+        move |out| scatter_into(out, d, index, Some(src), Scalar::Int(0), ScatterMode::Add),
     ))
 }
 
@@ -753,13 +842,21 @@ pub fn masked_fill_tensor_plan<'a>(
 /// is true, after broadcasting both. RuntimeError "masked_select: expected BoolTensor for mask"
 /// (torch: `torch.masked_select`).
 pub fn masked_select(input: &Tensor, mask: &Tensor) -> Result<Tensor> {
+    masked_select_plan(input, mask)?.run()
+}
+
+/// `masked_select` checked and ready to run (Note [One kernel per op]): the meta step counts
+/// the selected elements (the result's length).
+pub fn masked_select_plan<'a>(
+    input: &'a Tensor,
+    mask: &'a Tensor,
+) -> Result<Plan<'a, impl Kernel + 'a>> {
     if mask.dtype() != DType::Bool {
         return Err(Error::runtime(
             "masked_select: expected BoolTensor for mask",
         ));
     }
     let shape = broadcast_shapes(input.sizes(), mask.sizes())?;
-    let xs = input.broadcast_strides(&shape)?;
     let ms = mask.broadcast_strides(&shape)?;
     let pm = mask.data_ptr::<bool>() as *const bool;
     let mut count = 0usize;
@@ -767,22 +864,35 @@ pub fn masked_select(input: &Tensor, mask: &Tensor) -> Result<Tensor> {
         // SAFETY: `m` comes from `mask`'s broadcast geometry over `shape`.
         count += unsafe { *pm.offset(m) } as usize;
     });
-    let out = Tensor::zeros(&[count], input.dtype())?;
-    crate::dispatch!(input.dtype(), T => {
-        let (px, po) = (input.data_ptr::<T>() as *const T, out.data_ptr::<T>());
-        let mut k = 0usize;
-        crate::core::iter::strided_for_each(&shape, [&xs, &ms], |[x, m]| {
-            // SAFETY: offsets from each tensor's broadcast geometry; `k < count` because the mask
-            // is read-only and was counted above.
-            unsafe {
-                if *pm.offset(m) {
-                    *po.add(k) = *px.offset(x);
-                    k += 1;
-                }
+    Ok(Plan::new(
+        Cow::Owned(vec![count]),
+        input.dtype(),
+        [Some(input), Some(mask), None],
+        move |out: &Tensor, fresh: bool| {
+            if !fresh {
+                assert_no_overlap(out, input)?;
+                assert_no_overlap(out, mask)?;
             }
-        });
-    });
-    Ok(out)
+            let xs = input.broadcast_strides(&shape)?;
+            let so = out.strides()[0];
+            crate::dispatch!(input.dtype(), T => {
+                let (px, po) = (input.data_ptr::<T>() as *const T, out.data_ptr::<T>());
+                let mut k = 0isize;
+                crate::core::iter::strided_for_each(&shape, [&xs, &ms], |[x, m]| {
+                    // SAFETY: offsets from each tensor's broadcast geometry; fewer than `count`
+                    // elements are written (the mask is read-only and was counted in the meta
+                    // step), each at `out`'s stride.
+                    unsafe {
+                        if *pm.offset(m) {
+                            *po.offset(k * so) = *px.offset(x);
+                            k += 1;
+                        }
+                    }
+                });
+            });
+            Ok(())
+        },
+    ))
 }
 
 /// `take(input, index)`: the elements of the flattened `input` at the int64 positions `index`
