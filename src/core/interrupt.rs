@@ -18,7 +18,8 @@
 //! values.
 //!
 //! Where checkpoints are: before each chunk of `parallel_for` (on the submitting thread and in
-//! the serial fallback), per row block of the GEMM, per row of the strided loop driver
+//! the serial fallback) and every few milliseconds while the submitter waits for its workers
+//! (they may have claimed every chunk), per row block of the GEMM, per row of the strided loop driver
 //! (`strided_rows`, through a `Ticker`), per output or row of the reduction driver and per leaf
 //! of the pairwise sum. On a pool worker a checkpoint stops the chunk early when the region was
 //! cancelled (`parallel::worker_job_cancelled`), so an interrupted matmul does not wait for the
@@ -91,6 +92,12 @@ impl Drop for ArmGuard {
         ARMING.with(|a| a.set(self.prev));
         ARMED.fetch_sub(1, Ordering::Relaxed);
     }
+}
+
+/// True while some thread is armed (a cheap test; `checkpoint` does the rest).
+#[inline]
+pub fn any_armed() -> bool {
+    ARMED.load(Ordering::Relaxed) != 0
 }
 
 /// A checkpoint: returns at once unless some thread is armed; on an armed thread whose check
@@ -189,6 +196,10 @@ mod tests {
             let calls = CALLS.load(Ordering::SeqCst);
             let r = {
                 let _g = arm(check, 42, Duration::ZERO);
+                // The first checkpoint only starts the clock: take it here, so that the first
+                // one inside the product checks (on this thread, in its chunks or while it
+                // waits for the workers).
+                checkpoint();
                 catch_interrupt(|| crate::core::ops::matmul(&a, &a))
             };
             assert!(r.is_err(), "threads={threads}");

@@ -124,6 +124,9 @@ impl Job {
     /// before each chunk (see src/core/interrupt.rs); a panic or interrupt unwinds out of here.
     fn work(&self) {
         loop {
+            // Before the claim, so that the submitter checks at least once even when the
+            // workers have claimed every chunk.
+            interrupt::checkpoint();
             if self.cancelled.load(Ordering::Relaxed) {
                 return;
             }
@@ -131,7 +134,6 @@ impl Job {
             if i >= self.n_chunks {
                 return;
             }
-            interrupt::checkpoint();
             let start = i * self.grain;
             // SAFETY: `call` is alive while any thread is inside the job (see `Job`).
             unsafe { (*self.call)(start, (start + self.grain).min(self.n)) };
@@ -314,6 +316,10 @@ fn ensure_workers(p: &'static Pool, want: usize) {
     }
 }
 
+/// How often a submitter waiting for its workers runs an interrupt checkpoint, while some
+/// thread is armed.
+const WAIT_CHECK_INTERVAL: std::time::Duration = std::time::Duration::from_millis(2);
+
 /// Run `f(chunk_start, chunk_end)` over `0..n` cut into chunks of `grain` elements (the last one
 /// shorter), using up to `get_num_threads()` threads; returns when every chunk is done. The
 /// chunks are the same for any thread count. With one thread, one chunk, or when another
@@ -375,7 +381,7 @@ fn parallel_for_dyn(n: usize, grain: usize, threads: usize, f: &(dyn Fn(usize, u
     }
     p.wake.notify_all();
     // A panic here would leave the job published; catch it, withdraw the job, then resume it.
-    let res = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| job.work()));
+    let mut res = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| job.work()));
     if res.is_err() {
         job.cancelled.store(true, Ordering::Relaxed);
     }
@@ -383,7 +389,28 @@ fn parallel_for_dyn(n: usize, grain: usize, threads: usize, f: &(dyn Fn(usize, u
         let mut st = lock(&p.state);
         st.job = 0;
         while job.active.load(Ordering::Acquire) != 0 {
-            st = p.done.wait(st).unwrap_or_else(|e| e.into_inner());
+            if res.is_ok() && interrupt::any_armed() {
+                // The workers may hold every remaining chunk: keep the submitter interruptible
+                // while it waits (Note [Interrupting kernels]). The check runs without the
+                // state lock; an interrupt cancels the job, and the workers stop at their next
+                // checkpoint.
+                drop(st);
+                if let Err(e) = std::panic::catch_unwind(interrupt::checkpoint) {
+                    job.cancelled.store(true, Ordering::Relaxed);
+                    res = Err(e);
+                }
+                st = lock(&p.state);
+                if job.active.load(Ordering::Acquire) == 0 {
+                    break;
+                }
+                st = p
+                    .done
+                    .wait_timeout(st, WAIT_CHECK_INTERVAL)
+                    .unwrap_or_else(|e| e.into_inner())
+                    .0;
+            } else {
+                st = p.done.wait(st).unwrap_or_else(|e| e.into_inner());
+            }
         }
     }
     if let Err(e) = res {
