@@ -65,6 +65,8 @@ pub fn gt(input: &Tensor, other: &Tensor) -> Result<Tensor> {
 /// (`x > y` is `y < x` for every pair, NaN included), which shares `lt`'s kernels instead of
 /// instantiating a set per dtype; the shape comes from the caller's order, so a broadcast error
 /// names the tensors as torch does.
+// The bool arm of `dispatch!` compares bools, as torch's kernel does.
+#[allow(clippy::bool_comparison)]
 pub fn gt_plan<'a>(input: &'a Tensor, other: &'a Tensor) -> Result<Plan<'a, impl Kernel + 'a>> {
     let dtype = result_type(&[input, other]);
     binary_plan(
@@ -82,6 +84,8 @@ pub fn ge(input: &Tensor, other: &Tensor) -> Result<Tensor> {
 
 /// `ge` checked and ready to run (Note [One kernel per op]); computed as `other <= input`, as
 /// `gt` is from `lt`.
+// The bool arm of `dispatch!` compares bools, as torch's kernel does.
+#[allow(clippy::bool_comparison)]
 pub fn ge_plan<'a>(input: &'a Tensor, other: &'a Tensor) -> Result<Plan<'a, impl Kernel + 'a>> {
     let dtype = result_type(&[input, other]);
     binary_plan(
