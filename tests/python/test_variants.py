@@ -402,9 +402,9 @@ def test_scatter_family():
     a = _C.arange(3.0)
     with pytest.raises(RuntimeError, match="^unsupported operation: some elements of the input tensor and the written-to tensor refer to a single memory location"):
         a.scatter_(0, _C.tensor([0, 1, 2]), a)
-    with pytest.raises(RuntimeError, match=r"^scatter_add\(\): Expected self.dtype to be equal to src.dtype$"):
+    with pytest.raises(RuntimeError, match=r"^scatter\(\): Expected self.dtype to be equal to src.dtype$"):
         a.scatter_add_(0, _C.tensor([0]), _C.tensor([1]))
-    with pytest.raises(RuntimeError, match=r"^scatter_add\(\): Expected dtype int64 for index$"):
+    with pytest.raises(RuntimeError, match=r"^scatter\(\): Expected dtype int64 for index$"):
         a.scatter_add_(0, _C.tensor([0], dtype=_C.int32), _C.tensor([1.0]))
     with pytest.raises(RuntimeError, match="^index 5 is out of bounds for dimension 0 with size 3$"):
         a.scatter_(0, _C.tensor([0, 5]), 9.0)
@@ -454,9 +454,9 @@ def test_index_add_copy_fill():
     assert _C.index_add(base, 0, _C.tensor([0]), _C.tensor([1.5]), out=out) is out
     same(out, [1.5, 0.0, 0.0], _C.float64)
     # errors
-    with pytest.raises(RuntimeError, match=r"^index_add\(\): self \(Float\) and source \(Double\) must have the same scalar type$"):
+    with pytest.raises(RuntimeError, match=r"^index_add_\(\): self \(Float\) and source \(Double\) must have the same scalar type$"):
         base.index_add_(0, _C.tensor([0]), _C.tensor([1.0], dtype=_C.float64))
-    with pytest.raises(RuntimeError, match=r"^index_add\(\): Number of indices \(2\) should be equal to source.size\(dim\) \(1\)$"):
+    with pytest.raises(RuntimeError, match=r"^index_add_\(\): Number of indices \(2\) should be equal to source.size\(dim\) \(1\)$"):
         base.index_add_(0, _C.tensor([0, 1]), _C.tensor([1.0]))
     with pytest.raises(IndexError, match="^index out of range in self$"):
         base.index_add_(0, _C.tensor([3]), _C.tensor([1.0]))
@@ -466,6 +466,19 @@ def test_index_add_copy_fill():
         base.index_copy_(0, _C.tensor([0], dtype=_C.int32), _C.tensor([1.0]))
     with pytest.raises(IndexError, match="^index 3 is out of bounds for dimension 0 with size 3$"):
         base.index_fill_(0, _C.tensor([3]), 1)
+    with pytest.raises(IndexError, match=r"^index_fill_\(\): Expected dtype int64 for index.$"):
+        base.index_fill_(0, _C.tensor([0], dtype=_C.int32), 1)
+    with pytest.raises(RuntimeError, match="^Index has to be a vector/scalar$"):
+        base.index_fill_(0, _C.tensor([[0]]), 1)
+    # torch's index_copy_ texts (IndexError for the index's shape and count)
+    with pytest.raises(IndexError, match=r"^index_copy_\(\): Number of indices \(1\) should be equal to source.size\(dim\) \(2\)$"):
+        _C.ones(2, 2).index_copy_(0, _C.tensor([0]), _C.ones(2, 2))
+    with pytest.raises(IndexError, match=r"^index_copy_\(\): When source and destination are not scalars, their dimensionality must match. Source dimensionality \(1\), destination dimensionality \(2\)$"):
+        _C.ones(2, 2).index_copy_(0, _C.tensor([0]), _C.ones(2))
+    with pytest.raises(RuntimeError, match=r"^index_copy_\(\): Source/destination tensor must have same slice shapes. Destination slice shape: 2 at dimension 0 and source slice shape: 3 at dimension 0.$"):
+        _C.ones(2, 2).index_copy_(0, _C.tensor([0]), _C.ones(1, 3))
+    with pytest.raises(IndexError, match=r"^index_copy_\(\): Index should have dimension 1 or 0 \(got 2\)$"):
+        _C.ones(2, 2).index_copy_(0, _C.tensor([[0]]), _C.ones(1, 2))
     with pytest.raises(RuntimeError, match=r"^index_fill_ only supports a 0-dimensional value tensor, but got tensor with 1 dimension\(s\).$"):
         base.index_fill_(0, _C.tensor([0]), _C.tensor([1.0]))
     with pytest.raises(RuntimeError, match="^unsupported operation: some elements of the input tensor and the written-to tensor refer to a single memory location"):

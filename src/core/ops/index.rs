@@ -403,8 +403,8 @@ pub fn scatter_value_reduce_plan<'a>(
 }
 
 /// `scatter_add(input, dim, index, src)`: a copy of `input` with `out[index[i][j]][j] +=
-/// src[i][j]` (for dim 0), repeated indices accumulating. Errors as `scatter_src`, named
-/// `scatter_add()` (torch: `torch.scatter_add`).
+/// src[i][j]` (for dim 0), repeated indices accumulating. Errors as `scatter_src` (torch's
+/// scatter meta step names them `scatter()` here too) (torch: `torch.scatter_add`).
 pub fn scatter_add(input: &Tensor, dim: i64, index: &Tensor, src: &Tensor) -> Result<Tensor> {
     scatter_add_plan(input, dim, index, src)?.run()
 }
@@ -416,7 +416,7 @@ pub fn scatter_add_plan<'a>(
     index: &'a Tensor,
     src: &'a Tensor,
 ) -> Result<Plan<'a, impl Kernel + 'a>> {
-    let d = scatter_check("scatter_add", input, dim, index, Some(src))?;
+    let d = scatter_check("scatter", input, dim, index, Some(src))?;
     Ok(copy_then(
         input,
         Cow::Borrowed(input.sizes()),
@@ -425,56 +425,67 @@ pub fn scatter_add_plan<'a>(
     ))
 }
 
-/// The checks shared by `index_add`, `index_copy` and `index_fill` (`name`) on the index: a
-/// vector (or one value) of int64 (or int32 where `int32` is allowed); returns the wrapped dim
-/// and the index values.
-fn index_func_check(
-    name: &str,
+/// The index values of a vector (or one value) of int64 or int32.
+fn index_vector(index: &Tensor) -> Result<Vec<i64>> {
+    crate::dispatch!(index.dtype(), T => super::conversion::try_map_to_vec(index, |v: T| crate::core::dtype::Element::to_i64(v)))
+}
+
+/// A shape as c10 prints a `std::vector` in an error message: the sizes separated by spaces.
+fn c10_sizes(sizes: &[usize]) -> String {
+    sizes
+        .iter()
+        .map(usize::to_string)
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// `t`'s sizes without dim `d` (a 0-dim tensor: none).
+fn sliced_sizes(t: &Tensor, d: usize) -> Vec<usize> {
+    let mut v = t.sizes().to_vec();
+    if !v.is_empty() {
+        v.remove(d);
+    }
+    v
+}
+
+/// torch's slice-shape check of `index_add_`/`index_copy_` (`name`).
+fn slice_shape_error(name: &str, ds: &[usize], d: usize, ss: &[usize]) -> Error {
+    Error::runtime(format!(
+        "{name}(): Source/destination tensor must have same slice shapes. Destination slice shape: {} at dimension {d} and source slice shape: {} at dimension 0.",
+        c10_sizes(ds),
+        c10_sizes(ss)
+    ))
+}
+
+/// torch's `index_add` meta checks (`index_func_meta_impl`), in its order; returns the wrapped
+/// dim and the index values.
+fn index_add_check(
     input: &Tensor,
     dim: i64,
     index: &Tensor,
-    int32: bool,
+    source: &Tensor,
 ) -> Result<(usize, Vec<i64>)> {
     let d = maybe_wrap_dim(dim, input.dim())?;
     if index.dim() > 1 {
-        return Err(Error::index(format!(
-            "{name}(): Index is supposed to be a vector"
-        )));
+        return Err(Error::index(
+            "index_add_(): Index is supposed to be a vector",
+        ));
     }
-    let ok = index.dtype() == DType::Int64 || (int32 && index.dtype() == DType::Int32);
-    if !ok {
-        return Err(Error::runtime(if int32 {
-            format!("{name}(): Expected dtype int32/int64 for index")
-        } else {
-            format!(
-                "{name}(): Expected a long tensor for index, but got {}",
-                index.dtype().scalar_type_name()
-            )
-        }));
+    if !matches!(index.dtype(), DType::Int64 | DType::Int32) {
+        return Err(Error::runtime(
+            "index_add_(): Expected dtype int32/int64 for index",
+        ));
     }
-    let iv: Vec<i64> = crate::dispatch!(index.dtype(), T => super::conversion::try_map_to_vec(index, |v: T| crate::core::dtype::Element::to_i64(v)))?;
-    Ok((d, iv))
-}
-
-/// The checks of `index_add` and `index_copy` (`name`) on `source`: `input`'s dtype, the
-/// number of indices equal to `source`'s size along `d`, the same slice shapes.
-fn index_source_check(
-    name: &str,
-    input: &Tensor,
-    d: usize,
-    n_index: usize,
-    source: &Tensor,
-) -> Result<()> {
     if source.dtype() != input.dtype() {
         return Err(Error::runtime(format!(
-            "{name}(): self ({}) and source ({}) must have the same scalar type",
+            "index_add_(): self ({}) and source ({}) must have the same scalar type",
             input.dtype().scalar_type_name(),
             source.dtype().scalar_type_name()
         )));
     }
     if d != 0 && d >= source.dim() {
-        return Err(Error::index(format!(
-            "{name}(): Indexing dim {d} is out of bounds of the source tensor with dim {}",
+        return Err(Error::runtime(format!(
+            "index_add_(): Indexing dim {d} is out of bounds of the source tensor with dim {}",
             source.dim()
         )));
     }
@@ -483,25 +494,69 @@ fn index_source_check(
     } else {
         source.sizes()[d]
     };
-    if n_index != along {
+    if index.numel() != along {
         return Err(Error::runtime(format!(
-            "{name}(): Number of indices ({n_index}) should be equal to source.size(dim) ({along})"
+            "index_add_(): Number of indices ({}) should be equal to source.size(dim) ({along})",
+            index.numel()
         )));
     }
-    let slice = |t: &Tensor| -> Vec<usize> {
-        let mut v = t.sizes().to_vec();
-        if !v.is_empty() {
-            v.remove(d);
-        }
-        v
-    };
-    let (ds, ss) = (slice(input), slice(source));
+    let (ds, ss) = (sliced_sizes(input, d), sliced_sizes(source, d));
     if !ds.is_empty() && ds != ss {
-        return Err(Error::runtime(format!(
-            "{name}(): Source/destination tensor must have same slice shapes. Destination slice shape: {ds:?} at dimension {d} and source slice shape: {ss:?} at dimension 0."
+        return Err(slice_shape_error("index_add_", &ds, d, &ss));
+    }
+    Ok((d, index_vector(index)?))
+}
+
+/// torch's `index_copy` meta checks, in its order; returns the wrapped dim and the index values.
+fn index_copy_check(
+    input: &Tensor,
+    dim: i64,
+    index: &Tensor,
+    source: &Tensor,
+) -> Result<(usize, Vec<i64>)> {
+    let d = maybe_wrap_dim(dim, input.dim())?;
+    if index.dim() > 1 {
+        return Err(Error::index(format!(
+            "index_copy_(): Index should have dimension 1 or 0 (got {})",
+            index.dim()
         )));
     }
-    Ok(())
+    let n = index.numel();
+    if source.dim() == 0 && n != 1 {
+        return Err(Error::index(format!(
+            "index_copy_(): When source is scalar, index should have one element (got {n})"
+        )));
+    } else if source.dim() != input.dim() && source.dim() != 0 && input.dim() != 0 {
+        return Err(Error::index(format!(
+            "index_copy_(): When source and destination are not scalars, their dimensionality must match. Source dimensionality ({}), destination dimensionality ({})",
+            source.dim(),
+            input.dim()
+        )));
+    }
+    if index.dtype() != DType::Int64 {
+        return Err(Error::runtime(format!(
+            "index_copy_(): Expected a long tensor for index, but got {}",
+            index.dtype().scalar_type_name()
+        )));
+    }
+    if source.dtype() != input.dtype() {
+        return Err(Error::runtime(format!(
+            "index_copy_(): self and source expected to have the same dtype, but got (self) {} and (source) {}",
+            input.dtype().scalar_type_name(),
+            source.dtype().scalar_type_name()
+        )));
+    }
+    let (ds, ss) = (sliced_sizes(input, d), sliced_sizes(source, d));
+    if ds != ss {
+        return Err(slice_shape_error("index_copy_", &ds, d, &ss));
+    }
+    if source.dim() != 0 && n != source.sizes()[d] {
+        return Err(Error::index(format!(
+            "index_copy_(): Number of indices ({n}) should be equal to source.size(dim) ({})",
+            source.sizes()[d]
+        )));
+    }
+    Ok((d, index_vector(index)?))
 }
 
 /// The slice `i` of `t` along `d` (the whole of a 0-dim tensor), a view.
@@ -516,11 +571,11 @@ fn slice_at(t: &Tensor, d: usize, i: i64) -> Result<Tensor> {
 /// `index_add(input, dim, index, source, *, alpha=1)`: a copy of `input` with `alpha *
 /// source[i]` added to its slice `index[i]` along `dim` (repeated indices accumulate). `index`
 /// is a vector of int64 or int32; `source` has `input`'s dtype, `len(index)` slices along `dim`
-/// and `input`'s slice shape. Errors: "index_add(): Expected dtype int32/int64 for index",
-/// "index_add(): self (Float) and source (Double) must have the same scalar type", "index_add():
-/// Number of indices (3) should be equal to source.size(dim) (2)", the slice-shape error, the
-/// `alpha` errors of `add`; IndexError "index out of range in self" (torch:
-/// `torch.index_add`).
+/// and `input`'s slice shape. Errors (torch's): RuntimeError "index_add_(): Expected dtype
+/// int32/int64 for index", "index_add_(): self (Float) and source (Double) must have the same
+/// scalar type", "index_add_(): Number of indices (3) should be equal to source.size(dim) (2)",
+/// the slice-shape error, the `alpha` errors of `add`; IndexError "index_add_(): Index is
+/// supposed to be a vector", "index out of range in self" (torch: `torch.index_add`).
 pub fn index_add(
     input: &Tensor,
     dim: i64,
@@ -539,8 +594,7 @@ pub fn index_add_plan<'a>(
     source: &'a Tensor,
     alpha: Scalar,
 ) -> Result<Plan<'a, impl Kernel + 'a>> {
-    let (d, iv) = index_func_check("index_add", input, dim, index, true)?;
-    index_source_check("index_add", input, d, iv.len(), source)?;
+    let (d, iv) = index_add_check(input, dim, index, source)?;
     let n = one_d(input)[d] as i64;
     if iv.iter().any(|&v| v < 0 || v >= n) {
         return Err(Error::index("index out of range in self"));
@@ -565,9 +619,10 @@ pub fn index_add_plan<'a>(
 
 /// `index_copy(input, dim, index, source)`: a copy of `input` with its slice `index[i]` along
 /// `dim` replaced by `source[i]` (for a repeated index the last write wins). `index` is a
-/// vector of int64; otherwise as `index_add`, named `index_copy_()`; an index out of range is
-/// torch's IndexError "index_copy_(): index 5 is out of bounds for dimension 0 with size 3"
-/// (torch: `torch.index_copy`).
+/// vector of int64. Errors (torch's, from `index_copy_()`): IndexError for the index's rank, the
+/// number of indices and an index out of range ("index_copy_(): index 5 is out of bounds for
+/// dimension 0 with size 3"); RuntimeError for the index dtype ("Expected a long tensor for
+/// index, but got Int"), the dtypes and the slice shapes (torch: `torch.index_copy`).
 pub fn index_copy(input: &Tensor, dim: i64, index: &Tensor, source: &Tensor) -> Result<Tensor> {
     index_copy_plan(input, dim, index, source)?.run()
 }
@@ -579,8 +634,7 @@ pub fn index_copy_plan<'a>(
     index: &'a Tensor,
     source: &'a Tensor,
 ) -> Result<Plan<'a, impl Kernel + 'a>> {
-    let (d, iv) = index_func_check("index_copy_", input, dim, index, false)?;
-    index_source_check("index_copy_", input, d, iv.len(), source)?;
+    let (d, iv) = index_copy_check(input, dim, index, source)?;
     let n = one_d(input)[d] as i64;
     if let Some(&v) = iv.iter().find(|&&v| v < 0 || v >= n) {
         return Err(Error::index(format!(
@@ -602,10 +656,10 @@ pub fn index_copy_plan<'a>(
 
 /// `index_fill(input, dim, index, value)`: a copy of `input` with its slices `index[i]` along
 /// `dim` filled with `value` (a number, which must fit the dtype, or a 0-dim tensor, cast).
-/// `index` is a vector of int64; negative indices count from the end. Errors: RuntimeError
-/// "index_fill_(): Expected a long tensor for index, but got Int", "index_fill_ only supports
-/// a 0-dimensional value tensor, but got tensor with 1 dimension(s)."; IndexError "index 5 is
-/// out of bounds for dimension 0 with size 3" (torch: `torch.index_fill`).
+/// `index` is a vector of int64; negative indices count from the end. Errors: IndexError
+/// "index_fill_(): Expected dtype int64 for index.", "index 5 is out of bounds for dimension 0
+/// with size 3"; RuntimeError "Index has to be a vector/scalar", "index_fill_ only supports a
+/// 0-dimensional value tensor, but got tensor with 1 dimension(s)." (torch: `torch.index_fill`).
 pub fn index_fill_scalar(
     input: &Tensor,
     dim: i64,
@@ -658,7 +712,17 @@ fn index_fill_any<'a>(
     value: Scalar,
     checked: bool,
 ) -> Result<Plan<'a, impl Kernel + 'a>> {
-    let (d, iv) = index_func_check("index_fill_", input, dim, index, false)?;
+    // torch's order: the index dtype (IndexError), the dim, the index's rank.
+    if index.dtype() != DType::Int64 {
+        return Err(Error::index(
+            "index_fill_(): Expected dtype int64 for index.",
+        ));
+    }
+    let d = maybe_wrap_dim(dim, input.dim())?;
+    if index.dim() > 1 {
+        return Err(Error::runtime("Index has to be a vector/scalar"));
+    }
+    let iv = index_vector(index)?;
     let n = one_d(input)[d] as i64;
     if let Some(&v) = iv.iter().find(|&&v| v < -n || v >= n) {
         return Err(Error::index(format!(
