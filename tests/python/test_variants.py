@@ -332,8 +332,11 @@ def test_copy_():
     same(x, [[1, -2, 3], [1, -2, 3]], _C.int32)
     assert x.copy_(_C.tensor(True), non_blocking=True) is x
     same(x, [[1, 1, 1], [1, 1, 1]], _C.int32)
-    with pytest.raises(RuntimeError):
+    with pytest.raises(RuntimeError, match=r"^The size of tensor a \(3\) must match the size of tensor b \(4\) at non-singleton dimension 1$"):
         x.copy_(_C.zeros(4))
+    with pytest.raises(RuntimeError, match=r"^output with shape \[2, 3\] doesn't match the broadcast shape \[2, 2, 3\]$"):
+        x.copy_(_C.zeros(2, 2, 3))
+    same(x, [[1, 1, 1], [1, 1, 1]], _C.int32)  # nothing written
     t = _C.arange(4)
     with pytest.raises(RuntimeError, match="^unsupported operation: some elements of the input tensor"):
         t[1:].copy_(t[:-1])
@@ -456,10 +459,18 @@ def test_index_add_copy_fill():
     # errors
     with pytest.raises(RuntimeError, match=r"^index_add_\(\): self \(Float\) and source \(Double\) must have the same scalar type$"):
         base.index_add_(0, _C.tensor([0]), _C.tensor([1.0], dtype=_C.float64))
-    with pytest.raises(RuntimeError, match=r"^index_add_\(\): Number of indices \(2\) should be equal to source.size\(dim\) \(1\)$"):
+    with pytest.raises(RuntimeError, match=r"^index_add_\(\): Number of indices \(2\) should be equal to source.size\(dim\): \(1\), for dim: 0$"):
         base.index_add_(0, _C.tensor([0, 1]), _C.tensor([1.0]))
-    with pytest.raises(IndexError, match="^index out of range in self$"):
+    with pytest.raises(RuntimeError, match="^index 3 is out of bounds for dimension 0 with size 3$"):
         base.index_add_(0, _C.tensor([3]), _C.tensor([1.0]))
+    with pytest.raises(RuntimeError, match=r"^source tensor shape must match self tensor shape, excluding the specified dimension. Got self.shape = \[3, 4\] source.shape = \[2, 3\]$"):
+        _C.zeros(3, 4).index_add_(0, _C.tensor([0, 1]), _C.ones(2, 3))
+    with pytest.raises(RuntimeError, match=r"^index_add_\(\): Expected dtype int32/int64 for index but got: Float$"):
+        _C.ones(2, 2).index_add_(0, _C.tensor([0, 1.0]), _C.ones(2, 2))
+    with pytest.raises(IndexError, match=r"^index_add_\(\): Index is supposed to be a vector, but got dim: 2 with type: Long and size: \[1, 2\]$"):
+        _C.ones(2, 2).index_add_(0, _C.tensor([[0, 1]]), _C.ones(2, 2))
+    # alpha is converted to the tensor's dtype (torch: alpha.to<scalar_t>())
+    same(_C.ones(2, dtype=_C.int64).index_add_(0, _C.tensor([0, 1]), _C.ones(2, dtype=_C.int64), alpha=1.5), [2, 2], _C.int64)
     with pytest.raises(IndexError, match=r"^index_copy_\(\): index 3 is out of bounds for dimension 0 with size 3$"):
         base.index_copy_(0, _C.tensor([3]), _C.tensor([1.0]))
     with pytest.raises(RuntimeError, match=r"^index_copy_\(\): Expected a long tensor for index, but got Int$"):

@@ -34,6 +34,16 @@ pub fn fill_(self_: &Tensor, value: &Tensor) -> Result<()> {
 /// overlap errors). Mirrors `Tensor.copy_`.
 pub fn copy_(self_: &Tensor, src: &Tensor, non_blocking: bool) -> Result<()> {
     let _ = non_blocking;
+    // TensorIterator's broadcast of `self` with `src`, then `self` must hold the result: torch's
+    // two errors, before anything is written.
+    let shape = crate::core::tensor::broadcast_shapes(self_.sizes(), src.sizes())?;
+    if shape != self_.sizes() {
+        return Err(Error::runtime(format!(
+            "output with shape {:?} doesn't match the broadcast shape {:?}",
+            self_.sizes(),
+            shape
+        )));
+    }
     self_.copy_from(src)
 }
 

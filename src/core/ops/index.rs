@@ -181,7 +181,7 @@ fn scatter_check(
             (0..ixd).any(|k| ix_sizes[k] > src_sizes[k] || (k != d && ix_sizes[k] > in_sizes[k]));
         if bad {
             return Err(Error::runtime(format!(
-                "Expected index {:?} to be smaller than self {:?} apart from dimension {d} and to be smaller size than src {:?}",
+                "Expected index {:?} to be no larger than self {:?} apart from dimension {d} and to be no larger size than src {:?}",
                 index.sizes(),
                 input.sizes(),
                 s.sizes()
@@ -189,7 +189,7 @@ fn scatter_check(
         }
     } else if (0..ixd).any(|k| k != d && ix_sizes[k] > in_sizes[k]) {
         return Err(Error::runtime(format!(
-            "Expected index {:?} to be smaller than self {:?} apart from dimension {d}",
+            "Expected index {:?} to be no larger than self {:?} apart from dimension {d}",
             index.sizes(),
             input.sizes()
         )));
@@ -290,8 +290,8 @@ fn scatter_into(
 /// `scatter(input, dim, index, src)`: a copy of `input` with `out[index[i][j]][j] = src[i][j]`
 /// (for dim 0). Errors (RuntimeError): "scatter(): Expected dtype int64 for index",
 /// "scatter(): Expected self.dtype to be equal to src.dtype", "Index tensor must have the same
-/// number of dimensions as self tensor", "Expected index [..] to be smaller than self [..] apart
-/// from dimension 0 and to be smaller size than src [..]", "index 5 is out of bounds for
+/// number of dimensions as self tensor", "Expected index [..] to be no larger than self [..] apart
+/// from dimension 0 and to be no larger size than src [..]", "index 5 is out of bounds for
 /// dimension 0 with size 3" (torch: `torch.scatter`).
 pub fn scatter_src(input: &Tensor, dim: i64, index: &Tensor, src: &Tensor) -> Result<Tensor> {
     scatter_src_plan(input, dim, index, src)?.run()
@@ -467,14 +467,18 @@ fn index_add_check(
 ) -> Result<(usize, Vec<i64>)> {
     let d = maybe_wrap_dim(dim, input.dim())?;
     if index.dim() > 1 {
-        return Err(Error::index(
-            "index_add_(): Index is supposed to be a vector",
-        ));
+        return Err(Error::index(format!(
+            "index_add_(): Index is supposed to be a vector, but got dim: {} with type: {} and size: {:?}",
+            index.dim(),
+            index.dtype().scalar_type_name(),
+            index.sizes()
+        )));
     }
     if !matches!(index.dtype(), DType::Int64 | DType::Int32) {
-        return Err(Error::runtime(
-            "index_add_(): Expected dtype int32/int64 for index",
-        ));
+        return Err(Error::runtime(format!(
+            "index_add_(): Expected dtype int32/int64 for index but got: {}",
+            index.dtype().scalar_type_name()
+        )));
     }
     if source.dtype() != input.dtype() {
         return Err(Error::runtime(format!(
@@ -496,13 +500,21 @@ fn index_add_check(
     };
     if index.numel() != along {
         return Err(Error::runtime(format!(
-            "index_add_(): Number of indices ({}) should be equal to source.size(dim) ({along})",
+            "index_add_(): Number of indices ({}) should be equal to source.size(dim): ({along}), for dim: {d}",
             index.numel()
         )));
     }
-    let (ds, ss) = (sliced_sizes(input, d), sliced_sizes(source, d));
-    if !ds.is_empty() && ds != ss {
-        return Err(slice_shape_error("index_add_", &ds, d, &ss));
+    let (ds, ss) = if source.dim() != 0 && input.dim() != 0 {
+        (sliced_sizes(input, d), sliced_sizes(source, d))
+    } else {
+        (input.sizes().to_vec(), source.sizes().to_vec())
+    };
+    if ds != ss {
+        return Err(Error::runtime(format!(
+            "source tensor shape must match self tensor shape, excluding the specified dimension. Got self.shape = {:?} source.shape = {:?}",
+            input.sizes(),
+            source.sizes()
+        )));
     }
     Ok((d, index_vector(index)?))
 }
@@ -573,9 +585,11 @@ fn slice_at(t: &Tensor, d: usize, i: i64) -> Result<Tensor> {
 /// is a vector of int64 or int32; `source` has `input`'s dtype, `len(index)` slices along `dim`
 /// and `input`'s slice shape. Errors (torch's): RuntimeError "index_add_(): Expected dtype
 /// int32/int64 for index", "index_add_(): self (Float) and source (Double) must have the same
-/// scalar type", "index_add_(): Number of indices (3) should be equal to source.size(dim) (2)",
+/// scalar type", "index_add_(): Number of indices (3) should be equal to source.size(dim): (2),
+/// for dim: 0", "source tensor shape must match self tensor shape, ...", "index 5 is out of
+/// bounds for dimension 0 with size 3",
 /// the slice-shape error, the `alpha` errors of `add`; IndexError "index_add_(): Index is
-/// supposed to be a vector", "index out of range in self" (torch: `torch.index_add`).
+/// supposed to be a vector" (torch: `torch.index_add`).
 pub fn index_add(
     input: &Tensor,
     dim: i64,
@@ -596,12 +610,19 @@ pub fn index_add_plan<'a>(
 ) -> Result<Plan<'a, impl Kernel + 'a>> {
     let (d, iv) = index_add_check(input, dim, index, source)?;
     let n = one_d(input)[d] as i64;
-    if iv.iter().any(|&v| v < 0 || v >= n) {
-        return Err(Error::index("index out of range in self"));
+    if let Some(&v) = iv.iter().find(|&&v| v < 0 || v >= n) {
+        return Err(Error::runtime(format!(
+            "index {v} is out of bounds for dimension {d} with size {n}"
+        )));
     }
-    // `alpha`'s errors (as `add`'s for this dtype), before anything is written.
-    let zero = Tensor::zeros(&[], input.dtype())?;
-    super::binary::add_plan(&zero, &zero, alpha)?;
+    // torch converts `alpha` to the tensor's dtype (`alpha.to<scalar_t>()`): 1.5 adds 1 times
+    // the source to an integer tensor, and any nonzero alpha is true for bool.
+    let alpha = match (input.dtype(), alpha) {
+        (DType::Bool, a) => Scalar::Bool(a.to_f64() != 0.0),
+        (dt, Scalar::Float(f)) if dt.is_integral() => Scalar::Int(f as i64),
+        (_, Scalar::Bool(b)) => Scalar::Int(b as i64),
+        (_, a) => a,
+    };
     Ok(copy_then(
         input,
         Cow::Borrowed(input.sizes()),
