@@ -461,8 +461,10 @@ def test_index_add_copy_fill():
         base.index_add_(0, _C.tensor([0]), _C.tensor([1.0], dtype=_C.float64))
     with pytest.raises(RuntimeError, match=r"^index_add_\(\): Number of indices \(2\) should be equal to source.size\(dim\): \(1\), for dim: 0$"):
         base.index_add_(0, _C.tensor([0, 1]), _C.tensor([1.0]))
-    with pytest.raises(RuntimeError, match="^index 3 is out of bounds for dimension 0 with size 3$"):
+    with pytest.raises(IndexError, match="^index out of range in self$"):
         base.index_add_(0, _C.tensor([3]), _C.tensor([1.0]))
+    with pytest.raises(RuntimeError, match="^index 5 is out of bounds for dimension 0 with size 3$"):
+        _C.zeros(3, 4).index_add_(0, _C.tensor([0, 5]), _C.ones(2, 4))
     with pytest.raises(RuntimeError, match=r"^source tensor shape must match self tensor shape, excluding the specified dimension. Got self.shape = \[3, 4\] source.shape = \[2, 3\]$"):
         _C.zeros(3, 4).index_add_(0, _C.tensor([0, 1]), _C.ones(2, 3))
     with pytest.raises(RuntimeError, match=r"^index_add_\(\): Expected dtype int32/int64 for index but got: Float$"):

@@ -611,9 +611,14 @@ pub fn index_add_plan<'a>(
     let (d, iv) = index_add_check(input, dim, index, source)?;
     let n = one_d(input)[d] as i64;
     if let Some(&v) = iv.iter().find(|&&v| v < 0 || v >= n) {
-        return Err(Error::runtime(format!(
-            "index {v} is out of bounds for dimension {d} with size {n}"
-        )));
+        // torch's CPU kernel: element-wise for a 0- or 1-dim self, slice-wise otherwise.
+        return Err(if input.dim() <= 1 {
+            Error::index("index out of range in self")
+        } else {
+            Error::runtime(format!(
+                "index {v} is out of bounds for dimension {d} with size {n}"
+            ))
+        });
     }
     // torch converts `alpha` to the tensor's dtype (`alpha.to<scalar_t>()`): 1.5 adds 1 times
     // the source to an integer tensor, and any nonzero alpha is true for bool.
