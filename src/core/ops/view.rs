@@ -169,6 +169,19 @@ pub fn transpose(input: &Tensor, dim0: i64, dim1: i64) -> Result<Tensor> {
     Ok(input.as_strided(sizes, strides, input.storage_offset()))
 }
 
+/// `t(input)`: the transpose of a 2-D tensor (dims 0 and 1 swapped), a view; 0-D and 1-D
+/// tensors are returned as they are (a view). RuntimeError "t() expects a tensor with <= 2
+/// dimensions, but self is 3D" otherwise (torch: `torch.t`).
+pub fn t(input: &Tensor) -> Result<Tensor> {
+    if input.dim() > 2 {
+        return Err(Error::runtime(format!(
+            "t() expects a tensor with <= 2 dimensions, but self is {}D",
+            input.dim()
+        )));
+    }
+    transpose(input, 0, if input.dim() < 2 { 0 } else { 1 })
+}
+
 /// `Tensor.T`: a view with all dims reversed (torch: `numpy_T`). As torch, warns once per
 /// process (UserWarning) for a tensor of neither 0 nor 2 dims, that this use is deprecated, and
 /// for a 0-dim tensor, that it is the identity.
