@@ -480,8 +480,8 @@ where
     V::select(a.ge(kb(V::E::ERF_ONE)), k(0.0), e.mul(q))
 }
 
-/// `erf(x)`: `x + x E(x^2)` below 1 (`E = erf(x)/x - 1`, small); above, `1 - erfc(|x|)` with the sign of `x`. Each branch
-/// runs only when some lane needs it.
+/// `erf(x)`: `x + x E(x^2)` below 1 (`E = erf(x)/x - 1`, small); above, `1 - erfc(|x|)` with
+/// the sign of `x`. Each branch runs only when some lane needs it.
 #[inline(always)]
 pub(crate) fn erf<V: Simd>(x: V) -> V
 where

@@ -159,30 +159,34 @@ impl<E> Kernels<E> {
     }
 }
 
-/// The loop every kernel runs: whole vectors, then the tail through a stack buffer.
+/// The loop every kernel runs: whole vectors, then the tail through a stack buffer. A macro,
+/// not a function taking the kernel as `impl Fn`: a call through `Fn::call` is a function
+/// without the level's target features, so the intrinsics inlined into it stay calls.
 ///
-/// # Safety
-/// As `Kernel`, and the CPU has `V`'s level.
-#[inline(always)]
-unsafe fn map<V: Simd>(src: *const V::E, dst: *mut V::E, n: usize, f: impl Fn(V) -> V) {
-    let mut i = 0;
-    while i + V::LANES <= n {
-        // SAFETY: `i + LANES <= n`, so the vector lies inside both ranges; a vector is loaded
-        // before the same one is stored, so `src == dst` is fine.
-        unsafe { f(V::load(src.add(i))).store(dst.add(i)) };
-        i += V::LANES;
-    }
-    if i < n {
-        let mut buf = [V::E::default(); 16];
-        let rest = n - i;
-        // SAFETY: `rest < LANES <= 16` elements are in range at `src + i` and `dst + i`, and
-        // `buf` holds 16.
-        unsafe {
-            std::ptr::copy_nonoverlapping(src.add(i), buf.as_mut_ptr(), rest);
-            f(V::load(buf.as_ptr())).store(buf.as_mut_ptr());
-            std::ptr::copy_nonoverlapping(buf.as_ptr(), dst.add(i), rest);
+/// Safety (of the expansion): `src` readable and `dst` writable for `n` elements, the two the
+/// same or disjoint, and the CPU has `$v`'s level.
+macro_rules! map_loop {
+    ($v:ty, $src:expr, $dst:expr, $n:expr, $($k:tt)+) => {{
+        let (src, dst, n) = ($src, $dst, $n);
+        let mut i = 0;
+        while i + <$v>::LANES <= n {
+            // SAFETY: `i + LANES <= n`, so the vector lies inside both ranges; it is loaded
+            // before the same one is stored, so `src == dst` is fine.
+            unsafe { $($k)+(<$v>::load(src.add(i))).store(dst.add(i)) };
+            i += <$v>::LANES;
         }
-    }
+        if i < n {
+            let mut buf = [Default::default(); 16];
+            let rest = n - i;
+            // SAFETY: `rest < LANES <= 16` elements are in range at `src + i` and `dst + i`,
+            // and `buf` holds 16.
+            unsafe {
+                std::ptr::copy_nonoverlapping(src.add(i), buf.as_mut_ptr(), rest);
+                $($k)+(<$v>::load(buf.as_ptr())).store(buf.as_mut_ptr());
+                std::ptr::copy_nonoverlapping(buf.as_ptr(), dst.add(i), rest);
+            }
+        }
+    }};
 }
 
 /// Instantiates one kernel (`$k::<V>`, generic over `Simd`) at every level: a `Kernels`
@@ -197,26 +201,26 @@ macro_rules! kernel_tables {
     (@table $e:ty, $($k:ident)::+ $(<$c:literal>)?, $lane:ty, $sse:ty, $avx2:ty, $avx512:ty) => {{
         #[cfg(not(target_arch = "x86_64"))]
         unsafe fn baseline(src: *const $e, dst: *mut $e, n: usize) {
-            // SAFETY: the caller keeps `Kernel`'s contract; the one-lane type runs anywhere.
-            unsafe { map::<$lane>(src, dst, n, $($k)::+::<$lane $(, $c)?>) }
+            // The caller keeps `Kernel`'s contract; the one-lane type runs anywhere.
+            map_loop!($lane, src, dst, n, $($k)::+::<$lane $(, $c)?>)
         }
         #[cfg(target_arch = "x86_64")]
         #[target_feature(enable = "sse2")]
         unsafe fn baseline(src: *const $e, dst: *mut $e, n: usize) {
-            // SAFETY: the caller keeps `Kernel`'s contract; every x86-64 CPU has SSE2.
-            unsafe { map::<$sse>(src, dst, n, $($k)::+::<$sse $(, $c)?>) }
+            // The caller keeps `Kernel`'s contract; every x86-64 CPU has SSE2.
+            map_loop!($sse, src, dst, n, $($k)::+::<$sse $(, $c)?>)
         }
         #[cfg(target_arch = "x86_64")]
         #[target_feature(enable = "avx2,fma")]
         unsafe fn avx2(src: *const $e, dst: *mut $e, n: usize) {
-            // SAFETY: the caller keeps `Kernel`'s contract, which includes having AVX2+FMA.
-            unsafe { map::<$avx2>(src, dst, n, $($k)::+::<$avx2 $(, $c)?>) }
+            // The caller keeps `Kernel`'s contract, which includes having AVX2+FMA.
+            map_loop!($avx2, src, dst, n, $($k)::+::<$avx2 $(, $c)?>)
         }
         #[cfg(target_arch = "x86_64")]
         #[target_feature(enable = "avx512f,avx2,fma")]
         unsafe fn avx512(src: *const $e, dst: *mut $e, n: usize) {
-            // SAFETY: the caller keeps `Kernel`'s contract, which includes having AVX-512F.
-            unsafe { map::<$avx512>(src, dst, n, $($k)::+::<$avx512 $(, $c)?>) }
+            // The caller keeps `Kernel`'s contract, which includes having AVX-512F.
+            map_loop!($avx512, src, dst, n, $($k)::+::<$avx512 $(, $c)?>)
         }
         Kernels {
             baseline,
@@ -325,6 +329,28 @@ pub fn map_f64_inplace_at(level: Level, func: Func, x: &mut [f64]) {
     let k = func.kernels64().at(level.or_supported());
     // SAFETY: as in `map_f32_inplace_at`.
     unsafe { k(x.as_ptr(), x.as_mut_ptr(), x.len()) }
+}
+
+/// `dst[i] = func(src[i])` for `n` elements at the process's level, through raw pointers (for
+/// a destination that is not initialised yet: the kernels only write it).
+///
+/// # Safety
+/// `src` is readable and `dst` writable for `n` elements (both aligned for f32), and the two
+/// ranges are either the same or disjoint.
+pub unsafe fn map_f32_ptr(func: Func, src: *const f32, dst: *mut f32, n: usize) {
+    let k = func.kernels32().at(level());
+    // SAFETY: the caller's promise is `Kernel`'s contract; `level()` is supported.
+    unsafe { k(src, dst, n) }
+}
+
+/// `map_f32_ptr` for f64.
+///
+/// # Safety
+/// As `map_f32_ptr`.
+pub unsafe fn map_f64_ptr(func: Func, src: *const f64, dst: *mut f64, n: usize) {
+    let k = func.kernels64().at(level());
+    // SAFETY: as in `map_f32_ptr`.
+    unsafe { k(src, dst, n) }
 }
 
 /// `dst[i] = func(src[i])` at the process's level. Panics if the lengths differ.
