@@ -34,7 +34,8 @@ pub fn infer_size(shape: &[i64], numel: usize) -> Result<Vec<usize>> {
         ))
     };
     let newsize = newsize.ok_or_else(invalid)?;
-    let ok = numel == newsize || (infer_dim.is_some() && newsize > 0 && numel % newsize == 0);
+    let ok =
+        numel == newsize || (infer_dim.is_some() && newsize > 0 && numel.is_multiple_of(newsize));
     if !ok {
         return Err(invalid());
     }
