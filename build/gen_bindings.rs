@@ -202,10 +202,12 @@ fn overload_body(sig: &PySignature<'_>, structseqs: &[(String, Vec<String>)], in
             "{ind}// A view (alias annotation `Tensor(a)`): it keeps the GIL; the core records `_base`."
         );
     }
-    let structured_out = e.structured && sig.out.is_some();
+    // `out=` runs the op's plan straight into `out` (Note [One kernel per op]), unless the
+    // entry says `out: copy`.
+    let plan_out = !e.out_copy && sig.out.is_some();
     // Locals are needed to release the GIL (the handles become our own first) and for a
-    // structured `out=` (the plan and the plain call share the arguments).
-    let locals = unlock || structured_out;
+    // plan's `out=` (the plan and the plain call share the arguments).
+    let locals = unlock || plan_out;
     let mut call_args = Vec::new();
     for (local, c) in &codes {
         if locals {
@@ -229,7 +231,16 @@ fn overload_body(sig: &PySignature<'_>, structseqs: &[(String, Vec<String>)], in
             call_args.push((c.pass)(&c.extract));
         }
     }
-    let core = format!("ops::{}({})", e.impl_fn, call_args.join(", "));
+    let core = if e.plan_inplace {
+        // A derived in-place method: the op's plan run into self (Note [One kernel per op]).
+        format!(
+            "ops::{}_plan({}).and_then(|p| p.run_into(&this))",
+            e.impl_fn,
+            call_args.join(", ")
+        )
+    } else {
+        format!("ops::{}({})", e.impl_fn, call_args.join(", "))
+    };
     // The core call, without the GIL when large enough, as statements leaving `ret`, or as an
     // expression.
     let (pre, call) = if unlock {
@@ -295,9 +306,9 @@ fn overload_body(sig: &PySignature<'_>, structseqs: &[(String, Vec<String>)], in
             let _ = writeln!(out, "{ind}{call}?;");
             let _ = writeln!(out, "{ind}Ok({self_expr}.to_owned().release())");
         }
-        Returns::One(_) if structured_out => {
+        Returns::One(_) if plan_out => {
             // out= writes straight into `out` through the op's plan (no result copy).
-            let oi = sig.out.expect("structured out");
+            let oi = sig.out.expect("out");
             let plan = format!("ops::{}_plan({})", e.impl_fn, call_args.join(", "));
             let _ = writeln!(out, "{ind}match r.object({oi}) {{");
             let _ = writeln!(out, "{ind}    None => {{");
@@ -539,6 +550,14 @@ fn operator_closure(e: &Entry, kind: OperatorKind) -> String {
         let d = a.default.as_ref().expect("checked by the schema reader");
         args.push(default_arg(&a.ty, &d.value));
     }
+    if e.plan_inplace {
+        // The derived in-place method: the op's plan run into the left operand.
+        return format!(
+            "|x, y| ops::{}_plan({}).and_then(|p| p.run_into(x))",
+            e.impl_fn,
+            args.join(", ")
+        );
+    }
     if args.len() == operands.len() && (kind == OperatorKind::Unary || e.numbers_as_tensors) {
         return format!("ops::{}", e.impl_fn);
     }
@@ -658,7 +677,7 @@ fn gen_operators(ops: &[Op], out: &mut String) {
 }
 
 /// The entry points of `generated_sample.rs`: one of each kind the generator writes (a function
-/// with a structured `out=`, a method, a view, overloads, a named tuple, an in-place method, a
+/// with a direct `out=`, a method, a view, overloads, a named tuple, an in-place method, a
 /// hand-written body); the sample ends with the operator slot `nb_add`.
 const SAMPLES: &[(&str, Variant)] = &[
     ("add", Variant::Function),

@@ -523,9 +523,16 @@ pub(crate) struct Entry {
     /// `release_gil`: how the generated binding measures the work above which the core call runs
     /// without the GIL (src/bindings/gil.rs).
     pub(crate) release_gil: ReleaseGil,
-    /// `structured: True`: the core has `{impl}_plan` (checks, then runs into a new tensor or
-    /// straight into `out=`), which the `out=` path calls instead of computing and copying.
-    pub(crate) structured: bool,
+    /// `out: copy` (with `out`): the core has no `{impl}_plan` yet, so `out=` computes a new
+    /// tensor and copies it into `out` (`write_out`); `out: True` runs the plan straight into
+    /// `out` (Note [One kernel per op] in src/core/ops/plan.rs).
+    pub(crate) out_copy: bool,
+    /// `inplace: True`: the entry also gives the in-place method `{name}_` (a derived entry,
+    /// placed right after this one).
+    pub(crate) inplace: bool,
+    /// A derived in-place entry (`{name}_` of an `inplace: True` entry): the core call is
+    /// `{impl}_plan(self, ...)` run into `self`.
+    pub(crate) plan_inplace: bool,
     pub(crate) impl_fn: String,
     pub(crate) doc: String,
     pub(crate) manual: Option<Manual>,
@@ -622,7 +629,7 @@ const KEYS: &[&str] = &[
     "unwrap_single",
     "out",
     "release_gil",
-    "structured",
+    "inplace",
     "impl",
     "doc",
     "manual_binding",
@@ -672,16 +679,17 @@ fn read_yaml(text: &str) -> Result<Vec<(usize, RawEntry)>, String> {
 
 /// Parse the schema. An error names the entry (its line and `func:`) and what is wrong.
 pub(crate) fn parse_schema(text: &str) -> Result<Vec<Entry>, String> {
-    read_yaml(text)?
-        .into_iter()
-        .map(|(line, m)| {
-            let func = m.get("func").cloned().unwrap_or_default();
-            entry_from_map(line, m).map_err(|e| format!("line {line}: entry `{func}`: {e}"))
-        })
-        .collect()
+    let mut entries = Vec::new();
+    for (line, m) in read_yaml(text)? {
+        let func = m.get("func").cloned().unwrap_or_default();
+        let e = entry_from_map(line, m).map_err(|e| format!("line {line}: entry `{func}`: {e}"))?;
+        entries.extend(e);
+    }
+    Ok(entries)
 }
 
-fn entry_from_map(line: usize, m: RawEntry) -> Result<Entry, String> {
+/// The entry of one schema item, and the in-place entry it derives (`inplace: True`).
+fn entry_from_map(line: usize, m: RawEntry) -> Result<Vec<Entry>, String> {
     for k in m.keys() {
         if !KEYS.contains(&k.as_str()) {
             return Err(format!(
@@ -766,7 +774,18 @@ fn entry_from_map(line: usize, m: RawEntry) -> Result<Entry, String> {
             slot,
         });
     }
-    let entry = Entry {
+    let (out, out_copy) = match m.get("out").map(String::as_str) {
+        None | Some("False") => (false, false),
+        Some("True") => (true, false),
+        Some("copy") => (true, true),
+        Some(other) => return Err(format!("out: {other:?} is not True, copy or False")),
+    };
+    let inplace = flag("inplace")?;
+    // The in-place operators (`__iadd__`) belong to the derived in-place method.
+    let (inplace_ops, operators): (Vec<Operator>, Vec<Operator>) = operators
+        .into_iter()
+        .partition(|o| inplace && o.kind == OperatorKind::InPlace);
+    let mut entry = Entry {
         line,
         operators,
         name: func.name.clone(),
@@ -774,16 +793,79 @@ fn entry_from_map(line: usize, m: RawEntry) -> Result<Entry, String> {
         method,
         numbers_as_tensors: flag("numbers_as_tensors")?,
         unwrap_single: flag("unwrap_single")?,
-        out: flag("out")?,
+        out,
+        out_copy,
+        inplace,
+        plan_inplace: false,
         release_gil,
-        structured: flag("structured")?,
         impl_fn,
         doc: m.get("doc").cloned().ok_or("every op needs a doc line")?,
         manual,
         func,
     };
     check_entry(&entry)?;
-    Ok(entry)
+    if !inplace {
+        return Ok(vec![entry]);
+    }
+    let derived = derive_inplace(&entry, inplace_ops)?;
+    check_entry(&derived)?;
+    entry.inplace = true;
+    Ok(vec![entry, derived])
+}
+
+/// The in-place method `{name}_` of an `inplace: True` entry (torch writes it as a second
+/// entry, `{name}_(Tensor(a!) self, ...) -> Tensor(a!)`; here it is derived): the same
+/// arguments and overload, `self` written in place, no `out=`; the core call is the entry's
+/// `{impl}_plan` run into `self` (Note [One kernel per op] in src/core/ops/plan.rs).
+fn derive_inplace(base: &Entry, operators: Vec<Operator>) -> Result<Entry, String> {
+    let written = Alias {
+        set: "a".into(),
+        mutable: true,
+    };
+    if base.manual.is_some()
+        || base.func.is_view()
+        || base.func.is_inplace()
+        || base.func.ret().is_none_or(|t| !t.is_tensor())
+        || base
+            .func
+            .args
+            .first()
+            .is_none_or(|a| a.name != "self" || !a.ty.is_tensor() || a.ty.optional)
+    {
+        return Err(
+            "inplace: True needs a generated functional op `(Tensor self, ...) -> Tensor`".into(),
+        );
+    }
+    let mut func = base.func.clone();
+    func.name = format!("{}_", base.name);
+    func.args[0].ty.alias = Some(written.clone());
+    func.returns = Returns::One(Type {
+        base: BaseTy::Tensor,
+        list: None,
+        optional: false,
+        alias: Some(written),
+    });
+    Ok(Entry {
+        line: base.line,
+        name: func.name.clone(),
+        func,
+        function: false,
+        method: true,
+        numbers_as_tensors: base.numbers_as_tensors,
+        unwrap_single: false,
+        out: false,
+        out_copy: false,
+        inplace: false,
+        plan_inplace: true,
+        release_gil: base.release_gil,
+        impl_fn: base.impl_fn.clone(),
+        doc: format!(
+            "In place: {} The result is written into self, which keeps its shape and dtype (RuntimeError when the result's dtype cannot be cast to self's, or its shape is not self's); returns self.",
+            base.doc
+        ),
+        manual: None,
+        operators,
+    })
 }
 
 /// Rules across keys, so that the generator never meets an entry it cannot bind.
@@ -791,9 +873,6 @@ fn check_entry(e: &Entry) -> Result<(), String> {
     let ret = e.func.ret();
     if e.out && (e.func.is_inplace() || ret.is_none_or(|t| !t.is_tensor())) {
         return Err("out: True needs a functional op returning one Tensor".into());
-    }
-    if e.structured && !e.out {
-        return Err("structured: True needs out: True".into());
     }
     if e.unwrap_single && ret.is_none_or(|t| !t.is_tensor_list()) {
         return Err("unwrap_single: True needs a Tensor[] return".into());

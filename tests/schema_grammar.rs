@@ -80,6 +80,47 @@ fn views_are_derived_from_alias_annotations() {
 }
 
 #[test]
+fn inplace_derives_the_in_place_method() {
+    let es = parse_schema(
+        "- func: f.o(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor\n  variants: function, method\n  python_operator: __add__, __iadd__\n  inplace: True\n  out: True\n  doc: d\n",
+    )
+    .expect("parses");
+    assert_eq!(es.len(), 2);
+    let (f, m) = (&es[0], &es[1]);
+    assert!(f.inplace && f.out && !f.out_copy && !f.func.is_inplace());
+    assert_eq!(
+        f.operators.len(),
+        1,
+        "__iadd__ moves to the in-place method"
+    );
+    assert_eq!((m.name.as_str(), m.impl_fn.as_str()), ("f_", "f_o"));
+    assert!(m.plan_inplace && m.method && !m.function && !m.out);
+    assert!(m.func.is_inplace() && m.func.args[0].ty.alias.as_ref().is_some_and(|a| a.mutable));
+    assert_eq!(m.func.overload.as_deref(), Some("o"));
+    assert_eq!(m.operators[0].dunder, "__iadd__");
+    let c = &parse_schema("- func: g(Tensor self) -> Tensor\n  out: copy\n  doc: d\n")
+        .expect("parses")[0];
+    assert!(c.out && c.out_copy);
+    for (entry, want) in [
+        (
+            "- func: g(Tensor self) -> Tensor\n  out: maybe\n  doc: d\n",
+            "out: \"maybe\" is not True, copy or False",
+        ),
+        (
+            "- func: g(Tensor(a) self) -> Tensor(a)\n  inplace: True\n  doc: d\n",
+            "inplace: True needs a generated functional op",
+        ),
+        (
+            "- func: g(int n) -> Tensor\n  inplace: True\n  doc: d\n",
+            "inplace: True needs a generated functional op",
+        ),
+    ] {
+        let e = error_of(entry);
+        assert!(e.contains(want), "{entry}: {e}");
+    }
+}
+
+#[test]
 fn malformed_entries_name_the_entry() {
     let cases = [
         (
@@ -129,7 +170,7 @@ fn malformed_entries_name_the_entry() {
         ),
         (
             "- func: f(Tensor self) -> Tensor\n  out: yes\n  doc: d\n",
-            "is not True or False",
+            "is not True, copy or False",
         ),
         (
             "- func: f(Tensor self) -> int\n  out: True\n  doc: d\n",

@@ -295,6 +295,33 @@ def run_throughput(quick, threads_label):
         tma, tmb = torch.ones((mm, mm)), torch.ones((mm, mm))
         fns["torch"] = lambda: torch.matmul(tma, tmb)
     case("matmul 1024 f32", "GFLOP/s", 2 * mm**3, fns)
+
+    # Element functions (src/core/vecmath), 4M float32 in [-3, 3] ([0.01, 10] for log); numpy
+    # has no sigmoid or erf ufunc: its sigmoid row is the three ufunc calls it takes.
+    n_un = 4 << 20
+    xs = _C.linspace(-3.0, 3.0, n_un)
+    xp = _C.linspace(0.01, 10.0, n_un)
+    nxs = np.linspace(-3.0, 3.0, n_un, dtype=np.float32) if np is not None else None
+    nxp = np.linspace(0.01, 10.0, n_un, dtype=np.float32) if np is not None else None
+    txs = torch.linspace(-3.0, 3.0, n_un) if torch is not None else None
+    txp = torch.linspace(0.01, 10.0, n_un) if torch is not None else None
+    for name in ("exp", "log", "tanh", "sigmoid", "erf", "sin"):
+        pos = name == "log"
+        fns = {}
+        if hasattr(_C, name):
+            x = xp if pos else xs
+            fns["_C"] = (lambda f, x: lambda: f(x))(getattr(_C, name), x)
+        if np is not None:
+            x = nxp if pos else nxs
+            if name == "sigmoid":
+                fns["numpy"] = (lambda x: lambda: 1.0 / (1.0 + np.exp(-x)))(x)
+            elif hasattr(np, name):
+                fns["numpy"] = (lambda f, x: lambda: f(x))(getattr(np, name), x)
+        if torch is not None:
+            x = txp if pos else txs
+            fns["torch"] = (lambda f, x: lambda: f(x))(getattr(torch, name), x)
+        if "_C" in fns:
+            case(f"{name} 4M f32", "Gel/s", n_un, fns)
     print(file=sys.stderr)
     return rows
 
@@ -332,7 +359,7 @@ def two_thread_matmul(quick):
 
 
 def print_throughput(rows):
-    libs = [k for k in ("_C", "numpy", "torch") if k in rows[0]]
+    libs = [k for k in ("_C", "numpy", "torch") if any(k in r for r in rows)]
     hdr = f"{'case':40s}{'unit':>8s}" + "".join(f"{k:>10s} {'IQR':>5s}" for k in libs)
     if "numpy" in libs:
         hdr += f"{'_C/np':>8s}"
@@ -342,12 +369,12 @@ def print_throughput(rows):
     for r in rows:
         line = f"{r['case']:40s}{r['unit']:>8s}"
         for k in libs:
-            v, iqr = r[k]
+            v, iqr = r.get(k, (float("nan"), float("nan")))
             line += f"{v:10.2f} {100 * iqr:4.0f}%"
         if "numpy" in libs:
-            line += f"{r['_C'][0] / r['numpy'][0]:8.2f}"
+            line += f"{r['_C'][0] / r['numpy'][0]:8.2f}" if "numpy" in r else f"{'—':>8s}"
         if "torch" in libs:
-            line += f"{r['_C'][0] / r['torch'][0]:9.2f}"
+            line += f"{r['_C'][0] / r['torch'][0]:9.2f}" if "torch" in r else f"{'—':>9s}"
         print(line)
 
 
@@ -667,6 +694,31 @@ def machine():
     return f"{model}, {NCORES} cores, Python {platform.python_version()}"
 
 
+def cpu_level():
+    """The dispatch level of `_C`'s vectorised kernels (src/core/vecmath/dispatch.rs).
+
+    `_C._cpu_level()` when the extension has it; otherwise the same rule applied to
+    /proc/cpuinfo's flags and TENSORBIND_CPU (Note [CPU dispatch levels]), marked as derived.
+    """
+    if hasattr(_C, "_cpu_level"):
+        return _C._cpu_level()
+    try:
+        with open("/proc/cpuinfo") as f:
+            flags = next((ln.split(":", 1)[1].split() for ln in f if ln.startswith("flags")), [])
+    except OSError:
+        flags = []
+    levels = ["baseline"]
+    if "avx2" in flags and "fma" in flags:
+        levels.append("avx2")
+        if "avx512f" in flags:
+            levels.append("avx512")
+    asked = os.environ.get("TENSORBIND_CPU", "").strip().lower()
+    best = levels[-1]
+    if asked in ("baseline", "avx2", "avx512"):
+        best = asked if asked in levels else best
+    return f"{best} (derived from cpuinfo and TENSORBIND_CPU)"
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--quick", action="store_true", help="fewer rounds (< 1 minute)")
@@ -690,7 +742,7 @@ def main():
         print(json.dumps({"rows": rows, "two": two}))
         return
 
-    print(f"machine: {machine()}")
+    print(f"machine: {machine()}; dispatch level: {cpu_level()}")
     print(f"_C: {_C.__file__}")
     print(f"numpy: {np.__version__ if np is not None else 'not installed'}; "
           f"torch: {torch.__version__ if torch is not None else 'not installed'}")

@@ -191,7 +191,7 @@ unsafe extern "C" fn meth_add_(slf: *mut ffi::PyObject, args: *const *mut ffi::P
         let a1 = r.scalar(1)?;
         // SAFETY: only the core call runs until `unlocked` is dropped (Note [Core calls without the GIL]).
         let unlocked = unsafe { entry::unlock_for_elements(0, [Some(&mut this), Some(&mut a0)]) };
-        let ret = ops::add_(&this, &a0, a1);
+        let ret = ops::add_plan(&this, &a0, a1).and_then(|p| p.run_into(&this));
         drop(unlocked);
         ret?;
         Ok(this_obj.to_owned().release())

@@ -13,8 +13,8 @@
 //!   handles (`TensorRef`): another thread may replace an object's handle meanwhile (`out=`
 //!   resizing goes through `replace_tensor`), but the replaced handle is parked until no `_C`
 //!   call is running, ours included (Note [Borrowed tensors and replaced handles] in
-//!   call_scope.rs), so neither kind can be freed under us. (`write_out_plan` runs a structured
-//!   `out=` kernel on borrowed handles this way.)
+//!   call_scope.rs), so neither kind can be freed under us. (`write_out_plan` runs an op's plan
+//!   into `out=` on borrowed handles this way.)
 //! - Nothing the core drops can be the last handle of a tensor that owns its Python object
 //!   (Note [PyObject preservation]): the inputs are held by our handles until after the GIL is
 //!   back, and tensors the core makes have no Python object. Even if one were, the core's

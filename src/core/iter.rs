@@ -559,6 +559,19 @@ fn binary_into_impl<T: Element, R: Element, const FRESH: bool>(
             (None, None) => {}
         }
     }
+    binary_strided(out, a, b, f)
+}
+
+/// `binary_into`'s strided loop (any layout; `out` may be exactly an input, whose elements are
+/// each read before being written).
+#[inline(always)]
+fn binary_strided<T: Element, R: Element>(
+    out: &Tensor,
+    a: &Input<'_, T>,
+    b: &Input<'_, T>,
+    f: impl Fn(T, T) -> R,
+) -> Result<()> {
+    let po = out.data_ptr::<R>();
     // Values live in these slots for the strided loop (read only).
     let slot_a = a.single().unwrap_or_default();
     let slot_b = b.single().unwrap_or_default();
@@ -584,6 +597,28 @@ fn binary_into_impl<T: Element, R: Element, const FRESH: bool>(
     Ok(())
 }
 
+/// The kernel of a binary op's plan (Note [One kernel per op] in ops/plan.rs): `f(a, b)`
+/// computed in `T` (operands of another dtype converted first, 0-dim ones read as values) into
+/// `out` (dtype `R`, the broadcast shape). A `fresh` output, or one sharing no storage with an
+/// input, gets the dense loops; an output that is exactly an input (in place) the strided loop.
+#[inline(always)]
+pub(crate) fn binary_kernel<T: Element, R: Element>(
+    out: &Tensor,
+    a: &Tensor,
+    b: &Tensor,
+    fresh: bool,
+    f: impl Fn(T, T) -> R,
+) -> Result<()> {
+    let (xa, xb) = (Input::<T>::of(a)?, Input::<T>::of(b)?);
+    if fresh || !(out.shares_storage(a) || out.shares_storage(b)) {
+        binary_into_impl::<T, R, true>(out, &xa, &xb, f)
+    } else if out.numel() == 0 {
+        Ok(())
+    } else {
+        binary_strided(out, &xa, &xb, f)
+    }
+}
+
 /// A new tensor of `f(a, b)` over the broadcast shape of `a` and `b`, computed in `T` (operands
 /// of another dtype are converted first; 0-dim ones are read as values) with result dtype `R`.
 pub(crate) fn binary_op<T: Element, R: Element>(
@@ -592,32 +627,48 @@ pub(crate) fn binary_op<T: Element, R: Element>(
     f: impl Fn(T, T) -> R,
 ) -> Result<Tensor> {
     let shape = broadcast_shape_of(a, b)?;
-    let (a, b) = (Input::<T>::of(a)?, Input::<T>::of(b)?);
-    // SAFETY: `binary_into_impl` writes every element of `out` when it returns `Ok`; on an
-    // error `out` is dropped unread.
+    // SAFETY: `binary_kernel` writes every element of `out` when it returns `Ok`; on an error
+    // `out` is dropped unread.
     let out = unsafe { Tensor::empty_uninit(&shape, R::DTYPE)? };
-    binary_into_impl::<T, R, true>(&out, &a, &b, f)?;
+    binary_kernel::<T, R>(&out, a, b, true, f)?;
     Ok(out)
 }
 
 /// A new tensor of `f(a)` with `a`'s shape; `a` must have dtype `S`, the result has dtype `R`.
 pub(crate) fn unary_op<S: Element, R: Element>(a: &Tensor, f: impl Fn(S) -> R) -> Result<Tensor> {
-    debug_assert_eq!(a.dtype(), S::DTYPE);
-    // SAFETY: both loops below write every element of `out` (same shape as `a`).
+    // SAFETY: `unary_into` writes every element of `out` (same shape as `a`) when it returns
+    // `Ok`; on an error `out` is dropped unread.
     let out = unsafe { Tensor::empty_uninit(a.sizes(), R::DTYPE)? };
+    unary_into(&out, a, true, f)?;
+    Ok(out)
+}
+
+/// Write `f(a)` into `out` (`a`'s shape, dtype `R`; `a` has dtype `S`): the kernel of every
+/// unary op's plan (Note [One kernel per op] in ops/plan.rs). A `fresh` output, or one sharing
+/// no storage with `a`, gets the dense loop when both are contiguous; otherwise (any layout, or
+/// `out` exactly `a`: in place) the strided loop, which reads each element before writing it.
+pub(crate) fn unary_into<S: Element, R: Element>(
+    out: &Tensor,
+    a: &Tensor,
+    fresh: bool,
+    f: impl Fn(S) -> R,
+) -> Result<()> {
+    debug_assert_eq!(a.dtype(), S::DTYPE);
+    debug_assert_eq!(out.sizes(), a.sizes());
     let n = out.numel();
     if n == 0 {
-        return Ok(out);
+        return Ok(());
     }
     let (po, pa) = (out.data_ptr::<R>(), a.data_ptr::<S>() as *const S);
-    if a.is_contiguous() {
+    let distinct = fresh || !out.shares_storage(a);
+    if distinct && a.is_contiguous() && out.is_contiguous() {
         // In chunks, with an interrupt checkpoint before each (Note [Interrupting kernels]).
         let mut s = 0;
         while s < n {
             let e = (s + PAR_MAX_GRAIN).min(n);
             crate::core::interrupt::checkpoint();
-            // SAFETY: `out` is fresh (its own storage) and both hold `n` contiguous elements, of
-            // which `s..e` is a subrange.
+            // SAFETY: `out` and `a` lie in distinct storages (fresh, or checked above) and both
+            // hold `n` contiguous elements, of which `s..e` is a subrange.
             unsafe { dense_map(po.add(s), pa.add(s), e - s, Alias::Distinct, &f) };
             s = e;
         }
@@ -631,12 +682,13 @@ pub(crate) fn unary_op<S: Element, R: Element>(a: &Tensor, f: impl Fn(S) -> R) -
             &mut move |[mut o, mut x], len, [so, sx]| {
                 ticker.tick(len);
                 for _ in 0..len {
-                    // SAFETY: offsets come from each tensor's own geometry over the same shape.
+                    // SAFETY: offsets come from each tensor's own geometry over the same shape;
+                    // when `out` is `a`, each element is read before it is written.
                     unsafe { *po.offset(o) = f(*pa.offset(x)) };
                     (o, x) = (o + so, x + sx);
                 }
             },
         );
     }
-    Ok(out)
+    Ok(())
 }

@@ -28,6 +28,7 @@ pub mod scalar;
 pub mod sizes_strides;
 pub mod storage;
 pub mod tensor;
+pub mod vecmath;
 pub mod warnings;
 
 pub use dtype::DType;

@@ -490,7 +490,7 @@ def test_scatter_errors():
         _C.scatter(x, 0, _C.tensor([0]), 1.0)
     with pytest.raises(RuntimeError, match="index 3 is out of bounds for dimension 0 with size 3"):
         _C.scatter(x, 0, _C.tensor([[3]]), 1.0)
-    with pytest.raises(RuntimeError, match=r"Expected index \[1, 2\] to be smaller than self \[3, 4\] apart from dimension 0 and to be smaller size than src \[1, 1\]"):
+    with pytest.raises(RuntimeError, match=r"Expected index \[1, 2\] to be no larger than self \[3, 4\] apart from dimension 0 and to be no larger size than src \[1, 1\]"):
         _C.scatter(x, 0, _C.tensor([[0, 1]]), _C.ones(1, 1))
     with pytest.raises(IndexError, match="Dimension out of range"):
         _C.scatter(x, 2, _C.tensor([[0]]), 1.0)

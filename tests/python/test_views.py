@@ -28,6 +28,7 @@ def _annotated_views():
 CASES = {
     "view": (lambda: _C.zeros(2, 3, 4), None, lambda t: t.view(6, 4)),
     "transpose": (lambda: _C.zeros(2, 3, 4), lambda t: _C.transpose(t, 0, 2), lambda t: t.transpose(0, 0)),
+    "t": (lambda: _C.zeros(2, 3), lambda t: _C.t(t), lambda t: t.t()),
     "permute": (lambda: _C.zeros(2, 3, 4), lambda t: _C.permute(t, (2, 0, 1)), lambda t: t.permute(0, 1, 2)),
     "squeeze": (lambda: _C.zeros(1, 3, 1), lambda t: _C.squeeze(t), lambda t: t.squeeze()),
     "squeeze.dim": (lambda: _C.zeros(1, 3), lambda t: _C.squeeze(t, 1), lambda t: t.squeeze(0)),

@@ -1,19 +1,17 @@
 //! src/core/ops/binary.rs: binary elementwise ops with broadcasting and type promotion
 //! (PyTorch: `native/BinaryOps.cpp`, `native/Lerp.cpp`) — the arithmetic ops (`add`, `sub`,
-//! `mul`, `div`, `remainder`, `floor_divide`, `pow`, `maximum`, `minimum`) with their
-//! `BinaryPlan` (the structured kernel's meta step, which `out=` runs into) and in-place forms
-//! (`add_`, `sub_`, `mul_`, `div_`); `atan2`, `hypot`, `fmod`; the logical, bitwise and shift
-//! ops; `lerp`.
+//! `mul`, `div`, `remainder`, `floor_divide`, `pow`, `maximum`, `minimum`), each with its
+//! `_plan` (Note [One kernel per op] in plan.rs: the functional form, the in-place method and
+//! `out=` all run it); `atan2`, `hypot`, `fmod`; the logical, bitwise and shift ops; `lerp`.
 
 use super::arith::{not_implemented, reject_bool, Arith, MathElem};
-use super::compare::{eq, lt, where_};
-use super::unary::abs;
+use super::plan::{Kernel, Plan};
 use crate::core::dtype::{Category, DType};
 use crate::core::error::{Error, Result};
 use crate::core::iter::{
-    binary_into_par, binary_op, broadcast_shape_of, operand_as, unary_op, Input,
+    binary_into_par, binary_kernel, broadcast_shape_of, operand_as, unary_into, Input,
 };
-use crate::core::promote::{can_cast, promote_types, result_type};
+use crate::core::promote::{promote_types, result_type};
 use crate::core::scalar::Scalar;
 use crate::core::tensor::{broadcast_shapes, Tensor};
 use std::borrow::Cow;
@@ -141,108 +139,37 @@ fn float_result_type(a: &Tensor, b: &Tensor) -> DType {
     }
 }
 
-/// `op(a, b)` into a new tensor of `shape` and `dtype`.
-fn binop_new(op: BinOp, dtype: DType, a: &Tensor, b: &Tensor, shape: &[usize]) -> Result<Tensor> {
-    crate::dispatch!(dtype, T => {
-        let (a, b) = (Input::<T>::of(a)?, Input::<T>::of(b)?);
-        // SAFETY: every arm of `run_binop_typed` either fails before writing (then `out` is
-        // dropped unread) or writes every element of `out` through `binary_into_par`.
-        let out = unsafe { Tensor::empty_uninit(shape, dtype)? };
-        run_binop_typed::<T>(op, &out, &a, &b)?;
-        Ok(out)
-    })
-}
-
-/// A binary op whose checks have passed — torch's structured-kernel "meta" step: the broadcast
-/// shape, the result dtype and the op's own errors (alpha, rounding mode, bool operands) are
-/// settled, nothing is allocated yet. `run` computes into a new tensor (the op itself); `run_into`
-/// writes into a caller's `out=` tensor without an intermediate result.
-pub struct BinaryPlan<'a> {
+/// The plan of a binary arithmetic op (see Note [One kernel per op]): its kernel runs `op` in
+/// `dtype` into an output of that dtype (`run_binop`, which handles an output that is exactly
+/// an input, and splits large loops across threads).
+#[inline(always)]
+fn binop_plan<'a>(
     op: BinOp,
     dtype: DType,
     shape: Cow<'a, [usize]>,
     a: &'a Tensor,
     b: &'a Tensor,
+) -> Plan<'a, impl Kernel + 'a> {
+    Plan::new(shape, dtype, [Some(a), Some(b), None], move |out, _| {
+        run_binop(op, dtype, out, a, b)
+    })
 }
 
-impl BinaryPlan<'_> {
-    /// The result's shape (the operands' broadcast shape).
-    pub fn shape(&self) -> &[usize] {
-        &self.shape
-    }
-
-    /// The result's dtype (also the dtype the op computes in).
-    pub fn dtype(&self) -> DType {
-        self.dtype
-    }
-
-    /// The result in a new tensor.
-    #[inline]
-    pub fn run(self) -> Result<Tensor> {
-        binop_new(self.op, self.dtype, self.a, self.b, &self.shape)
-    }
-
-    /// Write the result into `out` (torch's `add.out`, `mul.out`, ...). `out` must already have
-    /// the result's shape (torch resizes it first; the binding does that, see `write_out_plan`),
-    /// else RuntimeError "output with shape [3] doesn't match the broadcast shape [2, 3]"; the
-    /// result dtype must cast to `out`'s (RuntimeError "result type Float can't be cast to the
-    /// desired output type Long").
-    ///
-    /// The kernel writes straight into `out` when `out` has the result dtype, no two of its
-    /// elements share memory, and it shares no storage with an input tensor other than by being
-    /// exactly that input (out=a). Otherwise — a cast on the way out, or `out` overlapping an
-    /// input in another way (a shifted view of it, say) — the result is computed into a
-    /// temporary and copied (`copy_`, with its errors), so the values are always those of the
-    /// op computed before `out` is written.
-    pub fn run_into(self, out: &Tensor) -> Result<()> {
-        if !can_cast(self.dtype, out.dtype()) {
-            return Err(cast_error(self.dtype, out.dtype()));
-        }
-        if out.sizes() != &*self.shape {
-            return Err(Error::runtime(format!(
-                "output with shape {:?} doesn't match the broadcast shape {:?}",
-                out.sizes(),
-                &*self.shape
-            )));
-        }
-        // TensorIterator's memory-overlap checks (torch raises these for `out=` too): an expanded
-        // `out`, or a dense input covering some but not exactly the same bytes as a dense `out`.
-        out.assert_no_internal_overlap()?;
-        out.assert_no_partial_overlap(self.a)?;
-        out.assert_no_partial_overlap(self.b)?;
-        let direct = out.dtype() == self.dtype
-            && !overlaps_other_than_exactly(out, self.a, self.dtype)
-            && !overlaps_other_than_exactly(out, self.b, self.dtype)
-            && out.assert_no_internal_overlap().is_ok();
-        if direct {
-            return run_binop(self.op, self.dtype, out, self.a, self.b);
-        }
-        let tmp = self.run()?;
-        out.copy_from(&tmp)
-    }
-}
-
-/// torch's RuntimeError for writing a `from` result into an `out`/`self` of dtype `to`.
-fn cast_error(from: DType, to: DType) -> Error {
-    Error::runtime(format!(
-        "result type {} can't be cast to the desired output type {}",
-        from.scalar_type_name(),
-        to.scalar_type_name()
+/// The plan of a binary op of `a` and `b` (their broadcast shape) with result dtype `dtype`
+/// and `kernel` (which typically runs `iter::binary_kernel`).
+#[inline(always)]
+pub(crate) fn binary_plan<'a>(
+    a: &'a Tensor,
+    b: &'a Tensor,
+    dtype: DType,
+    kernel: impl Kernel + 'a,
+) -> Result<Plan<'a, impl Kernel + 'a>> {
+    Ok(Plan::new(
+        broadcast_shape_of(a, b)?,
+        dtype,
+        [Some(a), Some(b), None],
+        kernel,
     ))
-}
-
-/// True when writing `out` could change an element of `x` that a kernel reads after writing it:
-/// `x` is a tensor with dimensions that the kernel reads in place (it has the compute dtype) and
-/// shares `out`'s storage without being exactly `out`'s elements (same offset, and strides that
-/// broadcast to `out`'s). 0-dim inputs are read as values first, other dtypes are converted
-/// copies: neither can be affected.
-fn overlaps_other_than_exactly(out: &Tensor, x: &Tensor, compute: DType) -> bool {
-    x.dim() > 0
-        && x.dtype() == compute
-        && out.shares_storage(x)
-        && !(x.storage_offset() == out.storage_offset()
-            && x.broadcast_strides(out.sizes())
-                .is_ok_and(|s| s == out.strides()))
 }
 
 /// torch's `alpha_check` for add/sub with result dtype `dtype`.
@@ -316,26 +243,17 @@ pub fn add(input: &Tensor, other: &Tensor, alpha: Scalar) -> Result<Tensor> {
     add_plan(input, other, alpha)?.run()
 }
 
-/// `add` checked and ready to run into a new tensor or an `out=` tensor (see `BinaryPlan`).
+/// `add` checked and ready to run into a new tensor or an `out=` tensor (see Note [One kernel per op]).
 #[inline]
-pub fn add_plan<'a>(input: &'a Tensor, other: &'a Tensor, alpha: Scalar) -> Result<BinaryPlan<'a>> {
+pub fn add_plan<'a>(
+    input: &'a Tensor,
+    other: &'a Tensor,
+    alpha: Scalar,
+) -> Result<Plan<'a, impl Kernel + 'a>> {
     let shape = broadcast_shape_of(input, other)?;
     let dtype = binary_result_type(input, other);
     alpha_check(dtype, alpha)?;
-    Ok(BinaryPlan {
-        op: BinOp::Add(alpha),
-        dtype,
-        shape,
-        a: input,
-        b: other,
-    })
-}
-
-/// `add(input, other, alpha=alpha, out=out)` for an `out` that already has the broadcast shape:
-/// the errors of `add`, then those of `BinaryPlan::run_into`. Mirrors `torch.add(..., out=)`
-/// (without torch's resizing of a wrong-shaped `out`).
-pub fn add_out(out: &Tensor, input: &Tensor, other: &Tensor, alpha: Scalar) -> Result<()> {
-    add_plan(input, other, alpha)?.run_into(out)
+    Ok(binop_plan(BinOp::Add(alpha), dtype, shape, input, other))
 }
 
 /// `sub(input, other, *, alpha=1)`: `input - alpha * other`, broadcast, in the promoted dtype.
@@ -345,25 +263,18 @@ pub fn sub(input: &Tensor, other: &Tensor, alpha: Scalar) -> Result<Tensor> {
     sub_plan(input, other, alpha)?.run()
 }
 
-/// `sub` checked and ready to run (see `BinaryPlan`).
+/// `sub` checked and ready to run (see Note [One kernel per op]).
 #[inline]
-pub fn sub_plan<'a>(input: &'a Tensor, other: &'a Tensor, alpha: Scalar) -> Result<BinaryPlan<'a>> {
+pub fn sub_plan<'a>(
+    input: &'a Tensor,
+    other: &'a Tensor,
+    alpha: Scalar,
+) -> Result<Plan<'a, impl Kernel + 'a>> {
     sub_check(input, other)?;
     let shape = broadcast_shape_of(input, other)?;
     let dtype = binary_result_type(input, other);
     alpha_check(dtype, alpha)?;
-    Ok(BinaryPlan {
-        op: BinOp::Sub(alpha),
-        dtype,
-        shape,
-        a: input,
-        b: other,
-    })
-}
-
-/// `sub(..., out=out)` for an `out` of the broadcast shape (as `add_out`).
-pub fn sub_out(out: &Tensor, input: &Tensor, other: &Tensor, alpha: Scalar) -> Result<()> {
-    sub_plan(input, other, alpha)?.run_into(out)
+    Ok(binop_plan(BinOp::Sub(alpha), dtype, shape, input, other))
 }
 
 /// `mul(input, other)`: the elementwise product, broadcast, in the promoted dtype (bools: and;
@@ -372,23 +283,12 @@ pub fn mul(input: &Tensor, other: &Tensor) -> Result<Tensor> {
     mul_plan(input, other)?.run()
 }
 
-/// `mul` checked and ready to run (see `BinaryPlan`).
+/// `mul` checked and ready to run (see Note [One kernel per op]).
 #[inline]
-pub fn mul_plan<'a>(input: &'a Tensor, other: &'a Tensor) -> Result<BinaryPlan<'a>> {
+pub fn mul_plan<'a>(input: &'a Tensor, other: &'a Tensor) -> Result<Plan<'a, impl Kernel + 'a>> {
     let shape = broadcast_shape_of(input, other)?;
     let dtype = binary_result_type(input, other);
-    Ok(BinaryPlan {
-        op: BinOp::Mul,
-        dtype,
-        shape,
-        a: input,
-        b: other,
-    })
-}
-
-/// `mul(..., out=out)` for an `out` of the broadcast shape (as `add_out`).
-pub fn mul_out(out: &Tensor, input: &Tensor, other: &Tensor) -> Result<()> {
-    mul_plan(input, other)?.run_into(out)
+    Ok(binop_plan(BinOp::Mul, dtype, shape, input, other))
 }
 
 /// `div(input, other, *, rounding_mode=None)`, broadcast. `None`: true division in the promoted
@@ -400,33 +300,17 @@ pub fn div(input: &Tensor, other: &Tensor, rounding_mode: Option<&str>) -> Resul
     div_plan(input, other, rounding_mode)?.run()
 }
 
-/// `div` checked and ready to run (see `BinaryPlan`).
+/// `div` checked and ready to run (see Note [One kernel per op]).
 #[inline]
 pub fn div_plan<'a>(
     input: &'a Tensor,
     other: &'a Tensor,
     rounding_mode: Option<&str>,
-) -> Result<BinaryPlan<'a>> {
+) -> Result<Plan<'a, impl Kernel + 'a>> {
     let op = div_op(rounding_mode)?;
     let shape = broadcast_shape_of(input, other)?;
     let dtype = div_dtype(op, input, other)?;
-    Ok(BinaryPlan {
-        op,
-        dtype,
-        shape,
-        a: input,
-        b: other,
-    })
-}
-
-/// `div(..., out=out)` for an `out` of the broadcast shape (as `add_out`).
-pub fn div_out(
-    out: &Tensor,
-    input: &Tensor,
-    other: &Tensor,
-    rounding_mode: Option<&str>,
-) -> Result<()> {
-    div_plan(input, other, rounding_mode)?.run_into(out)
+    Ok(binop_plan(op, dtype, shape, input, other))
 }
 
 /// `remainder(input, other)` (Python's `%`): `input - floor(input / other) * other`, the result
@@ -436,19 +320,16 @@ pub fn remainder(input: &Tensor, other: &Tensor) -> Result<Tensor> {
     remainder_plan(input, other)?.run()
 }
 
-/// `remainder` checked and ready to run (see `BinaryPlan`).
+/// `remainder` checked and ready to run (see Note [One kernel per op]).
 #[inline]
-pub fn remainder_plan<'a>(input: &'a Tensor, other: &'a Tensor) -> Result<BinaryPlan<'a>> {
+pub fn remainder_plan<'a>(
+    input: &'a Tensor,
+    other: &'a Tensor,
+) -> Result<Plan<'a, impl Kernel + 'a>> {
     let shape = broadcast_shape_of(input, other)?;
     let dtype = binary_result_type(input, other);
     reject_bool(dtype, "remainder_cpu")?;
-    Ok(BinaryPlan {
-        op: BinOp::Remainder,
-        dtype,
-        shape,
-        a: input,
-        b: other,
-    })
+    Ok(binop_plan(BinOp::Remainder, dtype, shape, input, other))
 }
 
 /// `floor_divide(input, other)` (Python's `//`): `div(input, other, rounding_mode="floor")`.
@@ -457,9 +338,12 @@ pub fn floor_divide(input: &Tensor, other: &Tensor) -> Result<Tensor> {
     div(input, other, Some("floor"))
 }
 
-/// `floor_divide` checked and ready to run (see `BinaryPlan`).
+/// `floor_divide` checked and ready to run (see Note [One kernel per op]).
 #[inline]
-pub fn floor_divide_plan<'a>(input: &'a Tensor, other: &'a Tensor) -> Result<BinaryPlan<'a>> {
+pub fn floor_divide_plan<'a>(
+    input: &'a Tensor,
+    other: &'a Tensor,
+) -> Result<Plan<'a, impl Kernel + 'a>> {
     div_plan(input, other, Some("floor"))
 }
 
@@ -472,6 +356,24 @@ pub fn floor_divide_plan<'a>(input: &'a Tensor, other: &'a Tensor) -> Result<Bin
 /// only for a Python bool/0/1 exponent or base 1 (torch's fill/copy shortcuts); otherwise two
 /// bools are a NotImplementedError. Mirrors `torch.pow`.
 pub fn pow(input: &Tensor, exponent: &Tensor) -> Result<Tensor> {
+    pow_plan(input, exponent)?.run()
+}
+
+/// How `pow` computes, after torch's shortcuts.
+#[derive(Clone, Copy)]
+enum PowKind {
+    /// Every element is 1 (a base of 1, an exponent of 0).
+    Ones,
+    /// `input` itself (an exponent of 1).
+    Copy,
+    /// A Python-number exponent.
+    Scalar(Scalar),
+    /// Elementwise, in the result dtype.
+    General,
+}
+
+/// `pow` checked and ready to run (Note [One kernel per op]).
+pub fn pow_plan<'a>(input: &'a Tensor, exponent: &'a Tensor) -> Result<Plan<'a, impl Kernel + 'a>> {
     if exponent.is_wrapped_number()
         && !input.dtype().is_floating_point()
         && exponent.dtype().category() == Category::Integral
@@ -485,56 +387,83 @@ pub fn pow(input: &Tensor, exponent: &Tensor) -> Result<Tensor> {
     let dtype = result_type(&[input, exponent]);
     // torch's pow(Scalar base, Tensor exp): a base equal to 1 fills ones (`Scalar::equal`
     // never holds for a bool, so `True ** t` takes the general path).
-    if input.is_wrapped_number() && input.dtype() != DType::Bool && input.item()?.to_f64() == 1.0 {
-        return Tensor::full(&shape, Scalar::Int(1), dtype);
-    }
-    if exponent.is_wrapped_number() {
+    let kind = if input.is_wrapped_number()
+        && input.dtype() != DType::Bool
+        && input.item()?.to_f64() == 1.0
+    {
+        PowKind::Ones
+    } else if exponent.is_wrapped_number() {
         // torch's pow(Tensor, Scalar): exponent 0 fills ones, exponent 1 copies.
         let e = exponent.item()?;
         if e.to_f64() == 0.0 {
-            return Tensor::full(&shape, Scalar::Int(1), dtype);
-        }
-        if e.to_f64() == 1.0 {
-            let out = Tensor::zeros(&shape, dtype)?;
-            out.copy_from(input)?;
-            return Ok(out);
-        }
-        reject_bool(dtype, "pow")?;
-        let a = operand_as(input, dtype)?;
-        return match dtype {
-            DType::Float32 => pow_float_scalar::<f32>(&a, e.to_f64(), f32::sqrt),
-            DType::Float64 => pow_float_scalar::<f64>(&a, e.to_f64(), f64::sqrt),
-            d => crate::dispatch!(d, T => {
+            PowKind::Ones
+        } else if e.to_f64() == 1.0 {
+            PowKind::Copy
+        } else {
+            reject_bool(dtype, "pow")?;
+            if !dtype.is_floating_point() {
                 // torch converts the exponent with `Scalar::to<scalar_t>()` (range-checked).
-                let et: T = e.to_checked::<T>()?;
-                unary_op::<T, T>(&a, move |x: T| x.pow_(et))
-            }),
-        };
-    }
-    reject_bool(dtype, "pow")?;
-    binop_new(BinOp::Pow, dtype, input, exponent, &shape)
+                crate::dispatch!(dtype, T => { e.to_checked::<T>()?; });
+            }
+            PowKind::Scalar(e)
+        }
+    } else {
+        reject_bool(dtype, "pow")?;
+        PowKind::General
+    };
+    Ok(Plan::new(
+        Cow::Owned(shape),
+        dtype,
+        [Some(input), Some(exponent), None],
+        move |out, fresh| match kind {
+            PowKind::Ones => out.fill_(Scalar::Int(1)),
+            PowKind::Copy => out.copy_from(input),
+            PowKind::Scalar(e) => {
+                let a = operand_as(input, dtype)?;
+                match dtype {
+                    DType::Float32 => {
+                        pow_float_scalar::<f32>(out, &a, fresh, e.to_f64(), f32::sqrt)
+                    }
+                    DType::Float64 => {
+                        pow_float_scalar::<f64>(out, &a, fresh, e.to_f64(), f64::sqrt)
+                    }
+                    d => crate::dispatch!(d, T => {
+                        let et: T = e.to_checked::<T>()?;
+                        unary_into::<T, T>(out, &a, fresh, move |x: T| x.pow_(et))
+                    }),
+                }
+            }
+            PowKind::General => run_binop(BinOp::Pow, dtype, out, input, exponent),
+        },
+    ))
 }
 
-/// `a ** e` for a float tensor `a` and a Python-number exponent, with torch's shortcuts
-/// (`pow_tensor_scalar_kernel`): 2 → `x*x`, 3 → `x*x*x`, -2 → `1/(x*x)`, 0.5 → `sqrt`,
-/// -0.5 → `1/sqrt`, -1 → `1/x`; otherwise `pow` in double precision (C++'s
+/// `a ** e` into `out` for a float tensor `a` and a Python-number exponent, with torch's
+/// shortcuts (`pow_tensor_scalar_kernel`): 2 → `x*x`, 3 → `x*x*x`, -2 → `1/(x*x)`, 0.5 →
+/// `sqrt`, -0.5 → `1/sqrt`, -1 → `1/x`; otherwise `pow` in double precision (C++'s
 /// `std::pow(scalar_t, double)`), rounded to `T`.
-fn pow_float_scalar<T: Arith>(a: &Tensor, e: f64, sqrt: impl Fn(T) -> T) -> Result<Tensor> {
+fn pow_float_scalar<T: Arith>(
+    out: &Tensor,
+    a: &Tensor,
+    fresh: bool,
+    e: f64,
+    sqrt: impl Fn(T) -> T,
+) -> Result<()> {
     let one = T::from_f64(1.0);
     if e == 2.0 {
-        unary_op::<T, T>(a, |x: T| x.wmul(x))
+        unary_into::<T, T>(out, a, fresh, |x: T| x.wmul(x))
     } else if e == 3.0 {
-        unary_op::<T, T>(a, |x: T| x.wmul(x).wmul(x))
+        unary_into::<T, T>(out, a, fresh, |x: T| x.wmul(x).wmul(x))
     } else if e == -2.0 {
-        unary_op::<T, T>(a, move |x: T| one.true_div(x.wmul(x)))
+        unary_into::<T, T>(out, a, fresh, move |x: T| one.true_div(x.wmul(x)))
     } else if e == 0.5 {
-        unary_op::<T, T>(a, sqrt)
+        unary_into::<T, T>(out, a, fresh, sqrt)
     } else if e == -0.5 {
-        unary_op::<T, T>(a, move |x: T| one.true_div(sqrt(x)))
+        unary_into::<T, T>(out, a, fresh, move |x: T| one.true_div(sqrt(x)))
     } else if e == -1.0 {
-        unary_op::<T, T>(a, move |x: T| one.true_div(x))
+        unary_into::<T, T>(out, a, fresh, move |x: T| one.true_div(x))
     } else {
-        unary_op::<T, T>(a, move |x: T| T::from_f64(x.to_f64().powf(e)))
+        unary_into::<T, T>(out, a, fresh, move |x: T| T::from_f64(x.to_f64().powf(e)))
     }
 }
 
@@ -544,18 +473,15 @@ pub fn maximum(input: &Tensor, other: &Tensor) -> Result<Tensor> {
     maximum_plan(input, other)?.run()
 }
 
-/// `maximum` checked and ready to run (see `BinaryPlan`).
+/// `maximum` checked and ready to run (see Note [One kernel per op]).
 #[inline]
-pub fn maximum_plan<'a>(input: &'a Tensor, other: &'a Tensor) -> Result<BinaryPlan<'a>> {
+pub fn maximum_plan<'a>(
+    input: &'a Tensor,
+    other: &'a Tensor,
+) -> Result<Plan<'a, impl Kernel + 'a>> {
     let shape = broadcast_shape_of(input, other)?;
     let dtype = binary_result_type(input, other);
-    Ok(BinaryPlan {
-        op: BinOp::Maximum,
-        dtype,
-        shape,
-        a: input,
-        b: other,
-    })
+    Ok(binop_plan(BinOp::Maximum, dtype, shape, input, other))
 }
 
 /// `minimum(input, other)`: the elementwise smaller value, broadcast, promoted dtype; NaN if
@@ -564,95 +490,15 @@ pub fn minimum(input: &Tensor, other: &Tensor) -> Result<Tensor> {
     minimum_plan(input, other)?.run()
 }
 
-/// `minimum` checked and ready to run (see `BinaryPlan`).
+/// `minimum` checked and ready to run (see Note [One kernel per op]).
 #[inline]
-pub fn minimum_plan<'a>(input: &'a Tensor, other: &'a Tensor) -> Result<BinaryPlan<'a>> {
+pub fn minimum_plan<'a>(
+    input: &'a Tensor,
+    other: &'a Tensor,
+) -> Result<Plan<'a, impl Kernel + 'a>> {
     let shape = broadcast_shape_of(input, other)?;
     let dtype = binary_result_type(input, other);
-    Ok(BinaryPlan {
-        op: BinOp::Minimum,
-        dtype,
-        shape,
-        a: input,
-        b: other,
-    })
-}
-
-// ----- in place -------------------------------------------------------------------------------
-
-/// TensorIterator's checks for an in-place binary op writing into `self_`, in its order: memory
-/// overlap, broadcast shape (the result may not grow `self_`), then the cast of the compute
-/// dtype `common` to `self_`'s dtype.
-fn inplace_checks(self_: &Tensor, other: &Tensor, common: DType) -> Result<()> {
-    self_.assert_no_internal_overlap()?;
-    self_.assert_no_partial_overlap(other)?;
-    let shape = broadcast_shapes(self_.sizes(), other.sizes())?;
-    if shape != self_.sizes() {
-        return Err(Error::runtime(format!(
-            "output with shape {:?} doesn't match the broadcast shape {:?}",
-            self_.sizes(),
-            shape
-        )));
-    }
-    if !can_cast(common, self_.dtype()) {
-        return Err(cast_error(common, self_.dtype()));
-    }
-    Ok(())
-}
-
-/// `self_ = op(self_, other)` computed in `common` (checks already done). Writes straight into
-/// `self_` when it has the compute dtype and `other` does not alias it in another layout;
-/// otherwise computes into a temporary and copies (casting) back.
-fn binop_inplace(op: BinOp, self_: &Tensor, other: &Tensor, common: DType) -> Result<()> {
-    if common == self_.dtype() && !overlaps_other_than_exactly(self_, other, common) {
-        return run_binop(op, common, self_, self_, other);
-    }
-    let tmp = binop_new(op, common, self_, other, self_.sizes())?;
-    self_.copy_from(&tmp)
-}
-
-/// `self.add_(other, *, alpha=1)`: `self += alpha * other` in place. `other` broadcasts to
-/// `self`'s shape; the promoted dtype must cast to `self`'s (no float into int, nothing into
-/// bool). Errors (RuntimeError, torch's texts): "output with shape [3] doesn't match the
-/// broadcast shape [2, 3]"; "result type Float can't be cast to the desired output type Long";
-/// overlapping memory; the `alpha` errors of `add`. Mirrors `Tensor.add_`.
-pub fn add_(self_: &Tensor, other: &Tensor, alpha: Scalar) -> Result<()> {
-    let common = result_type(&[self_, other]);
-    inplace_checks(self_, other, common)?;
-    alpha_check(common, alpha)?;
-    binop_inplace(BinOp::Add(alpha), self_, other, common)
-}
-
-/// `self.sub_(other, *, alpha=1)`: `self -= alpha * other` in place; errors as `add_` and `sub`.
-/// Mirrors `Tensor.sub_`.
-pub fn sub_(self_: &Tensor, other: &Tensor, alpha: Scalar) -> Result<()> {
-    sub_check(self_, other)?;
-    let common = result_type(&[self_, other]);
-    inplace_checks(self_, other, common)?;
-    alpha_check(common, alpha)?;
-    binop_inplace(BinOp::Sub(alpha), self_, other, common)
-}
-
-/// `self.mul_(other)`: `self *= other` in place; errors as `add_`. Mirrors `Tensor.mul_`.
-pub fn mul_(self_: &Tensor, other: &Tensor) -> Result<()> {
-    let common = result_type(&[self_, other]);
-    inplace_checks(self_, other, common)?;
-    binop_inplace(BinOp::Mul, self_, other, common)
-}
-
-/// `self.div_(other, *, rounding_mode=None)`: `self /= other` in place. True division computes
-/// in float, so an integer `self` is the cast RuntimeError ("result type Float can't be cast to
-/// the desired output type Long"); with "trunc"/"floor" integers stay integers. Other errors as
-/// `div` and `add_`. Mirrors `Tensor.div_`.
-pub fn div_(self_: &Tensor, other: &Tensor, rounding_mode: Option<&str>) -> Result<()> {
-    let op = div_op(rounding_mode)?;
-    let common = match op {
-        BinOp::TrueDiv => float_result_type(self_, other),
-        _ => result_type(&[self_, other]),
-    };
-    inplace_checks(self_, other, common)?;
-    let common = div_dtype(op, self_, other)?;
-    binop_inplace(op, self_, other, common)
+    Ok(binop_plan(BinOp::Minimum, dtype, shape, input, other))
 }
 
 // ----- float and integer ops ------------------------------------------------------------------
@@ -660,48 +506,73 @@ pub fn div_(self_: &Tensor, other: &Tensor, rounding_mode: Option<&str>) -> Resu
 /// `atan2(input, other)`: the angle of `(other, input)` elementwise, broadcast; the promoted
 /// dtype, or float32 for integers and bools. Mirrors `torch.atan2`.
 pub fn atan2(input: &Tensor, other: &Tensor) -> Result<Tensor> {
-    match float_result_type(input, other) {
-        DType::Float64 => binary_op::<f64, f64>(input, other, f64::atan2),
-        _ => binary_op::<f32, f32>(input, other, f32::atan2),
-    }
+    atan2_plan(input, other)?.run()
+}
+
+/// `atan2` checked and ready to run (Note [One kernel per op]).
+pub fn atan2_plan<'a>(input: &'a Tensor, other: &'a Tensor) -> Result<Plan<'a, impl Kernel + 'a>> {
+    let dtype = float_result_type(input, other);
+    binary_plan(input, other, dtype, move |out, fresh| match dtype {
+        DType::Float64 => binary_kernel::<f64, f64>(out, input, other, fresh, f64::atan2),
+        _ => binary_kernel::<f32, f32>(out, input, other, fresh, f32::atan2),
+    })
 }
 
 /// `hypot(input, other)`: `sqrt(input^2 + other^2)` without overflow, broadcast, promoted
 /// dtype; floats only (`"hypot_cpu" not implemented for 'Long'` otherwise). Mirrors
 /// `torch.hypot`.
 pub fn hypot(input: &Tensor, other: &Tensor) -> Result<Tensor> {
-    match result_type(&[input, other]) {
-        DType::Float64 => binary_op::<f64, f64>(input, other, f64::hypot),
-        DType::Float32 => binary_op::<f32, f32>(input, other, f32::hypot),
-        d => Err(not_implemented("hypot_cpu", d)),
+    hypot_plan(input, other)?.run()
+}
+
+/// `hypot` checked and ready to run (Note [One kernel per op]).
+pub fn hypot_plan<'a>(input: &'a Tensor, other: &'a Tensor) -> Result<Plan<'a, impl Kernel + 'a>> {
+    let dtype = result_type(&[input, other]);
+    if !dtype.is_floating_point() {
+        return Err(not_implemented("hypot_cpu", dtype));
     }
+    binary_plan(input, other, dtype, move |out, fresh| match dtype {
+        DType::Float64 => binary_kernel::<f64, f64>(out, input, other, fresh, f64::hypot),
+        _ => binary_kernel::<f32, f32>(out, input, other, fresh, f32::hypot),
+    })
 }
 
 /// `fmod(input, other)`: C's `fmod`, the remainder with the sign of the dividend, broadcast, in
 /// the promoted dtype (Python numbers are weak). Integer division by zero is a RuntimeError
 /// "ZeroDivisionError"; bools are a NotImplementedError. Mirrors `torch.fmod`.
 pub fn fmod(input: &Tensor, other: &Tensor) -> Result<Tensor> {
+    fmod_plan(input, other)?.run()
+}
+
+/// `fmod` checked and ready to run (Note [One kernel per op]).
+pub fn fmod_plan<'a>(input: &'a Tensor, other: &'a Tensor) -> Result<Plan<'a, impl Kernel + 'a>> {
     let dtype = result_type(&[input, other]);
     if dtype == DType::Bool {
         return Err(not_implemented("fmod_cpu", dtype));
     }
-    let b = operand_as(other, dtype)?;
-    let shape = broadcast_shapes(input.sizes(), other.sizes())?;
-    // torch checks each divisor inside its integer kernel, so only when there is work to do.
-    if dtype.is_integral() && shape.iter().product::<usize>() > 0 {
-        let zero = eq(&b, &Tensor::wrapped_scalar(Scalar::Int(0))?)?;
-        if super::conversion::try_to_vec::<bool>(&zero)?.contains(&true) {
-            return Err(Error::runtime("ZeroDivisionError"));
-        }
-    }
-    crate::dispatch!(dtype, T => binary_op::<T, T>(input, &b, |x: T, y: T| x.fmod(y)))
+    binary_plan(input, other, dtype, move |out, fresh| {
+        crate::dispatch!(dtype, T => {
+            // torch checks each divisor inside its integer kernel, so only when there is work.
+            if dtype.is_integral() && out.numel() > 0 && Input::<T>::of(other)?.any_zero() {
+                return Err(Error::runtime("ZeroDivisionError"));
+            }
+            binary_kernel::<T, T>(out, input, other, fresh, |x: T, y: T| x.fmod(y))
+        })
+    })
 }
 
 macro_rules! logical_ops {
-    ($($(#[$doc:meta])* $name:ident, $op:tt;)*) => {$(
+    ($($(#[$doc:meta])* $name:ident, $plan:ident, $op:tt;)*) => {$(
         $(#[$doc])*
         pub fn $name(input: &Tensor, other: &Tensor) -> Result<Tensor> {
-            binary_op::<bool, bool>(input, other, |x: bool, y: bool| x $op y)
+            $plan(input, other)?.run()
+        }
+
+        #[doc = concat!("`", stringify!($name), "` checked and ready to run (Note [One kernel per op]).")]
+        pub fn $plan<'a>(input: &'a Tensor, other: &'a Tensor) -> Result<Plan<'a, impl Kernel + 'a>> {
+            binary_plan(input, other, DType::Bool, move |out, fresh| {
+                binary_kernel::<bool, bool>(out, input, other, fresh, |x: bool, y: bool| x $op y)
+            })
         }
     )*};
 }
@@ -709,24 +580,31 @@ macro_rules! logical_ops {
 logical_ops! {
     /// `logical_and(input, other)`: bool tensor, both nonzero; any dtypes, broadcast.
     /// Mirrors `torch.logical_and`.
-    logical_and, &;
+    logical_and, logical_and_plan, &;
     /// `logical_or(input, other)`: bool tensor, either nonzero; any dtypes, broadcast.
     /// Mirrors `torch.logical_or`.
-    logical_or, |;
+    logical_or, logical_or_plan, |;
     /// `logical_xor(input, other)`: bool tensor, exactly one nonzero; any dtypes, broadcast.
     /// Mirrors `torch.logical_xor`.
-    logical_xor, ^;
+    logical_xor, logical_xor_plan, ^;
 }
 
 macro_rules! integer_binary_ops {
-    ($($(#[$doc:meta])* $name:ident, $kernel:literal, $reject_bool:literal, $m:ident;)*) => {$(
+    ($($(#[$doc:meta])* $name:ident, $plan:ident, $kernel:literal, $reject_bool:literal, $m:ident;)*) => {$(
         $(#[$doc])*
         pub fn $name(input: &Tensor, other: &Tensor) -> Result<Tensor> {
+            $plan(input, other)?.run()
+        }
+
+        #[doc = concat!("`", stringify!($name), "` checked and ready to run (Note [One kernel per op]).")]
+        pub fn $plan<'a>(input: &'a Tensor, other: &'a Tensor) -> Result<Plan<'a, impl Kernel + 'a>> {
             let dtype = result_type(&[input, other]);
             if dtype.is_floating_point() || ($reject_bool && dtype == DType::Bool) {
                 return Err(not_implemented($kernel, dtype));
             }
-            crate::dispatch!(dtype, T => binary_op::<T, T>(input, other, |x: T, y: T| x.$m(y)))
+            binary_plan(input, other, dtype, move |out, fresh| {
+                crate::dispatch!(dtype, T => binary_kernel::<T, T>(out, input, other, fresh, |x: T, y: T| x.$m(y)))
+            })
         }
     )*};
 }
@@ -735,20 +613,20 @@ integer_binary_ops! {
     /// `bitwise_and(input, other)` (`&`): integers and bools, promoted dtype, broadcast. Floats
     /// are torch's NotImplementedError `"bitwise_and_cpu" not implemented for 'Float'`.
     /// Mirrors `torch.bitwise_and`.
-    bitwise_and, "bitwise_and_cpu", false, band;
+    bitwise_and, bitwise_and_plan, "bitwise_and_cpu", false, band;
     /// `bitwise_or(input, other)` (`|`): as `bitwise_and`. Mirrors `torch.bitwise_or`.
-    bitwise_or, "bitwise_or_cpu", false, bor;
+    bitwise_or, bitwise_or_plan, "bitwise_or_cpu", false, bor;
     /// `bitwise_xor(input, other)` (`^`): as `bitwise_and`. Mirrors `torch.bitwise_xor`.
-    bitwise_xor, "bitwise_xor_cpu", false, bxor;
+    bitwise_xor, bitwise_xor_plan, "bitwise_xor_cpu", false, bxor;
     /// `bitwise_left_shift(input, other)` (`<<`): integers only, promoted dtype, broadcast; a
     /// negative shift or one of at least the bit width gives 0. Floats and bools are a
     /// NotImplementedError (`"lshift_cpu" not implemented for 'Float'`). Mirrors
     /// `torch.bitwise_left_shift`.
-    bitwise_left_shift, "lshift_cpu", true, shl;
+    bitwise_left_shift, bitwise_left_shift_plan, "lshift_cpu", true, shl;
     /// `bitwise_right_shift(input, other)` (`>>`): arithmetic shift for signed integers, integers
     /// only; a negative or too large shift fills with the sign (0 for uint8). Mirrors
     /// `torch.bitwise_right_shift`.
-    bitwise_right_shift, "rshift_cpu", true, shr;
+    bitwise_right_shift, bitwise_right_shift_plan, "rshift_cpu", true, shr;
 }
 
 // ----- lerp -----------------------------------------------------------------------------------
@@ -771,11 +649,24 @@ fn same_dtype(input: &Tensor, other: &Tensor, what: &str) -> Result<()> {
 /// double"); floats only (NotImplementedError `"lerp_kernel_scalar" not implemented for
 /// 'Long'`). Mirrors `torch.lerp(Tensor, Tensor, Scalar)`.
 pub fn lerp_scalar(input: &Tensor, end: &Tensor, weight: Scalar) -> Result<Tensor> {
+    lerp_scalar_plan(input, end, weight)?.run()
+}
+
+/// `lerp_scalar` checked and ready to run (Note [One kernel per op]).
+pub fn lerp_scalar_plan<'a>(
+    input: &'a Tensor,
+    end: &'a Tensor,
+    weight: Scalar,
+) -> Result<Plan<'a, impl Kernel + 'a>> {
     same_dtype(input, end, "end")?;
-    match input.dtype() {
+    let dtype = input.dtype();
+    if !dtype.is_floating_point() {
+        return Err(not_implemented("lerp_kernel_scalar", dtype));
+    }
+    binary_plan(input, end, dtype, move |out, fresh| match dtype {
         DType::Float32 => {
             let w = weight.to_f64() as f32;
-            binary_op::<f32, f32>(input, end, move |s: f32, e: f32| {
+            binary_kernel::<f32, f32>(out, input, end, fresh, move |s: f32, e: f32| {
                 if w.abs() < 0.5 {
                     s + w * (e - s)
                 } else {
@@ -783,9 +674,9 @@ pub fn lerp_scalar(input: &Tensor, end: &Tensor, weight: Scalar) -> Result<Tenso
                 }
             })
         }
-        DType::Float64 => {
+        _ => {
             let w = weight.to_f64();
-            binary_op::<f64, f64>(input, end, move |s: f64, e: f64| {
+            binary_kernel::<f64, f64>(out, input, end, fresh, move |s: f64, e: f64| {
                 if w.abs() < 0.5 {
                     s + w * (e - s)
                 } else {
@@ -793,8 +684,7 @@ pub fn lerp_scalar(input: &Tensor, end: &Tensor, weight: Scalar) -> Result<Tenso
                 }
             })
         }
-        d => Err(not_implemented("lerp_kernel_scalar", d)),
-    }
+    })
 }
 
 /// `lerp(input, end, weight)` with a tensor weight: as `lerp_scalar` elementwise, all three
@@ -802,23 +692,67 @@ pub fn lerp_scalar(input: &Tensor, end: &Tensor, weight: Scalar) -> Result<Tenso
 /// but got dtype double"); floats only (`"lerp_kernel_tensor" not implemented for 'Long'`).
 /// Mirrors `torch.lerp(Tensor, Tensor, Tensor)`.
 pub fn lerp_tensor(input: &Tensor, end: &Tensor, weight: &Tensor) -> Result<Tensor> {
+    lerp_tensor_plan(input, end, weight)?.run()
+}
+
+/// `lerp_tensor` checked and ready to run (Note [One kernel per op]).
+pub fn lerp_tensor_plan<'a>(
+    input: &'a Tensor,
+    end: &'a Tensor,
+    weight: &'a Tensor,
+) -> Result<Plan<'a, impl Kernel + 'a>> {
     same_dtype(input, end, "end")?;
     same_dtype(input, weight, "weight")?;
-    broadcast_shapes(
+    let shape = broadcast_shapes(
         &broadcast_shapes(input.sizes(), end.sizes())?,
         weight.sizes(),
     )?;
-    if !input.dtype().is_floating_point() {
-        return Err(not_implemented("lerp_kernel_tensor", input.dtype()));
+    let dtype = input.dtype();
+    if !dtype.is_floating_point() {
+        return Err(not_implemented("lerp_kernel_tensor", dtype));
     }
-    // Composed from the shared kernels, in the input dtype throughout (all three share it).
-    let one = Scalar::Int(1);
-    let diff = sub(end, input, one)?;
-    let small = lt(&abs(weight)?, &Tensor::wrapped_scalar(Scalar::Float(0.5))?)?;
-    let low = add(input, &mul(weight, &diff)?, one)?;
-    let one_minus_w = sub(&Tensor::wrapped_scalar(one)?, weight, one)?;
-    let high = sub(end, &mul(&diff, &one_minus_w)?, one)?;
-    where_(&small, &low, &high)
+    Ok(Plan::new(
+        Cow::Owned(shape),
+        dtype,
+        [Some(input), Some(end), Some(weight)],
+        move |out, _| match dtype {
+            DType::Float32 => lerp_into::<f32>(out, input, end, weight),
+            _ => lerp_into::<f64>(out, input, end, weight),
+        },
+    ))
+}
+
+/// `out = lerp(s, e, w)` elementwise (torch's two formulas, by `|w| < 0.5`), all three
+/// broadcast to `out` (dtype `T`, theirs). `out` may be exactly one of them: each position is
+/// read before it is written.
+fn lerp_into<T: Arith>(out: &Tensor, s: &Tensor, e: &Tensor, w: &Tensor) -> Result<()> {
+    let geometry = |t: &Tensor| -> Result<(*const T, Vec<isize>)> {
+        Ok((
+            t.data_ptr::<T>() as *const T,
+            t.broadcast_strides(out.sizes())?,
+        ))
+    };
+    let ((ps, ss), (pe, se), (pw, sw)) = (geometry(s)?, geometry(e)?, geometry(w)?);
+    let po = out.data_ptr::<T>();
+    let one = T::from_f64(1.0);
+    crate::core::iter::strided_for_each(
+        out.sizes(),
+        [out.strides(), &ss, &se, &sw],
+        |[o, a, b, c]| {
+            // SAFETY: each offset comes from its tensor's own (broadcast) geometry over `out`'s
+            // shape; every read of this position happens before its write.
+            unsafe {
+                let (x, y, t) = (*ps.offset(a), *pe.offset(b), *pw.offset(c));
+                let diff = y.wsub(x);
+                *po.offset(o) = if t.wabs().to_f64() < 0.5 {
+                    x.wadd(t.wmul(diff))
+                } else {
+                    y.wsub(diff.wmul(one.wsub(t)))
+                };
+            }
+        },
+    );
+    Ok(())
 }
 
 #[cfg(test)]

@@ -4,21 +4,30 @@
 //! `where`, `clamp`/`clip`, `isclose`, `allclose`, `equal`.
 
 use super::arith::{not_implemented, Arith};
-use super::binary::{maximum, minimum};
+use super::binary::binary_plan;
+use super::plan::{Kernel, Plan};
 use crate::core::dtype::{DType, Element};
 use crate::core::error::{Error, Result};
-use crate::core::iter::{binary_op, broadcast_shape_of, operand_as, strided_for_each, unary_op};
+use crate::core::iter::{binary_kernel, binary_op, operand_as, strided_for_each, unary_into};
 use crate::core::promote::result_type;
 use crate::core::scalar::Scalar;
 use crate::core::tensor::{broadcast_shapes, Tensor};
+use std::borrow::Cow;
 
 macro_rules! comparison {
-    ($(#[$doc:meta])* $name:ident, $op:tt) => {
+    ($(#[$doc:meta])* $name:ident, $plan:ident, $op:tt) => {
         $(#[$doc])*
         pub fn $name(input: &Tensor, other: &Tensor) -> Result<Tensor> {
-            // Broadcast errors come from `binary_op` before anything is computed.
+            $plan(input, other)?.run()
+        }
+
+        #[doc = concat!("`", stringify!($name), "` checked and ready to run (Note [One kernel per op]).")]
+        pub fn $plan<'a>(input: &'a Tensor, other: &'a Tensor) -> Result<Plan<'a, impl Kernel + 'a>> {
+            // Broadcast errors come from the plan, before anything is computed.
             let dtype = result_type(&[input, other]);
-            crate::dispatch!(dtype, T => binary_op::<T, bool>(input, other, |x: T, y: T| x $op y))
+            binary_plan(input, other, DType::Bool, move |out, fresh| {
+                crate::dispatch!(dtype, T => binary_kernel::<T, bool>(out, input, other, fresh, |x: T, y: T| x $op y))
+            })
         }
     };
 }
@@ -27,42 +36,64 @@ comparison!(
     /// `eq(input, other)`: `input == other` elementwise → bool, broadcast; both sides converted
     /// to `result_type(input, other)` first (`int32 tensor == 2.5` compares in float32). NaN is
     /// unequal to everything. RuntimeError when the shapes do not broadcast. Mirrors `torch.eq`.
-    eq, ==
+    eq, eq_plan, ==
 );
 
 comparison!(
     /// `ne(input, other)`: `input != other` elementwise → bool (NaN != NaN is true); promotion
     /// and errors as `eq`. Mirrors `torch.ne`.
-    ne, !=
+    ne, ne_plan, !=
 );
 
 comparison!(
     /// `lt(input, other)`: `input < other` elementwise → bool (false with NaN; `False < True`);
     /// promotion and errors as `eq`. Mirrors `torch.lt`.
-    lt, <
+    lt, lt_plan, <
 );
 
 comparison!(
     /// `le(input, other)`: `input <= other` elementwise → bool; as `lt`. Mirrors `torch.le`.
-    le, <=
+    le, le_plan, <=
 );
 
 /// `gt(input, other)`: `input > other` elementwise → bool; as `lt`. Mirrors `torch.gt`.
-///
-/// Computed as `lt(other, input)` (`x > y` is `y < x` for every pair, NaN included), which
-/// shares `lt`'s kernels instead of instantiating a set per dtype; the shapes are checked in
-/// the caller's order first so a broadcast error names the tensors as torch does.
 pub fn gt(input: &Tensor, other: &Tensor) -> Result<Tensor> {
-    broadcast_shape_of(input, other)?;
-    lt(other, input)
+    gt_plan(input, other)?.run()
+}
+
+/// `gt` checked and ready to run (Note [One kernel per op]). Computed as `other < input`
+/// (`x > y` is `y < x` for every pair, NaN included), which shares `lt`'s kernels instead of
+/// instantiating a set per dtype; the shape comes from the caller's order, so a broadcast error
+/// names the tensors as torch does.
+// The bool arm of `dispatch!` compares bools, as torch's kernel does.
+#[allow(clippy::bool_comparison)]
+pub fn gt_plan<'a>(input: &'a Tensor, other: &'a Tensor) -> Result<Plan<'a, impl Kernel + 'a>> {
+    let dtype = result_type(&[input, other]);
+    binary_plan(
+        input,
+        other,
+        DType::Bool,
+        move |out, fresh| crate::dispatch!(dtype, T => binary_kernel::<T, bool>(out, other, input, fresh, |x: T, y: T| x < y)),
+    )
 }
 
 /// `ge(input, other)`: `input >= other` elementwise → bool; as `lt`. Mirrors `torch.ge`.
-///
-/// Computed as `le(other, input)`, as `gt` is from `lt`.
 pub fn ge(input: &Tensor, other: &Tensor) -> Result<Tensor> {
-    broadcast_shape_of(input, other)?;
-    le(other, input)
+    ge_plan(input, other)?.run()
+}
+
+/// `ge` checked and ready to run (Note [One kernel per op]); computed as `other <= input`, as
+/// `gt` is from `lt`.
+// The bool arm of `dispatch!` compares bools, as torch's kernel does.
+#[allow(clippy::bool_comparison)]
+pub fn ge_plan<'a>(input: &'a Tensor, other: &'a Tensor) -> Result<Plan<'a, impl Kernel + 'a>> {
+    let dtype = result_type(&[input, other]);
+    binary_plan(
+        input,
+        other,
+        DType::Bool,
+        move |out, fresh| crate::dispatch!(dtype, T => binary_kernel::<T, bool>(out, other, input, fresh, |x: T, y: T| x <= y)),
+    )
 }
 
 // ----- where ----------------------------------------------------------------------------------
@@ -151,6 +182,15 @@ const CLAMP_NONE: &str = "torch.clamp: At least one of 'min' or 'max' must not b
 /// At least one of 'min' or 'max' must not be None"); a bool result (NotImplementedError);
 /// a bound outside an integer dtype's range. Mirrors `torch.clamp(Tensor, Scalar?, Scalar?)`.
 pub fn clamp(input: &Tensor, min: Option<Scalar>, max: Option<Scalar>) -> Result<Tensor> {
+    clamp_plan(input, min, max)?.run()
+}
+
+/// `clamp` (number bounds) checked and ready to run (Note [One kernel per op]).
+pub fn clamp_plan(
+    input: &Tensor,
+    min: Option<Scalar>,
+    max: Option<Scalar>,
+) -> Result<Plan<'_, impl Kernel + '_>> {
     if min.is_none() && max.is_none() {
         return Err(Error::runtime(CLAMP_NONE));
     }
@@ -170,15 +210,26 @@ pub fn clamp(input: &Tensor, min: Option<Scalar>, max: Option<Scalar>) -> Result
         };
         return Err(not_implemented(kernel, dtype));
     }
-    let a = operand_as(input, dtype)?;
     crate::dispatch!(dtype, T => {
-        let lo: Option<T> = min.map(|s| s.to_checked::<T>()).transpose()?;
-        let hi: Option<T> = max.map(|s| s.to_checked::<T>()).transpose()?;
-        unary_op::<T, T>(&a, move |x: T| {
-            let x = match lo { Some(l) => x.max_nan(l), None => x };
-            match hi { Some(h) => x.min_nan(h), None => x }
-        })
-    })
+        min.map(|s| s.to_checked::<T>()).transpose()?;
+        max.map(|s| s.to_checked::<T>()).transpose()?;
+    });
+    Ok(Plan::new(
+        Cow::Borrowed(input.sizes()),
+        dtype,
+        [Some(input), None, None],
+        move |out, fresh| {
+            let a = operand_as(input, dtype)?;
+            crate::dispatch!(dtype, T => {
+                let lo: Option<T> = min.map(|s| s.to_checked::<T>()).transpose()?;
+                let hi: Option<T> = max.map(|s| s.to_checked::<T>()).transpose()?;
+                unary_into::<T, T>(out, &a, fresh, move |x: T| {
+                    let x = match lo { Some(l) => x.max_nan(l), None => x };
+                    match hi { Some(h) => x.min_nan(h), None => x }
+                })
+            })
+        },
+    ))
 }
 
 /// `clamp(input, min=None, max=None)` with tensor bounds: broadcast over all three, computed
@@ -187,24 +238,88 @@ pub fn clamp(input: &Tensor, min: Option<Scalar>, max: Option<Scalar>) -> Result
 /// both bounds with a bool result (NotImplementedError `"clamp_cpu" not implemented for
 /// 'Bool'`); shapes that do not broadcast. Mirrors `torch.clamp(Tensor, Tensor?, Tensor?)`.
 pub fn clamp_tensor(input: &Tensor, min: Option<&Tensor>, max: Option<&Tensor>) -> Result<Tensor> {
-    match (min, max) {
-        (None, None) => Err(Error::runtime(CLAMP_NONE)),
-        (Some(lo), None) => maximum(input, lo),
-        (None, Some(hi)) => minimum(input, hi),
-        (Some(lo), Some(hi)) => {
-            let dtype = result_type(&[input, lo, hi]);
-            broadcast_shapes(&broadcast_shapes(input.sizes(), lo.sizes())?, hi.sizes())?;
-            if dtype == DType::Bool {
-                return Err(not_implemented("clamp_cpu", dtype));
+    clamp_tensor_plan(input, min, max)?.run()
+}
+
+/// `clamp_tensor` checked and ready to run (Note [One kernel per op]).
+pub fn clamp_tensor_plan<'a>(
+    input: &'a Tensor,
+    min: Option<&'a Tensor>,
+    max: Option<&'a Tensor>,
+) -> Result<Plan<'a, impl Kernel + 'a>> {
+    let mut operands = vec![input];
+    operands.extend(min);
+    operands.extend(max);
+    let dtype = match (min, max) {
+        (None, None) => return Err(Error::runtime(CLAMP_NONE)),
+        (Some(_), Some(_)) => {
+            let d = result_type(&operands);
+            if d == DType::Bool {
+                broadcast_shapes(
+                    &broadcast_shapes(input.sizes(), operands[1].sizes())?,
+                    operands[2].sizes(),
+                )?;
+                return Err(not_implemented("clamp_cpu", d));
             }
-            let (a, lo, hi) = (
-                operand_as(input, dtype)?,
-                operand_as(lo, dtype)?,
-                operand_as(hi, dtype)?,
-            );
-            minimum(&maximum(&a, &lo)?, &hi)
+            d
         }
+        _ => result_type(&operands),
+    };
+    let mut shape = input.sizes().to_vec();
+    for b in &operands[1..] {
+        shape = broadcast_shapes(&shape, b.sizes())?;
     }
+    Ok(Plan::new(
+        Cow::Owned(shape),
+        dtype,
+        [Some(input), min, max],
+        move |out, _| crate::dispatch!(dtype, T => clamp_into::<T>(out, input, min, max)),
+    ))
+}
+
+/// `out = min(max(x, lo), hi)` (NaN propagating; absent bounds skipped) with all three broadcast
+/// to `out`, computed in `T`. `out` may be exactly `x` or a bound (each element is read before
+/// it is written).
+fn clamp_into<T: Arith>(
+    out: &Tensor,
+    x: &Tensor,
+    lo: Option<&Tensor>,
+    hi: Option<&Tensor>,
+) -> Result<()> {
+    let x = operand_as(x, T::DTYPE)?;
+    let lo = lo.map(|t| operand_as(t, T::DTYPE)).transpose()?;
+    let hi = hi.map(|t| operand_as(t, T::DTYPE)).transpose()?;
+    let po = out.data_ptr::<T>();
+    let geometry = |t: &Tensor| -> Result<(*const T, Vec<isize>)> {
+        Ok((
+            t.data_ptr::<T>() as *const T,
+            t.broadcast_strides(out.sizes())?,
+        ))
+    };
+    let (px, sx) = geometry(&x)?;
+    // An absent bound reads `x` (its strides) and is ignored.
+    let (pl, sl) = geometry(lo.as_ref().unwrap_or(&x))?;
+    let (ph, sh) = geometry(hi.as_ref().unwrap_or(&x))?;
+    let (has_lo, has_hi) = (lo.is_some(), hi.is_some());
+    strided_for_each(
+        out.sizes(),
+        [out.strides(), &sx, &sl, &sh],
+        |[o, a, l, h]| {
+            // SAFETY: each offset comes from its tensor's own (broadcast) geometry over `out`'s
+            // shape; every read of this position happens before its write.
+            unsafe {
+                let mut v = *px.offset(a);
+                if has_lo {
+                    v = v.max_nan(*pl.offset(l));
+                }
+                if has_hi {
+                    v = v.min_nan(*ph.offset(h));
+                }
+                *po.offset(o) = v;
+            }
+        },
+    );
+    Ok(())
 }
 
 /// `clip(input, min=None, max=None)`: alias of `clamp` (number bounds). Mirrors `torch.clip`.
@@ -212,10 +327,28 @@ pub fn clip(input: &Tensor, min: Option<Scalar>, max: Option<Scalar>) -> Result<
     clamp(input, min, max)
 }
 
+/// `clip` checked and ready to run (Note [One kernel per op]).
+pub fn clip_plan(
+    input: &Tensor,
+    min: Option<Scalar>,
+    max: Option<Scalar>,
+) -> Result<Plan<'_, impl Kernel + '_>> {
+    clamp_plan(input, min, max)
+}
+
 /// `clip(input, min=None, max=None)`: alias of `clamp_tensor` (tensor bounds). Mirrors
 /// `torch.clip`.
 pub fn clip_tensor(input: &Tensor, min: Option<&Tensor>, max: Option<&Tensor>) -> Result<Tensor> {
     clamp_tensor(input, min, max)
+}
+
+/// `clip_tensor` checked and ready to run (Note [One kernel per op]).
+pub fn clip_tensor_plan<'a>(
+    input: &'a Tensor,
+    min: Option<&'a Tensor>,
+    max: Option<&'a Tensor>,
+) -> Result<Plan<'a, impl Kernel + 'a>> {
+    clamp_tensor_plan(input, min, max)
 }
 
 // ----- closeness ------------------------------------------------------------------------------

@@ -1,4 +1,5 @@
-//! src/core/ops/fill.rs: in-place fills — `fill_`, `zero_` (PyTorch: `native/Fill.cpp`).
+//! src/core/ops/fill.rs: in-place fills and copies — `fill_`, `zero_`, `copy_` (PyTorch:
+//! `native/Fill.cpp`, `native/Copy.cpp`).
 
 use crate::core::error::{Error, Result};
 use crate::core::scalar::Scalar;
@@ -8,7 +9,8 @@ use crate::core::tensor::Tensor;
 /// (wrapped). A Python number must fit `self`'s dtype (torch's RuntimeError "value cannot be
 /// converted to type uint8_t without overflow"); a 0-dim tensor is cast like `copy_`. A value
 /// with dimensions is torch's RuntimeError "fill_ only supports 0-dimension value tensor but got
-/// tensor with 1 dimensions.". Mirrors `Tensor.fill_`.
+/// tensor with 1 dimensions.". Mirrors `Tensor.fill_`, which (unlike the ops with a plan) torch
+/// exempts from the overlap checks: an expanded self is filled.
 pub fn fill_(self_: &Tensor, value: &Tensor) -> Result<()> {
     if value.dim() != 0 {
         return Err(Error::runtime(format!(
@@ -23,6 +25,26 @@ pub fn fill_(self_: &Tensor, value: &Tensor) -> Result<()> {
         self_.fill_cast(v);
         Ok(())
     }
+}
+
+/// `self.copy_(src, non_blocking=False)`: write `src` into `self`, broadcasting `src` to
+/// `self`'s shape and converting its dtype (any dtype to any dtype, as torch's `copy_`);
+/// `non_blocking` has no effect on the CPU. Errors (RuntimeError): shapes that do not
+/// broadcast to `self`'s; an expanded `self`, or `src` partially overlapping `self` (torch's
+/// overlap errors). Mirrors `Tensor.copy_`.
+pub fn copy_(self_: &Tensor, src: &Tensor, non_blocking: bool) -> Result<()> {
+    let _ = non_blocking;
+    // TensorIterator's broadcast of `self` with `src`, then `self` must hold the result: torch's
+    // two errors, before anything is written.
+    let shape = crate::core::tensor::broadcast_shapes(self_.sizes(), src.sizes())?;
+    if shape != self_.sizes() {
+        return Err(Error::runtime(format!(
+            "output with shape {:?} doesn't match the broadcast shape {:?}",
+            self_.sizes(),
+            shape
+        )));
+    }
+    self_.copy_from(src)
 }
 
 /// `self.zero_()`: set every element to zero. Mirrors `Tensor.zero_`.

@@ -1,13 +1,18 @@
 //! src/core/ops/index.rs: the index ops (PyTorch: `native/TensorAdvancedIndexing.cpp`) —
-//! `gather`, `scatter`, `index_select`, `masked_fill`, `masked_select`, `take`, `nonzero`. Torch's
+//! `gather`, `scatter`, `scatter_add`, `index_select`, `index_add`, `index_copy`, `index_fill`,
+//! `masked_fill`, `masked_select`, `take`, `nonzero`. The ops that write into a copy of their
+//! input have plans whose kernel writes into any output (Note [One kernel per op]), which gives
+//! their in-place methods (`scatter_`, `index_add_`, `masked_fill_`, ...). Torch's
 //! indexing `t[...]` itself is `indexing.rs`.
 
+use super::plan::{assert_no_overlap, copy_then, Kernel, Plan};
 use super::try_vec;
 use crate::core::dtype::DType;
 use crate::core::error::{Error, Result};
-use crate::core::ops::{cat, narrow, reshape, select};
+use crate::core::ops::{narrow, reshape, select};
 use crate::core::scalar::Scalar;
 use crate::core::tensor::{broadcast_shapes, maybe_wrap_dim, Tensor};
+use std::borrow::Cow;
 
 /// Visit every position of `shape` in row-major order with its multi-index.
 fn for_each_index(shape: &[usize], mut f: impl FnMut(&[usize]) -> Result<()>) -> Result<()> {
@@ -53,6 +58,16 @@ fn index_values(index: &Tensor) -> Result<Vec<i64>> {
 /// dimension 0", "index 5 is out of bounds for dimension 0 with size 3"; IndexError for `dim`
 /// (torch: `torch.gather`).
 pub fn gather(input: &Tensor, dim: i64, index: &Tensor) -> Result<Tensor> {
+    gather_plan(input, dim, index)?.run()
+}
+
+/// `gather` checked and ready to run (Note [One kernel per op]); an index out of range is
+/// found before anything is written.
+pub fn gather_plan<'a>(
+    input: &'a Tensor,
+    dim: i64,
+    index: &'a Tensor,
+) -> Result<Plan<'a, impl Kernel + 'a>> {
     let d = maybe_wrap_dim(dim, input.dim())?;
     if index.dtype() != DType::Int64 {
         return Err(Error::runtime("gather(): Expected dtype int64 for index"));
@@ -63,16 +78,7 @@ pub fn gather(input: &Tensor, dim: i64, index: &Tensor) -> Result<Tensor> {
             "Index tensor must have the same number of dimensions as input tensor",
         ));
     }
-    let in_sizes: Vec<usize> = if input.dim() == 0 {
-        vec![1]
-    } else {
-        input.sizes().to_vec()
-    };
-    let ix_sizes: Vec<usize> = if index.dim() == 0 {
-        vec![1]
-    } else {
-        index.sizes().to_vec()
-    };
+    let (in_sizes, ix_sizes) = (one_d(input), one_d(index));
     if index.numel() != 0 {
         for k in (0..ixd).filter(|&k| k != d) {
             if ix_sizes[k] > in_sizes[k] {
@@ -84,60 +90,78 @@ pub fn gather(input: &Tensor, dim: i64, index: &Tensor) -> Result<Tensor> {
             }
         }
     }
-    let out = Tensor::zeros(index.sizes(), input.dtype())?;
-    let iv = index_values(index)?;
-    let in_strides: Vec<isize> = if input.dim() == 0 {
-        vec![0]
-    } else {
-        input.strides().to_vec()
-    };
-    let n = in_sizes[d] as i64;
-    crate::dispatch!(input.dtype(), T => {
-        let (pi, po) = (input.data_ptr::<T>() as *const T, out.data_ptr::<T>());
-        let mut p = 0usize;
-        for_each_index(&ix_sizes, |idx| {
-            let v = iv[p];
-            if v < 0 || v >= n {
+    Ok(Plan::new(
+        Cow::Borrowed(index.sizes()),
+        input.dtype(),
+        [Some(input), Some(index), None],
+        move |out: &Tensor, fresh: bool| {
+            if !fresh {
+                // torch's gather meta: `out` may share no memory with `input`.
+                assert_no_overlap(out, input)?;
+            }
+            let iv = index_values(index)?;
+            let n = in_sizes[d] as i64;
+            if let Some(&v) = iv.iter().find(|&&v| v < 0 || v >= n) {
                 return Err(Error::runtime(format!(
                     "index {v} is out of bounds for dimension {d} with size {n}"
                 )));
             }
-            let mut off = 0isize;
-            for (k, &i) in idx.iter().enumerate() {
-                let i = if k == d { v as usize } else { i };
-                off += i as isize * in_strides[k];
-            }
-            // SAFETY: every coordinate is within `input`'s sizes (checked above), and `p` is
-            // below `out`'s element count (one visit per index element, `out` contiguous).
-            unsafe { *po.add(p) = *pi.offset(off) };
-            p += 1;
-            Ok(())
-        })
-    })?;
-    Ok(out)
+            let in_strides: Vec<isize> = if input.dim() == 0 {
+                vec![0]
+            } else {
+                input.strides().to_vec()
+            };
+            let out_strides: Vec<isize> = if out.dim() == 0 {
+                vec![0]
+            } else {
+                out.strides().to_vec()
+            };
+            crate::dispatch!(input.dtype(), T => {
+                let (pi, po) = (input.data_ptr::<T>() as *const T, out.data_ptr::<T>());
+                let mut p = 0usize;
+                for_each_index(&ix_sizes, |idx| {
+                    let v = iv[p];
+                    p += 1;
+                    let (mut src, mut dst) = (0isize, 0isize);
+                    for (k, &i) in idx.iter().enumerate() {
+                        dst += i as isize * out_strides[k];
+                        let i = if k == d { v as usize } else { i };
+                        src += i as isize * in_strides[k];
+                    }
+                    // SAFETY: every coordinate is within `input`'s sizes (checked above) and
+                    // `idx` within `out`'s (the index's shape); `out` shares no memory with
+                    // `input` (fresh, or checked above).
+                    unsafe { *po.offset(dst) = *pi.offset(src) };
+                    Ok(())
+                })
+            })
+        },
+    ))
 }
 
-fn scatter_impl(
+/// The checks of `scatter`/`scatter_add` (`name`), in torch's order; returns the wrapped dim.
+fn scatter_check(
+    name: &str,
     input: &Tensor,
     dim: i64,
     index: &Tensor,
     src: Option<&Tensor>,
-    value: Scalar,
-) -> Result<Tensor> {
+) -> Result<usize> {
     let d = maybe_wrap_dim(dim, input.dim())?;
     if index.dtype() != DType::Int64 {
-        return Err(Error::runtime("scatter(): Expected dtype int64 for index"));
+        return Err(Error::runtime(format!(
+            "{name}(): Expected dtype int64 for index"
+        )));
     }
     if let Some(s) = src {
         if s.dtype() != input.dtype() {
-            return Err(Error::runtime(
-                "scatter(): Expected self.dtype to be equal to src.dtype",
-            ));
+            return Err(Error::runtime(format!(
+                "{name}(): Expected self.dtype to be equal to src.dtype"
+            )));
         }
     }
-    let out = input.clone_data()?;
     if index.numel() == 0 {
-        return Ok(out);
+        return Ok(d);
     }
     let (ind, ixd) = (input.dim().max(1), index.dim().max(1));
     if ind != ixd {
@@ -145,26 +169,19 @@ fn scatter_impl(
             "Index tensor must have the same number of dimensions as self tensor",
         ));
     }
-    let one = |t: &Tensor| -> Vec<usize> {
-        if t.dim() == 0 {
-            vec![1]
-        } else {
-            t.sizes().to_vec()
-        }
-    };
-    let (in_sizes, ix_sizes) = (one(input), one(index));
+    let (in_sizes, ix_sizes) = (one_d(input), one_d(index));
     if let Some(s) = src {
         if s.dim().max(1) != ixd {
             return Err(Error::runtime(
                 "Index tensor must have the same number of dimensions as src tensor",
             ));
         }
-        let src_sizes = one(s);
+        let src_sizes = one_d(s);
         let bad =
             (0..ixd).any(|k| ix_sizes[k] > src_sizes[k] || (k != d && ix_sizes[k] > in_sizes[k]));
         if bad {
             return Err(Error::runtime(format!(
-                "Expected index {:?} to be smaller than self {:?} apart from dimension {d} and to be smaller size than src {:?}",
+                "Expected index {:?} to be no larger than self {:?} apart from dimension {d} and to be no larger size than src {:?}",
                 index.sizes(),
                 input.sizes(),
                 s.sizes()
@@ -172,34 +189,79 @@ fn scatter_impl(
         }
     } else if (0..ixd).any(|k| k != d && ix_sizes[k] > in_sizes[k]) {
         return Err(Error::runtime(format!(
-            "Expected index {:?} to be smaller than self {:?} apart from dimension {d}",
+            "Expected index {:?} to be no larger than self {:?} apart from dimension {d}",
             index.sizes(),
             input.sizes()
         )));
     }
+    Ok(d)
+}
+
+/// A tensor's sizes, with a 0-dim tensor seen as one element of one dim.
+fn one_d(t: &Tensor) -> Vec<usize> {
+    if t.dim() == 0 {
+        vec![1]
+    } else {
+        t.sizes().to_vec()
+    }
+}
+
+/// How `scatter` combines a written value with the element already there.
+#[derive(Clone, Copy, PartialEq)]
+enum ScatterMode {
+    Set,
+    Add,
+    Multiply,
+}
+
+/// torch's `reduce=` argument of `scatter` ("add" or "multiply").
+fn scatter_mode(reduce: &str) -> Result<ScatterMode> {
+    match reduce {
+        "add" => Ok(ScatterMode::Add),
+        "multiply" => Ok(ScatterMode::Multiply),
+        _ => Err(Error::runtime(
+            "reduce argument must be either add or multiply.",
+        )),
+    }
+}
+
+/// Write `src[i][j]` (or `value`) at `out[index[i][j]][j]` (for dim `d` = 0), combined with the
+/// element there by `mode`; `out` already holds self's values (checks done by `scatter_check`).
+/// An index out of range is torch's RuntimeError, raised before anything is written.
+fn scatter_into(
+    out: &Tensor,
+    d: usize,
+    index: &Tensor,
+    src: Option<&Tensor>,
+    value: Scalar,
+    mode: ScatterMode,
+) -> Result<()> {
+    if index.numel() == 0 {
+        return Ok(());
+    }
     let iv = index_values(index)?;
+    let n = one_d(out)[d] as i64;
+    if let Some(&v) = iv.iter().find(|&&v| v < 0 || v >= n) {
+        return Err(Error::runtime(format!(
+            "index {v} is out of bounds for dimension {d} with size {n}"
+        )));
+    }
     let out_strides: Vec<isize> = if out.dim() == 0 {
         vec![0]
     } else {
         out.strides().to_vec()
     };
-    let n = in_sizes[d] as i64;
-    crate::dispatch!(input.dtype(), T => {
+    crate::dispatch!(out.dtype(), T => {
         let po = out.data_ptr::<T>();
         let fill: T = value.to::<T>();
         let mut p = 0usize;
-        for_each_index(&ix_sizes, |idx| {
+        for_each_index(&one_d(index), |idx| {
             let v = iv[p];
             p += 1;
-            if v < 0 || v >= n {
-                return Err(Error::runtime(format!(
-                    "index {v} is out of bounds for dimension {d} with size {n}"
-                )));
-            }
             let x = match src {
                 Some(s) => {
                     let so = if s.dim() == 0 { 0 } else { offset_of(s, idx) };
-                    // SAFETY: `idx` is within `src`'s sizes (checked above).
+                    // SAFETY: `idx` is within `src`'s sizes (checked by `scatter_check`).
                     unsafe { *s.data_ptr::<T>().offset(so) }
                 }
                 None => fill,
@@ -209,29 +271,506 @@ fn scatter_impl(
                 let i = if k == d { v as usize } else { i };
                 off += i as isize * out_strides[k];
             }
-            // SAFETY: every coordinate is within `out`'s sizes (checked above); `out` is a fresh
-            // tensor owned here.
-            unsafe { *po.offset(off) = x };
+            // SAFETY: every coordinate is within `out`'s sizes (checked above and by
+            // `scatter_check`); `out` shares no memory with `index` or `src` (the plan's
+            // checks, `assert_no_overlap`).
+            unsafe {
+                let o = po.offset(off);
+                *o = match mode {
+                    ScatterMode::Set => x,
+                    ScatterMode::Add => crate::core::ops::arith::Arith::wadd(*o, x),
+                    ScatterMode::Multiply => crate::core::ops::arith::Arith::wmul(*o, x),
+                };
+            }
             Ok(())
         })
-    })?;
-    Ok(out)
+    })
 }
 
 /// `scatter(input, dim, index, src)`: a copy of `input` with `out[index[i][j]][j] = src[i][j]`
 /// (for dim 0). Errors (RuntimeError): "scatter(): Expected dtype int64 for index",
 /// "scatter(): Expected self.dtype to be equal to src.dtype", "Index tensor must have the same
-/// number of dimensions as self tensor", "Expected index [..] to be smaller than self [..] apart
-/// from dimension 0 and to be smaller size than src [..]", "index 5 is out of bounds for
+/// number of dimensions as self tensor", "Expected index [..] to be no larger than self [..] apart
+/// from dimension 0 and to be no larger size than src [..]", "index 5 is out of bounds for
 /// dimension 0 with size 3" (torch: `torch.scatter`).
 pub fn scatter_src(input: &Tensor, dim: i64, index: &Tensor, src: &Tensor) -> Result<Tensor> {
-    scatter_impl(input, dim, index, Some(src), Scalar::Int(0))
+    scatter_src_plan(input, dim, index, src)?.run()
+}
+
+/// `scatter_src` checked and ready to run (Note [One kernel per op]): `Tensor.scatter_` writes
+/// into self, which may share no memory with `index` or `src`.
+pub fn scatter_src_plan<'a>(
+    input: &'a Tensor,
+    dim: i64,
+    index: &'a Tensor,
+    src: &'a Tensor,
+) -> Result<Plan<'a, impl Kernel + 'a>> {
+    let d = scatter_check("scatter", input, dim, index, Some(src))?;
+    Ok(copy_then(
+        input,
+        Cow::Borrowed(input.sizes()),
+        [Some(index), Some(src)],
+        move |out| scatter_into(out, d, index, Some(src), Scalar::Int(0), ScatterMode::Set),
+    ))
 }
 
 /// `scatter(input, dim, index, value)`: as `scatter_src` with every written element `value`
 /// (cast to `input`'s dtype).
 pub fn scatter_value(input: &Tensor, dim: i64, index: &Tensor, value: Scalar) -> Result<Tensor> {
-    scatter_impl(input, dim, index, None, value)
+    scatter_value_plan(input, dim, index, value)?.run()
+}
+
+/// `scatter_value` checked and ready to run (Note [One kernel per op]).
+pub fn scatter_value_plan<'a>(
+    input: &'a Tensor,
+    dim: i64,
+    index: &'a Tensor,
+    value: Scalar,
+) -> Result<Plan<'a, impl Kernel + 'a>> {
+    let d = scatter_check("scatter", input, dim, index, None)?;
+    Ok(copy_then(
+        input,
+        Cow::Borrowed(input.sizes()),
+        [Some(index), None],
+        move |out| scatter_into(out, d, index, None, value, ScatterMode::Set),
+    ))
+}
+
+/// `scatter(input, dim, index, src, *, reduce)`: as `scatter_src`, with each value added to
+/// (`reduce="add"`) or multiplied into (`"multiply"`) the element there. RuntimeError "reduce
+/// argument must be either add or multiply."; torch's deprecation UserWarning (once) pointing
+/// to `scatter_reduce` (torch: `torch.scatter(..., reduce=)`).
+pub fn scatter_reduce(
+    input: &Tensor,
+    dim: i64,
+    index: &Tensor,
+    src: &Tensor,
+    reduce: &str,
+) -> Result<Tensor> {
+    scatter_reduce_plan(input, dim, index, src, reduce)?.run()
+}
+
+/// `scatter_reduce` checked and ready to run (Note [One kernel per op]).
+pub fn scatter_reduce_plan<'a>(
+    input: &'a Tensor,
+    dim: i64,
+    index: &'a Tensor,
+    src: &'a Tensor,
+    reduce: &str,
+) -> Result<Plan<'a, impl Kernel + 'a>> {
+    static WARNED: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+    let d = scatter_check("scatter", input, dim, index, Some(src))?;
+    let mode = scatter_mode(reduce)?;
+    crate::core::warnings::warn_once(&WARNED, crate::core::warnings::WarningKind::User, || {
+        "The reduce argument of torch.scatter with Tensor src is deprecated and will be removed in a future PyTorch release. Use torch.scatter_reduce instead for more reduction options.".into()
+    });
+    Ok(copy_then(
+        input,
+        Cow::Borrowed(input.sizes()),
+        [Some(index), Some(src)],
+        move |out| scatter_into(out, d, index, Some(src), Scalar::Int(0), mode),
+    ))
+}
+
+/// `scatter(input, dim, index, value, *, reduce)`: as `scatter_value`, combining `value` with
+/// the element there by `reduce` ("add" or "multiply").
+pub fn scatter_value_reduce(
+    input: &Tensor,
+    dim: i64,
+    index: &Tensor,
+    value: Scalar,
+    reduce: &str,
+) -> Result<Tensor> {
+    scatter_value_reduce_plan(input, dim, index, value, reduce)?.run()
+}
+
+/// `scatter_value_reduce` checked and ready to run (Note [One kernel per op]).
+pub fn scatter_value_reduce_plan<'a>(
+    input: &'a Tensor,
+    dim: i64,
+    index: &'a Tensor,
+    value: Scalar,
+    reduce: &str,
+) -> Result<Plan<'a, impl Kernel + 'a>> {
+    let d = scatter_check("scatter", input, dim, index, None)?;
+    let mode = scatter_mode(reduce)?;
+    Ok(copy_then(
+        input,
+        Cow::Borrowed(input.sizes()),
+        [Some(index), None],
+        move |out| scatter_into(out, d, index, None, value, mode),
+    ))
+}
+
+/// `scatter_add(input, dim, index, src)`: a copy of `input` with `out[index[i][j]][j] +=
+/// src[i][j]` (for dim 0), repeated indices accumulating. Errors as `scatter_src` (torch's
+/// scatter meta step names them `scatter()` here too) (torch: `torch.scatter_add`).
+pub fn scatter_add(input: &Tensor, dim: i64, index: &Tensor, src: &Tensor) -> Result<Tensor> {
+    scatter_add_plan(input, dim, index, src)?.run()
+}
+
+/// `scatter_add` checked and ready to run (Note [One kernel per op]).
+pub fn scatter_add_plan<'a>(
+    input: &'a Tensor,
+    dim: i64,
+    index: &'a Tensor,
+    src: &'a Tensor,
+) -> Result<Plan<'a, impl Kernel + 'a>> {
+    let d = scatter_check("scatter", input, dim, index, Some(src))?;
+    Ok(copy_then(
+        input,
+        Cow::Borrowed(input.sizes()),
+        [Some(index), Some(src)],
+        move |out| scatter_into(out, d, index, Some(src), Scalar::Int(0), ScatterMode::Add),
+    ))
+}
+
+/// The index values of a vector (or one value) of int64 or int32.
+fn index_vector(index: &Tensor) -> Result<Vec<i64>> {
+    crate::dispatch!(index.dtype(), T => super::conversion::try_map_to_vec(index, |v: T| crate::core::dtype::Element::to_i64(v)))
+}
+
+/// A shape as c10 prints a `std::vector` in an error message: the sizes separated by spaces.
+fn c10_sizes(sizes: &[usize]) -> String {
+    sizes
+        .iter()
+        .map(usize::to_string)
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// `t`'s sizes without dim `d` (a 0-dim tensor: none).
+fn sliced_sizes(t: &Tensor, d: usize) -> Vec<usize> {
+    let mut v = t.sizes().to_vec();
+    if !v.is_empty() {
+        v.remove(d);
+    }
+    v
+}
+
+/// torch's slice-shape check of `index_add_`/`index_copy_` (`name`).
+fn slice_shape_error(name: &str, ds: &[usize], d: usize, ss: &[usize]) -> Error {
+    Error::runtime(format!(
+        "{name}(): Source/destination tensor must have same slice shapes. Destination slice shape: {} at dimension {d} and source slice shape: {} at dimension 0.",
+        c10_sizes(ds),
+        c10_sizes(ss)
+    ))
+}
+
+/// torch's `index_add` meta checks (`index_func_meta_impl`), in its order; returns the wrapped
+/// dim and the index values.
+fn index_add_check(
+    input: &Tensor,
+    dim: i64,
+    index: &Tensor,
+    source: &Tensor,
+) -> Result<(usize, Vec<i64>)> {
+    let d = maybe_wrap_dim(dim, input.dim())?;
+    if index.dim() > 1 {
+        return Err(Error::index(format!(
+            "index_add_(): Index is supposed to be a vector, but got dim: {} with type: {} and size: {:?}",
+            index.dim(),
+            index.dtype().scalar_type_name(),
+            index.sizes()
+        )));
+    }
+    if !matches!(index.dtype(), DType::Int64 | DType::Int32) {
+        return Err(Error::runtime(format!(
+            "index_add_(): Expected dtype int32/int64 for index but got: {}",
+            index.dtype().scalar_type_name()
+        )));
+    }
+    if source.dtype() != input.dtype() {
+        return Err(Error::runtime(format!(
+            "index_add_(): self ({}) and source ({}) must have the same scalar type",
+            input.dtype().scalar_type_name(),
+            source.dtype().scalar_type_name()
+        )));
+    }
+    if d != 0 && d >= source.dim() {
+        return Err(Error::runtime(format!(
+            "index_add_(): Indexing dim {d} is out of bounds of the source tensor with dim {}",
+            source.dim()
+        )));
+    }
+    let along = if source.dim() == 0 {
+        1
+    } else {
+        source.sizes()[d]
+    };
+    if index.numel() != along {
+        return Err(Error::runtime(format!(
+            "index_add_(): Number of indices ({}) should be equal to source.size(dim): ({along}), for dim: {d}",
+            index.numel()
+        )));
+    }
+    let (ds, ss) = if source.dim() != 0 && input.dim() != 0 {
+        (sliced_sizes(input, d), sliced_sizes(source, d))
+    } else {
+        (input.sizes().to_vec(), source.sizes().to_vec())
+    };
+    if ds != ss {
+        return Err(Error::runtime(format!(
+            "source tensor shape must match self tensor shape, excluding the specified dimension. Got self.shape = {:?} source.shape = {:?}",
+            input.sizes(),
+            source.sizes()
+        )));
+    }
+    Ok((d, index_vector(index)?))
+}
+
+/// torch's `index_copy` meta checks, in its order; returns the wrapped dim and the index values.
+fn index_copy_check(
+    input: &Tensor,
+    dim: i64,
+    index: &Tensor,
+    source: &Tensor,
+) -> Result<(usize, Vec<i64>)> {
+    let d = maybe_wrap_dim(dim, input.dim())?;
+    if index.dim() > 1 {
+        return Err(Error::index(format!(
+            "index_copy_(): Index should have dimension 1 or 0 (got {})",
+            index.dim()
+        )));
+    }
+    let n = index.numel();
+    if source.dim() == 0 && n != 1 {
+        return Err(Error::index(format!(
+            "index_copy_(): When source is scalar, index should have one element (got {n})"
+        )));
+    } else if source.dim() != input.dim() && source.dim() != 0 && input.dim() != 0 {
+        return Err(Error::index(format!(
+            "index_copy_(): When source and destination are not scalars, their dimensionality must match. Source dimensionality ({}), destination dimensionality ({})",
+            source.dim(),
+            input.dim()
+        )));
+    }
+    if index.dtype() != DType::Int64 {
+        return Err(Error::runtime(format!(
+            "index_copy_(): Expected a long tensor for index, but got {}",
+            index.dtype().scalar_type_name()
+        )));
+    }
+    if source.dtype() != input.dtype() {
+        return Err(Error::runtime(format!(
+            "index_copy_(): self and source expected to have the same dtype, but got (self) {} and (source) {}",
+            input.dtype().scalar_type_name(),
+            source.dtype().scalar_type_name()
+        )));
+    }
+    let (ds, ss) = (sliced_sizes(input, d), sliced_sizes(source, d));
+    if ds != ss {
+        return Err(slice_shape_error("index_copy_", &ds, d, &ss));
+    }
+    if source.dim() != 0 && n != source.sizes()[d] {
+        return Err(Error::index(format!(
+            "index_copy_(): Number of indices ({n}) should be equal to source.size(dim) ({})",
+            source.sizes()[d]
+        )));
+    }
+    Ok((d, index_vector(index)?))
+}
+
+/// The slice `i` of `t` along `d` (the whole of a 0-dim tensor), a view.
+fn slice_at(t: &Tensor, d: usize, i: i64) -> Result<Tensor> {
+    if t.dim() == 0 {
+        Ok(t.alias())
+    } else {
+        narrow(t, d as i64, i, 1)
+    }
+}
+
+/// `index_add(input, dim, index, source, *, alpha=1)`: a copy of `input` with `alpha *
+/// source[i]` added to its slice `index[i]` along `dim` (repeated indices accumulate). `index`
+/// is a vector of int64 or int32; `source` has `input`'s dtype, `len(index)` slices along `dim`
+/// and `input`'s slice shape. Errors (torch's): RuntimeError "index_add_(): Expected dtype
+/// int32/int64 for index", "index_add_(): self (Float) and source (Double) must have the same
+/// scalar type", "index_add_(): Number of indices (3) should be equal to source.size(dim): (2),
+/// for dim: 0", "source tensor shape must match self tensor shape, ...", "index 5 is out of
+/// bounds for dimension 0 with size 3",
+/// the slice-shape error, the `alpha` errors of `add`; IndexError "index_add_(): Index is
+/// supposed to be a vector" (torch: `torch.index_add`).
+pub fn index_add(
+    input: &Tensor,
+    dim: i64,
+    index: &Tensor,
+    source: &Tensor,
+    alpha: Scalar,
+) -> Result<Tensor> {
+    index_add_plan(input, dim, index, source, alpha)?.run()
+}
+
+/// `index_add` checked and ready to run (Note [One kernel per op]).
+pub fn index_add_plan<'a>(
+    input: &'a Tensor,
+    dim: i64,
+    index: &'a Tensor,
+    source: &'a Tensor,
+    alpha: Scalar,
+) -> Result<Plan<'a, impl Kernel + 'a>> {
+    let (d, iv) = index_add_check(input, dim, index, source)?;
+    let n = one_d(input)[d] as i64;
+    if let Some(&v) = iv.iter().find(|&&v| v < 0 || v >= n) {
+        // torch's CPU kernel: element-wise for a 0- or 1-dim self, slice-wise otherwise.
+        return Err(if input.dim() <= 1 {
+            Error::index("index out of range in self")
+        } else {
+            Error::runtime(format!(
+                "index {v} is out of bounds for dimension {d} with size {n}"
+            ))
+        });
+    }
+    // torch converts `alpha` to the tensor's dtype (`alpha.to<scalar_t>()`): 1.5 adds 1 times
+    // the source to an integer tensor, and any nonzero alpha is true for bool.
+    let alpha = match (input.dtype(), alpha) {
+        (DType::Bool, a) => Scalar::Bool(a.to_f64() != 0.0),
+        (dt, Scalar::Float(f)) if dt.is_integral() => Scalar::Int(f as i64),
+        (_, Scalar::Bool(b)) => Scalar::Int(b as i64),
+        (_, a) => a,
+    };
+    Ok(copy_then(
+        input,
+        Cow::Borrowed(input.sizes()),
+        [Some(index), Some(source)],
+        move |out| {
+            for (i, &v) in iv.iter().enumerate() {
+                let dst = slice_at(out, d, v)?;
+                let src = slice_at(source, d, i as i64)?;
+                super::binary::add_plan(&dst, &src, alpha)?.run_into(&dst)?;
+            }
+            Ok(())
+        },
+    ))
+}
+
+/// `index_copy(input, dim, index, source)`: a copy of `input` with its slice `index[i]` along
+/// `dim` replaced by `source[i]` (for a repeated index the last write wins). `index` is a
+/// vector of int64. Errors (torch's, from `index_copy_()`): IndexError for the index's rank, the
+/// number of indices and an index out of range ("index_copy_(): index 5 is out of bounds for
+/// dimension 0 with size 3"); RuntimeError for the index dtype ("Expected a long tensor for
+/// index, but got Int"), the dtypes and the slice shapes (torch: `torch.index_copy`).
+pub fn index_copy(input: &Tensor, dim: i64, index: &Tensor, source: &Tensor) -> Result<Tensor> {
+    index_copy_plan(input, dim, index, source)?.run()
+}
+
+/// `index_copy` checked and ready to run (Note [One kernel per op]).
+pub fn index_copy_plan<'a>(
+    input: &'a Tensor,
+    dim: i64,
+    index: &'a Tensor,
+    source: &'a Tensor,
+) -> Result<Plan<'a, impl Kernel + 'a>> {
+    let (d, iv) = index_copy_check(input, dim, index, source)?;
+    let n = one_d(input)[d] as i64;
+    if let Some(&v) = iv.iter().find(|&&v| v < 0 || v >= n) {
+        return Err(Error::index(format!(
+            "index_copy_(): index {v} is out of bounds for dimension {d} with size {n}"
+        )));
+    }
+    Ok(copy_then(
+        input,
+        Cow::Borrowed(input.sizes()),
+        [Some(index), Some(source)],
+        move |out| {
+            for (i, &v) in iv.iter().enumerate() {
+                slice_at(out, d, v)?.copy_from(&slice_at(source, d, i as i64)?)?;
+            }
+            Ok(())
+        },
+    ))
+}
+
+/// `index_fill(input, dim, index, value)`: a copy of `input` with its slices `index[i]` along
+/// `dim` filled with `value` (a number, which must fit the dtype, or a 0-dim tensor, cast).
+/// `index` is a vector of int64; negative indices count from the end. Errors: IndexError
+/// "index_fill_(): Expected dtype int64 for index.", "index 5 is out of bounds for dimension 0
+/// with size 3"; RuntimeError "Index has to be a vector/scalar", "index_fill_ only supports a
+/// 0-dimensional value tensor, but got tensor with 1 dimension(s)." (torch: `torch.index_fill`).
+pub fn index_fill_scalar(
+    input: &Tensor,
+    dim: i64,
+    index: &Tensor,
+    value: Scalar,
+) -> Result<Tensor> {
+    index_fill_scalar_plan(input, dim, index, value)?.run()
+}
+
+/// `index_fill` (number value) checked and ready to run (Note [One kernel per op]).
+pub fn index_fill_scalar_plan<'a>(
+    input: &'a Tensor,
+    dim: i64,
+    index: &'a Tensor,
+    value: Scalar,
+) -> Result<Plan<'a, impl Kernel + 'a>> {
+    index_fill_any(input, dim, index, value, true)
+}
+
+/// `index_fill` with a 0-dim tensor value (cast to `input`'s dtype).
+pub fn index_fill_tensor(
+    input: &Tensor,
+    dim: i64,
+    index: &Tensor,
+    value: &Tensor,
+) -> Result<Tensor> {
+    index_fill_tensor_plan(input, dim, index, value)?.run()
+}
+
+/// `index_fill` (tensor value) checked and ready to run (Note [One kernel per op]).
+pub fn index_fill_tensor_plan<'a>(
+    input: &'a Tensor,
+    dim: i64,
+    index: &'a Tensor,
+    value: &Tensor,
+) -> Result<Plan<'a, impl Kernel + 'a>> {
+    if value.dim() != 0 {
+        return Err(Error::runtime(format!(
+            "index_fill_ only supports a 0-dimensional value tensor, but got tensor with {} dimension(s).",
+            value.dim()
+        )));
+    }
+    index_fill_any(input, dim, index, value.item()?, false)
+}
+
+fn index_fill_any<'a>(
+    input: &'a Tensor,
+    dim: i64,
+    index: &'a Tensor,
+    value: Scalar,
+    checked: bool,
+) -> Result<Plan<'a, impl Kernel + 'a>> {
+    // torch's order: the index dtype (IndexError), the dim, the index's rank.
+    if index.dtype() != DType::Int64 {
+        return Err(Error::index(
+            "index_fill_(): Expected dtype int64 for index.",
+        ));
+    }
+    let d = maybe_wrap_dim(dim, input.dim())?;
+    if index.dim() > 1 {
+        return Err(Error::runtime("Index has to be a vector/scalar"));
+    }
+    let iv = index_vector(index)?;
+    let n = one_d(input)[d] as i64;
+    if let Some(&v) = iv.iter().find(|&&v| v < -n || v >= n) {
+        return Err(Error::index(format!(
+            "index {v} is out of bounds for dimension {d} with size {n}"
+        )));
+    }
+    if checked {
+        // A Python number must fit the dtype (torch's overflow RuntimeError, as `fill_`).
+        crate::dispatch!(input.dtype(), T => value.to_checked::<T>().map(|_| ()))?;
+    }
+    Ok(copy_then(
+        input,
+        Cow::Borrowed(input.sizes()),
+        [Some(index), None],
+        move |out| {
+            for &v in &iv {
+                let v = if v < 0 { v + n } else { v };
+                slice_at(out, d, v)?.fill_cast(value);
+            }
+            Ok(())
+        },
+    ))
 }
 
 /// `index_select(input, dim, index)`: the entries of `input` at positions `index` (1-D or 0-dim,
@@ -240,6 +779,16 @@ pub fn scatter_value(input: &Tensor, dim: i64, index: &Tensor, value: Scalar) ->
 /// vector", "index_select(): Expected dtype int32 or int64 for index" (torch:
 /// `torch.index_select`).
 pub fn index_select(input: &Tensor, dim: i64, index: &Tensor) -> Result<Tensor> {
+    index_select_plan(input, dim, index)?.run()
+}
+
+/// `index_select` checked and ready to run (Note [One kernel per op]); into `out=`, `out` may
+/// share no memory with `input` or `index` (torch's `assert_no_overlap`).
+pub fn index_select_plan<'a>(
+    input: &'a Tensor,
+    dim: i64,
+    index: &'a Tensor,
+) -> Result<Plan<'a, impl Kernel + 'a>> {
     let d = maybe_wrap_dim(dim, input.dim())?;
     if index.dim() > 1 {
         return Err(Error::index(
@@ -266,24 +815,31 @@ pub fn index_select(input: &Tensor, dim: i64, index: &Tensor) -> Result<Tensor> 
     if iv.iter().any(|&v| v < 0 || v >= n) {
         return Err(Error::index("index out of range in self"));
     }
-    if input.dim() == 0 {
-        let out = input.clone_data()?;
-        return if index.dim() == 0 {
-            Ok(out)
-        } else {
-            reshape(&out, &[iv.len() as i64])
-        };
-    }
-    let parts = iv
-        .iter()
-        .map(|&v| narrow(input, d as i64, v, 1))
-        .collect::<Result<Vec<_>>>()?;
-    if parts.is_empty() {
+    let shape = if input.dim() == 0 {
+        index.sizes().to_vec()
+    } else {
         let mut sizes = input.sizes().to_vec();
-        sizes[d] = 0;
-        return Tensor::zeros(&sizes, input.dtype());
-    }
-    cat(&parts, d as i64)
+        sizes[d] = iv.len();
+        sizes
+    };
+    Ok(Plan::new(
+        Cow::Owned(shape),
+        input.dtype(),
+        [Some(input), Some(index), None],
+        move |out: &Tensor, fresh: bool| {
+            if !fresh {
+                assert_no_overlap(out, input)?;
+                assert_no_overlap(out, index)?;
+            }
+            if input.dim() == 0 {
+                return out.copy_from(input);
+            }
+            for (k, &v) in iv.iter().enumerate() {
+                narrow(out, d as i64, k as i64, 1)?.copy_from(&narrow(input, d as i64, v, 1)?)?;
+            }
+            Ok(())
+        },
+    ))
 }
 
 fn check_bool_mask(mask: &Tensor, what: &str) -> Result<()> {
@@ -296,27 +852,40 @@ fn check_bool_mask(mask: &Tensor, what: &str) -> Result<()> {
     Ok(())
 }
 
-fn masked_fill_impl(input: &Tensor, mask: &Tensor, value: Scalar, checked: bool) -> Result<Tensor> {
+fn masked_fill_any<'a>(
+    input: &'a Tensor,
+    mask: &'a Tensor,
+    value: Scalar,
+    checked: bool,
+) -> Result<Plan<'a, impl Kernel + 'a>> {
     check_bool_mask(mask, "masked_fill_")?;
     let shape = broadcast_shapes(input.sizes(), mask.sizes())?;
-    let out = Tensor::zeros(&shape, input.dtype())?;
-    out.copy_from(input)?;
-    let ms = mask.broadcast_strides(&shape)?;
-    let pm = mask.data_ptr::<bool>() as *const bool;
-    crate::dispatch!(input.dtype(), T => {
-        let v: T = if checked { value.to_checked::<T>()? } else { value.to::<T>() };
-        let po = out.data_ptr::<T>();
-        crate::core::iter::strided_for_each(&shape, [out.strides(), &ms], |[o, m]| {
-            // SAFETY: offsets come from each tensor's own (broadcast) geometry over `shape`;
-            // `out` is a fresh tensor owned here.
-            unsafe {
-                if *pm.offset(m) {
-                    *po.offset(o) = v;
-                }
-            }
-        });
-    });
-    Ok(out)
+    if checked {
+        crate::dispatch!(input.dtype(), T => { value.to_checked::<T>()?; });
+    }
+    Ok(copy_then(
+        input,
+        Cow::Owned(shape),
+        [None, None],
+        move |out| {
+            let ms = mask.broadcast_strides(out.sizes())?;
+            let pm = mask.data_ptr::<bool>() as *const bool;
+            crate::dispatch!(out.dtype(), T => {
+                let v: T = value.to::<T>();
+                let po = out.data_ptr::<T>();
+                crate::core::iter::strided_for_each(out.sizes(), [out.strides(), &ms], |[o, m]| {
+                    // SAFETY: offsets come from each tensor's own (broadcast) geometry over `out`'s
+                    // shape; the mask is read at each position before that position is written.
+                    unsafe {
+                        if *pm.offset(m) {
+                            *po.offset(o) = v;
+                        }
+                    }
+                });
+            });
+            Ok(())
+        },
+    ))
 }
 
 /// `masked_fill(input, mask, value)`: a copy of `input` with `value` where the bool `mask`
@@ -324,33 +893,60 @@ fn masked_fill_impl(input: &Tensor, mask: &Tensor, value: Scalar, checked: bool)
 /// masks, but got mask with dtype long int", "value cannot be converted to type uint8_t without
 /// overflow", broadcast errors (torch: `torch.masked_fill`).
 pub fn masked_fill(input: &Tensor, mask: &Tensor, value: Scalar) -> Result<Tensor> {
-    masked_fill_impl(input, mask, value, true)
+    masked_fill_any(input, mask, value, true)?.run()
+}
+
+/// `masked_fill` (number value) checked and ready to run (Note [One kernel per op]); in place
+/// the mask must broadcast to self's shape.
+pub fn masked_fill_plan<'a>(
+    input: &'a Tensor,
+    mask: &'a Tensor,
+    value: Scalar,
+) -> Result<Plan<'a, impl Kernel + 'a>> {
+    masked_fill_any(input, mask, value, true)
 }
 
 /// `masked_fill(input, mask, value)` with a 0-dim tensor `value` (cast to `input`'s dtype).
 /// RuntimeError "masked_fill_ only supports a 0-dimensional value tensor, but got tensor with 1
 /// dimension(s)."; otherwise as `masked_fill`.
 pub fn masked_fill_tensor(input: &Tensor, mask: &Tensor, value: &Tensor) -> Result<Tensor> {
+    masked_fill_tensor_plan(input, mask, value)?.run()
+}
+
+/// `masked_fill_tensor` checked and ready to run (Note [One kernel per op]).
+pub fn masked_fill_tensor_plan<'a>(
+    input: &'a Tensor,
+    mask: &'a Tensor,
+    value: &Tensor,
+) -> Result<Plan<'a, impl Kernel + 'a>> {
     if value.dim() != 0 {
         return Err(Error::runtime(format!(
             "masked_fill_ only supports a 0-dimensional value tensor, but got tensor with {} dimension(s).",
             value.dim()
         )));
     }
-    masked_fill_impl(input, mask, value.item()?, false)
+    masked_fill_any(input, mask, value.item()?, false)
 }
 
 /// `masked_select(input, mask)`: the 1-D tensor of the elements of `input` where the bool `mask`
 /// is true, after broadcasting both. RuntimeError "masked_select: expected BoolTensor for mask"
 /// (torch: `torch.masked_select`).
 pub fn masked_select(input: &Tensor, mask: &Tensor) -> Result<Tensor> {
+    masked_select_plan(input, mask)?.run()
+}
+
+/// `masked_select` checked and ready to run (Note [One kernel per op]): the meta step counts
+/// the selected elements (the result's length).
+pub fn masked_select_plan<'a>(
+    input: &'a Tensor,
+    mask: &'a Tensor,
+) -> Result<Plan<'a, impl Kernel + 'a>> {
     if mask.dtype() != DType::Bool {
         return Err(Error::runtime(
             "masked_select: expected BoolTensor for mask",
         ));
     }
     let shape = broadcast_shapes(input.sizes(), mask.sizes())?;
-    let xs = input.broadcast_strides(&shape)?;
     let ms = mask.broadcast_strides(&shape)?;
     let pm = mask.data_ptr::<bool>() as *const bool;
     let mut count = 0usize;
@@ -358,22 +954,35 @@ pub fn masked_select(input: &Tensor, mask: &Tensor) -> Result<Tensor> {
         // SAFETY: `m` comes from `mask`'s broadcast geometry over `shape`.
         count += unsafe { *pm.offset(m) } as usize;
     });
-    let out = Tensor::zeros(&[count], input.dtype())?;
-    crate::dispatch!(input.dtype(), T => {
-        let (px, po) = (input.data_ptr::<T>() as *const T, out.data_ptr::<T>());
-        let mut k = 0usize;
-        crate::core::iter::strided_for_each(&shape, [&xs, &ms], |[x, m]| {
-            // SAFETY: offsets from each tensor's broadcast geometry; `k < count` because the mask
-            // is read-only and was counted above.
-            unsafe {
-                if *pm.offset(m) {
-                    *po.add(k) = *px.offset(x);
-                    k += 1;
-                }
+    Ok(Plan::new(
+        Cow::Owned(vec![count]),
+        input.dtype(),
+        [Some(input), Some(mask), None],
+        move |out: &Tensor, fresh: bool| {
+            if !fresh {
+                assert_no_overlap(out, input)?;
+                assert_no_overlap(out, mask)?;
             }
-        });
-    });
-    Ok(out)
+            let xs = input.broadcast_strides(&shape)?;
+            let so = out.strides()[0];
+            crate::dispatch!(input.dtype(), T => {
+                let (px, po) = (input.data_ptr::<T>() as *const T, out.data_ptr::<T>());
+                let mut k = 0isize;
+                crate::core::iter::strided_for_each(&shape, [&xs, &ms], |[x, m]| {
+                    // SAFETY: offsets from each tensor's broadcast geometry; fewer than `count`
+                    // elements are written (the mask is read-only and was counted in the meta
+                    // step), each at `out`'s stride.
+                    unsafe {
+                        if *pm.offset(m) {
+                            *po.offset(k * so) = *px.offset(x);
+                            k += 1;
+                        }
+                    }
+                });
+            });
+            Ok(())
+        },
+    ))
 }
 
 /// `take(input, index)`: the elements of the flattened `input` at the int64 positions `index`
@@ -381,31 +990,49 @@ pub fn masked_select(input: &Tensor, mask: &Tensor) -> Result<Tensor> {
 /// long tensor for index, but got Int"; IndexError "out of range: tried to access index 10 on a
 /// tensor of 6 elements." (torch: `torch.take`).
 pub fn take(input: &Tensor, index: &Tensor) -> Result<Tensor> {
+    take_plan(input, index)?.run()
+}
+
+/// `take` checked and ready to run (Note [One kernel per op]).
+pub fn take_plan<'a>(input: &'a Tensor, index: &'a Tensor) -> Result<Plan<'a, impl Kernel + 'a>> {
     if index.dtype() != DType::Int64 {
         return Err(Error::runtime(format!(
             "take(): Expected a long tensor for index, but got {}",
             index.dtype().scalar_type_name()
         )));
     }
+    // The index values are read (and checked) first, as before any allocation: an expanded
+    // index too large to copy is a MemoryError.
     let n = input.numel() as i64;
     let iv = index_values(index)?;
-    let flat = reshape(input, &[-1])?;
-    let out = Tensor::zeros(index.sizes(), input.dtype())?;
-    crate::dispatch!(input.dtype(), T => {
-        let vals = super::conversion::try_to_vec::<T>(&flat)?;
-        let po = out.data_ptr::<T>();
-        for (k, &v) in iv.iter().enumerate() {
-            if v < -n || v >= n {
-                return Err(Error::index(format!(
-                    "out of range: tried to access index {v} on a tensor of {n} elements."
-                )));
-            }
-            let i = if v < 0 { v + n } else { v } as usize;
-            // SAFETY: `out` is a fresh contiguous tensor of `iv.len()` elements.
-            unsafe { *po.add(k) = vals[i] };
-        }
-    });
-    Ok(out)
+    if let Some(&v) = iv.iter().find(|&&v| v < -n || v >= n) {
+        return Err(Error::index(format!(
+            "out of range: tried to access index {v} on a tensor of {n} elements."
+        )));
+    }
+    Ok(Plan::new(
+        Cow::Borrowed(index.sizes()),
+        input.dtype(),
+        [Some(input), Some(index), None],
+        move |out: &Tensor, _| {
+            let flat = reshape(input, &[-1])?;
+            crate::dispatch!(input.dtype(), T => {
+                // The values are read (copied) before `out`, which may be `input`, is written.
+                let vals = super::conversion::try_to_vec::<T>(&flat)?;
+                let po = out.data_ptr::<T>();
+                let mut k = 0usize;
+                // Row-major order: the k-th position of `out` takes `index`'s k-th value.
+                crate::core::iter::strided_for_each(out.sizes(), [out.strides()], |[o]| {
+                    let v = iv[k];
+                    k += 1;
+                    // SAFETY: `o` addresses an element of `out` (its own geometry); `v` was
+                    // checked to lie in `[-n, n)`.
+                    unsafe { *po.offset(o) = vals[if v < 0 { v + n } else { v } as usize] };
+                });
+            });
+            Ok(())
+        },
+    ))
 }
 
 // ----- nonzero --------------------------------------------------------------------------------

@@ -3,11 +3,13 @@
 //! `native/LinearAlgebra.cpp`, `native/Blas.cpp`).
 
 use super::gemm::batched_matmul_into;
+use super::plan::{Kernel, Plan};
 use super::view::{expand, reshape, transpose, unsqueeze};
 use crate::core::dtype::DType;
 use crate::core::error::{Error, Result};
-use crate::core::ops::mul;
+use crate::core::ops::mul_plan;
 use crate::core::tensor::{broadcast_shapes, contiguous_strides, Tensor};
+use std::borrow::Cow;
 
 // ----- error texts ---------------------------------------------------------------------------
 
@@ -35,6 +37,11 @@ pub(super) fn not_implemented_for_bool(op: &str) -> Error {
 /// shapes cannot be multiplied (2x3 and 2x3)", and `"addmm_impl_cpu_" not implemented for
 /// 'Bool'` (torch: `torch.mm`).
 pub fn mm(input: &Tensor, mat2: &Tensor) -> Result<Tensor> {
+    mm_plan(input, mat2)?.run()
+}
+
+/// `mm` checked and ready to run (Note [One kernel per op]).
+pub fn mm_plan<'a>(input: &'a Tensor, mat2: &'a Tensor) -> Result<Plan<'a, impl Kernel + 'a>> {
     if input.dim() != 2 {
         return Err(Error::runtime("self must be a matrix"));
     }
@@ -49,9 +56,36 @@ pub fn mm(input: &Tensor, mat2: &Tensor) -> Result<Tensor> {
             a[0], a[1], b[0], b[1]
         )));
     }
-    let out = Tensor::zeros(&[a[0], b[1]], input.dtype())?;
-    batched_matmul_into(&out, input, mat2, "addmm_impl_cpu_")?;
-    Ok(out)
+    Ok(Plan::new(
+        Cow::Owned(vec![a[0], b[1]]),
+        input.dtype(),
+        [Some(input), Some(mat2), None],
+        move |out: &Tensor, fresh: bool| {
+            gemm_into(out, fresh, input, mat2, |o| {
+                batched_matmul_into(o, input, mat2, "addmm_impl_cpu_")
+            })
+        },
+    ))
+}
+
+/// Run `product` (a GEMM accumulating into a zero-filled contiguous output that aliases no
+/// operand) into `out`: directly when `out` is fresh, or contiguous and sharing no memory with
+/// `a` or `b`; otherwise into a contiguous temporary copied into `out` (as torch's `addmm`
+/// resolves a non-contiguous result).
+fn gemm_into(
+    out: &Tensor,
+    fresh: bool,
+    a: &Tensor,
+    b: &Tensor,
+    product: impl FnOnce(&Tensor) -> Result<()>,
+) -> Result<()> {
+    if fresh || (out.is_contiguous() && !out.shares_storage(a) && !out.shares_storage(b)) {
+        out.fill_cast(crate::core::Scalar::Int(0));
+        return product(out);
+    }
+    let tmp = Tensor::zeros(out.sizes(), out.dtype())?;
+    product(&tmp)?;
+    out.copy_from(&tmp)
 }
 
 /// `mv`: an `n×k` matrix times a `k` vector, an `n` vector (torch's `addmv` checks and texts:
@@ -78,6 +112,11 @@ fn mv(mat: &Tensor, vec: &Tensor) -> Result<Tensor> {
 /// elements, but got 3 and 4 elements respectively", `"dot" not implemented for 'Bool'`
 /// (torch: `torch.dot`).
 pub fn dot(input: &Tensor, other: &Tensor) -> Result<Tensor> {
+    dot_plan(input, other)?.run()
+}
+
+/// `dot` checked and ready to run (Note [One kernel per op]).
+pub fn dot_plan<'a>(input: &'a Tensor, other: &'a Tensor) -> Result<Plan<'a, impl Kernel + 'a>> {
     if input.dim() != 1 || other.dim() != 1 {
         return Err(Error::runtime(format!(
             "1D tensors expected, but got {}D and {}D tensors",
@@ -101,19 +140,32 @@ pub fn dot(input: &Tensor, other: &Tensor) -> Result<Tensor> {
     if input.dtype() == DType::Bool {
         return Err(not_implemented_for_bool("dot"));
     }
-    let out = Tensor::zeros(&[], input.dtype())?;
-    // A 1×n by n×1 product: the kernels' n == 1 path is the dot product.
-    let a = unsqueeze(input, 0)?;
-    let b = unsqueeze(other, 1)?;
-    let o = out.as_strided(vec![1, 1], vec![1, 1], 0);
-    batched_matmul_into(&o, &a, &b, "dot")?;
-    Ok(out)
+    Ok(Plan::new(
+        Cow::Owned(Vec::new()),
+        input.dtype(),
+        [Some(input), Some(other), None],
+        move |out: &Tensor, fresh: bool| {
+            gemm_into(out, fresh, input, other, |o| {
+                // A 1×n by n×1 product: the kernels' n == 1 path is the dot product.
+                let a = unsqueeze(input, 0)?;
+                let b = unsqueeze(other, 1)?;
+                let o = o.as_strided(vec![1, 1], vec![1, 1], o.storage_offset());
+                batched_matmul_into(&o, &a, &b, "dot")
+            })
+        },
+    ))
 }
 
 /// `outer(input, vec2)`: the outer product of two 1-D tensors, `[n, m]`, with type promotion.
 /// RuntimeError "outer: Expected 1-D argument self, but got 2-D" (or `vec2`) (torch:
 /// `torch.outer`).
 pub fn outer(input: &Tensor, vec2: &Tensor) -> Result<Tensor> {
+    outer_plan(input, vec2)?.run()
+}
+
+/// `outer` checked and ready to run (Note [One kernel per op]): `mul`'s kernel on `input` as a
+/// column and `vec2` as a row.
+pub fn outer_plan<'a>(input: &'a Tensor, vec2: &'a Tensor) -> Result<Plan<'a, impl Kernel + 'a>> {
     for (t, name) in [(input, "self"), (vec2, "vec2")] {
         if t.dim() != 1 {
             return Err(Error::runtime(format!(
@@ -122,7 +174,17 @@ pub fn outer(input: &Tensor, vec2: &Tensor) -> Result<Tensor> {
             )));
         }
     }
-    mul(&unsqueeze(input, 1)?, vec2)
+    let column = unsqueeze(input, 1)?;
+    let (shape, dtype) = {
+        let p = mul_plan(&column, vec2)?;
+        (p.shape().to_vec(), p.dtype())
+    };
+    Ok(Plan::new(
+        Cow::Owned(shape),
+        dtype,
+        [Some(input), Some(vec2), None],
+        move |out: &Tensor, _| mul_plan(&column, vec2)?.run_into(out),
+    ))
 }
 
 /// torch's `should_fold`: whether `matmul` folds the batch dims of the larger operand into the

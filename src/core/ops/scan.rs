@@ -1,10 +1,13 @@
 //! src/core/ops/scan.rs: cumulative ops along a dim — `cumsum`, `cumprod` (PyTorch:
-//! `native/ReduceOps.cpp`, the scan kernels of `native/cpu/ReduceOpsKernel.cpp`).
+//! `native/ReduceOps.cpp`, the scan kernels of `native/cpu/ReduceOpsKernel.cpp`), each with its
+//! plan (Note [One kernel per op]).
 
+use super::plan::{Kernel, Plan};
 use super::reduce_ops::int_to_long;
 use crate::core::dtype::{DType, Element};
 use crate::core::error::Result;
 use crate::core::tensor::{maybe_wrap_dim, Tensor};
+use std::borrow::Cow;
 
 /// `x` as a contiguous tensor seen as `[outer, n, inner]` around dim `d` (0-dim: all 1).
 fn split_at_dim(x: &Tensor, d: usize) -> (usize, usize, usize) {
@@ -15,16 +18,48 @@ fn split_at_dim(x: &Tensor, d: usize) -> (usize, usize, usize) {
     (s[..d].iter().product(), s[d], s[d + 1..].iter().product())
 }
 
-/// Running sums (`add`) or products along `dim`, on a contiguous copy converted to `out_dtype`.
-fn scan(input: &Tensor, dim: i64, out_dtype: DType, add: bool) -> Result<Tensor> {
+/// The plan of `cumsum` (`add`) or `cumprod`: the result has `input`'s shape and `out_dtype`.
+fn scan_plan(
+    input: &Tensor,
+    dim: i64,
+    out_dtype: DType,
+    add: bool,
+) -> Result<Plan<'_, impl Kernel + '_>> {
     let d = maybe_wrap_dim(dim, input.dim())?;
-    let out = input.to_dtype(out_dtype)?;
-    let (outer, n, inner) = split_at_dim(&out, d);
+    Ok(Plan::new(
+        Cow::Borrowed(input.sizes()),
+        out_dtype,
+        [Some(input), None, None],
+        move |out: &Tensor, _| {
+            if out.is_contiguous() {
+                // `input` converted into `out`, then scanned in place (`out` may be `input`).
+                out.copy_from(input)?;
+                scan_in_place(out, d, add);
+                Ok(())
+            } else {
+                let tmp = input.to_dtype(out_dtype)?.contiguous()?;
+                let tmp = if tmp.shares_storage(input) {
+                    tmp.clone_data()?
+                } else {
+                    tmp
+                };
+                scan_in_place(&tmp, d, add);
+                out.copy_from(&tmp)
+            }
+        },
+    ))
+}
+
+/// Running sums (`add`) or products along dim `d` of the contiguous tensor `out`, in place.
+fn scan_in_place(out: &Tensor, d: usize, add: bool) {
+    let (outer, n, inner) = split_at_dim(out, d);
     if out.numel() == 0 {
-        return Ok(out);
+        return;
     }
+    let out_dtype = out.dtype();
     crate::dispatch!(out_dtype, T => {
-        // SAFETY: `out` is a fresh contiguous tensor of `outer * n * inner` elements owned here.
+        // SAFETY: `out` is contiguous with `outer * n * inner` elements, and no other reference
+        // to them is alive during the scan (the caller's copy into it has finished).
         let s = unsafe { std::slice::from_raw_parts_mut(out.data_ptr::<T>(), out.numel()) };
         let float = out_dtype.is_floating_point();
         for o in 0..outer {
@@ -48,19 +83,36 @@ fn scan(input: &Tensor, dim: i64, out_dtype: DType, add: bool) -> Result<Tensor>
             }
         }
     });
-    Ok(out)
 }
 
 /// `cumsum(input, dim, *, dtype=None)`: running sums along `dim`, same shape. Dtype: `dtype` if
 /// given (the input is converted first), else int64 for bool/integer inputs, the input's for
 /// floats. IndexError for `dim` out of range (torch: `torch.cumsum`).
 pub fn cumsum(input: &Tensor, dim: i64, dtype: Option<DType>) -> Result<Tensor> {
-    scan(input, dim, int_to_long(input, dtype), true)
+    cumsum_plan(input, dim, dtype)?.run()
+}
+
+/// `cumsum` checked and ready to run (Note [One kernel per op]).
+pub fn cumsum_plan(
+    input: &Tensor,
+    dim: i64,
+    dtype: Option<DType>,
+) -> Result<Plan<'_, impl Kernel + '_>> {
+    scan_plan(input, dim, int_to_long(input, dtype), true)
 }
 
 /// `cumprod(input, dim, *, dtype=None)`: running products along `dim`; otherwise as `cumsum`.
 pub fn cumprod(input: &Tensor, dim: i64, dtype: Option<DType>) -> Result<Tensor> {
-    scan(input, dim, int_to_long(input, dtype), false)
+    cumprod_plan(input, dim, dtype)?.run()
+}
+
+/// `cumprod` checked and ready to run (Note [One kernel per op]).
+pub fn cumprod_plan(
+    input: &Tensor,
+    dim: i64,
+    dtype: Option<DType>,
+) -> Result<Plan<'_, impl Kernel + '_>> {
+    scan_plan(input, dim, int_to_long(input, dtype), false)
 }
 
 #[cfg(test)]

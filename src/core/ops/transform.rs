@@ -3,11 +3,13 @@
 //! `contiguous`, `clone`, `cat`, `stack`, `flip`, `roll`, `repeat`, `tile`, `tril`, `triu`,
 //! `diag`, `trace`.
 
+use super::plan::{assert_no_overlap, copy_then, Kernel, Plan};
 use super::view::wrap_dims_unique;
 use crate::core::error::{Error, Result};
 use crate::core::ops::{diagonal, narrow, reshape, sum, unsqueeze, view};
 use crate::core::promote::result_type;
 use crate::core::tensor::{contiguous_strides, maybe_wrap_dim, Tensor};
+use std::borrow::Cow;
 
 /// `Tensor.contiguous()`: `input` itself (another handle) when row-major contiguous, else a
 /// contiguous copy (torch: `Tensor.contiguous`).
@@ -33,6 +35,17 @@ fn cat_should_skip(t: &Tensor) -> bool {
 /// a 0-dim input, mismatching dims or sizes, IndexError for an out-of-range `dim`
 /// (torch: `torch.cat`).
 pub fn cat(tensors: &[Tensor], dim: i64) -> Result<Tensor> {
+    cat_plan(tensors, dim)?.run()
+}
+
+/// `cat` checked and ready to run (Note [One kernel per op]). Written into `out=`, `out` may
+/// share no memory with an input (torch's `assert_no_overlap` in cat's meta step).
+pub fn cat_plan(tensors: &[Tensor], dim: i64) -> Result<Plan<'_, impl Kernel + '_>> {
+    cat_parts_plan(Cow::Borrowed(tensors), dim)
+}
+
+/// `cat` of `tensors` (borrowed, or made by the caller: `stack`'s unsqueezed views).
+fn cat_parts_plan(tensors: Cow<'_, [Tensor]>, dim: i64) -> Result<Plan<'_, impl Kernel + '_>> {
     if let Some(pos) = tensors.iter().position(|t| t.dim() == 0) {
         return Err(Error::runtime(format!(
             "zero-dimensional tensor (at position {pos}) cannot be concatenated"
@@ -45,56 +58,65 @@ pub fn cat(tensors: &[Tensor], dim: i64) -> Result<Tensor> {
     }
     let refs: Vec<&Tensor> = tensors.iter().collect();
     let dtype = result_type(&refs);
-    let Some(valid) = tensors.iter().position(|t| !cat_should_skip(t)) else {
-        return Tensor::zeros(&[0], dtype);
-    };
-    let first = &tensors[valid];
-    let d = maybe_wrap_dim(dim, first.dim())?;
-    let mut size_at_dim = 0usize;
-    for (i, t) in tensors.iter().enumerate() {
-        if cat_should_skip(t) {
-            continue;
-        }
-        if t.dim() != first.dim() {
-            return Err(Error::runtime(format!(
-                "Tensors must have same number of dimensions: got {} and {}",
-                first.dim(),
-                t.dim()
-            )));
-        }
-        for k in 0..first.dim() {
-            if k != d && first.sizes()[k] != t.sizes()[k] {
-                return Err(Error::runtime(format!(
-                    "Sizes of tensors must match except in dimension {d}. Expected size {} but got size {} for tensor number {i} in the list.",
-                    first.sizes()[k],
-                    t.sizes()[k]
-                )));
+    let (d, out_sizes) = match tensors.iter().position(|t| !cat_should_skip(t)) {
+        None => (0, vec![0]),
+        Some(valid) => {
+            let first = &tensors[valid];
+            let d = maybe_wrap_dim(dim, first.dim())?;
+            let mut size_at_dim = 0usize;
+            for (i, t) in tensors.iter().enumerate() {
+                if cat_should_skip(t) {
+                    continue;
+                }
+                if t.dim() != first.dim() {
+                    return Err(Error::runtime(format!(
+                        "Tensors must have same number of dimensions: got {} and {}",
+                        first.dim(),
+                        t.dim()
+                    )));
+                }
+                for k in 0..first.dim() {
+                    if k != d && first.sizes()[k] != t.sizes()[k] {
+                        return Err(Error::runtime(format!(
+                            "Sizes of tensors must match except in dimension {d}. Expected size {} but got size {} for tensor number {i} in the list.",
+                            first.sizes()[k],
+                            t.sizes()[k]
+                        )));
+                    }
+                }
+                size_at_dim = size_at_dim
+                    .checked_add(t.sizes()[d])
+                    .ok_or_else(|| Error::runtime("cat(): the result size overflows"))?;
             }
+            let mut out_sizes = first.sizes().to_vec();
+            out_sizes[d] = size_at_dim;
+            (d, out_sizes)
         }
-        size_at_dim = size_at_dim
-            .checked_add(t.sizes()[d])
-            .ok_or_else(|| Error::runtime("cat(): the result size overflows"))?;
-    }
-    let mut out_sizes = first.sizes().to_vec();
-    out_sizes[d] = size_at_dim;
-    let out = Tensor::zeros(&out_sizes, dtype)?;
-    let out_strides = out.strides().to_vec();
-    let mut pos = 0usize;
-    for t in tensors {
-        if cat_should_skip(t) {
-            continue;
-        }
-        let len = t.sizes()[d];
-        if len > 0 {
-            let mut sizes = out_sizes.clone();
-            sizes[d] = len;
-            let offset = pos * out_strides[d] as usize;
-            let part = out.as_strided(sizes, out_strides.clone(), offset);
-            part.copy_from(t)?;
-        }
-        pos += len;
-    }
-    Ok(out)
+    };
+    Ok(Plan::new(
+        Cow::Owned(out_sizes),
+        dtype,
+        [None, None, None],
+        move |out: &Tensor, fresh: bool| {
+            if !fresh {
+                for t in tensors.iter() {
+                    assert_no_overlap(out, t)?;
+                }
+            }
+            let mut pos = 0usize;
+            for t in tensors.iter() {
+                if cat_should_skip(t) {
+                    continue;
+                }
+                let len = t.sizes()[d];
+                if len > 0 {
+                    narrow(out, d as i64, pos as i64, len as i64)?.copy_from(t)?;
+                }
+                pos += len;
+            }
+            Ok(())
+        },
+    ))
 }
 
 /// `stack(tensors, dim=0)`: the tensors (all of one shape) stacked along a new dim `dim`, which
@@ -103,6 +125,12 @@ pub fn cat(tensors: &[Tensor], dim: i64) -> Result<Tensor> {
 /// tensor to be equal size, but got [2] at entry 0 and [3] at entry 1"; torch checks this only
 /// for a new dim before the last, the last-dim case reports `cat`'s error) (torch: `torch.stack`).
 pub fn stack(tensors: &[Tensor], dim: i64) -> Result<Tensor> {
+    stack_plan(tensors, dim)?.run()
+}
+
+/// `stack` checked and ready to run (Note [One kernel per op]): `cat` of the unsqueezed
+/// tensors.
+pub fn stack_plan(tensors: &[Tensor], dim: i64) -> Result<Plan<'static, impl Kernel>> {
     let Some(first) = tensors.first() else {
         return Err(Error::runtime("stack expects a non-empty TensorList"));
     };
@@ -122,7 +150,7 @@ pub fn stack(tensors: &[Tensor], dim: i64) -> Result<Tensor> {
         .iter()
         .map(|t| unsqueeze(t, d as i64))
         .collect::<Result<Vec<_>>>()?;
-    cat(&parts, d as i64)
+    cat_parts_plan(Cow::Owned(parts), d as i64)
 }
 
 /// `flip(input, dims)`: a copy with the order of elements reversed along each of `dims`.
@@ -243,65 +271,128 @@ pub fn tile(input: &Tensor, dims: &[i64]) -> Result<Tensor> {
     repeat(input, dims)
 }
 
-fn tri(input: &Tensor, diagonal: i64, lower: bool) -> Result<Tensor> {
+/// The plan of `tril` (`lower`) or `triu`: a copy of `input` with one triangle of each matrix
+/// (the last two dims) zeroed.
+fn tri_plan(input: &Tensor, diagonal: i64, lower: bool) -> Result<Plan<'_, impl Kernel + '_>> {
     let name = if lower { "tril" } else { "triu" };
     if input.dim() < 2 {
         return Err(Error::runtime(format!(
             "{name}: input tensor must have at least 2 dimensions"
         )));
     }
-    let out = input.clone_data()?;
+    Ok(copy_then(
+        input,
+        Cow::Borrowed(input.sizes()),
+        [None, None],
+        move |out| {
+            zero_triangle(out, diagonal, lower);
+            Ok(())
+        },
+    ))
+}
+
+/// Zero the elements of each matrix of `out` (its last two dims, any strides) above (`lower`)
+/// or below the `diagonal`-th diagonal.
+fn zero_triangle(out: &Tensor, diagonal: i64, lower: bool) {
     let nd = out.dim();
     let (rows, cols) = (out.sizes()[nd - 2], out.sizes()[nd - 1]);
-    let mats = out.numel().checked_div(rows * cols).unwrap_or(0);
+    let (rs, cs) = (out.strides()[nd - 2], out.strides()[nd - 1]);
+    let batch = &out.sizes()[..nd - 2];
+    if out.numel() == 0 {
+        return;
+    }
     crate::dispatch!(out.dtype(), T => {
-        // SAFETY: `out` is a fresh contiguous tensor owned here.
-        let s = unsafe { std::slice::from_raw_parts_mut(out.data_ptr::<T>(), out.numel()) };
-        for m in 0..mats {
+        let p = out.data_ptr::<T>();
+        // The batch dims as an odometer over their offsets.
+        let mut index = vec![0usize; batch.len()];
+        loop {
+            let base: isize = index.iter().zip(out.strides()).map(|(&i, &s)| i as isize * s).sum();
             for i in 0..rows {
                 for j in 0..cols {
                     let k = j as i64 - i as i64;
-                    let zero = if lower { k > diagonal } else { k < diagonal };
-                    if zero {
-                        s[m * rows * cols + i * cols + j] = T::default();
+                    if (lower && k > diagonal) || (!lower && k < diagonal) {
+                        // SAFETY: `i < rows`, `j < cols` and the batch index is within `out`'s
+                        // sizes, so the offset addresses an element of `out`.
+                        unsafe { *p.offset(base + i as isize * rs + j as isize * cs) = T::default() };
                     }
                 }
             }
+            let mut d = batch.len();
+            loop {
+                if d == 0 {
+                    return;
+                }
+                d -= 1;
+                index[d] += 1;
+                if index[d] < batch[d] {
+                    break;
+                }
+                index[d] = 0;
+            }
         }
-    });
-    Ok(out)
+    })
 }
 
 /// `tril(input, diagonal=0)`: a copy with the elements above the `diagonal`-th diagonal of the
 /// last two dims zeroed. RuntimeError "tril: input tensor must have at least 2 dimensions"
 /// (torch: `torch.tril`).
 pub fn tril(input: &Tensor, diagonal: i64) -> Result<Tensor> {
-    tri(input, diagonal, true)
+    tril_plan(input, diagonal)?.run()
+}
+
+/// `tril` checked and ready to run (Note [One kernel per op]).
+pub fn tril_plan(input: &Tensor, diagonal: i64) -> Result<Plan<'_, impl Kernel + '_>> {
+    tri_plan(input, diagonal, true)
 }
 
 /// `triu(input, diagonal=0)`: a copy with the elements below the `diagonal`-th diagonal zeroed;
 /// otherwise as `tril`.
 pub fn triu(input: &Tensor, diagonal: i64) -> Result<Tensor> {
-    tri(input, diagonal, false)
+    triu_plan(input, diagonal)?.run()
+}
+
+/// `triu` checked and ready to run (Note [One kernel per op]).
+pub fn triu_plan(input: &Tensor, diagonal: i64) -> Result<Plan<'_, impl Kernel + '_>> {
+    tri_plan(input, diagonal, false)
 }
 
 /// `diag(input, diagonal=0)`: for a 1-D input, the square matrix with it on the `diagonal`-th
 /// diagonal; for a 2-D input, a copy of that diagonal (1-D). RuntimeError "diag(): Supports 1D or
 /// 2D tensors. Got 3D" (torch: `torch.diag`).
 pub fn diag(input: &Tensor, diagonal: i64) -> Result<Tensor> {
-    match input.dim() {
+    diag_plan(input, diagonal)?.run()
+}
+
+/// `diag` checked and ready to run (Note [One kernel per op]).
+pub fn diag_plan(input: &Tensor, diagonal: i64) -> Result<Plan<'_, impl Kernel + '_>> {
+    let shape = match input.dim() {
         1 => {
             let n = input.sizes()[0] + diagonal.unsigned_abs() as usize;
-            let out = Tensor::zeros(&[n, n], input.dtype())?;
-            let d = self::diagonal(&out, diagonal, 0, 1)?;
-            d.copy_from(input)?;
-            Ok(out)
+            vec![n, n]
         }
-        2 => self::diagonal(input, diagonal, 0, 1)?.clone_data(),
-        k => Err(Error::runtime(format!(
-            "diag(): Supports 1D or 2D tensors. Got {k}D"
-        ))),
-    }
+        2 => self::diagonal(input, diagonal, 0, 1)?.sizes().to_vec(),
+        k => {
+            return Err(Error::runtime(format!(
+                "diag(): Supports 1D or 2D tensors. Got {k}D"
+            )))
+        }
+    };
+    Ok(Plan::new(
+        Cow::Owned(shape),
+        input.dtype(),
+        [Some(input), None, None],
+        move |out: &Tensor, fresh: bool| {
+            if !fresh {
+                assert_no_overlap(out, input)?;
+            }
+            if input.dim() == 1 {
+                out.fill_cast(crate::core::Scalar::Int(0));
+                self::diagonal(out, diagonal, 0, 1)?.copy_from(input)
+            } else {
+                out.copy_from(&self::diagonal(input, diagonal, 0, 1)?)
+            }
+        },
+    ))
 }
 
 /// `trace(input)`: the sum of the main diagonal of a matrix, a 0-dim tensor (int64 for bool and

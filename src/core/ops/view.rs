@@ -34,7 +34,8 @@ pub fn infer_size(shape: &[i64], numel: usize) -> Result<Vec<usize>> {
         ))
     };
     let newsize = newsize.ok_or_else(invalid)?;
-    let ok = numel == newsize || (infer_dim.is_some() && newsize > 0 && numel % newsize == 0);
+    let ok =
+        numel == newsize || (infer_dim.is_some() && newsize > 0 && numel.is_multiple_of(newsize));
     if !ok {
         return Err(invalid());
     }
@@ -167,6 +168,19 @@ pub fn transpose(input: &Tensor, dim0: i64, dim1: i64) -> Result<Tensor> {
         strides.swap(d0, d1);
     }
     Ok(input.as_strided(sizes, strides, input.storage_offset()))
+}
+
+/// `t(input)`: the transpose of a 2-D tensor (dims 0 and 1 swapped), a view; 0-D and 1-D
+/// tensors are returned as they are (a view). RuntimeError "t() expects a tensor with <= 2
+/// dimensions, but self is 3D" otherwise (torch: `torch.t`).
+pub fn t(input: &Tensor) -> Result<Tensor> {
+    if input.dim() > 2 {
+        return Err(Error::runtime(format!(
+            "t() expects a tensor with <= 2 dimensions, but self is {}D",
+            input.dim()
+        )));
+    }
+    transpose(input, 0, if input.dim() < 2 { 0 } else { 1 })
 }
 
 /// `Tensor.T`: a view with all dims reversed (torch: `numpy_T`). As torch, warns once per

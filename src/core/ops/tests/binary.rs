@@ -13,6 +13,32 @@ fn w(s: impl Into<Scalar>) -> Tensor {
     Tensor::wrapped_scalar(s.into()).unwrap()
 }
 
+// The in-place and `out=` forms, as the bindings run them (Note [One kernel per op]).
+fn add_(s: &Tensor, o: &Tensor, alpha: Scalar) -> Result<()> {
+    add_plan(s, o, alpha)?.run_into(s)
+}
+fn sub_(s: &Tensor, o: &Tensor, alpha: Scalar) -> Result<()> {
+    sub_plan(s, o, alpha)?.run_into(s)
+}
+fn mul_(s: &Tensor, o: &Tensor) -> Result<()> {
+    mul_plan(s, o)?.run_into(s)
+}
+fn div_(s: &Tensor, o: &Tensor, mode: Option<&str>) -> Result<()> {
+    div_plan(s, o, mode)?.run_into(s)
+}
+fn add_out(out: &Tensor, a: &Tensor, b: &Tensor, alpha: Scalar) -> Result<()> {
+    add_plan(a, b, alpha)?.run_into(out)
+}
+fn sub_out(out: &Tensor, a: &Tensor, b: &Tensor, alpha: Scalar) -> Result<()> {
+    sub_plan(a, b, alpha)?.run_into(out)
+}
+fn mul_out(out: &Tensor, a: &Tensor, b: &Tensor) -> Result<()> {
+    mul_plan(a, b)?.run_into(out)
+}
+fn div_out(out: &Tensor, a: &Tensor, b: &Tensor, mode: Option<&str>) -> Result<()> {
+    div_plan(a, b, mode)?.run_into(out)
+}
+
 fn msg(r: Result<impl std::fmt::Debug>) -> (ErrorKind, String) {
     let e = r.unwrap_err();
     (e.kind, e.message)
