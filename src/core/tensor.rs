@@ -478,7 +478,7 @@ impl Tensor {
                 "external memory with negative strides {strides:?} is not supported"
             )));
         }
-        if (ptr as usize) % item != 0 {
+        if !(ptr as usize).is_multiple_of(item) {
             return Err(Error::value(format!(
                 "external memory at address {ptr:p} is not aligned to the {item}-byte elements of {dtype}"
             )));
