@@ -33,6 +33,9 @@ fn with_gil(f: impl FnOnce()) {
     // around `f` and work whether or not this thread already holds the GIL.
     unsafe {
         if ffi::Py_IsInitialized() == 0 {
+            // Not dropped either: dropping `f` would drop what it owns (an `ObjectPtr`: a
+            // decref with no interpreter).
+            std::mem::forget(f);
             return;
         }
         let gil = ffi::PyGILState_Ensure();
