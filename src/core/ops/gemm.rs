@@ -221,9 +221,9 @@ macro_rules! x86_micro_kernel {
         ) {
             use std::arch::x86_64::*;
             const NR: usize = $nv * $lanes;
-            // SAFETY (whole body): the features are enabled on this function; the loads read
-            // `kc` rows of the packed panels, inside their lengths (contract); the stores write
-            // rows `i < h`, columns `< w` of `c` (full tiles) or the local `tile`.
+            // SAFETY: (the whole body) the features are enabled on this function; the loads
+            // read `kc` rows of the packed panels, inside their lengths (contract); the stores
+            // write rows `i < h`, columns `< w` of `c` (full tiles) or the local `tile`.
             unsafe {
                 let mut acc: [[$vt; $nv]; $mr] = [[$zero(); $nv]; $mr];
                 let (mut a, mut b) = (ap, bp);
