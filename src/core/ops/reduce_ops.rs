@@ -803,11 +803,25 @@ pub fn logsumexp(input: &Tensor, dim: &[i64], keepdim: bool) -> Result<Tensor> {
     } else {
         input.to_dtype(DType::DEFAULT_FLOAT)?
     };
-    reduce_mask(&x, Some(dim))?;
+    let mask = reduce_mask(&x, Some(dim))?;
     if x.numel() == 0 {
         // log(0) = -inf over empty reductions, without amax's empty-input errors.
         let s = sum(&x, Some(dim), keepdim, None)?;
         return log(&s);
+    }
+    if x.dim() > 0 && mask.iter().filter(|&&r| r).count() == 1 {
+        // One dim: the fused kernel (Note [Fused softmax]).
+        let d = mask.iter().position(|&r| r).expect("one reduced dim");
+        let r = crate::core::ops::softmax::fused_softmax(
+            &x,
+            d,
+            crate::core::vecmath::SoftmaxOp::LogSumExp,
+        )?;
+        return if keepdim {
+            crate::core::ops::unsqueeze(&r, d as i64)
+        } else {
+            Ok(r)
+        };
     }
     let m = amax(&x, dim, true)?;
     let inf_mask = crate::core::ops::abs(&m)?;
