@@ -26,6 +26,7 @@
 mod coeffs;
 mod dispatch;
 mod kernels;
+pub(crate) mod reduce;
 mod rows;
 mod simd;
 #[cfg(test)]
