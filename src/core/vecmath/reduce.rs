@@ -207,7 +207,10 @@ mod tests {
             for &l in &levels {
                 assert_eq!(max_f32(l, &x32), mx);
                 assert_eq!(min_f32(l, &x32), mn);
-                assert_eq!(max_f64(l, &x64), x64.iter().copied().fold(f64::NEG_INFINITY, f64::max));
+                assert_eq!(
+                    max_f64(l, &x64),
+                    x64.iter().copied().fold(f64::NEG_INFINITY, f64::max)
+                );
                 assert_eq!(find_f32(l, &x32, mx), first(mx), "n={n}");
                 assert_eq!(find_f32(l, &x32, 1e9), n);
                 let mut y = x32.clone();
