@@ -95,19 +95,54 @@ fn run_batches<T: Element>(
     // SAFETY: `out` is a fresh contiguous tensor of `total` elements that no other tensor or
     // reference aliases (the callers allocate it), so a unique mutable slice over it is sound.
     let c_all = unsafe { std::slice::from_raw_parts_mut(out.data_ptr::<T>(), total) };
+    let (ars, acs, brs, bcs) = (sa[nd - 2], sa[nd - 1], sb[nd - 2], sb[nd - 1]);
+    // The batch matrices at offsets `oa` of `a` (base `a0`) and `ob` of `b` (base `b0`).
+    let mat = move |a0: *const T, b0: *const T, oa: isize, ob: isize| {
+        (
+            MatRef {
+                ptr: a0.wrapping_offset(oa),
+                rs: ars,
+                cs: acs,
+            },
+            MatRef {
+                ptr: b0.wrapping_offset(ob),
+                rs: brs,
+                cs: bcs,
+            },
+        )
+    };
+    let batches = total / (n * p);
+    let flops = n.saturating_mul(p).saturating_mul(k);
+    if batches > 1 && flops < PAR_GEMM_MIN_FLOPS && parallel::get_num_threads() > 1 {
+        // Many small products (bmm): the batch is split across threads, whole matrices per
+        // task; each matrix is computed by the same kernel call as in the serial loop.
+        let mut offs: Vec<(isize, isize)> = Vec::new();
+        if offs.try_reserve_exact(batches).is_ok() {
+            strided_for_each(batch, [&sa[..nd - 2], &sb[..nd - 2]], |[oa, ob]| {
+                offs.push((oa, ob))
+            });
+            let grain = PAR_GEMM_MIN_FLOPS.div_ceil(flops.max(1)).max(1);
+            let cp = SendPtr(c_all.as_mut_ptr());
+            let (ap, bp) = (SendPtr(a_ptr as *mut T), SendPtr(b_ptr as *mut T));
+            parallel::parallel_for(batches, grain, |i0, i1| {
+                for (i, &(oa, ob)) in offs.iter().enumerate().take(i1).skip(i0) {
+                    let (am, bm) = mat(ap.get() as *const T, bp.get() as *const T, oa, ob);
+                    // SAFETY: output matrix `i` (n·p elements at i·n·p) is this task's alone
+                    // (tasks are disjoint ranges of batch indices) and inside `out`; the
+                    // operands are as in the serial loop below.
+                    unsafe {
+                        let c = std::slice::from_raw_parts_mut(cp.get().add(i * n * p), n * p);
+                        kernel(n, p, k, am, bm, c);
+                    }
+                }
+            });
+            return;
+        }
+    }
     let mut chunks = c_all.chunks_exact_mut(n * p);
     strided_for_each(batch, [&sa[..nd - 2], &sb[..nd - 2]], |[oa, ob]| {
         let c = chunks.next().expect("one output matrix per batch index");
-        let am = MatRef {
-            ptr: a_ptr.wrapping_offset(oa),
-            rs: sa[nd - 2],
-            cs: sa[nd - 1],
-        };
-        let bm = MatRef {
-            ptr: b_ptr.wrapping_offset(ob),
-            rs: sb[nd - 2],
-            cs: sb[nd - 1],
-        };
+        let (am, bm) = mat(a_ptr, b_ptr, oa, ob);
         // SAFETY: `oa`/`ob` are offsets of batch matrices inside `a`/`b` (from their own
         // geometry), so `am` addresses a valid n×k matrix and `bm` a valid k×p matrix of `T`;
         // `c` holds exactly n·p elements.
@@ -952,6 +987,44 @@ mod tests {
         }
         run::<f32>(|x| x as f32, f32::EPSILON as f64);
         run::<f64>(|x| x, f64::EPSILON);
+    }
+
+    /// A batch of small products split across threads (bmm) equals the f64 reference per
+    /// matrix bit for bit in f64 where exact, for broadcast and strided batches.
+    #[test]
+    fn batched_small_products_across_threads() {
+        crate::core::parallel::set_num_threads(2);
+        let (bt, m, k, n) = (300, 5, 7, 3);
+        let av: Vec<f64> = (0..bt * m * k).map(|i| (i % 17) as f64 - 8.0).collect();
+        let bv: Vec<f64> = (0..bt * k * n).map(|i| (i % 13) as f64 - 6.0).collect();
+        let a = Tensor::from_vec(av.clone(), &[bt, m, k]).unwrap();
+        let b = Tensor::from_vec(bv.clone(), &[bt, k, n]).unwrap();
+        assert!(bt > 1 && m * n * k < PAR_GEMM_MIN_FLOPS);
+        let got = crate::core::ops::matmul(&a, &b).unwrap().to_vec::<f64>();
+        for t in 0..bt {
+            let want = naive(
+                &av[t * m * k..(t + 1) * m * k],
+                &bv[t * k * n..(t + 1) * k * n],
+                m,
+                k,
+                n,
+            );
+            assert_eq!(&got[t * m * n..(t + 1) * m * n], &want[..], "batch {t}");
+        }
+        // b transposed per batch (a strided view).
+        let btr = transpose(&Tensor::from_vec(bv.clone(), &[bt, n, k]).unwrap(), 1, 2).unwrap();
+        let got = crate::core::ops::matmul(&a, &btr).unwrap().to_vec::<f64>();
+        for t in 0..bt {
+            let bm: Vec<f64> = (0..k * n)
+                .map(|i| bv[t * n * k + (i % n) * k + i / n])
+                .collect();
+            let want = naive(&av[t * m * k..(t + 1) * m * k], &bm, m, k, n);
+            assert_eq!(
+                &got[t * m * n..(t + 1) * m * n],
+                &want[..],
+                "transposed batch {t}"
+            );
+        }
     }
 
     #[test]
