@@ -50,7 +50,7 @@ pub(super) trait Reducer<T: Element>: Copy {
 
 /// Reduce a contiguous slice with `LANES` independent accumulators, merged as a tree.
 #[inline]
-fn lanes_reduce<T: Element, R: Reducer<T>>(r: R, s: &[T]) -> R::Acc {
+pub(super) fn lanes_reduce<T: Element, R: Reducer<T>>(r: R, s: &[T]) -> R::Acc {
     let mut lanes = [r.identity(); LANES];
     let mut chunks = s.chunks_exact(LANES);
     for c in &mut chunks {

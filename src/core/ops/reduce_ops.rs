@@ -4,8 +4,8 @@
 //! `count_nonzero`; the whole-tensor `sum`/`mean` of the method forms.
 
 use super::reduce::{
-    coalesce, pairwise_reduce, par_pairwise_reduce, reduce_by, reduce_mask, reduce_with,
-    reduction_mask, try_filled_vec, Reducer, LANES, ROW_STRATEGY_MIN,
+    coalesce, lanes_reduce, pairwise_reduce, par_pairwise_reduce, reduce_by, reduce_mask,
+    reduce_with, reduction_mask, try_filled_vec, Reducer, LANES, ROW_STRATEGY_MIN,
 };
 use crate::core::dtype::{DType, Element};
 use crate::core::error::{Error, Result};
@@ -82,13 +82,7 @@ impl<T: Element, const F32: bool> Reducer<T> for SumFloat<F32> {
             (DType::Float64, false) => vecmath::reduce::sum_f64(vecmath::level(), unsafe {
                 std::slice::from_raw_parts(s.as_ptr() as *const f64, s.len())
             }),
-            _ => {
-                let mut acc = 0.0;
-                for &v in s {
-                    acc = self.step(acc, v);
-                }
-                acc
-            }
+            _ => lanes_reduce(self, s),
         }
     }
     fn par_reduce_slice(self, s: &[T]) -> Option<f64> {
