@@ -296,6 +296,49 @@ def run_throughput(quick, threads_label):
         fns["torch"] = lambda: torch.matmul(tma, tmb)
     case("matmul 1024 f32", "GFLOP/s", 2 * mm**3, fns)
 
+    ma64, mb64 = _C.ones((mm, mm), dtype=_C.float64), _C.ones((mm, mm), dtype=_C.float64)
+    fns = {"_C": lambda: _C.matmul(ma64, mb64)}
+    if np is not None:
+        nma64, nmb64 = np.ones((mm, mm)), np.ones((mm, mm))
+        fns["numpy"] = lambda: np.matmul(nma64, nmb64)
+    if torch is not None:
+        tma64, tmb64 = torch.ones((mm, mm), dtype=torch.float64), torch.ones((mm, mm), dtype=torch.float64)
+        fns["torch"] = lambda: torch.matmul(tma64, tmb64)
+    case("matmul 1024 f64", "GFLOP/s", 2 * mm**3, fns)
+
+    # max / argmax over 16M float32 (random normal, so argmax's position search runs far).
+    rnd = np.random.default_rng(0).standard_normal(n_sum).astype(np.float32) if np is not None else None
+    cr = _C.from_numpy(rnd) if rnd is not None else _C.ones(n_sum)
+    tr = torch.from_numpy(rnd) if torch is not None and rnd is not None else None
+    for name in ("max", "argmax"):
+        fns = {"_C": (lambda f: lambda: f(cr))(getattr(_C, name))}
+        if np is not None:
+            fns["numpy"] = (lambda f: lambda: f(rnd))(getattr(np, name))
+        if tr is not None:
+            fns["torch"] = (lambda f: lambda: f(tr))(getattr(torch, name))
+        case(f"{name} 16M f32", "GB/s", 4 * n_sum, fns)
+
+    # Fused softmax rows of 512 (512x512 float32, dim=1); numpy has no softmax.
+    sm = _C.from_numpy(rnd[: 512 * 512].reshape(512, 512)) if rnd is not None else _C.ones((512, 512))
+    tsm = torch.from_numpy(rnd[: 512 * 512].reshape(512, 512)) if tr is not None else None
+    for name in ("softmax", "log_softmax"):
+        fns = {"_C": (lambda f: lambda: f(sm, 1))(getattr(_C, name))}
+        if tsm is not None:
+            fns["torch"] = (lambda f: lambda: f(tsm, 1))(getattr(torch, name))
+        case(f"{name} 512x512 dim=1 f32", "Gel/s", 512 * 512, fns)
+
+    # sort 1M float32: values and indices (numpy: values only, np.sort's default).
+    n_sort = 1 << 20
+    srt = _C.from_numpy(rnd[:n_sort].copy()) if rnd is not None else _C.ones(n_sort)
+    fns = {"_C": lambda: _C.sort(srt)}
+    if np is not None:
+        nsrt = rnd[:n_sort].copy()
+        fns["numpy"] = lambda: np.sort(nsrt)
+    if torch is not None and rnd is not None:
+        tsrt = torch.from_numpy(rnd[:n_sort].copy())
+        fns["torch"] = lambda: torch.sort(tsrt)
+    case("sort 1M f32", "Mel/s", n_sort * 1000, fns)
+
     # Element functions (src/core/vecmath), 4M float32 in [-3, 3] ([0.01, 10] for log); numpy
     # has no sigmoid or erf ufunc: its sigmoid row is the three ufunc calls it takes.
     n_un = 4 << 20

@@ -2,6 +2,19 @@
 //! `native/CPUBlas.cpp`, `native/cpu/BlasKernel.cpp`, and the batched loop of `bmm`) — the
 //! batched driver that runs one kernel per batch matrix, cache-blocked float kernels with an
 //! AVX2 + FMA instance and a split by rows across threads, and the integer kernel.
+//!
+//! Note [GEMM results across levels]
+//! The float GEMM runs at the vecmath dispatch level (Note [CPU dispatch levels]): an AVX-512F
+//! micro-kernel (12×32 f32, 12×16 f64: 24 accumulators in zmm registers), an AVX2 + FMA one
+//! (6×16 f32, 6×8 f64) or the portable one (4×8, unfused). Every kernel computes an element
+//! of `c` as: for each `KC`-deep slice (`kc_block`, the same at every level), a sum started
+//! from zero that adds the slice's products in order, then added to `c`. So the two fused
+//! levels give bit-identical results (only the tile shapes differ, and a tile does not
+//! change what is summed in which order); the baseline rounds each product separately and
+//! differs from them by the rounding of the products: at most `k·eps·sum|a||b|` per element
+//! (tests check each level against an f64 reference with that bound, and the fused levels
+//! against each other bit for bit). Threads split the rows of `c`, which changes nothing in
+//! any element's sum.
 
 use super::linalg::not_implemented_for_bool;
 use crate::core::dtype::{DType, Element};
@@ -10,6 +23,7 @@ use crate::core::interrupt::{self, Ticker};
 use crate::core::iter::strided_for_each;
 use crate::core::parallel::{self, SendPtr};
 use crate::core::tensor::Tensor;
+use crate::core::vecmath::{self, Level};
 use std::ops::{Add, Mul};
 
 // ----- batched driver ------------------------------------------------------------------------
@@ -81,19 +95,54 @@ fn run_batches<T: Element>(
     // SAFETY: `out` is a fresh contiguous tensor of `total` elements that no other tensor or
     // reference aliases (the callers allocate it), so a unique mutable slice over it is sound.
     let c_all = unsafe { std::slice::from_raw_parts_mut(out.data_ptr::<T>(), total) };
+    let (ars, acs, brs, bcs) = (sa[nd - 2], sa[nd - 1], sb[nd - 2], sb[nd - 1]);
+    // The batch matrices at offsets `oa` of `a` (base `a0`) and `ob` of `b` (base `b0`).
+    let mat = move |a0: *const T, b0: *const T, oa: isize, ob: isize| {
+        (
+            MatRef {
+                ptr: a0.wrapping_offset(oa),
+                rs: ars,
+                cs: acs,
+            },
+            MatRef {
+                ptr: b0.wrapping_offset(ob),
+                rs: brs,
+                cs: bcs,
+            },
+        )
+    };
+    let batches = total / (n * p);
+    let flops = n.saturating_mul(p).saturating_mul(k);
+    if batches > 1 && flops < PAR_GEMM_MIN_FLOPS && parallel::get_num_threads() > 1 {
+        // Many small products (bmm): the batch is split across threads, whole matrices per
+        // task; each matrix is computed by the same kernel call as in the serial loop.
+        let mut offs: Vec<(isize, isize)> = Vec::new();
+        if offs.try_reserve_exact(batches).is_ok() {
+            strided_for_each(batch, [&sa[..nd - 2], &sb[..nd - 2]], |[oa, ob]| {
+                offs.push((oa, ob))
+            });
+            let grain = PAR_GEMM_MIN_FLOPS.div_ceil(flops.max(1)).max(1);
+            let cp = SendPtr(c_all.as_mut_ptr());
+            let (ap, bp) = (SendPtr(a_ptr as *mut T), SendPtr(b_ptr as *mut T));
+            parallel::parallel_for(batches, grain, |i0, i1| {
+                for (i, &(oa, ob)) in offs.iter().enumerate().take(i1).skip(i0) {
+                    let (am, bm) = mat(ap.get() as *const T, bp.get() as *const T, oa, ob);
+                    // SAFETY: output matrix `i` (n·p elements at i·n·p) is this task's alone
+                    // (tasks are disjoint ranges of batch indices) and inside `out`; the
+                    // operands are as in the serial loop below.
+                    unsafe {
+                        let c = std::slice::from_raw_parts_mut(cp.get().add(i * n * p), n * p);
+                        kernel(n, p, k, am, bm, c);
+                    }
+                }
+            });
+            return;
+        }
+    }
     let mut chunks = c_all.chunks_exact_mut(n * p);
     strided_for_each(batch, [&sa[..nd - 2], &sb[..nd - 2]], |[oa, ob]| {
         let c = chunks.next().expect("one output matrix per batch index");
-        let am = MatRef {
-            ptr: a_ptr.wrapping_offset(oa),
-            rs: sa[nd - 2],
-            cs: sa[nd - 1],
-        };
-        let bm = MatRef {
-            ptr: b_ptr.wrapping_offset(ob),
-            rs: sb[nd - 2],
-            cs: sb[nd - 1],
-        };
+        let (am, bm) = mat(a_ptr, b_ptr, oa, ob);
         // SAFETY: `oa`/`ob` are offsets of batch matrices inside `a`/`b` (from their own
         // geometry), so `am` addresses a valid n×k matrix and `bm` a valid k×p matrix of `T`;
         // `c` holds exactly n·p elements.
@@ -157,13 +206,123 @@ trait FloatElem: Element + Add<Output = Self> + Mul<Output = Self> {
         b: MatRef<Self>,
         c: &mut [Self],
     );
+    /// The blocked kernel compiled for AVX-512F (with AVX2 and FMA).
+    ///
+    /// # Safety
+    /// The CPU supports AVX-512F, AVX2 and FMA; the operands satisfy `gemm_float`'s contract.
+    #[cfg(target_arch = "x86_64")]
+    unsafe fn gemm_avx512(
+        m: usize,
+        n: usize,
+        k: usize,
+        a: MatRef<Self>,
+        b: MatRef<Self>,
+        c: &mut [Self],
+    );
 }
 
-/// `FloatElem` for one float type, with its AVX2 + FMA instance of the blocked kernel
-/// (`$mr` x `$nr` micro-tile). `#[target_feature]` needs a named function per instantiation,
-/// so each type gets its own wrapper, `$avx2`.
+/// A micro-kernel: `c[i, j] += sum_p ap[p, i] * bp[p, j]` for `i < h`, `j < w` over the
+/// packed `kc×MR` panel `ap` and `kc×NR` panel `bp`, `c` row-major with row stride `ldc`.
+/// The sum of each element starts from zero and adds the products in `p` order (fused or
+/// not, as the kernel's level), then is added to `c` once: every kernel of the same fusing
+/// computes the same value for an element (Note [GEMM results across levels]).
+///
+/// # Safety
+/// `ap` holds `kc·MR` and `bp` `kc·NR` elements; `c` is valid for `h` rows of `w` elements at
+/// stride `ldc`, `h <= MR`, `w <= NR`; the CPU has the kernel's features.
+type MicroKernel<T> = unsafe fn(usize, *const T, *const T, *mut T, usize, usize, usize);
+
+/// An explicit-register micro-kernel for one x86 level: `$mr` rows of `$nv` vectors of
+/// `$lanes` lanes, accumulators held in registers (the loops over `i` and `v` have constant
+/// bounds and unroll), `b`'s row loaded once per `p` and `a`'s element broadcast.
+macro_rules! x86_micro_kernel {
+    (
+        $name:ident, $t:ty, $feat:literal, $vt:ty, $mr:literal, $nv:literal, $lanes:literal,
+        zero: $zero:ident, load: $load:ident, store: $store:ident, set1: $set1:ident,
+        fmadd: $fmadd:ident, add: $add:ident
+    ) => {
+        /// # Safety
+        /// `MicroKernel`'s contract; the CPU has the features named in `target_feature`.
+        #[cfg(target_arch = "x86_64")]
+        #[target_feature(enable = $feat)]
+        unsafe fn $name(
+            kc: usize,
+            ap: *const $t,
+            bp: *const $t,
+            c: *mut $t,
+            ldc: usize,
+            h: usize,
+            w: usize,
+        ) {
+            use std::arch::x86_64::*;
+            const NR: usize = $nv * $lanes;
+            // SAFETY: (the whole body) the features are enabled on this function; the loads
+            // read `kc` rows of the packed panels, inside their lengths (contract); the stores
+            // write rows `i < h`, columns `< w` of `c` (full tiles) or the local `tile`.
+            unsafe {
+                let mut acc: [[$vt; $nv]; $mr] = [[$zero(); $nv]; $mr];
+                let (mut a, mut b) = (ap, bp);
+                for _ in 0..kc {
+                    let mut bv: [$vt; $nv] = [$zero(); $nv];
+                    for v in 0..$nv {
+                        bv[v] = $load(b.add(v * $lanes));
+                    }
+                    for i in 0..$mr {
+                        let ai = $set1(*a.add(i));
+                        for v in 0..$nv {
+                            acc[i][v] = $fmadd(ai, bv[v], acc[i][v]);
+                        }
+                    }
+                    a = a.add($mr);
+                    b = b.add(NR);
+                }
+                if h == $mr && w == NR {
+                    for i in 0..$mr {
+                        let row = c.add(i * ldc);
+                        for v in 0..$nv {
+                            let p = row.add(v * $lanes);
+                            $store(p, $add($load(p), acc[i][v]));
+                        }
+                    }
+                } else {
+                    let mut tile = [[0.0 as $t; NR]; $mr];
+                    for i in 0..$mr {
+                        for v in 0..$nv {
+                            $store(tile[i].as_mut_ptr().add(v * $lanes), acc[i][v]);
+                        }
+                    }
+                    for (i, trow) in tile.iter().enumerate().take(h) {
+                        let row = c.add(i * ldc);
+                        for (j, &tv) in trow.iter().enumerate().take(w) {
+                            *row.add(j) += tv;
+                        }
+                    }
+                }
+            }
+        }
+    };
+}
+
+x86_micro_kernel!(ukr_f32_avx2, f32, "avx2,fma", __m256, 6, 2, 8,
+    zero: _mm256_setzero_ps, load: _mm256_loadu_ps, store: _mm256_storeu_ps,
+    set1: _mm256_set1_ps, fmadd: _mm256_fmadd_ps, add: _mm256_add_ps);
+x86_micro_kernel!(ukr_f64_avx2, f64, "avx2,fma", __m256d, 6, 2, 4,
+    zero: _mm256_setzero_pd, load: _mm256_loadu_pd, store: _mm256_storeu_pd,
+    set1: _mm256_set1_pd, fmadd: _mm256_fmadd_pd, add: _mm256_add_pd);
+x86_micro_kernel!(ukr_f32_avx512, f32, "avx512f,avx2,fma", __m512, 12, 2, 16,
+    zero: _mm512_setzero_ps, load: _mm512_loadu_ps, store: _mm512_storeu_ps,
+    set1: _mm512_set1_ps, fmadd: _mm512_fmadd_ps, add: _mm512_add_ps);
+x86_micro_kernel!(ukr_f64_avx512, f64, "avx512f,avx2,fma", __m512d, 12, 2, 8,
+    zero: _mm512_setzero_pd, load: _mm512_loadu_pd, store: _mm512_storeu_pd,
+    set1: _mm512_set1_pd, fmadd: _mm512_fmadd_pd, add: _mm512_add_pd);
+
+/// `FloatElem` for one float type, with its AVX2 + FMA and AVX-512F instances of the blocked
+/// kernel. `#[target_feature]` needs a named function per instantiation, so each type gets
+/// its own wrappers, `$avx2` and `$avx512`, around its micro-kernels `$ukr2` (`$mr2`×`$nr2`)
+/// and `$ukr512` (`$mr5`×`$nr5`).
 macro_rules! impl_float_elem {
-    ($t:ty, $avx2:ident, $mr:literal, $nr:literal) => {
+    ($t:ty, $avx2:ident, $ukr2:ident, $mr2:literal, $nr2:literal,
+     $avx512:ident, $ukr512:ident, $mr5:literal, $nr5:literal) => {
         impl FloatElem for $t {
             const ZERO: Self = 0.0;
             #[inline(always)]
@@ -186,6 +345,18 @@ macro_rules! impl_float_elem {
                 // SAFETY: forwarded contract (CPU features and operand bounds).
                 unsafe { $avx2(m, n, k, a, b, c) }
             }
+            #[cfg(target_arch = "x86_64")]
+            unsafe fn gemm_avx512(
+                m: usize,
+                n: usize,
+                k: usize,
+                a: MatRef<$t>,
+                b: MatRef<$t>,
+                c: &mut [$t],
+            ) {
+                // SAFETY: forwarded contract (CPU features and operand bounds).
+                unsafe { $avx512(m, n, k, a, b, c) }
+            }
         }
 
         /// # Safety
@@ -193,24 +364,68 @@ macro_rules! impl_float_elem {
         #[cfg(target_arch = "x86_64")]
         #[target_feature(enable = "avx2,fma")]
         unsafe fn $avx2(m: usize, n: usize, k: usize, a: MatRef<$t>, b: MatRef<$t>, c: &mut [$t]) {
-            // SAFETY: forwarded operand contract.
-            unsafe { gemm_blocked::<$t, $mr, $nr, true>(m, n, k, a, b, c) }
+            // SAFETY: forwarded operand contract; the micro-kernel's features are this
+            // function's.
+            unsafe { gemm_blocked::<$t, $mr2, $nr2>(m, n, k, a, b, c, $ukr2) }
+        }
+
+        /// # Safety
+        /// The CPU supports AVX-512F, AVX2 and FMA; the operands satisfy `gemm_float`'s
+        /// contract.
+        #[cfg(target_arch = "x86_64")]
+        #[target_feature(enable = "avx512f,avx2,fma")]
+        unsafe fn $avx512(
+            m: usize,
+            n: usize,
+            k: usize,
+            a: MatRef<$t>,
+            b: MatRef<$t>,
+            c: &mut [$t],
+        ) {
+            // SAFETY: forwarded operand contract; the micro-kernel's features are this
+            // function's.
+            unsafe { gemm_blocked::<$t, $mr5, $nr5>(m, n, k, a, b, c, $ukr512) }
         }
     };
 }
 
-impl_float_elem!(f32, gemm_f32_avx2, 6, 16);
+impl_float_elem!(
+    f32,
+    gemm_f32_avx2,
+    ukr_f32_avx2,
+    6,
+    16,
+    gemm_f32_avx512,
+    ukr_f32_avx512,
+    12,
+    32
+);
 
-impl_float_elem!(f64, gemm_f64_avx2, 6, 8);
+impl_float_elem!(
+    f64,
+    gemm_f64_avx2,
+    ukr_f64_avx2,
+    6,
+    8,
+    gemm_f64_avx512,
+    ukr_f64_avx512,
+    12,
+    16
+);
 
 /// Rows of `a` per packed block (a multiple of every MR used).
 const MC: usize = 96;
 
-/// Depth of a packed block.
-const KC: usize = 256;
-
 /// Columns of `b` per packed block.
-const NC: usize = 512;
+const NC: usize = 1024;
+
+/// Depth of a packed block: 4 KiB of `T` per packed row (1024 f32, 512 f64). The same at every
+/// level, so that the fused levels add the same products in the same order (Note [GEMM
+/// results across levels]). Measured on a Zen 4 (1 MiB L2): a deep block halves the passes
+/// over `c`, and was worth ~20% over 256 at 1024² (BENCHMARKS.md).
+const fn kc_block<T>() -> usize {
+    4096 / size_of::<T>()
+}
 
 /// The floating-point GEMM: `c (m×n, row-major) += a (m×k) · b (k×n)`, accumulating in `T`
 /// (f32 in f32, as torch's BLAS does). Matrix-vector shapes (`n == 1`, `m == 1`) take direct
@@ -339,7 +554,8 @@ fn gemm_par_rows(m: usize, n: usize, k: usize) -> usize {
     m.div_ceil(threads).next_multiple_of(12)
 }
 
-/// The blocked kernel for the CPU: AVX2 + FMA when detected, else the portable one.
+/// The blocked kernel for the dispatch level (Note [CPU dispatch levels]): AVX-512F, AVX2 +
+/// FMA, or the portable one.
 ///
 /// # Safety
 /// As `gemm_float`.
@@ -351,25 +567,17 @@ unsafe fn gemm_blocked_dispatch<T: FloatElem>(
     b: MatRef<T>,
     c: &mut [T],
 ) {
-    #[cfg(target_arch = "x86_64")]
-    if std::is_x86_feature_detected!("avx2") && std::is_x86_feature_detected!("fma") {
-        // SAFETY: AVX2 and FMA were just detected; the operand contract is the caller's.
-        unsafe { T::gemm_avx2(m, n, k, a, b, c) };
-        return;
-    }
-    // SAFETY: the caller's operand contract.
-    unsafe { gemm_blocked::<T, 4, 8, false>(m, n, k, a, b, c) }
+    // SAFETY: the caller's contract; `level()` is supported by this CPU.
+    unsafe { gemm_blocked_at(vecmath::level(), m, n, k, a, b, c) }
 }
 
-/// The packed, cache-blocked GEMM (BLIS loop order): for each `NC`-column block of `b` and
-/// `KC`-deep slice, pack `b` into `NR`-wide panels; for each `MC`-row block of `a`, pack it into
-/// `MR`-tall panels; then an `MR×NR` register-tile micro-kernel sweeps the panels and adds its
-/// tile into `c`. Edges are zero-padded in the packs.
+/// `gemm_blocked_dispatch` at a given level (tests compare the levels).
 ///
 /// # Safety
-/// As `gemm_float`.
-#[inline(always)]
-unsafe fn gemm_blocked<T: FloatElem, const MR: usize, const NR: usize, const FMA: bool>(
+/// As `gemm_float`, and the CPU supports `level`.
+#[allow(clippy::too_many_arguments)]
+unsafe fn gemm_blocked_at<T: FloatElem>(
+    level: Level,
     m: usize,
     n: usize,
     k: usize,
@@ -377,52 +585,72 @@ unsafe fn gemm_blocked<T: FloatElem, const MR: usize, const NR: usize, const FMA
     b: MatRef<T>,
     c: &mut [T],
 ) {
-    let nc_max = NC.min(n.div_ceil(NR) * NR);
-    let kc_max = KC.min(k);
-    let mc_max = MC.min(m.div_ceil(MR) * MR);
+    #[cfg(target_arch = "x86_64")]
+    match level {
+        // SAFETY: the CPU supports the level (contract), and the operands are the caller's.
+        Level::Avx512 => return unsafe { T::gemm_avx512(m, n, k, a, b, c) },
+        // SAFETY: as above.
+        Level::Avx2 => return unsafe { T::gemm_avx2(m, n, k, a, b, c) },
+        Level::Baseline => {}
+    }
+    // SAFETY: the caller's operand contract; the portable micro-kernel needs no features.
+    unsafe { gemm_blocked::<T, 4, 8>(m, n, k, a, b, c, micro_kernel::<T, 4, 8>) }
+}
+
+/// The packed, cache-blocked GEMM (BLIS loop order): for each `NC`-column block of `b` and
+/// `KC`-deep slice, pack `b` into `NR`-wide panels; for each `MC`-row block of `a`, pack it into
+/// `MR`-tall panels; then the `MR×NR` register-tile micro-kernel `ukr` sweeps the panels and
+/// adds its tile into `c`. Edges are zero-padded in the packs. Strided operands (transposed
+/// views) are read in place by the packing, never copied first.
+///
+/// # Safety
+/// As `gemm_float`, and `ukr` is an `MR×NR` micro-kernel the CPU can run.
+#[inline(always)]
+unsafe fn gemm_blocked<T: FloatElem, const MR: usize, const NR: usize>(
+    m: usize,
+    n: usize,
+    k: usize,
+    a: MatRef<T>,
+    b: MatRef<T>,
+    c: &mut [T],
+    ukr: MicroKernel<T>,
+) {
+    let (mcb, kcb, ncb) = (MC, kc_block::<T>(), NC);
+    let nc_max = ncb.min(n.div_ceil(NR) * NR);
+    let kc_max = kcb.min(k);
+    let mc_max = mcb.min(m.div_ceil(MR) * MR);
     // Bounded by the block constants, not by the user's sizes.
     let mut bpack = vec![T::ZERO; kc_max * nc_max];
     let mut apack = vec![T::ZERO; kc_max * mc_max];
-    for jc in (0..n).step_by(NC) {
-        let nc = NC.min(n - jc);
-        for pc in (0..k).step_by(KC) {
-            let kc = KC.min(k - pc);
+    let cp = c.as_mut_ptr();
+    for jc in (0..n).step_by(ncb) {
+        let nc = ncb.min(n - jc);
+        for pc in (0..k).step_by(kcb) {
+            let kc = kcb.min(k - pc);
             // Pack b[pc..pc+kc, jc..jc+nc] as NR-wide panels, row p of a panel contiguous.
             for (panel, jr) in (0..nc).step_by(NR).enumerate() {
                 let w = NR.min(nc - jr);
                 let dst = &mut bpack[panel * kc * NR..(panel + 1) * kc * NR];
-                for p in 0..kc {
-                    let row = &mut dst[p * NR..(p + 1) * NR];
-                    // SAFETY: rows pc..pc+kc and columns jc..jc+nc are inside `b` (contract).
-                    match unsafe { b.row_slice(pc + p, jc + jr, w) } {
-                        Some(src) => row[..w].copy_from_slice(src),
-                        None => {
-                            for (j, v) in row[..w].iter_mut().enumerate() {
-                                // SAFETY: as above.
-                                *v = unsafe { b.at(pc + p, jc + jr + j) };
-                            }
-                        }
-                    }
-                    row[w..].fill(T::ZERO);
-                }
+                // SAFETY: rows pc..pc+kc and columns jc..jc+nc are inside `b` (contract).
+                unsafe { pack_panel(dst, b, pc, jc + jr, kc, w, NR) };
             }
-            for ic in (0..m).step_by(MC) {
+            for ic in (0..m).step_by(mcb) {
                 // At most MC·KC·NC multiply-adds between two checkpoints (Note [Interrupting
                 // kernels]).
                 interrupt::checkpoint();
-                let mc = MC.min(m - ic);
-                // Pack a[ic..ic+mc, pc..pc+kc] as MR-tall panels, column p of a panel contiguous.
+                let mc = mcb.min(m - ic);
+                // Pack a[ic..ic+mc, pc..pc+kc] as MR-tall panels, column p of a panel
+                // contiguous: the panel of aᵀ's columns, so `pack_panel` on the transpose.
+                let at = MatRef {
+                    ptr: a.ptr,
+                    rs: a.cs,
+                    cs: a.rs,
+                };
                 for (panel, ir) in (0..mc).step_by(MR).enumerate() {
                     let h = MR.min(mc - ir);
                     let dst = &mut apack[panel * kc * MR..(panel + 1) * kc * MR];
-                    for p in 0..kc {
-                        let col = &mut dst[p * MR..(p + 1) * MR];
-                        for (i, v) in col[..h].iter_mut().enumerate() {
-                            // SAFETY: rows ic..ic+mc and columns pc..pc+kc are inside `a`.
-                            *v = unsafe { a.at(ic + ir + i, pc + p) };
-                        }
-                        col[h..].fill(T::ZERO);
-                    }
+                    // SAFETY: rows ic..ic+mc and columns pc..pc+kc are inside `a`.
+                    unsafe { pack_panel(dst, at, pc, ic + ir, kc, h, MR) };
                 }
                 // Sweep the tiles.
                 for (bpanel, jr) in (0..nc).step_by(NR).enumerate() {
@@ -431,13 +659,10 @@ unsafe fn gemm_blocked<T: FloatElem, const MR: usize, const NR: usize, const FMA
                     for (apanel, ir) in (0..mc).step_by(MR).enumerate() {
                         let h = MR.min(mc - ir);
                         let ap = &apack[apanel * kc * MR..(apanel + 1) * kc * MR];
-                        let tile = micro_kernel::<T, MR, NR, FMA>(ap, bp);
-                        for (i, trow) in tile.iter().enumerate().take(h) {
-                            let start = (ic + ir + i) * n + jc + jr;
-                            for (cv, &tv) in c[start..start + w].iter_mut().zip(&trow[..w]) {
-                                *cv = *cv + tv;
-                            }
-                        }
+                        let start = (ic + ir) * n + jc + jr;
+                        // SAFETY: the panels hold kc·MR and kc·NR elements; rows
+                        // ic+ir..ic+ir+h, columns jc+jr..jc+jr+w are inside the m×n `c`.
+                        unsafe { ukr(kc, ap.as_ptr(), bp.as_ptr(), cp.add(start), n, h, w) };
                     }
                 }
             }
@@ -445,22 +670,87 @@ unsafe fn gemm_blocked<T: FloatElem, const MR: usize, const NR: usize, const FMA
     }
 }
 
-/// The `MR×NR` register tile of `ap (kc×MR packed) · bp (kc×NR packed)`.
+/// Pack rows `p0..p0+kc`, columns `j0..j0+w` of `x` into `dst` as `kc` rows of `width`
+/// elements (`w <= width`, the rest zero). Rows of `x` with contiguous columns are copied; a
+/// column-contiguous `x` (a transposed view) is read column by column, so each source element
+/// is visited in memory order either way.
+///
+/// # Safety
+/// The rows and columns are inside the matrix `x` addresses; `dst.len() == kc * width`.
 #[inline(always)]
-fn micro_kernel<T: FloatElem, const MR: usize, const NR: usize, const FMA: bool>(
-    ap: &[T],
-    bp: &[T],
-) -> [[T; NR]; MR] {
+unsafe fn pack_panel<T: FloatElem>(
+    dst: &mut [T],
+    x: MatRef<T>,
+    p0: usize,
+    j0: usize,
+    kc: usize,
+    w: usize,
+    width: usize,
+) {
+    debug_assert_eq!(dst.len(), kc * width);
+    if x.cs == 1 {
+        for (p, row) in dst.chunks_exact_mut(width).enumerate() {
+            // SAFETY: the caller's bounds.
+            let src = unsafe { x.row_slice(p0 + p, j0, w) }.expect("contiguous columns");
+            row[..w].copy_from_slice(src);
+            row[w..].fill(T::ZERO);
+        }
+    } else {
+        for j in 0..w {
+            // SAFETY: the caller's bounds; column j0 + j, rows p0.. are inside `x`.
+            let col = unsafe { x.ptr.offset((j0 + j) as isize * x.cs + p0 as isize * x.rs) };
+            for p in 0..kc {
+                // SAFETY: as above.
+                dst[p * width + j] = unsafe { *col.offset(p as isize * x.rs) };
+            }
+        }
+        if w < width {
+            for row in dst.chunks_exact_mut(width) {
+                row[w..].fill(T::ZERO);
+            }
+        }
+    }
+}
+
+/// The portable micro-kernel (`MicroKernel`, unfused): the `MR×NR` register tile of
+/// `ap (kc×MR packed) · bp (kc×NR packed)`, added into `c`.
+///
+/// # Safety
+/// `MicroKernel`'s contract.
+unsafe fn micro_kernel<T: FloatElem, const MR: usize, const NR: usize>(
+    kc: usize,
+    ap: *const T,
+    bp: *const T,
+    c: *mut T,
+    ldc: usize,
+    h: usize,
+    w: usize,
+) {
+    // SAFETY: the panels hold kc·MR and kc·NR elements (contract).
+    let (ap, bp) = unsafe {
+        (
+            std::slice::from_raw_parts(ap, kc * MR),
+            std::slice::from_raw_parts(bp, kc * NR),
+        )
+    };
     let mut acc = [[T::ZERO; NR]; MR];
     for (av, bv) in ap.chunks_exact(MR).zip(bp.chunks_exact(NR)) {
         for i in 0..MR {
             let ai = av[i];
             for j in 0..NR {
-                acc[i][j] = T::madd::<FMA>(ai, bv[j], acc[i][j]);
+                acc[i][j] = T::madd::<false>(ai, bv[j], acc[i][j]);
             }
         }
     }
-    acc
+    for (i, trow) in acc.iter().enumerate().take(h) {
+        for (j, &tv) in trow.iter().enumerate().take(w) {
+            // SAFETY: row i < h, column j < w of `c` (contract).
+            unsafe {
+                let cv = c.add(i * ldc + j);
+                *cv = *cv + tv;
+            }
+        }
+    }
 }
 
 /// The integer element types of the GEMM kernel, with wrapping arithmetic (C++'s behaviour on
@@ -591,6 +881,150 @@ mod tests {
         );
         let btv = transpose(&bt, 0, 1).unwrap();
         assert_eq!(mm(&a, &btv).unwrap().to_vec::<f32>(), want);
+    }
+
+    /// Every level the CPU has, against an f64 reference within the bound of Note [GEMM
+    /// results across levels]; the fused levels bit for bit equal; row-major, transposed and
+    /// general strided operands; edge tiles (sizes not multiples of any MR/NR) and a depth
+    /// over one `KC` slice.
+    #[test]
+    fn gemm_levels_agree() {
+        fn run<T: FloatElem + Into<f64>>(conv: fn(f64) -> T, tol: f64) {
+            for &(m, k, n) in &[
+                (1, 1, 1),
+                (2, 3, 2),
+                (13, 17, 35),
+                (25, 1100, 33),
+                (97, 64, 129),
+                (12, 8, 32),
+            ] {
+                let av: Vec<T> = (0..m * k)
+                    .map(|i| conv(((i * 37 % 101) as f64 - 50.0) / 64.0))
+                    .collect();
+                let bv: Vec<T> = (0..k * n)
+                    .map(|i| conv(((i * 53 % 97) as f64 - 48.0) / 32.0))
+                    .collect();
+                // bt: b stored column-major (n×k buffer); as: a with a column stride of 2.
+                let bt: Vec<T> = (0..n * k).map(|i| bv[(i % k) * n + i / k]).collect();
+                let a2: Vec<T> = av.iter().flat_map(|&x| [x, conv(9.0)]).collect();
+                let (af, bf): (Vec<f64>, Vec<f64>) = (
+                    av.iter().map(|&x| x.into()).collect(),
+                    bv.iter().map(|&x| x.into()).collect(),
+                );
+                let want = naive(&af, &bf, m, k, n);
+                let bound: Vec<f64> = {
+                    let aa: Vec<f64> = af.iter().map(|x| x.abs()).collect();
+                    let bb: Vec<f64> = bf.iter().map(|x| x.abs()).collect();
+                    naive(&aa, &bb, m, k, n)
+                };
+                let mut fused: Option<Vec<T>> = None;
+                for level in Level::ALL.into_iter().filter(|l| l.is_supported()) {
+                    let operands = [
+                        (
+                            MatRef {
+                                ptr: av.as_ptr(),
+                                rs: k as isize,
+                                cs: 1,
+                            },
+                            MatRef {
+                                ptr: bv.as_ptr(),
+                                rs: n as isize,
+                                cs: 1,
+                            },
+                        ),
+                        (
+                            MatRef {
+                                ptr: av.as_ptr(),
+                                rs: k as isize,
+                                cs: 1,
+                            },
+                            MatRef {
+                                ptr: bt.as_ptr(),
+                                rs: 1,
+                                cs: k as isize,
+                            },
+                        ),
+                        (
+                            MatRef {
+                                ptr: a2.as_ptr(),
+                                rs: 2 * k as isize,
+                                cs: 2,
+                            },
+                            MatRef {
+                                ptr: bv.as_ptr(),
+                                rs: n as isize,
+                                cs: 1,
+                            },
+                        ),
+                    ];
+                    let mut first: Option<Vec<T>> = None;
+                    for (am, bm) in operands {
+                        let mut c = vec![T::ZERO; m * n];
+                        // SAFETY: the MatRefs address m×k and k×n matrices inside the
+                        // buffers; `c` has m·n elements; the level is supported.
+                        unsafe { gemm_blocked_at(level, m, n, k, am, bm, &mut c) };
+                        for ((&g, &w), &bd) in c.iter().zip(&want).zip(&bound) {
+                            let g: f64 = g.into();
+                            assert!(
+                                (g - w).abs() <= tol * k as f64 * bd,
+                                "{level:?} {m}x{k}x{n}: {g} vs {w}"
+                            );
+                        }
+                        // Packing never changes the values.
+                        match &first {
+                            None => first = Some(c),
+                            Some(f) => assert!(f == &c, "{level:?}: strided operands differ"),
+                        }
+                    }
+                    if level != Level::Baseline {
+                        match &fused {
+                            None => fused = first,
+                            Some(f) => assert!(Some(f) == first.as_ref(), "fused levels differ"),
+                        }
+                    }
+                }
+            }
+        }
+        run::<f32>(|x| x as f32, f32::EPSILON as f64);
+        run::<f64>(|x| x, f64::EPSILON);
+    }
+
+    /// A batch of small products split across threads (bmm) equals the f64 reference per
+    /// matrix bit for bit in f64 where exact, for broadcast and strided batches.
+    #[test]
+    fn batched_small_products_across_threads() {
+        crate::core::parallel::set_num_threads(2);
+        let (bt, m, k, n) = (300, 5, 7, 3);
+        let av: Vec<f64> = (0..bt * m * k).map(|i| (i % 17) as f64 - 8.0).collect();
+        let bv: Vec<f64> = (0..bt * k * n).map(|i| (i % 13) as f64 - 6.0).collect();
+        let a = Tensor::from_vec(av.clone(), &[bt, m, k]).unwrap();
+        let b = Tensor::from_vec(bv.clone(), &[bt, k, n]).unwrap();
+        assert!(bt > 1 && m * n * k < PAR_GEMM_MIN_FLOPS);
+        let got = crate::core::ops::matmul(&a, &b).unwrap().to_vec::<f64>();
+        for t in 0..bt {
+            let want = naive(
+                &av[t * m * k..(t + 1) * m * k],
+                &bv[t * k * n..(t + 1) * k * n],
+                m,
+                k,
+                n,
+            );
+            assert_eq!(&got[t * m * n..(t + 1) * m * n], &want[..], "batch {t}");
+        }
+        // b transposed per batch (a strided view).
+        let btr = transpose(&Tensor::from_vec(bv.clone(), &[bt, n, k]).unwrap(), 1, 2).unwrap();
+        let got = crate::core::ops::matmul(&a, &btr).unwrap().to_vec::<f64>();
+        for t in 0..bt {
+            let bm: Vec<f64> = (0..k * n)
+                .map(|i| bv[t * n * k + (i % n) * k + i / n])
+                .collect();
+            let want = naive(&av[t * m * k..(t + 1) * m * k], &bm, m, k, n);
+            assert_eq!(
+                &got[t * m * n..(t + 1) * m * n],
+                &want[..],
+                "transposed batch {t}"
+            );
+        }
     }
 
     #[test]

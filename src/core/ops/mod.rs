@@ -33,6 +33,7 @@ pub mod index;
 pub mod indexing;
 pub mod linalg;
 pub mod plan;
+mod radix;
 pub mod random_ops;
 pub mod reduce;
 pub mod reduce_ops;

@@ -35,6 +35,11 @@ pub(super) trait Reducer<T: Element>: Copy {
     fn reduce_slice(self, s: &[T]) -> Self::Acc {
         lanes_reduce(self, s)
     }
+    /// One leaf block (at most `PAIRWISE_BLOCK` elements) of `pairwise_reduce`.
+    #[inline]
+    fn reduce_leaf(self, s: &[T]) -> Self::Acc {
+        lanes_reduce(self, s)
+    }
     /// `reduce_slice(s)` computed on several threads, with the same result bit for bit, or
     /// `None` when this reducer has no parallel form (the default) or `s` is too short.
     #[inline]
@@ -45,7 +50,7 @@ pub(super) trait Reducer<T: Element>: Copy {
 
 /// Reduce a contiguous slice with `LANES` independent accumulators, merged as a tree.
 #[inline]
-fn lanes_reduce<T: Element, R: Reducer<T>>(r: R, s: &[T]) -> R::Acc {
+pub(super) fn lanes_reduce<T: Element, R: Reducer<T>>(r: R, s: &[T]) -> R::Acc {
     let mut lanes = [r.identity(); LANES];
     let mut chunks = s.chunks_exact(LANES);
     for c in &mut chunks {
@@ -68,12 +73,13 @@ fn lanes_reduce<T: Element, R: Reducer<T>>(r: R, s: &[T]) -> R::Acc {
 }
 
 /// Pairwise (cascade) reduction of a contiguous slice: blocks of `PAIRWISE_BLOCK` elements are
-/// reduced with `lanes_reduce`, then combined as a binary tree.
+/// reduced with `reduce_leaf` (`lanes_reduce` unless the reducer has a vectorised kernel),
+/// then combined as a binary tree.
 pub(super) fn pairwise_reduce<T: Element, R: Reducer<T>>(r: R, s: &[T]) -> R::Acc {
     if s.len() <= PAIRWISE_BLOCK {
         // One interrupt checkpoint per block (Note [Interrupting kernels]).
         interrupt::checkpoint();
-        return lanes_reduce(r, s);
+        return r.reduce_leaf(s);
     }
     let mid = (s.len() / 2) / LANES * LANES;
     r.merge(pairwise_reduce(r, &s[..mid]), pairwise_reduce(r, &s[mid..]))

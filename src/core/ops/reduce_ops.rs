@@ -4,8 +4,8 @@
 //! `count_nonzero`; the whole-tensor `sum`/`mean` of the method forms.
 
 use super::reduce::{
-    coalesce, pairwise_reduce, par_pairwise_reduce, reduce_by, reduce_mask, reduce_with,
-    reduction_mask, try_filled_vec, Reducer, LANES, ROW_STRATEGY_MIN,
+    coalesce, lanes_reduce, pairwise_reduce, par_pairwise_reduce, reduce_by, reduce_mask,
+    reduce_with, reduction_mask, try_filled_vec, Reducer, LANES, ROW_STRATEGY_MIN,
 };
 use crate::core::dtype::{DType, Element};
 use crate::core::error::{Error, Result};
@@ -13,6 +13,7 @@ use crate::core::iter::{operand_as, strided_for_each};
 use crate::core::ops::{add, exp, log, sub, where_};
 use crate::core::scalar::Scalar;
 use crate::core::tensor::{maybe_wrap_dim, Tensor};
+use crate::core::vecmath;
 use crate::core::warnings::{self, WarningKind};
 
 // ----- sum and mean ---------------------------------------------------------------------------
@@ -67,6 +68,22 @@ impl<T: Element, const F32: bool> Reducer<T> for SumFloat<F32> {
     }
     fn reduce_slice(self, s: &[T]) -> f64 {
         pairwise_reduce(self, s)
+    }
+    /// float32 into a float32 sum and float64 into float64: the vectorised leaf (Note
+    /// [Vectorised reductions]); other conversions the generic lanes.
+    #[inline]
+    fn reduce_leaf(self, s: &[T]) -> f64 {
+        match (T::DTYPE, F32) {
+            // SAFETY: `T` is f32 (its dtype says so), so the slice is one of f32.
+            (DType::Float32, true) => vecmath::reduce::sum_f32(vecmath::level(), unsafe {
+                std::slice::from_raw_parts(s.as_ptr() as *const f32, s.len())
+            }),
+            // SAFETY: `T` is f64 (its dtype says so).
+            (DType::Float64, false) => vecmath::reduce::sum_f64(vecmath::level(), unsafe {
+                std::slice::from_raw_parts(s.as_ptr() as *const f64, s.len())
+            }),
+            _ => lanes_reduce(self, s),
+        }
     }
     fn par_reduce_slice(self, s: &[T]) -> Option<f64> {
         par_pairwise_reduce(self, s)
@@ -248,6 +265,9 @@ impl<T: Bounded, const MAX: bool> Reducer<T> for Extreme<MAX> {
     /// Lanes of plain compare-and-select (which vectorises to max/min instructions), with NaNs
     /// tracked separately: a NaN anywhere makes the result NaN.
     fn reduce_slice(self, s: &[T]) -> T {
+        if let Some(r) = float_extreme::<T, MAX>(s) {
+            return r;
+        }
         let mut lanes = [self.identity(); LANES];
         let mut nan = [false; LANES];
         let mut chunks = s.chunks_exact(LANES);
@@ -269,6 +289,36 @@ impl<T: Bounded, const MAX: bool> Reducer<T> for Extreme<MAX> {
             acc = self.step(acc, v);
         }
         acc
+    }
+}
+
+/// The vectorised max/min of a non-empty f32 or f64 slice (Note [Vectorised reductions]),
+/// `None` for other types.
+#[inline]
+fn float_extreme<T: Element, const MAX: bool>(s: &[T]) -> Option<T> {
+    let l = vecmath::level();
+    match T::DTYPE {
+        DType::Float32 if !s.is_empty() => {
+            // SAFETY: `T` is f32 (its dtype says so).
+            let x = unsafe { std::slice::from_raw_parts(s.as_ptr() as *const f32, s.len()) };
+            let r = if MAX {
+                vecmath::reduce::max_f32(l, x)
+            } else {
+                vecmath::reduce::min_f32(l, x)
+            };
+            Some(T::cast_from(r))
+        }
+        DType::Float64 if !s.is_empty() => {
+            // SAFETY: `T` is f64 (its dtype says so).
+            let x = unsafe { std::slice::from_raw_parts(s.as_ptr() as *const f64, s.len()) };
+            let r = if MAX {
+                vecmath::reduce::max_f64(l, x)
+            } else {
+                vecmath::reduce::min_f64(l, x)
+            };
+            Some(T::cast_from(r))
+        }
+        _ => None,
     }
 }
 
@@ -374,6 +424,27 @@ unsafe fn arg_scan<T: Bounded, const MAX: bool>(p: *const T, n: usize, stride: i
 /// best value (NaN if any), then the first position holding it.
 fn arg_scan_slice<T: Bounded, const MAX: bool>(s: &[T]) -> i64 {
     let best = Extreme::<MAX>.reduce_slice(s);
+    let l = vecmath::level();
+    let found = match T::DTYPE {
+        DType::Float32 => {
+            // SAFETY: `T` is f32 (its dtype says so).
+            let x = unsafe { std::slice::from_raw_parts(s.as_ptr() as *const f32, s.len()) };
+            Some(vecmath::reduce::find_f32(
+                l,
+                x,
+                <f32 as Element>::cast_from(best),
+            ))
+        }
+        DType::Float64 => {
+            // SAFETY: `T` is f64 (its dtype says so).
+            let x = unsafe { std::slice::from_raw_parts(s.as_ptr() as *const f64, s.len()) };
+            Some(vecmath::reduce::find_f64(l, x, f64::cast_from(best)))
+        }
+        _ => None,
+    };
+    if let Some(p) = found {
+        return if p < s.len() { p as i64 } else { 0 };
+    }
     let pos = if is_nan(best) {
         s.iter().position(|&v| is_nan(v))
     } else {
@@ -803,11 +874,25 @@ pub fn logsumexp(input: &Tensor, dim: &[i64], keepdim: bool) -> Result<Tensor> {
     } else {
         input.to_dtype(DType::DEFAULT_FLOAT)?
     };
-    reduce_mask(&x, Some(dim))?;
+    let mask = reduce_mask(&x, Some(dim))?;
     if x.numel() == 0 {
         // log(0) = -inf over empty reductions, without amax's empty-input errors.
         let s = sum(&x, Some(dim), keepdim, None)?;
         return log(&s);
+    }
+    if x.dim() > 0 && mask.iter().filter(|&&r| r).count() == 1 {
+        // One dim: the fused kernel (Note [Fused softmax]).
+        let d = mask.iter().position(|&r| r).expect("one reduced dim");
+        let r = crate::core::ops::softmax::fused_softmax(
+            &x,
+            d,
+            crate::core::vecmath::SoftmaxOp::LogSumExp,
+        )?;
+        return if keepdim {
+            crate::core::ops::unsqueeze(&r, d as i64)
+        } else {
+            Ok(r)
+        };
     }
     let m = amax(&x, dim, true)?;
     let inf_mask = crate::core::ops::abs(&m)?;

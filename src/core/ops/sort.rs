@@ -228,7 +228,32 @@ pub fn sort(input: &Tensor, dim: i64, descending: bool, stable: bool) -> Result<
     if input.dim() == 0 {
         return Ok((clone(input)?, idx));
     }
-    let values = gather(input, dim, &idx)?;
+    let d = maybe_wrap_dim(dim, input.dim())?;
+    let x = input.contiguous()?;
+    let (outer, n, inner) = lanes_of(&x, d);
+    let values = Tensor::zeros(input.sizes(), x.dtype())?;
+    crate::dispatch!(x.dtype(), T => {
+        // SAFETY: concurrent writers of the input are excluded by Note [Concurrency contract];
+        // `values` is a fresh contiguous tensor of `input`'s shape owned here, `idx` the fresh
+        // contiguous int64 result of `argsort`.
+        let (src, dst, ix) = unsafe {
+            (
+                x.as_slice::<T>().unwrap_or(&[]),
+                std::slice::from_raw_parts_mut(values.data_ptr::<T>(), values.numel()),
+                std::slice::from_raw_parts(idx.data_ptr::<i64>() as *const i64, idx.numel()),
+            )
+        };
+        // values[.., k, ..] = x[.., idx[.., k, ..], ..] (the positions are in 0..n).
+        for ob in 0..outer {
+            let lane0 = ob * n * inner;
+            for k in 0..n {
+                let row = lane0 + k * inner;
+                for i in 0..inner {
+                    dst[row + i] = src[lane0 + ix[row + i] as usize * inner + i];
+                }
+            }
+        }
+    });
     Ok((values, idx))
 }
 
@@ -254,9 +279,17 @@ pub fn argsort(input: &Tensor, dim: i64, descending: bool, stable: bool) -> Resu
     crate::dispatch!(x.dtype(), T => {
         // SAFETY: concurrent writers of the input are excluded by Note [Concurrency contract].
         let s = unsafe { x.as_slice::<T>() }.unwrap_or(&[]);
+        let mut bufs = super::radix::RadixBufs::default();
         for ob in 0..outer {
             for i in 0..inner {
                 let base = ob * n * inner + i;
+                crate::core::interrupt::checkpoint();
+                // Long lanes: the radix sort (Note [Radix argsort]), same order.
+                if super::radix::argsort_lane(&mut bufs, n, descending, |j| s[base + j * inner], |k, j| {
+                    o[base + k * inner] = j as i64;
+                }) {
+                    continue;
+                }
                 idx.clear();
                 idx.extend((0..n).map(|j| (sort_key(s[base + j * inner]) ^ flip, j)));
                 stable_order(&mut idx);

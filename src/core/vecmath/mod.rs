@@ -26,6 +26,8 @@
 mod coeffs;
 mod dispatch;
 mod kernels;
+pub(crate) mod reduce;
+mod rows;
 mod simd;
 #[cfg(test)]
 mod tests;
@@ -33,6 +35,7 @@ mod tests;
 mod x86;
 
 pub use dispatch::{cpu_level, detected_level, level, level_for_env, Level};
+pub use rows::SoftmaxOp;
 
 use simd::Simd;
 
@@ -411,4 +414,167 @@ named! {
     Rsqrt: rsqrt_f32, rsqrt_f32_inplace, rsqrt_f64, rsqrt_f64_inplace;
     GeluTanh: gelu_tanh_f32, gelu_tanh_f32_inplace, gelu_tanh_f64, gelu_tanh_f64_inplace;
     GeluErf: gelu_erf_f32, gelu_erf_f32_inplace, gelu_erf_f64, gelu_erf_f64_inplace;
+}
+
+// ----- fused softmax (rows.rs) -----------------------------------------------------------------
+
+/// A fused-softmax block kernel: `(src, dst, outer, d, inner)`, see `rows::block`.
+type BlockKernel<E> = unsafe fn(*const E, *mut E, usize, usize, usize);
+
+/// Instantiates `rows::block::<V, OP>` at every level, for one element type; yields a
+/// function `(level, src, dst, outer, d, inner)`.
+macro_rules! softmax_levels {
+    ($name:ident, $e:ty, $lane:ty, $sse:ty, $avx2:ty, $avx512:ty) => {
+        /// `rows::block` of `OP` at `level` (which the CPU must support).
+        ///
+        /// # Safety
+        /// `rows::block`'s contract; the CPU supports `level`.
+        unsafe fn $name<const OP: u8>(
+            level: Level,
+            src: *const $e,
+            dst: *mut $e,
+            outer: usize,
+            d: usize,
+            inner: usize,
+        ) {
+            #[cfg(not(target_arch = "x86_64"))]
+            unsafe fn baseline<const OP: u8>(
+                s: *const $e,
+                t: *mut $e,
+                o: usize,
+                d: usize,
+                i: usize,
+            ) {
+                // SAFETY: the caller keeps `rows::block`'s contract.
+                unsafe { rows::block::<$lane, OP>(s, t, o, d, i) }
+            }
+            #[cfg(target_arch = "x86_64")]
+            #[target_feature(enable = "sse2")]
+            unsafe fn baseline<const OP: u8>(
+                s: *const $e,
+                t: *mut $e,
+                o: usize,
+                d: usize,
+                i: usize,
+            ) {
+                // SAFETY: the caller keeps `rows::block`'s contract; x86-64 has SSE2.
+                unsafe { rows::block::<$sse, OP>(s, t, o, d, i) }
+            }
+            #[cfg(target_arch = "x86_64")]
+            #[target_feature(enable = "avx2,fma")]
+            unsafe fn avx2<const OP: u8>(s: *const $e, t: *mut $e, o: usize, d: usize, i: usize) {
+                // SAFETY: the caller keeps `rows::block`'s contract and has AVX2+FMA.
+                unsafe { rows::block::<$avx2, OP>(s, t, o, d, i) }
+            }
+            #[cfg(target_arch = "x86_64")]
+            #[target_feature(enable = "avx512f,avx2,fma")]
+            unsafe fn avx512<const OP: u8>(
+                s: *const $e,
+                t: *mut $e,
+                o: usize,
+                d: usize,
+                i: usize,
+            ) {
+                // SAFETY: the caller keeps `rows::block`'s contract and has AVX-512F.
+                unsafe { rows::block::<$avx512, OP>(s, t, o, d, i) }
+            }
+            let k: BlockKernel<$e> = match level {
+                #[cfg(target_arch = "x86_64")]
+                Level::Avx512 => avx512::<OP>,
+                #[cfg(target_arch = "x86_64")]
+                Level::Avx2 => avx2::<OP>,
+                _ => baseline::<OP>,
+            };
+            // SAFETY: the caller's contract (and level).
+            unsafe { k(src, dst, outer, d, inner) }
+        }
+    };
+}
+
+#[cfg(target_arch = "x86_64")]
+softmax_levels!(
+    softmax_f32_level,
+    f32,
+    simd::Lane32,
+    x86::Sse2F32,
+    x86::Avx2F32,
+    x86::Avx512F32
+);
+#[cfg(target_arch = "x86_64")]
+softmax_levels!(
+    softmax_f64_level,
+    f64,
+    simd::Lane64,
+    x86::Sse2F64,
+    x86::Avx2F64,
+    x86::Avx512F64
+);
+// Off x86-64 only the one-lane baseline exists (the other arms are compiled out).
+#[cfg(not(target_arch = "x86_64"))]
+softmax_levels!(
+    softmax_f32_level,
+    f32,
+    simd::Lane32,
+    simd::Lane32,
+    simd::Lane32,
+    simd::Lane32
+);
+#[cfg(not(target_arch = "x86_64"))]
+softmax_levels!(
+    softmax_f64_level,
+    f64,
+    simd::Lane64,
+    simd::Lane64,
+    simd::Lane64,
+    simd::Lane64
+);
+
+/// Fused `op` along `d` of a contiguous `[outer, d, inner]` block of f32 at `level` (or the
+/// best level the CPU has): `dst` is `[outer, d, inner]` (`[outer, inner]` for logsumexp).
+/// See Note [Fused softmax].
+///
+/// # Safety
+/// `src` readable for `outer·d·inner` elements, `dst` writable for its shape; disjoint.
+pub unsafe fn softmax_f32_at(
+    level: Level,
+    op: SoftmaxOp,
+    src: *const f32,
+    dst: *mut f32,
+    outer: usize,
+    d: usize,
+    inner: usize,
+) {
+    let l = level.or_supported();
+    // SAFETY: the caller's contract; `l` is supported.
+    unsafe {
+        match op {
+            SoftmaxOp::Softmax => softmax_f32_level::<0>(l, src, dst, outer, d, inner),
+            SoftmaxOp::LogSoftmax => softmax_f32_level::<1>(l, src, dst, outer, d, inner),
+            SoftmaxOp::LogSumExp => softmax_f32_level::<2>(l, src, dst, outer, d, inner),
+        }
+    }
+}
+
+/// `softmax_f32_at` for f64.
+///
+/// # Safety
+/// As `softmax_f32_at`.
+pub unsafe fn softmax_f64_at(
+    level: Level,
+    op: SoftmaxOp,
+    src: *const f64,
+    dst: *mut f64,
+    outer: usize,
+    d: usize,
+    inner: usize,
+) {
+    let l = level.or_supported();
+    // SAFETY: the caller's contract; `l` is supported.
+    unsafe {
+        match op {
+            SoftmaxOp::Softmax => softmax_f64_level::<0>(l, src, dst, outer, d, inner),
+            SoftmaxOp::LogSoftmax => softmax_f64_level::<1>(l, src, dst, outer, d, inner),
+            SoftmaxOp::LogSumExp => softmax_f64_level::<2>(l, src, dst, outer, d, inner),
+        }
+    }
 }
