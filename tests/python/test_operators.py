@@ -148,7 +148,7 @@ def test_unary_plus_on_bool_is_error():
 
 
 def test_unary_minus_on_bool_is_error():
-    with pytest.raises(RuntimeError, match="Negation, the `-` operator, on a bool tensor is not supported"):
+    with pytest.raises(NotImplementedError, match="Negation, the `-` operator, on a bool tensor is not supported"):
         -_C.tensor([True])
 
 

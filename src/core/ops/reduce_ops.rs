@@ -124,7 +124,7 @@ pub fn sum(
 ///
 /// Shape as for `sum`. Dtype: `dtype` if given, else the input's; it must be floating.
 /// The mean of no elements is NaN.
-/// Errors: RuntimeError "mean(): could not infer output dtype. Input dtype must be either a
+/// Errors: NotImplementedError "mean(): could not infer output dtype. Input dtype must be either a
 /// floating point or complex dtype. Got: Long" for integer/bool inputs without a floating
 /// `dtype` ("Optional dtype ..." naming `dtype` when a non-floating one is given); dim errors as
 /// for `sum`.
@@ -144,7 +144,8 @@ pub fn mean(
             Some(d) => ("Optional", d.scalar_type_name()),
             None => ("Input", input.dtype().scalar_type_name()),
         };
-        return Err(Error::runtime(format!(
+        // NotImplementedError, as torch (its TORCH_CHECK_NOT_IMPLEMENTED).
+        return Err(Error::not_implemented(format!(
             "mean(): could not infer output dtype. {what} dtype must be either a floating point or complex dtype. Got: {got}"
         )));
     }
@@ -725,6 +726,22 @@ pub fn std_correction(
 
 // ----- norm -----------------------------------------------------------------------------------
 
+/// `norm(input, p: str, dim=None, keepdim=False)`: `p="fro"` is the Frobenius norm, the vector
+/// 2-norm over `dim` (every element by default), as torch computes it. `p="nuc"` (the nuclear
+/// norm) needs the singular values, which tensorbind has not yet: NotImplementedError. Any other
+/// string is torch's RuntimeError "linalg.matrix_norm: Order abc not supported.".
+pub fn norm_str(input: &Tensor, p: &str, dim: Option<&[i64]>, keepdim: bool) -> Result<Tensor> {
+    match p {
+        "fro" => norm(input, Some(Scalar::Float(2.0)), dim, keepdim),
+        "nuc" => Err(Error::not_implemented(
+            "norm(): p='nuc' (the nuclear norm) needs singular values, which tensorbind does not compute yet",
+        )),
+        other => Err(Error::runtime(format!(
+            "linalg.matrix_norm: Order {other} not supported."
+        ))),
+    }
+}
+
 /// `norm(input, p=2, dim=None, keepdim=False)`: the vector p-norm over `dim` (`None`: every
 /// element) as `torch.linalg.vector_norm` computes it: p = inf (max |x|), -inf (min |x|), 0
 /// (count of non-zeros), otherwise `sum(|x|^p)^(1/p)`. Result in the input's floating dtype.
@@ -868,6 +885,26 @@ pub fn all(input: &Tensor) -> Result<Tensor> {
 pub fn all_dim(input: &Tensor, dim: i64, keepdim: bool) -> Result<Tensor> {
     let mask = reduce_mask(input, Some(&[dim]))?;
     all_any(input, &mask, keepdim, true)
+}
+
+/// The mask of `all`/`any` over a tuple of dims: `None` every dim, `()` none (torch 2.15: then
+/// the result is each element's truth value).
+fn all_any_mask(input: &Tensor, dim: Option<&[i64]>) -> Result<Vec<bool>> {
+    match dim {
+        Some([]) => Ok(vec![false; input.dim()]),
+        d => reduce_mask(input, d),
+    }
+}
+
+/// `all(input, dim=None, keepdim=False)` with a tuple of dims (see `all_any_mask`). IndexError
+/// for a dim out of range; RuntimeError for a repeated one.
+pub fn all_dims(input: &Tensor, dim: Option<&[i64]>, keepdim: bool) -> Result<Tensor> {
+    all_any(input, &all_any_mask(input, dim)?, keepdim, true)
+}
+
+/// `any(input, dim=None, keepdim=False)` with a tuple of dims; otherwise as `all_dims`.
+pub fn any_dims(input: &Tensor, dim: Option<&[i64]>, keepdim: bool) -> Result<Tensor> {
+    all_any(input, &all_any_mask(input, dim)?, keepdim, false)
 }
 
 /// `any(input)`: whether some element is non-zero; otherwise as `all` (torch: `torch.any`).

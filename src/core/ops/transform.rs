@@ -52,7 +52,8 @@ fn cat_parts_plan(tensors: Cow<'_, [Tensor]>, dim: i64) -> Result<Plan<'_, impl 
         )));
     }
     if tensors.is_empty() {
-        return Err(Error::runtime(
+        // ValueError, as torch (TORCH_CHECK_VALUE).
+        return Err(Error::value(
             "torch.cat(): expected a non-empty list of Tensors",
         ));
     }
