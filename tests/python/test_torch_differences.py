@@ -129,3 +129,30 @@ def test_narrow_with_a_tensor_start():
     for start in (_C.tensor(1.0), _C.tensor(True), _C.tensor([1])):
         with pytest.raises(RuntimeError, match="^start must be an 0-dim integral Tensor.$"):
             _C.narrow(f, 0, start, 1)
+
+
+def test_two_python_numbers_give_the_default_dtype():
+    # torch.add(-8.5, -1.75).dtype is float32; torch.mul(2, 3) is int64.
+    same(_C.add(-8.5, -1.75), -10.25, _C.float32)
+    same(_C.mul(2.5, 2.0), 5.0, _C.float32)
+    same(_C.mul(2, 3), 6, _C.int64)
+
+
+def test_roll_of_a_0_dim_tensor_with_a_dim():
+    with pytest.raises(IndexError, match="^Dimension specified as 0 but tensor has no dimensions$"):
+        _C.roll(_C.tensor(1.0), 0, 0)
+    same(_C.roll(_C.tensor(1.0), 1), 1.0, _C.float32)
+
+
+
+def test_isclose_of_integers_does_not_wrap():
+    # torch 2.15: isclose(int8 [-128, 127, 5, -100], [127, -128, 6, 100], rtol=0.5, atol=3)
+    a = _C.tensor([-128, 127, 5, -100], dtype=_C.int8)
+    b = _C.tensor([127, -128, 6, 100], dtype=_C.int8)
+    same(_C.isclose(a, b, rtol=0.5, atol=3), [False, False, True, False], _C.bool)
+
+
+def test_gather_scatter_take_an_empty_index_of_any_dtype():
+    x = _C.arange(5.0)
+    same(_C.gather(x, 0, _C.tensor([], dtype=_C.uint8)), [], _C.float32)
+    same(_C.scatter(x, 0, _C.tensor([], dtype=_C.uint8), 1.0), [0.0, 1.0, 2.0, 3.0, 4.0], _C.float32)

@@ -70,8 +70,8 @@ pub fn gather_plan<'a>(
     index: &'a Tensor,
 ) -> Result<Plan<'a, impl Kernel + 'a>> {
     let d = maybe_wrap_dim(dim, input.dim())?;
-    // torch 2.15 takes int32 indices too.
-    if !matches!(index.dtype(), DType::Int64 | DType::Int32) {
+    // torch 2.15 takes int32 indices too, and any dtype for an empty index.
+    if index.numel() != 0 && !matches!(index.dtype(), DType::Int64 | DType::Int32) {
         return Err(Error::runtime(
             "gather(): Expected dtype int32/int64 for index",
         ));
@@ -152,8 +152,8 @@ fn scatter_check(
     src: Option<&Tensor>,
 ) -> Result<usize> {
     let d = maybe_wrap_dim(dim, input.dim())?;
-    // torch 2.15 takes int32 indices too.
-    if !matches!(index.dtype(), DType::Int64 | DType::Int32) {
+    // torch 2.15 takes int32 indices too, and any dtype for an empty index.
+    if index.numel() != 0 && !matches!(index.dtype(), DType::Int64 | DType::Int32) {
         return Err(Error::runtime(format!(
             "{name}(): Expected dtype int32/int64 for index"
         )));
