@@ -168,10 +168,12 @@ $(VENV_CONFORM)/.deps: Makefile
 	touch $@
 
 # Exits non-zero on a difference from torch that tests/conformance/expected_differences.txt does
-# not list.
+# not list, or on a failure of the hypothesis-generated cases (test_generated.py: elementwise and
+# reduction ops on drawn shapes, strides, dtypes and broadcasts; CONFORM_EXAMPLES per test).
 conformance: wheel $(VENV_CONFORM)/.deps
 	$(VENV_CONFORM)/bin/python -m pip install -q --force-reinstall --no-deps $(DIST)/tensorbind-*.whl
 	$(VENV_CONFORM)/bin/python tests/conformance/conformance.py $(CONFORM_ARGS)
+	cd tests/conformance && ../../$(VENV_CONFORM)/bin/python -m pytest test_generated.py -q -p no:cacheprovider
 
 # ---- other -----------------------------------------------------------------------------------
 

@@ -156,3 +156,30 @@ def test_gather_scatter_take_an_empty_index_of_any_dtype():
     x = _C.arange(5.0)
     same(_C.gather(x, 0, _C.tensor([], dtype=_C.uint8)), [], _C.float32)
     same(_C.scatter(x, 0, _C.tensor([], dtype=_C.uint8), 1.0), [0.0, 1.0, 2.0, 3.0, 4.0], _C.float32)
+
+
+def test_dispatch_errors_are_not_implemented_error():
+    # torch 2.15 raises NotImplementedError (a RuntimeError subclass) for a dtype a kernel lacks.
+    b = _C.tensor([True, False])
+    with pytest.raises(NotImplementedError, match=r"^argmax\(\): does not support bool input$"):
+        _C.argmax(b)
+    with pytest.raises(NotImplementedError, match=r"^argmin\(\): does not support bool input$"):
+        _C.argmin(_C.tensor([], dtype=_C.bool), 0)
+    with pytest.raises(NotImplementedError, match="^std and var only support floating point and complex dtypes$"):
+        _C.std(_C.tensor([1, 2]))
+    with pytest.raises(NotImplementedError, match="^\"dot\" not implemented for 'Bool'$"):
+        _C.dot(b, b)
+    with pytest.raises(NotImplementedError, match="^\"arange_cpu\" not implemented for 'Bool'$"):
+        _C.arange(3, dtype=_C.bool)
+    with pytest.raises(NotImplementedError, match="^\"softmax_lastdim_kernel_impl\" not implemented for 'Long'$"):
+        _C.softmax(_C.tensor([1, 2]), 0)
+    with pytest.raises(NotImplementedError, match="^Subtraction, the `-` operator, with two bool tensors"):
+        _C.sub(b, b)
+
+
+def test_softmax_of_an_empty_tensor_keeps_its_dtype():
+    # torch: softmax(tensor([], dtype=int64), 0) is an empty int64 tensor (no kernel runs).
+    r = _C.softmax(_C.tensor([], dtype=_C.int64), 0)
+    assert r.dtype is _C.int64 and r.shape == (0,)
+    r = _C.log_softmax(_C.zeros(2, 0, dtype=_C.int32), 1)
+    assert r.dtype is _C.int32 and r.shape == (2, 0)

@@ -191,13 +191,14 @@ fn alpha_check(dtype: DType, alpha: Scalar) -> Result<()> {
 /// torch's `sub_check`: no bool operand (tensor or Python bool) for subtraction.
 fn sub_check(input: &Tensor, other: &Tensor) -> Result<()> {
     let (a, b) = (input.dtype() == DType::Bool, other.dtype() == DType::Bool);
+    // NotImplementedError, as torch (TORCH_CHECK_NOT_IMPLEMENTED).
     if a && b {
-        return Err(Error::runtime(
+        return Err(Error::not_implemented(
             "Subtraction, the `-` operator, with two bool tensors is not supported. Use the `^` or `logical_xor()` operator instead.",
         ));
     }
     if a || b {
-        return Err(Error::runtime(
+        return Err(Error::not_implemented(
             "Subtraction, the `-` operator, with a bool tensor is not supported. If you are trying to invert a mask, use the `~` or `logical_not()` operator instead.",
         ));
     }

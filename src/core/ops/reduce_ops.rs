@@ -468,6 +468,12 @@ fn arg_extreme<T: Bounded, const MAX: bool>(
 
 fn arg_reduce(input: &Tensor, dim: Option<i64>, keepdim: bool, max: bool) -> Result<Tensor> {
     let name = if max { "argmax" } else { "argmin" };
+    // torch checks the dtype first (an empty bool input included).
+    if input.dtype() == DType::Bool {
+        return Err(Error::not_implemented(format!(
+            "{name}(): does not support bool input"
+        )));
+    }
     let nd = input.dim();
     let wrapped = match dim {
         Some(d) => {
@@ -484,11 +490,6 @@ fn arg_reduce(input: &Tensor, dim: Option<i64>, keepdim: bool, max: bool) -> Res
             None
         }
     };
-    if input.dtype() == DType::Bool {
-        return Err(Error::runtime(format!(
-            "\"{name}_cpu\" not implemented for 'Bool'"
-        )));
-    }
     let out_sizes: Vec<usize> = match wrapped {
         None if keepdim => vec![1; nd],
         None => Vec::new(),
@@ -523,8 +524,8 @@ fn arg_reduce(input: &Tensor, dim: Option<i64>, keepdim: bool, max: bool) -> Res
 /// `keepdim`).
 /// Errors: IndexError "argmax(): Expected reduction dim to be specified for input.numel() == 0."
 /// for an empty input without `dim`, IndexError "argmax(): Expected reduction dim 0 to have
-/// non-zero size." for an empty `dim`, IndexError for `dim` out of range, RuntimeError
-/// "\"argmax_cpu\" not implemented for 'Bool'" for bool inputs (as torch).
+/// non-zero size." for an empty `dim`, IndexError for `dim` out of range, NotImplementedError
+/// "argmax(): does not support bool input" for bool inputs, checked first (as torch 2.15).
 pub fn argmax(input: &Tensor, dim: Option<i64>, keepdim: bool) -> Result<Tensor> {
     arg_reduce(input, dim, keepdim, true)
 }
@@ -620,7 +621,7 @@ fn var_impl(
     take_sqrt: bool,
 ) -> Result<Tensor> {
     if !input.dtype().is_floating_point() {
-        return Err(Error::runtime(
+        return Err(Error::not_implemented(
             "std and var only support floating point and complex dtypes",
         ));
     }
@@ -639,7 +640,7 @@ fn var_impl(
         |a, v: T| welford_step(a, v.to_f64()),
         welford_merge,
         |a| T::from_f64(finish(a)),
-    ), _ => Err(Error::runtime("std and var only support floating point and complex dtypes")))
+    ), _ => Err(Error::not_implemented("std and var only support floating point and complex dtypes")))
 }
 
 /// torch's UserWarning when the divisor `N - correction` is not positive, N being the elements
@@ -672,7 +673,7 @@ fn correction_value(correction: Option<Scalar>) -> f64 {
 }
 
 /// `var(input, unbiased=True)`: the variance of every element (divisor N - 1, or N when not
-/// `unbiased`), a 0-dim tensor of the input's floating dtype. RuntimeError "std and var only
+/// `unbiased`), a 0-dim tensor of the input's floating dtype. NotImplementedError "std and var only
 /// support floating point and complex dtypes" for other dtypes (torch: `torch.var`).
 pub fn var(input: &Tensor, unbiased: bool) -> Result<Tensor> {
     var_impl(input, None, if unbiased { 1.0 } else { 0.0 }, false, false)
