@@ -10,6 +10,9 @@
 #                 parser, the in-process fuzz batch)
 #   make wheel    release wheel into dist/
 #   make lint     cargo fmt --check, cargo clippy -D warnings
+#   make conformance  _C against torch on torch's OpInfo sample, reference and error inputs
+#                 (its own venv .venv-conform with torch from PyPI; CONFORM_ARGS=--quick: the
+#                 bounded run of CI; tests/conformance/conformance.py)
 #   make bench    the benchmark script (python/bench/bench.py; BENCH_ARGS=--quick for < 1 min)
 #   make stubs    regenerate python/_C/__init__.pyi, README.md's op list and
 #                 src/bindings/generated_sample.rs from the schema
@@ -29,6 +32,7 @@ DBG_APT_PKGS := python3.11-dbg python3.11-dev python3.11-venv
 VENV        := .venv
 VENV_DBG    := .venv-dbg
 VENV_BUILD  := .venv-build
+VENV_CONFORM := .venv-conform
 DIST        := dist
 TARGET_DBG  := target-dbg
 # maturin builds in its own target dir: plain `cargo build`/`cargo test` in target/ configure
@@ -49,16 +53,20 @@ MATURIN_REQ := maturin>=1.9,<2
 MATURIN     ?= $(or $(shell command -v maturin 2>/dev/null),$(VENV_BUILD)/bin/maturin)
 
 PYTEST_ARGS ?=
+# The conformance venv: torch pinned (the oracle's version is part of the expected differences);
+# expecttest is imported by torch's OpInfo module.
+CONFORM_DEPS := torch==2.15.0 numpy expecttest pytest>=8 hypothesis>=6.100
+CONFORM_ARGS ?=
 REFLEAK_RUNS ?= 3:5
 DEMO        := python/examples/iris_demo.py
 BENCH       := python/bench/bench.py
 BENCH_ARGS  ?=
 
 .PHONY: help wheel install demo test cargo-test pytest-release debug-build pytest-debug refleak \
-        fuzz test-memcheck memcheck-ci lint bench stubs clean
+        fuzz test-memcheck memcheck-ci conformance lint bench stubs clean
 
 help:
-	@sed -n '3,16p' Makefile | sed 's/^# \{0,1\}//'
+	@sed -n '3,19p' Makefile | sed 's/^# \{0,1\}//'
 
 # ---- release wheel ---------------------------------------------------------------------------
 
@@ -152,6 +160,21 @@ memcheck-ci: debug-build $(VENV_DBG)/.test-deps
 	PYTHONPATH=$(CURDIR)/$(BUILD_DBG) $(VENV_DBG)/bin/python tests/memcheck.py --log $(MEMCHECK_LOG) -- \
 	    $(MEMCHECK_TESTS) -q $(PYTEST_ARGS)
 
+# ---- against torch (issue 13) -----------------------------------------------------------------
+
+$(VENV_CONFORM)/.deps: Makefile
+	test -x $(VENV_CONFORM)/bin/python || $(PYTHON) -m venv $(VENV_CONFORM)
+	$(VENV_CONFORM)/bin/python -m pip install -q $(foreach d,$(CONFORM_DEPS),'$(d)')
+	touch $@
+
+# Exits non-zero on a difference from torch that tests/conformance/expected_differences.txt does
+# not list, or on a failure of the hypothesis-generated cases (test_generated.py: elementwise and
+# reduction ops on drawn shapes, strides, dtypes and broadcasts; CONFORM_EXAMPLES per test).
+conformance: wheel $(VENV_CONFORM)/.deps
+	$(VENV_CONFORM)/bin/python -m pip install -q --force-reinstall --no-deps $(DIST)/tensorbind-*.whl
+	$(VENV_CONFORM)/bin/python tests/conformance/conformance.py $(CONFORM_ARGS)
+	cd tests/conformance && ../../$(VENV_CONFORM)/bin/python -m pytest test_generated.py -q -p no:cacheprovider
+
 # ---- other -----------------------------------------------------------------------------------
 
 lint:
@@ -170,5 +193,5 @@ bench: install
 
 clean:
 	$(CARGO) clean
-	rm -rf $(TARGET_WHEEL) $(TARGET_DBG) $(BUILD_DBG) $(DIST) $(VENV) $(VENV_DBG) $(VENV_BUILD) .pytest_cache
+	rm -rf $(TARGET_WHEEL) $(TARGET_DBG) $(BUILD_DBG) $(DIST) $(VENV) $(VENV_DBG) $(VENV_BUILD) $(VENV_CONFORM) .pytest_cache
 	find . -name __pycache__ -type d -prune -not -path './.git/*' -exec rm -rf {} +

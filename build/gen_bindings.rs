@@ -70,6 +70,9 @@ fn signature_table(sig: &PySignature<'_>, numbers: bool, indent: &str) -> String
         if p.positional_only {
             e.push_str(".positional_only()");
         }
+        if sig.entry.numbers_not_self && p.name == "input" {
+            e.push_str(".no_numbers()");
+        }
         let _ = writeln!(s, "{indent}    {e},");
     }
     let _ = write!(s, "{indent}])");

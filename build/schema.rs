@@ -518,6 +518,9 @@ pub(crate) struct Entry {
     pub(crate) function: bool,
     pub(crate) method: bool,
     pub(crate) numbers_as_tensors: bool,
+    /// `numbers_as_tensors: other`: numbers bind to the Tensor parameters other than `self`
+    /// (torch's `eq(Tensor input, Number other)`: `eq(2, t)` is a TypeError).
+    pub(crate) numbers_not_self: bool,
     pub(crate) unwrap_single: bool,
     pub(crate) out: bool,
     /// `release_gil`: how the generated binding measures the work above which the core call runs
@@ -791,7 +794,9 @@ fn entry_from_map(line: usize, m: RawEntry) -> Result<Vec<Entry>, String> {
         name: func.name.clone(),
         function,
         method,
-        numbers_as_tensors: flag("numbers_as_tensors")?,
+        numbers_as_tensors: m.get("numbers_as_tensors").map(String::as_str) == Some("other")
+            || flag("numbers_as_tensors")?,
+        numbers_not_self: m.get("numbers_as_tensors").map(String::as_str) == Some("other"),
         unwrap_single: flag("unwrap_single")?,
         out,
         out_copy,
@@ -852,6 +857,7 @@ fn derive_inplace(base: &Entry, operators: Vec<Operator>) -> Result<Entry, Strin
         function: false,
         method: true,
         numbers_as_tensors: base.numbers_as_tensors,
+        numbers_not_self: base.numbers_not_self,
         unwrap_single: false,
         out: false,
         out_copy: false,

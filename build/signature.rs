@@ -72,7 +72,7 @@ impl<'a> PySignature<'a> {
                 default: a.default.clone(),
                 kwarg_only: a.kwarg_only,
                 positional_only,
-                numbers: e.numbers_as_tensors,
+                numbers: e.numbers_as_tensors && !(e.numbers_not_self && a.name == "self"),
             });
         }
         let out = (e.out && v == Variant::Function).then(|| {

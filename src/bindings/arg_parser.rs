@@ -174,6 +174,9 @@ pub struct FunctionParameter {
     pub positional_only: bool,
     /// `int[N]`: the fixed length, so a lone int is accepted (`dim=0`).
     pub size: Option<usize>,
+    /// A `Tensor` parameter no Python number binds to although its signature takes numbers as
+    /// tensors (`numbers_as_tensors: other`: `eq(2, t)` is torch's TypeError).
+    pub no_numbers: bool,
 }
 
 impl FunctionParameter {
@@ -188,6 +191,7 @@ impl FunctionParameter {
             keyword_only: false,
             positional_only: false,
             size: None,
+            no_numbers: false,
         }
     }
 
@@ -226,6 +230,14 @@ impl FunctionParameter {
     pub const fn positional_only(self) -> FunctionParameter {
         FunctionParameter {
             positional_only: true,
+            ..self
+        }
+    }
+
+    /// No Python number binds here (`numbers_as_tensors: other`, for `input`).
+    pub const fn no_numbers(self) -> FunctionParameter {
+        FunctionParameter {
+            no_numbers: true,
             ..self
         }
     }
@@ -569,7 +581,9 @@ fn check_type(
     let ok = match p.ty {
         ParamType::Tensor => {
             is_tensor(o)
-                || (numbers_as_tensors && (is_number(o) || numpy::is_numpy_scalar(o)))
+                || (numbers_as_tensors
+                    && !p.no_numbers
+                    && (is_number(o) || numpy::is_numpy_scalar(o)))
                 || override_protocol::overrides(o)
         }
         ParamType::Scalar => {

@@ -120,8 +120,8 @@ unsafe extern "C" fn fn_squeeze(slf: *mut ffi::PyObject, args: *const *mut ffi::
 
 /// `max` (function):
 /// `max(Tensor input) -> Tensor`
-/// `max(Tensor input, int dim, bool keepdim=False) -> (Tensor values, Tensor indices)`
 /// `max(Tensor input, Tensor other) -> Tensor`
+/// `max(Tensor input, int dim, bool keepdim=False) -> (Tensor values, Tensor indices)`
 unsafe extern "C" fn fn_max(slf: *mut ffi::PyObject, args: *const *mut ffi::PyObject, nargs: ffi::Py_ssize_t, kwnames: *mut ffi::PyObject) -> *mut ffi::PyObject {
     static PARSER: PythonArgParser = PythonArgParser::new("max", &[
         FunctionSignature::new("max", false, &[
@@ -129,12 +129,12 @@ unsafe extern "C" fn fn_max(slf: *mut ffi::PyObject, args: *const *mut ffi::PyOb
         ]),
         FunctionSignature::new("max", false, &[
             FunctionParameter::new(&KW_INPUT, ParamType::Tensor),
-            FunctionParameter::new(&KW_DIM, ParamType::Int),
-            FunctionParameter::new(&KW_KEEPDIM, ParamType::Bool).default(DefaultValue::Bool(false)),
+            FunctionParameter::new(&KW_OTHER, ParamType::Tensor),
         ]),
         FunctionSignature::new("max", false, &[
             FunctionParameter::new(&KW_INPUT, ParamType::Tensor),
-            FunctionParameter::new(&KW_OTHER, ParamType::Tensor),
+            FunctionParameter::new(&KW_DIM, ParamType::Int),
+            FunctionParameter::new(&KW_KEEPDIM, ParamType::Bool).default(DefaultValue::Bool(false)),
         ]),
     ]);
     #[inline(always)]
@@ -150,6 +150,15 @@ unsafe extern "C" fn fn_max(slf: *mut ffi::PyObject, args: *const *mut ffi::PyOb
             }
             1 => {
                 let mut a0 = r.tensor(0)?;
+                let mut a1 = r.tensor(1)?;
+                // SAFETY: only the core call runs until `unlocked` is dropped (Note [Core calls without the GIL]).
+                let unlocked = unsafe { entry::unlock_for_elements(0, [Some(&mut a0), Some(&mut a1)]) };
+                let ret = ops::max_other(&a0, &a1);
+                drop(unlocked);
+                entry::ret(ret)
+            }
+            2 => {
+                let mut a0 = r.tensor(0)?;
                 let a1 = r.int(1)?;
                 let a2 = r.bool(2)?;
                 // SAFETY: only the core call runs until `unlocked` is dropped (Note [Core calls without the GIL]).
@@ -158,15 +167,6 @@ unsafe extern "C" fn fn_max(slf: *mut ffi::PyObject, args: *const *mut ffi::PyOb
                 drop(unlocked);
                 let (v0, v1) = ret?;
                 entry::ret_named(1, vec![v0, v1])
-            }
-            2 => {
-                let mut a0 = r.tensor(0)?;
-                let mut a1 = r.tensor(1)?;
-                // SAFETY: only the core call runs until `unlocked` is dropped (Note [Core calls without the GIL]).
-                let unlocked = unsafe { entry::unlock_for_elements(0, [Some(&mut a0), Some(&mut a1)]) };
-                let ret = ops::max_other(&a0, &a1);
-                drop(unlocked);
-                entry::ret(ret)
             }
             _ => unreachable!("parser returned an unknown overload"),
         }

@@ -183,10 +183,10 @@ FAILING_CALLS = [
     (lambda: bool(_C.ones(2)), RuntimeError),
     (lambda: int(_C.ones(2)), ValueError),
     (lambda: len(_C.tensor(1)), TypeError),
-    (lambda: _C.mean(_C.tensor([1, 2])), RuntimeError),
+    (lambda: _C.mean(_C.tensor([1, 2])), NotImplementedError),  # torch 2.15
     (lambda: _C.tensor([1]) // 0, RuntimeError),
     (lambda: _C.dot(_C.ones(2), _C.ones(3)), RuntimeError),
-    (lambda: _C.cat([]), RuntimeError),
+    (lambda: _C.cat([]), ValueError),  # torch 2.15: ValueError
     (lambda: _C.ones(2).expand(3), RuntimeError),
     (lambda: _C.ones(2, 2).permute(0, 0), RuntimeError),
     (lambda: _C.zeros(1, dtype="x"), TypeError),

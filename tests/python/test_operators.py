@@ -148,7 +148,7 @@ def test_unary_plus_on_bool_is_error():
 
 
 def test_unary_minus_on_bool_is_error():
-    with pytest.raises(RuntimeError, match="Negation, the `-` operator, on a bool tensor is not supported"):
+    with pytest.raises(NotImplementedError, match="Negation, the `-` operator, on a bool tensor is not supported"):
         -_C.tensor([True])
 
 
@@ -186,8 +186,8 @@ def test_inplace_int_tensor():
     same(t, [6, 8, 10], _C.int64)
     t -= 1
     same(t, [5, 7, 9], _C.int64)
-    # torch: RuntimeError: Subtraction, the `-` operator, with a bool tensor is not supported. ...
-    with pytest.raises(RuntimeError, match="with a bool tensor is not supported"):
+    # torch 2.15: NotImplementedError: Subtraction, the `-` operator, with a bool tensor is not supported. ...
+    with pytest.raises(NotImplementedError, match="with a bool tensor is not supported"):
         t -= True
     same(t, [5, 7, 9], _C.int64)
 

@@ -317,7 +317,7 @@ def test_like_ops():
     a = _C.rand_like(_C.zeros((4,))).tolist()
     _C.manual_seed(9)
     assert _C.rand((4,)).tolist() == a
-    with pytest.raises(RuntimeError, match="\"check_uniform_bounds\" not implemented for 'Long'"):
+    with pytest.raises(NotImplementedError, match="\"check_uniform_bounds\" not implemented for 'Long'"):
         _C.rand_like(_C.zeros((2,), dtype=_C.int64))
 
 
@@ -360,9 +360,9 @@ def test_bernoulli_values_and_method():
 
 @pytest.mark.parametrize("dtype,name", [(_C.int64, "Long"), (_C.bool, "Bool"), (_C.uint8, "Byte")])
 def test_float_only_errors(dtype, name):
-    with pytest.raises(RuntimeError, match=f"\"check_uniform_bounds\" not implemented for '{name}'"):
+    with pytest.raises(NotImplementedError, match=f"\"check_uniform_bounds\" not implemented for '{name}'"):
         _C.rand((2,), dtype=dtype)
-    with pytest.raises(RuntimeError, match=f"\"normal_kernel_cpu\" not implemented for '{name}'"):
+    with pytest.raises(NotImplementedError, match=f"\"normal_kernel_cpu\" not implemented for '{name}'"):
         _C.randn((2,), dtype=dtype)
 
 
@@ -381,7 +381,7 @@ def test_errors():
         _C.randint(-1, 5, (2,), dtype=_C.uint8)
     with pytest.raises(RuntimeError, match="n must be non-negative, got-1"):
         _C.randperm(-1)
-    with pytest.raises(RuntimeError, match="\"randperm\" not implemented for 'Bool'"):
+    with pytest.raises(NotImplementedError, match="\"randperm\" not implemented for 'Bool'"):
         _C.randperm(3, dtype=_C.bool)
     with pytest.raises(RuntimeError, match="n is too large for result tensor type"):
         _C.randperm(257, dtype=_C.uint8)
@@ -389,13 +389,13 @@ def test_errors():
         _C.normal(0.0, -1.0, (2,))
     with pytest.raises(RuntimeError, match="normal expects all elements of std >= 0.0"):
         _C.normal(_C.zeros((2,)), _C.tensor([1.0, -1.0]))
-    with pytest.raises(RuntimeError, match="\"normal_kernel_cpu\" not implemented for 'Long'"):
+    with pytest.raises(NotImplementedError, match="\"normal_kernel_cpu\" not implemented for 'Long'"):
         _C.normal(_C.zeros((2,), dtype=_C.int64), _C.ones((2,)))
     with pytest.raises(RuntimeError, match=r"bernoulli_ expects p to be in \[0, 1\], but got p=1.5"):
         _C.bernoulli(_C.zeros((2,)), 1.5)
     with pytest.raises(RuntimeError, match="p_in >= 0 && p_in <= 1"):
         _C.bernoulli(_C.tensor([0.5, 2.0]))
     with pytest.raises(
-        RuntimeError, match="\"bernoulli_tensor_cpu_self_\" not implemented for 'Long'"
+        NotImplementedError, match="\"bernoulli_tensor_cpu_self_\" not implemented for 'Long'"
     ):
         _C.bernoulli(_C.zeros((2,), dtype=_C.int64))

@@ -377,7 +377,7 @@ def test_cat_errors():
     with pytest.raises(RuntimeError, match="Sizes of tensors must match except in dimension 0. Expected size 2 but got size 3 for tensor number 1 in the list."):
         _C.cat([_C.ones(2, 2), _C.ones(2, 3)])
     # torch: RuntimeError: torch.cat(): expected a non-empty list of Tensors
-    with pytest.raises(RuntimeError, match="expected a non-empty list of Tensors"):
+    with pytest.raises(ValueError, match="expected a non-empty list of Tensors"):
         _C.cat([])
     # torch: RuntimeError: Tensors must have same number of dimensions: got 2 and 1
     with pytest.raises(RuntimeError, match="Tensors must have same number of dimensions: got 2 and 1"):

@@ -260,7 +260,7 @@ def test_dtype_keeping_unary_inplace():
     # bool square gives int64, which cannot be written into a bool self
     with pytest.raises(RuntimeError, match="^result type Long can't be cast to the desired output type Bool$"):
         _C.tensor([True]).square_()
-    with pytest.raises(RuntimeError, match="^Negation, the `-` operator, on a bool tensor is not supported"):
+    with pytest.raises(NotImplementedError, match="^Negation, the `-` operator, on a bool tensor is not supported"):
         _C.tensor([True]).neg_()
     with pytest.raises(NotImplementedError, match="^\"abs_cpu\" not implemented for 'Bool'$"):
         _C.tensor([True]).abs_()
@@ -407,8 +407,8 @@ def test_scatter_family():
         a.scatter_(0, _C.tensor([0, 1, 2]), a)
     with pytest.raises(RuntimeError, match=r"^scatter\(\): Expected self.dtype to be equal to src.dtype$"):
         a.scatter_add_(0, _C.tensor([0]), _C.tensor([1]))
-    with pytest.raises(RuntimeError, match=r"^scatter\(\): Expected dtype int64 for index$"):
-        a.scatter_add_(0, _C.tensor([0], dtype=_C.int32), _C.tensor([1.0]))
+    with pytest.raises(RuntimeError, match=r"^scatter\(\): Expected dtype int32/int64 for index$"):
+        a.scatter_add_(0, _C.tensor([0], dtype=_C.int16), _C.tensor([1.0]))
     with pytest.raises(RuntimeError, match="^index 5 is out of bounds for dimension 0 with size 3$"):
         a.scatter_(0, _C.tensor([0, 5]), 9.0)
     same(a, [0.0, 1.0, 2.0], _C.float32)

@@ -37,6 +37,13 @@ CASES = {
     "expand": (lambda: _C.zeros(3), None, lambda t: t.expand(2, 3)),
     "select": (lambda: _C.zeros(2, 3), lambda t: _C.select(t, 1, 2), lambda t: t.select(0, -1)),
     "narrow": (lambda: _C.zeros(4, 3), lambda t: _C.narrow(t, 0, 1, 2), lambda t: t.narrow(1, 0, 3)),
+    # An integer 0-dim tensor also binds to `int start` (it has __index__); the Tensor overload
+    # is where other tensors get torch's RuntimeError. Either way the result is a view.
+    "narrow.Tensor": (
+        lambda: _C.zeros(4, 3),
+        lambda t: _C.narrow(t, 0, _C.tensor(1, dtype=_C.int16), 2),
+        lambda t: t.narrow(1, _C.tensor(0, dtype=_C.int32), 3),
+    ),
     "movedim.int": (lambda: _C.zeros(2, 3, 4), lambda t: _C.movedim(t, 0, 2), lambda t: t.movedim(1, 1)),
     "movedim.intlist": (
         lambda: _C.zeros(2, 3, 4),

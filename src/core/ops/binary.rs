@@ -104,8 +104,9 @@ fn binary_into_par_dyn<T: Arith>(
 /// whatever their categories or weakness, and a tensor with dimensions against a wrapped number
 /// (`t + 2.0`) keeps its dtype unless the number's category is higher (then the number counts
 /// with its default dtype: int64, float32) — `result_type`'s tier rule for these two operands.
+/// Two wrapped numbers (`add(2.5, 1.5)`) take the full rule: float32, as torch.
 fn binary_result_type(a: &Tensor, b: &Tensor) -> DType {
-    if a.dtype() == b.dtype() {
+    if a.dtype() == b.dtype() && !(a.is_wrapped_number() && b.is_wrapped_number()) {
         return a.dtype();
     }
     let weak_against = |t: &Tensor, w: &Tensor| {
@@ -190,13 +191,14 @@ fn alpha_check(dtype: DType, alpha: Scalar) -> Result<()> {
 /// torch's `sub_check`: no bool operand (tensor or Python bool) for subtraction.
 fn sub_check(input: &Tensor, other: &Tensor) -> Result<()> {
     let (a, b) = (input.dtype() == DType::Bool, other.dtype() == DType::Bool);
+    // NotImplementedError, as torch (TORCH_CHECK_NOT_IMPLEMENTED).
     if a && b {
-        return Err(Error::runtime(
+        return Err(Error::not_implemented(
             "Subtraction, the `-` operator, with two bool tensors is not supported. Use the `^` or `logical_xor()` operator instead.",
         ));
     }
     if a || b {
-        return Err(Error::runtime(
+        return Err(Error::not_implemented(
             "Subtraction, the `-` operator, with a bool tensor is not supported. If you are trying to invert a mask, use the `~` or `logical_not()` operator instead.",
         ));
     }

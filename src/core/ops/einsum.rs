@@ -310,12 +310,8 @@ pub fn einsum(equation: &str, tensors: &[Tensor]) -> Result<Tensor> {
                     Sub::Ellipsis => out.extend((0..n_ell).map(Label::Ellipsis)),
                 }
             }
-            if !subs.iter().any(|s| matches!(s, Sub::Ellipsis)) && n_ell > 0 {
-                // torch: the broadcast dims must appear in an explicit output.
-                return Err(Error::runtime(
-                    "einsum(): ellipsis dimensions must appear in the output when the output is given",
-                ));
-            }
+            // An explicit output without `...` sums the broadcast dims away, as torch does
+            // (`einsum("...ij->ij", x)`); they are labels like any other absent from it.
             out
         }
         None => {

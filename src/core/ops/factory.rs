@@ -134,7 +134,9 @@ pub fn arange_start_step(
         DType::DEFAULT_FLOAT
     });
     if dtype == DType::Bool {
-        return Err(Error::runtime("\"arange_cpu\" not implemented for 'Bool'"));
+        return Err(Error::not_implemented(
+            "\"arange_cpu\" not implemented for 'Bool'",
+        ));
     }
     // Validation in double (torch's `arange_check_bounds`).
     let (dstart, dend, dstep) = (start.to_f64(), end.to_f64(), step.to_f64());

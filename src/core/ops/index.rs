@@ -48,12 +48,13 @@ fn offset_of(t: &Tensor, idx: &[usize]) -> isize {
 /// Index values of an int64 index tensor in logical order (MemoryError, not an abort, when an
 /// expanded index is too large to copy).
 fn index_values(index: &Tensor) -> Result<Vec<i64>> {
-    super::conversion::try_to_vec::<i64>(index)
+    // int64, or int32 (gather, scatter and scatter_add take both, as torch 2.15).
+    crate::dispatch!(index.dtype(), T => super::conversion::try_map_to_vec(index, |v: T| crate::core::dtype::Element::to_i64(v)))
 }
 
 /// `gather(input, dim, index)`: `out[i][j][k] = input[index[i][j][k]][j][k]` (for dim 0), shape
-/// of `index`, dtype of `input`. Errors (RuntimeError): "gather(): Expected dtype int64 for
-/// index", "Index tensor must have the same number of dimensions as input tensor", "Size does not
+/// of `index`, dtype of `input`. Errors (RuntimeError): "gather(): Expected dtype int32/int64
+/// for index", "Index tensor must have the same number of dimensions as input tensor", "Size does not
 /// match at dimension 1 expected index [2, 3] to be smaller than self [2, 2] apart from
 /// dimension 0", "index 5 is out of bounds for dimension 0 with size 3"; IndexError for `dim`
 /// (torch: `torch.gather`).
@@ -69,8 +70,11 @@ pub fn gather_plan<'a>(
     index: &'a Tensor,
 ) -> Result<Plan<'a, impl Kernel + 'a>> {
     let d = maybe_wrap_dim(dim, input.dim())?;
-    if index.dtype() != DType::Int64 {
-        return Err(Error::runtime("gather(): Expected dtype int64 for index"));
+    // torch 2.15 takes int32 indices too, and any dtype for an empty index.
+    if index.numel() != 0 && !matches!(index.dtype(), DType::Int64 | DType::Int32) {
+        return Err(Error::runtime(
+            "gather(): Expected dtype int32/int64 for index",
+        ));
     }
     let (ind, ixd) = (input.dim().max(1), index.dim().max(1));
     if index.numel() != 0 && ind != ixd {
@@ -148,9 +152,10 @@ fn scatter_check(
     src: Option<&Tensor>,
 ) -> Result<usize> {
     let d = maybe_wrap_dim(dim, input.dim())?;
-    if index.dtype() != DType::Int64 {
+    // torch 2.15 takes int32 indices too, and any dtype for an empty index.
+    if index.numel() != 0 && !matches!(index.dtype(), DType::Int64 | DType::Int32) {
         return Err(Error::runtime(format!(
-            "{name}(): Expected dtype int64 for index"
+            "{name}(): Expected dtype int32/int64 for index"
         )));
     }
     if let Some(s) = src {
@@ -288,7 +293,7 @@ fn scatter_into(
 }
 
 /// `scatter(input, dim, index, src)`: a copy of `input` with `out[index[i][j]][j] = src[i][j]`
-/// (for dim 0). Errors (RuntimeError): "scatter(): Expected dtype int64 for index",
+/// (for dim 0). Errors (RuntimeError): "scatter(): Expected dtype int32/int64 for index",
 /// "scatter(): Expected self.dtype to be equal to src.dtype", "Index tensor must have the same
 /// number of dimensions as self tensor", "Expected index [..] to be no larger than self [..] apart
 /// from dimension 0 and to be no larger size than src [..]", "index 5 is out of bounds for
@@ -815,8 +820,9 @@ pub fn index_select_plan<'a>(
     if iv.iter().any(|&v| v < 0 || v >= n) {
         return Err(Error::index("index out of range in self"));
     }
+    // A 0-dim input gives a 0-dim result whatever the index's shape, as torch.
     let shape = if input.dim() == 0 {
-        index.sizes().to_vec()
+        Vec::new()
     } else {
         let mut sizes = input.sizes().to_vec();
         sizes[d] = iv.len();

@@ -25,7 +25,7 @@ fn check_same_dtype_mm(a: &Tensor, b: &Tensor) -> Result<()> {
 }
 
 pub(super) fn not_implemented_for_bool(op: &str) -> Error {
-    Error::runtime(format!("\"{op}\" not implemented for 'Bool'"))
+    Error::not_implemented(format!("\"{op}\" not implemented for 'Bool'"))
 }
 
 // ----- public ops ----------------------------------------------------------------------------

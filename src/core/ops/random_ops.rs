@@ -25,7 +25,7 @@ fn fill_new<T: Element>(sizes: &[usize], mut f: impl FnMut() -> T) -> Result<Ten
 }
 
 fn not_implemented_for(kernel: &str, dtype: DType) -> Error {
-    Error::runtime(format!(
+    Error::not_implemented(format!(
         "\"{kernel}\" not implemented for '{}'",
         dtype.scalar_type_name()
     ))

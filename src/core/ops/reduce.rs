@@ -462,6 +462,12 @@ pub(super) fn reduction_mask(input: &Tensor, dims: Option<&[i64]>) -> Result<Dim
         Some(d) if !d.is_empty() => d,
         _ => return Ok(DimBuf::filled(nd, true)),
     };
+    // torch's dim mask is a 64-bit set (`make_dim_mask`).
+    if nd > 64 {
+        return Err(Error::runtime(
+            "only tensors with up to 64 dims are supported",
+        ));
+    }
     let mut seen = DimBuf::filled(nd.max(1), false);
     for &d in dims {
         let w = maybe_wrap_dim(d, nd)?;

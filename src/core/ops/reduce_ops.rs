@@ -141,7 +141,7 @@ pub fn sum(
 ///
 /// Shape as for `sum`. Dtype: `dtype` if given, else the input's; it must be floating.
 /// The mean of no elements is NaN.
-/// Errors: RuntimeError "mean(): could not infer output dtype. Input dtype must be either a
+/// Errors: NotImplementedError "mean(): could not infer output dtype. Input dtype must be either a
 /// floating point or complex dtype. Got: Long" for integer/bool inputs without a floating
 /// `dtype` ("Optional dtype ..." naming `dtype` when a non-floating one is given); dim errors as
 /// for `sum`.
@@ -161,7 +161,8 @@ pub fn mean(
             Some(d) => ("Optional", d.scalar_type_name()),
             None => ("Input", input.dtype().scalar_type_name()),
         };
-        return Err(Error::runtime(format!(
+        // NotImplementedError, as torch (its TORCH_CHECK_NOT_IMPLEMENTED).
+        return Err(Error::not_implemented(format!(
             "mean(): could not infer output dtype. {what} dtype must be either a floating point or complex dtype. Got: {got}"
         )));
     }
@@ -538,6 +539,12 @@ fn arg_extreme<T: Bounded, const MAX: bool>(
 
 fn arg_reduce(input: &Tensor, dim: Option<i64>, keepdim: bool, max: bool) -> Result<Tensor> {
     let name = if max { "argmax" } else { "argmin" };
+    // torch checks the dtype first (an empty bool input included).
+    if input.dtype() == DType::Bool {
+        return Err(Error::not_implemented(format!(
+            "{name}(): does not support bool input"
+        )));
+    }
     let nd = input.dim();
     let wrapped = match dim {
         Some(d) => {
@@ -554,11 +561,6 @@ fn arg_reduce(input: &Tensor, dim: Option<i64>, keepdim: bool, max: bool) -> Res
             None
         }
     };
-    if input.dtype() == DType::Bool {
-        return Err(Error::runtime(format!(
-            "\"{name}_cpu\" not implemented for 'Bool'"
-        )));
-    }
     let out_sizes: Vec<usize> = match wrapped {
         None if keepdim => vec![1; nd],
         None => Vec::new(),
@@ -593,8 +595,8 @@ fn arg_reduce(input: &Tensor, dim: Option<i64>, keepdim: bool, max: bool) -> Res
 /// `keepdim`).
 /// Errors: IndexError "argmax(): Expected reduction dim to be specified for input.numel() == 0."
 /// for an empty input without `dim`, IndexError "argmax(): Expected reduction dim 0 to have
-/// non-zero size." for an empty `dim`, IndexError for `dim` out of range, RuntimeError
-/// "\"argmax_cpu\" not implemented for 'Bool'" for bool inputs (as torch).
+/// non-zero size." for an empty `dim`, IndexError for `dim` out of range, NotImplementedError
+/// "argmax(): does not support bool input" for bool inputs, checked first (as torch 2.15).
 pub fn argmax(input: &Tensor, dim: Option<i64>, keepdim: bool) -> Result<Tensor> {
     arg_reduce(input, dim, keepdim, true)
 }
@@ -690,7 +692,7 @@ fn var_impl(
     take_sqrt: bool,
 ) -> Result<Tensor> {
     if !input.dtype().is_floating_point() {
-        return Err(Error::runtime(
+        return Err(Error::not_implemented(
             "std and var only support floating point and complex dtypes",
         ));
     }
@@ -709,7 +711,7 @@ fn var_impl(
         |a, v: T| welford_step(a, v.to_f64()),
         welford_merge,
         |a| T::from_f64(finish(a)),
-    ), _ => Err(Error::runtime("std and var only support floating point and complex dtypes")))
+    ), _ => Err(Error::not_implemented("std and var only support floating point and complex dtypes")))
 }
 
 /// torch's UserWarning when the divisor `N - correction` is not positive, N being the elements
@@ -742,7 +744,7 @@ fn correction_value(correction: Option<Scalar>) -> f64 {
 }
 
 /// `var(input, unbiased=True)`: the variance of every element (divisor N - 1, or N when not
-/// `unbiased`), a 0-dim tensor of the input's floating dtype. RuntimeError "std and var only
+/// `unbiased`), a 0-dim tensor of the input's floating dtype. NotImplementedError "std and var only
 /// support floating point and complex dtypes" for other dtypes (torch: `torch.var`).
 pub fn var(input: &Tensor, unbiased: bool) -> Result<Tensor> {
     var_impl(input, None, if unbiased { 1.0 } else { 0.0 }, false, false)
@@ -795,6 +797,22 @@ pub fn std_correction(
 }
 
 // ----- norm -----------------------------------------------------------------------------------
+
+/// `norm(input, p: str, dim=None, keepdim=False)`: `p="fro"` is the Frobenius norm, the vector
+/// 2-norm over `dim` (every element by default), as torch computes it. `p="nuc"` (the nuclear
+/// norm) needs the singular values, which tensorbind has not yet: NotImplementedError. Any other
+/// string is torch's RuntimeError "linalg.matrix_norm: Order abc not supported.".
+pub fn norm_str(input: &Tensor, p: &str, dim: Option<&[i64]>, keepdim: bool) -> Result<Tensor> {
+    match p {
+        "fro" => norm(input, Some(Scalar::Float(2.0)), dim, keepdim),
+        "nuc" => Err(Error::not_implemented(
+            "norm(): p='nuc' (the nuclear norm) needs singular values, which tensorbind does not compute yet",
+        )),
+        other => Err(Error::runtime(format!(
+            "linalg.matrix_norm: Order {other} not supported."
+        ))),
+    }
+}
 
 /// `norm(input, p=2, dim=None, keepdim=False)`: the vector p-norm over `dim` (`None`: every
 /// element) as `torch.linalg.vector_norm` computes it: p = inf (max |x|), -inf (min |x|), 0
@@ -953,6 +971,26 @@ pub fn all(input: &Tensor) -> Result<Tensor> {
 pub fn all_dim(input: &Tensor, dim: i64, keepdim: bool) -> Result<Tensor> {
     let mask = reduce_mask(input, Some(&[dim]))?;
     all_any(input, &mask, keepdim, true)
+}
+
+/// The mask of `all`/`any` over a tuple of dims: `None` every dim, `()` none (torch 2.15: then
+/// the result is each element's truth value).
+fn all_any_mask(input: &Tensor, dim: Option<&[i64]>) -> Result<Vec<bool>> {
+    match dim {
+        Some([]) => Ok(vec![false; input.dim()]),
+        d => reduce_mask(input, d),
+    }
+}
+
+/// `all(input, dim=None, keepdim=False)` with a tuple of dims (see `all_any_mask`). IndexError
+/// for a dim out of range; RuntimeError for a repeated one.
+pub fn all_dims(input: &Tensor, dim: Option<&[i64]>, keepdim: bool) -> Result<Tensor> {
+    all_any(input, &all_any_mask(input, dim)?, keepdim, true)
+}
+
+/// `any(input, dim=None, keepdim=False)` with a tuple of dims; otherwise as `all_dims`.
+pub fn any_dims(input: &Tensor, dim: Option<&[i64]>, keepdim: bool) -> Result<Tensor> {
+    all_any(input, &all_any_mask(input, dim)?, keepdim, false)
 }
 
 /// `any(input)`: whether some element is non-zero; otherwise as `all` (torch: `torch.any`).

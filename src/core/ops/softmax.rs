@@ -19,9 +19,11 @@ fn softmax_input(
         Some(dt) => input.to_dtype(dt)?,
         None => input.clone(),
     };
-    if !x.dtype().is_floating_point() {
+    // An empty input is returned as it is, whatever its dtype (torch never reaches the kernel).
+    if !x.dtype().is_floating_point() && x.numel() != 0 {
         let last = x.dim() == 0 || d == x.dim() - 1;
-        return Err(Error::runtime(format!(
+        // NotImplementedError, as torch's dispatch error.
+        return Err(Error::not_implemented(format!(
             "\"{name}{}\" not implemented for '{}'",
             if last {
                 "_lastdim_kernel_impl"

@@ -52,7 +52,8 @@ fn cat_parts_plan(tensors: Cow<'_, [Tensor]>, dim: i64) -> Result<Plan<'_, impl 
         )));
     }
     if tensors.is_empty() {
-        return Err(Error::runtime(
+        // ValueError, as torch (TORCH_CHECK_VALUE).
+        return Err(Error::value(
             "torch.cat(): expected a non-empty list of Tensors",
         ));
     }
@@ -194,6 +195,12 @@ pub fn roll(input: &Tensor, shifts: &[i64], dims: &[i64]) -> Result<Tensor> {
     }
     let mut cur = input.clone();
     for (&s, &d) in shifts.iter().zip(dims) {
+        if input.dim() == 0 {
+            // torch wraps roll's dims without the 0-dim-as-1-dim allowance.
+            return Err(Error::index(format!(
+                "Dimension specified as {d} but tensor has no dimensions"
+            )));
+        }
         let w = maybe_wrap_dim(d, input.dim())?;
         if input.dim() == 0 || input.numel() == 0 {
             continue;

@@ -39,7 +39,8 @@ pub fn neg(input: &Tensor) -> Result<Tensor> {
 /// `neg` checked and ready to run (Note [One kernel per op]).
 pub fn neg_plan(input: &Tensor) -> Result<Plan<'_, impl Kernel + '_>> {
     if input.dtype() == DType::Bool {
-        return Err(Error::runtime(
+        // NotImplementedError, as torch (TORCH_CHECK_NOT_IMPLEMENTED).
+        return Err(Error::not_implemented(
             "Negation, the `-` operator, on a bool tensor is not supported. If you are trying to invert a mask, use the `~` or `logical_not()` operator instead.",
         ));
     }

@@ -446,6 +446,16 @@ pub fn select(input: &Tensor, dim: i64, index: i64) -> Result<Tensor> {
     Ok(input.as_strided(sizes, strides, offset as usize))
 }
 
+/// `narrow(input, dim, start: Tensor, length)`: `narrow` with `start` a 0-dim integer tensor
+/// (bool excluded); otherwise torch's RuntimeError "start must be an 0-dim integral Tensor.".
+pub fn narrow_tensor(input: &Tensor, dim: i64, start: &Tensor, length: i64) -> Result<Tensor> {
+    if start.dim() != 0 || !start.dtype().is_integral() {
+        return Err(Error::runtime("start must be an 0-dim integral Tensor."));
+    }
+    let s = super::conversion::try_to_vec::<i64>(start)?[0];
+    narrow(input, dim, s, length)
+}
+
 /// `narrow(input, dim, start, length)`: the view of `length` elements of `dim` from `start`
 /// (negative counts from the end). Errors: RuntimeError "narrow() cannot be applied to a 0-dim
 /// tensor.", IndexError for `dim` or "start out of range (expected to be in range of [-3, 3],
