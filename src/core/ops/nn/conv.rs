@@ -102,6 +102,21 @@ pub fn convolution(
     if stride.iter().any(|&s| s <= 0) {
         return Err(Error::runtime("non-positive stride is not supported"));
     }
+    if [&stride, &padding, &dilation]
+        .iter()
+        .any(|v| v.iter().any(|&x| x > super::MAX_PARAM))
+    {
+        return Err(Error::runtime(format!(
+            "convolution: stride, padding and dilation must be at most {}",
+            super::MAX_PARAM
+        )));
+    }
+    if weight.sizes()[2..].contains(&0) {
+        return Err(Error::runtime(format!(
+            "convolution: weight of size {} has a zero-size kernel dimension",
+            fmt_sizes(weight.sizes())
+        )));
+    }
     if padding.iter().any(|&p| p < 0) {
         return Err(Error::runtime("negative padding is not supported"));
     }

@@ -52,6 +52,11 @@ pub fn bilinear(
     weight: &Tensor,
     bias: Option<&Tensor>,
 ) -> Result<Tensor> {
+    if input1.dim() == 0 || input2.dim() == 0 {
+        return Err(Error::runtime(
+            "bilinear(): input dimensions must be at least 1, but got 0",
+        ));
+    }
     if input1.dim() != input2.dim() {
         return Err(Error::runtime(format!(
             "bilinear(): input dimensions do not match: got {} and {}",

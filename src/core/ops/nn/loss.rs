@@ -375,6 +375,9 @@ pub fn cross_entropy_loss(
             "label_smoothing must be between 0.0 and 1.0. Got: {label_smoothing}"
         )));
     }
+    if input.dim() == 0 {
+        return Err(Error::value("Expected 1 or more dimensions (got 0)"));
+    }
     let class_dim = if input.dim() == 1 { 0 } else { 1 };
     let logp = ops::log_softmax(input, class_dim, None)?;
     let c = input.sizes().get(class_dim as usize).copied().unwrap_or(1);
@@ -383,6 +386,14 @@ pub fn cross_entropy_loss(
             return Err(Error::runtime(
                 "ignore_index is not supported for floating point target",
             ));
+        }
+        if let Some(w) = weight {
+            if w.numel() != c {
+                return Err(Error::runtime(format!(
+                    "weight tensor should be defined either for all {c} classes or no classes but got weight tensor of shape: {:?}",
+                    w.sizes()
+                )));
+            }
         }
         return float_dispatch!(logp.dtype(), "cross_entropy", T => {
             let lp = contiguous_of(&logp)?;

@@ -72,8 +72,9 @@ pub fn one_hot(input: &Tensor, num_classes: i64) -> Result<Tensor> {
     let n = n as usize;
     let mut shape = input.sizes().to_vec();
     shape.push(n);
-    let mut data = super::super::try_vec::<i64>(v.len() * n, "one_hot")?;
-    data.resize(v.len() * n, 0);
+    let total = crate::core::tensor::checked_numel(&shape)?;
+    let mut data = super::super::try_vec::<i64>(total, "one_hot")?;
+    data.resize(total, 0);
     for (i, &c) in v.iter().enumerate() {
         data[i * n + c as usize] = 1;
     }

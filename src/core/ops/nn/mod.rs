@@ -222,6 +222,10 @@ impl Reduction {
     }
 }
 
+/// The largest stride, padding, dilation or kernel size the kernels take (index arithmetic
+/// then stays far from overflow); larger values are a RuntimeError.
+pub(crate) const MAX_PARAM: i64 = 1 << 31;
+
 /// The int list argument `v` of an op of `dims` spatial dimensions as exactly `dims` values:
 /// one value is repeated (torch's `_pair`), `default` when empty (pooling's stride).
 pub(crate) fn expand_param(

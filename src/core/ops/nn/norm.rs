@@ -211,11 +211,16 @@ pub fn native_group_norm(
             input.sizes()
         )));
     }
-    let (n, c, hw, g) = (N as usize, C as usize, HxW as usize, group as usize);
-    if n * c * hw != input.numel() {
+    if N < 0 || C < 0 || HxW < 0 {
         return Err(Error::runtime(format!(
-            "Expected the input to have {} elements, but got {}",
-            n * c * hw,
+            "native_group_norm: N, C and HxW must be non-negative, but got {N}, {C} and {HxW}"
+        )));
+    }
+    let (n, c, hw, g) = (N as usize, C as usize, HxW as usize, group as usize);
+    let count = n.checked_mul(c).and_then(|x| x.checked_mul(hw));
+    if count != Some(input.numel()) {
+        return Err(Error::runtime(format!(
+            "Expected the input to have N * C * HxW = {N} * {C} * {HxW} elements, but got {}",
             input.numel()
         )));
     }

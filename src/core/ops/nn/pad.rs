@@ -81,7 +81,10 @@ pub fn pad(input: &Tensor, pad: &[i64], mode: &str, value: Option<f64>) -> Resul
     for d in 0..nd {
         let n = input.sizes()[d] as i64;
         let (b, a) = pads[d];
-        let o = n + b + a;
+        let o = n
+            .checked_add(b)
+            .and_then(|x| x.checked_add(a))
+            .ok_or_else(|| Error::runtime(format!("pad: padding ({b}, {a}) is too large")))?;
         if (b, a) != (0, 0) {
             match mode {
                 Mode::Reflect if b >= n || a >= n => {

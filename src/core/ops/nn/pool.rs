@@ -46,6 +46,15 @@ fn geometry(
     let s = expand_param(op, "stride", stride, 2, Some(&k))?;
     let p = expand_param(op, "padding", padding, 2, None)?;
     let d = expand_param(op, "dilation", dilation, 2, None)?;
+    if [&k, &s, &p, &d]
+        .iter()
+        .any(|v| v.iter().any(|&x| x > super::MAX_PARAM))
+    {
+        return Err(Error::runtime(format!(
+            "{op}: kernel_size, stride, padding and dilation must be at most {}",
+            super::MAX_PARAM
+        )));
+    }
     if !(3..=4).contains(&input.dim()) {
         return Err(Error::runtime(format!(
             "non-empty 3D or 4D (batch mode) tensor expected for input, but got: {:?}",
@@ -105,6 +114,19 @@ fn geometry(
     })
 }
 
+/// The taps `i` in `0..k` of a window starting at `start` with dilation `d` whose position
+/// `start + i d` lies in `0..n`.
+fn taps(start: isize, d: usize, k: usize, n: usize) -> std::ops::Range<usize> {
+    let d = d as isize;
+    let first = if start < 0 { ((-start) + d - 1) / d } else { 0 };
+    let end = if (n as isize) > start {
+        ((n as isize - start + d - 1) / d).min(k as isize)
+    } else {
+        0
+    };
+    first as usize..(end.max(first)) as usize
+}
+
 /// `max_pool2d_with_indices(input, kernel_size, stride=[], padding=0, dilation=1,
 /// ceil_mode=False)`: the max over each window, and the flat index (into the `H * W` plane) of
 /// the element chosen (NaN wins). `stride` defaults to `kernel_size`. Mirrors
@@ -142,17 +164,15 @@ pub fn max_pool2d_with_indices(
                         let x0 = (ox * g.s[1]) as isize - g.p[1] as isize;
                         let mut best = T::neg_infinity();
                         let mut bi: i64 = -1;
-                        for i in 0..g.k[0] {
-                            let y = y0 + (i * g.d[0]) as isize;
-                            if y < 0 || y >= g.h as isize {
-                                continue;
-                            }
-                            for j in 0..g.k[1] {
-                                let xx = x0 + (j * g.d[1]) as isize;
-                                if xx < 0 || xx >= g.w as isize {
-                                    continue;
-                                }
-                                let at = y as usize * g.w + xx as usize;
+                        // Only the kernel taps that land inside the input.
+                        let (ir, jr) = (
+                            taps(y0, g.d[0], g.k[0], g.h),
+                            taps(x0, g.d[1], g.k[1], g.w),
+                        );
+                        for i in ir {
+                            let y = (y0 + (i * g.d[0]) as isize) as usize;
+                            for j in jr.clone() {
+                                let at = y * g.w + (x0 + (j * g.d[1]) as isize) as usize;
                                 let v = plane[at];
                                 if bi < 0 || v > best || v.is_nan() && !best.is_nan() {
                                     best = v;
