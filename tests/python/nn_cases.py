@@ -350,6 +350,116 @@ def _conv_pool():
     return cases
 
 
+def _more_acts():
+    cases = []
+    for dt in (F32, F64):
+        x = {"a": ([4, 6], dt, "randn")}
+        cases += [
+            (f"softshrink_{dt}", x, "out = F.softshrink(a, 0.3)"),
+            (f"hardshrink_{dt}", x, "out = F.hardshrink(a)"),
+            (f"tanhshrink_{dt}", x, "out = F.tanhshrink(a)"),
+            (f"prelu_{dt}", {"a": ([2, 3, 4], dt, "randn"), "w": ([3], dt, "rand")}, "out = F.prelu(a, w)"),
+            (f"prelu_one_{dt}", {"a": ([2, 3], dt, "randn"), "w": ([1], dt, "rand")}, "out = F.prelu(a, w)"),
+            (f"rrelu_eval_{dt}", x, "out = F.rrelu(a)"),
+        ]
+    cases += [
+        ("err_softshrink", {"a": ([3], F32, "randn")}, "out = F.softshrink(a, -1.0)"),
+        ("err_prelu_channels", {"a": ([2, 3], F32, "randn"), "w": ([2], F32, "rand")}, "out = F.prelu(a, w)"),
+    ]
+    return cases
+
+
+def _more_losses():
+    cases = []
+    for dt in (F32, F64):
+        xy = {"a": ([4, 5], dt, "randn"), "b": ([4, 5], dt, "randn")}
+        for red in ("mean", "sum", "none"):
+            cases += [
+                (f"poisson_nll_{red}_{dt}", {"a": ([4, 5], dt, "randn"), "b": ([4, 5], dt, "rand")},
+                 f"out = F.poisson_nll_loss(a, b * 4, reduction='{red}')"),
+                (f"poisson_nll_full_{red}_{dt}", {"a": ([4, 5], dt, "rand"), "b": ([4, 5], dt, "rand")},
+                 f"out = F.poisson_nll_loss(a, b * 4, log_input=False, full=True, reduction='{red}')"),
+                (f"gaussian_nll_{red}_{dt}", {"a": ([4, 5], dt, "randn"), "b": ([4, 5], dt, "randn"), "v": ([4, 5], dt, "rand")},
+                 f"out = F.gaussian_nll_loss(a, b, v, reduction='{red}')"),
+                (f"gaussian_nll_hetero_full_{red}_{dt}",
+                 {"a": ([4, 5], dt, "randn"), "b": ([4, 5], dt, "randn"), "v": ([4], dt, "rand")},
+                 f"out = F.gaussian_nll_loss(a, b, v, full=True, reduction='{red}')"),
+                (f"cosine_embedding_{red}_{dt}",
+                 {"a": ([4, 5], dt, "randn"), "b": ([4, 5], dt, "randn"), "y": ([4], dt, [1.0, -1.0, -1.0, 1.0])},
+                 f"out = F.cosine_embedding_loss(a, b, y, margin=0.1, reduction='{red}')"),
+                (f"hinge_embedding_{red}_{dt}",
+                 {"a": ([4], dt, "randn"), "y": ([4], dt, [1.0, -1.0, -1.0, 1.0])},
+                 f"out = F.hinge_embedding_loss(a, y, margin=0.5, reduction='{red}')"),
+                (f"margin_ranking_{red}_{dt}",
+                 {"a": ([4], dt, "randn"), "b": ([4], dt, "randn"), "y": ([4], dt, [1.0, -1.0, -1.0, 1.0])},
+                 f"out = F.margin_ranking_loss(a, b, y, margin=0.2, reduction='{red}')"),
+                (f"soft_margin_{red}_{dt}", {"a": ([4, 5], dt, "randn"), "y": ([4, 5], dt, [1.0, -1.0] * 10)},
+                 f"out = F.soft_margin_loss(a, y, reduction='{red}')"),
+                (f"multilabel_soft_margin_{red}_{dt}",
+                 {"a": ([4, 5], dt, "randn"), "y": ([4, 5], dt, [1.0, 0.0, 0.0, 1.0] * 5), "w": ([5], dt, "rand")},
+                 f"out = F.multilabel_soft_margin_loss(a, y, weight=w, reduction='{red}')"),
+                (f"triplet_margin_{red}_{dt}",
+                 {"a": ([4, 5], dt, "randn"), "p": ([4, 5], dt, "randn"), "n": ([4, 5], dt, "randn")},
+                 f"out = F.triplet_margin_loss(a, p, n, margin=2.0, reduction='{red}')"),
+                (f"triplet_margin_swap_{red}_{dt}",
+                 {"a": ([4, 5], dt, "randn"), "p": ([4, 5], dt, "randn"), "n": ([4, 5], dt, "randn")},
+                 f"out = F.triplet_margin_loss(a, p, n, p=1, swap=True, reduction='{red}')"),
+            ]
+    cases += [
+        ("err_gaussian_var_size", {"a": ([4, 5], F32, "randn"), "b": ([4, 5], F32, "randn"), "v": ([3], F32, "rand")},
+         "out = F.gaussian_nll_loss(a, b, v)"),
+        ("err_gaussian_var_negative", {"a": ([2], F32, "randn"), "b": ([2], F32, "randn"), "v": ([2], F32, [1.0, -1.0])},
+         "out = F.gaussian_nll_loss(a, b, v)"),
+        ("err_triplet_margin", {"a": ([2, 3], F32, "randn")}, "out = F.triplet_margin_loss(a, a, a, margin=0.0)"),
+    ]
+    return cases
+
+
+def _more_layers():
+    cases = []
+    for dt in (F32, F64):
+        cases += [
+            (f"instance_norm_{dt}", {"a": ([2, 3, 4, 2], dt, "randn"), "w": ([3], dt, "randn"), "b": ([3], dt, "randn")},
+             "out = F.instance_norm(a, weight=w, bias=b)"),
+            (f"instance_norm_running_{dt}",
+             {"a": ([2, 3, 5], dt, "randn"), "m": ([3], dt, "randn"), "v": ([3], dt, "rand")},
+             "r = F.instance_norm(a, m, v, momentum=0.3); out = (r, m, v)"),
+            (f"instance_norm_eval_{dt}",
+             {"a": ([2, 3, 5], dt, "randn"), "m": ([3], dt, "randn"), "v": ([3], dt, "rand")},
+             "out = F.instance_norm(a, m, v, use_input_stats=False)"),
+            (f"pixel_shuffle_{dt}", {"a": ([2, 8, 2, 3], dt, "randn")}, "out = F.pixel_shuffle(a, 2)"),
+            (f"pixel_unshuffle_{dt}", {"a": ([1, 2, 4, 6], dt, "randn")}, "out = F.pixel_unshuffle(a, 2)"),
+            (f"channel_shuffle_{dt}", {"a": ([2, 6, 2], dt, "randn")}, "out = F.channel_shuffle(a, 3)"),
+            (f"max_pool1d_{dt}", {"a": ([2, 3, 9], dt, "randn")}, "out = tuple(F.max_pool1d(a, 3, 2, 1, return_indices=True))"),
+            (f"avg_pool1d_{dt}", {"a": ([2, 3, 9], dt, "randn")}, "out = F.avg_pool1d(a, 3, 2, 1, count_include_pad=False)"),
+            (f"adaptive_avg_pool1d_{dt}", {"a": ([3, 9], dt, "randn")}, "out = F.adaptive_avg_pool1d(a, 4)"),
+            (f"lp_pool2d_{dt}", {"a": ([1, 2, 4, 4], dt, "rand")}, "out = F.lp_pool2d(a, 2, 2)"),
+            (f"lp_pool1d_{dt}", {"a": ([1, 2, 6], dt, "rand")}, "out = F.lp_pool1d(a, 3, 2)"),
+            (f"pdist_{dt}", {"a": ([4, 3], dt, "randn")}, "out = F.pdist(a)"),
+            (f"pdist_p1_{dt}", {"a": ([5, 2], dt, "randn")}, "out = F.pdist(a, 1)"),
+            (f"sdpa_{dt}", {"q": ([2, 3, 4, 8], dt, "randn"), "k": ([2, 3, 5, 8], dt, "randn"), "v": ([2, 3, 5, 6], dt, "randn")},
+             "out = F.scaled_dot_product_attention(q, k, v)"),
+            (f"sdpa_causal_{dt}", {"q": ([2, 3, 4, 8], dt, "randn"), "k": ([2, 3, 4, 8], dt, "randn"), "v": ([2, 3, 4, 6], dt, "randn")},
+             "out = F.scaled_dot_product_attention(q, k, v, is_causal=True, scale=0.3)"),
+            (f"sdpa_bool_mask_{dt}",
+             {"q": ([2, 4, 8], dt, "randn"), "k": ([2, 5, 8], dt, "randn"), "v": ([2, 5, 6], dt, "randn"),
+              "m": ([4, 5], "int64", "int:2")},
+             "out = F.scaled_dot_product_attention(q, k, v, attn_mask=(m + T.eye(4, 5, dtype=T.int64)) > 0)"),
+            (f"sdpa_float_mask_{dt}",
+             {"q": ([2, 4, 8], dt, "randn"), "k": ([2, 5, 8], dt, "randn"), "v": ([2, 5, 6], dt, "randn"),
+              "m": ([4, 5], dt, "randn")},
+             "out = F.scaled_dot_product_attention(q, k, v, attn_mask=m)"),
+            (f"sdpa_gqa_{dt}", {"q": ([1, 4, 3, 8], dt, "randn"), "k": ([1, 2, 5, 8], dt, "randn"), "v": ([1, 2, 5, 6], dt, "randn")},
+             "out = F.scaled_dot_product_attention(q, k, v, enable_gqa=True)"),
+        ]
+    cases += [
+        ("err_pixel_shuffle", {"a": ([1, 3, 2, 2], F32, "randn")}, "out = F.pixel_shuffle(a, 2)"),
+        ("err_channel_shuffle", {"a": ([1, 3, 2], F32, "randn")}, "out = F.channel_shuffle(a, 2)"),
+        ("err_pdist_dim", {"a": ([3], F32, "randn")}, "out = F.pdist(a)"),
+    ]
+    return cases
+
+
 FAMILIES = {
     "activation": _acts(),
     "linear": _linear(),
@@ -358,4 +468,7 @@ FAMILIES = {
     "misc": _misc(),
     "pad": _pad(),
     "conv_pool": _conv_pool(),
+    "more_activation": _more_acts(),
+    "more_loss": _more_losses(),
+    "more_layers": _more_layers(),
 }

@@ -20,29 +20,40 @@ import _C
 from _C import Tensor, _nn
 
 __all__ = [
+    "adaptive_avg_pool1d",
     "adaptive_avg_pool2d",
+    "avg_pool1d",
     "avg_pool2d",
     "batch_norm",
     "bilinear",
     "binary_cross_entropy",
     "binary_cross_entropy_with_logits",
     "celu",
+    "channel_shuffle",
     "conv1d",
     "conv2d",
+    "cosine_embedding_loss",
     "cosine_similarity",
     "cross_entropy",
     "dropout",
+    "dropout1d",
+    "dropout2d",
+    "dropout3d",
     "elu",
     "elu_",
     "embedding",
+    "gaussian_nll_loss",
     "gelu",
     "glu",
     "group_norm",
+    "hardshrink",
     "hardsigmoid",
     "hardswish",
     "hardtanh",
     "hardtanh_",
+    "hinge_embedding_loss",
     "huber_loss",
+    "instance_norm",
     "kl_div",
     "l1_loss",
     "layer_norm",
@@ -51,30 +62,46 @@ __all__ = [
     "linear",
     "log_softmax",
     "logsigmoid",
+    "lp_pool1d",
+    "lp_pool2d",
+    "margin_ranking_loss",
+    "max_pool1d",
     "max_pool2d",
     "max_pool2d_with_indices",
     "mish",
     "mse_loss",
+    "multilabel_soft_margin_loss",
     "nll_loss",
     "normalize",
     "one_hot",
     "pad",
     "pairwise_distance",
+    "pdist",
+    "pixel_shuffle",
+    "pixel_unshuffle",
+    "poisson_nll_loss",
+    "prelu",
     "relu",
     "relu6",
     "relu_",
     "rms_norm",
+    "rrelu",
+    "scaled_dot_product_attention",
     "selu",
     "sigmoid",
     "silu",
     "smooth_l1_loss",
+    "soft_margin_loss",
     "softmax",
     "softmin",
     "softplus",
+    "softshrink",
     "softsign",
     "tanh",
+    "tanhshrink",
     "threshold",
     "threshold_",
+    "triplet_margin_loss",
 ]
 
 
@@ -924,3 +951,521 @@ def adaptive_avg_pool2d(input: Tensor, output_size) -> Tensor:
     """
     _output_size = _list_with_default(output_size, list(input.shape))
     return _nn.adaptive_avg_pool2d(input, _output_size)
+
+
+# ---- more of torch.nn.functional, composed of _C's ops ------------------------------------
+# torch has kernels of their own for most of these; here they are compositions (forward only,
+# and differentiable through their parts once autograd lands). Names, signatures, defaults,
+# checks and texts are torch's.
+
+
+def softshrink(input: Tensor, lambd: float = 0.5) -> Tensor:
+    """softshrink(input, lambd=0.5) -> Tensor: ``x - lambd`` above ``lambd``, ``x + lambd``
+    below ``-lambd``, else 0."""
+    if lambd < 0:
+        # torch's text: the float32 range (its message's bound is the dtype's max), %g-style.
+        hi = "3.40282e+38" if input.dtype == _C.float32 else "1.79769e+308"
+        name = "Float" if input.dtype == _C.float32 else "Double"
+        raise RuntimeError(
+            f"lambda must be in range [0, {hi}] for input dtype {name}, but found {lambd:g}"
+        )
+    zero = _C.zeros_like(input)
+    return _C.where(input > lambd, input - lambd, _C.where(input < -lambd, input + lambd, zero))
+
+
+def hardshrink(input: Tensor, lambd: float = 0.5) -> Tensor:
+    """hardshrink(input, lambd=0.5) -> Tensor: ``x`` where ``|x| > lambd``, else 0."""
+    return _C.where((input > lambd).logical_or(input < -lambd), input, _C.zeros_like(input))
+
+
+def tanhshrink(input: Tensor) -> Tensor:
+    """tanhshrink(input) -> Tensor: ``x - tanh(x)``."""
+    return input - _C.tanh(input)
+
+
+def prelu(input: Tensor, weight: Tensor) -> Tensor:
+    """prelu(input, weight) -> Tensor: ``x`` where positive, else ``weight * x`` (``weight``
+    one value or one per channel, dim 1)."""
+    if weight.numel() != 1:
+        if input.dim() == 0:
+            raise RuntimeError("Not allow zero-dim input tensor.")
+        channels = input.shape[1] if input.dim() >= 2 else 1
+        if weight.numel() != channels:
+            raise RuntimeError(
+                "Mismatch of parameter numbers and input channel size. Found parameter numbers "
+                f"= {weight.numel()} and channel size = {channels}."
+            )
+        if input.dim() >= 2:
+            weight = weight.reshape([channels] + [1] * (input.dim() - 2))
+    return _C.where(input > 0, input, weight * input)
+
+
+def rrelu(
+    input: Tensor, lower: float = 1.0 / 8, upper: float = 1.0 / 3, training: bool = False, inplace: bool = False
+) -> Tensor:
+    """rrelu(input, lower=1/8, upper=1/3, training=False, inplace=False) -> Tensor
+
+    ``leaky_relu`` with slope ``(lower + upper) / 2`` (eval), or a slope drawn uniformly from
+    ``[lower, upper]`` per negative element (training, from ``_C``'s default generator).
+    """
+    if training:
+        slope = _C.rand_like(input) * (upper - lower) + lower
+        result = _C.where(input >= 0, input, input * slope)
+    else:
+        result = _nn.leaky_relu(input, (lower + upper) / 2)
+    if inplace:
+        input.copy_(result)
+        return input
+    return result
+
+
+def _channel_dropout(input: Tensor, p: float, training: bool, inplace: bool, batched_dim: int, name: str) -> Tensor:
+    if p < 0.0 or p > 1.0:
+        raise ValueError(f"dropout probability has to be between 0 and 1, but got {p}")
+    if not training or p == 0.0:
+        result = input.clone()
+    else:
+        unbatched = input.dim() == batched_dim - 1
+        x = input.unsqueeze(0) if unbatched else input
+        mask_shape = list(x.shape[:2]) + [1] * (x.dim() - 2)
+        mask = _C.bernoulli(_C.full(mask_shape, 1.0 - p, dtype=x.dtype))
+        result = x * mask / (1.0 - p) if p < 1.0 else x * 0.0
+        if unbatched:
+            result = result.squeeze(0)
+    if inplace:
+        input.copy_(result)
+        return input
+    return result
+
+
+def dropout1d(input: Tensor, p: float = 0.5, training: bool = True, inplace: bool = False) -> Tensor:
+    """dropout1d(input, p=0.5, training=True, inplace=False) -> Tensor: zeroes whole channels of
+    ``(N, C, L)`` (or ``(C, L)``) input with probability ``p``, scaling the rest by ``1 / (1 - p)``."""
+    if input.dim() not in (2, 3):
+        raise RuntimeError(
+            f"dropout1d: Expected 2D or 3D input, but received a {input.dim()}D input. "
+            "Note that dropout1d exists to provide channel-wise dropout on inputs with 1 spatial "
+            "dimension, a channel dimension, and an optional batch dimension (i.e. 2D or 3D inputs)."
+        )
+    return _channel_dropout(input, p, training, inplace, 3, "dropout1d")
+
+
+def dropout2d(input: Tensor, p: float = 0.5, training: bool = True, inplace: bool = False) -> Tensor:
+    """dropout2d(input, p=0.5, training=True, inplace=False) -> Tensor: zeroes whole channels of
+    ``(N, C, H, W)`` input with probability ``p``, scaling the rest by ``1 / (1 - p)``."""
+    return _channel_dropout(input, p, training, inplace, 4, "dropout2d")
+
+
+def dropout3d(input: Tensor, p: float = 0.5, training: bool = True, inplace: bool = False) -> Tensor:
+    """dropout3d(input, p=0.5, training=True, inplace=False) -> Tensor: zeroes whole channels of
+    ``(N, C, D, H, W)`` input with probability ``p``, scaling the rest by ``1 / (1 - p)``."""
+    return _channel_dropout(input, p, training, inplace, 5, "dropout3d")
+
+
+def instance_norm(
+    input: Tensor,
+    running_mean: Optional[Tensor] = None,
+    running_var: Optional[Tensor] = None,
+    weight: Optional[Tensor] = None,
+    bias: Optional[Tensor] = None,
+    use_input_stats: bool = True,
+    momentum: float = 0.1,
+    eps: float = 1e-5,
+) -> Tensor:
+    """instance_norm(input, running_mean=None, running_var=None, weight=None, bias=None,
+    use_input_stats=True, momentum=0.1, eps=1e-05) -> Tensor
+
+    Normalises each channel of each sample of ``(N, C, *)`` input over its spatial dims; the
+    running statistics, when given, are updated in place with the mean over the batch.
+    """
+    if use_input_stats:
+        size = list(input.shape)
+        prod = 1
+        for s in size[2:]:
+            prod *= s
+        if prod == 1:
+            raise ValueError(
+                f"Expected more than 1 spatial element when training, got input size {_size(input)}"
+            )
+    n, c = input.shape[0], input.shape[1]
+    x = input.reshape([1, n * c] + list(input.shape[2:]))
+    rm = running_mean.repeat(n) if running_mean is not None else None
+    rv = running_var.repeat(n) if running_var is not None else None
+    w = weight.repeat(n) if weight is not None else None
+    b = bias.repeat(n) if bias is not None else None
+    out = _C.batch_norm(x, w, b, rm, rv, use_input_stats, momentum, eps, False)
+    if use_input_stats:
+        if running_mean is not None:
+            running_mean.copy_(rm.reshape(n, c).mean(0))
+        if running_var is not None:
+            running_var.copy_(rv.reshape(n, c).mean(0))
+    return out.reshape(list(input.shape))
+
+
+def pixel_shuffle(input: Tensor, upscale_factor: int) -> Tensor:
+    """pixel_shuffle(input, upscale_factor) -> Tensor: ``(*, C r^2, H, W)`` to ``(*, C, H r, W r)``."""
+    if input.dim() < 3:
+        raise RuntimeError(
+            f"pixel_shuffle expects input to have at least 3 dimensions, but got input with {input.dim()} dimension(s)"
+        )
+    if upscale_factor <= 0:
+        raise RuntimeError(f"pixel_shuffle expects a positive upscale_factor, but got {upscale_factor}")
+    r = upscale_factor
+    *batch, c, h, w = input.shape
+    if c % (r * r) != 0:
+        raise RuntimeError(
+            f"pixel_shuffle expects its input's 'channel' dimension to be divisible by the square of upscale_factor, but input.size(-3)={c} is not divisible by {r * r}"
+        )
+    oc = c // (r * r)
+    nb = len(batch)
+    x = input.reshape(batch + [oc, r, r, h, w])
+    perm = list(range(nb)) + [nb, nb + 3, nb + 1, nb + 4, nb + 2]
+    return x.permute(perm).reshape(batch + [oc, h * r, w * r])
+
+
+def pixel_unshuffle(input: Tensor, downscale_factor: int) -> Tensor:
+    """pixel_unshuffle(input, downscale_factor) -> Tensor: ``(*, C, H r, W r)`` to ``(*, C r^2, H, W)``."""
+    if input.dim() < 3:
+        raise RuntimeError(
+            f"pixel_unshuffle expects input to have at least 3 dimensions, but got input with {input.dim()} dimension(s)"
+        )
+    if downscale_factor <= 0:
+        raise RuntimeError(f"pixel_unshuffle expects a positive downscale_factor, but got {downscale_factor}")
+    r = downscale_factor
+    *batch, c, h, w = input.shape
+    if h % r != 0:
+        raise RuntimeError(
+            f"pixel_unshuffle expects height to be divisible by downscale_factor, but input.size(-2)={h} is not divisible by {r}"
+        )
+    if w % r != 0:
+        raise RuntimeError(
+            f"pixel_unshuffle expects width to be divisible by downscale_factor, but input.size(-1)={w} is not divisible by {r}"
+        )
+    nb = len(batch)
+    x = input.reshape(batch + [c, h // r, r, w // r, r])
+    perm = list(range(nb)) + [nb, nb + 2, nb + 4, nb + 1, nb + 3]
+    return x.permute(perm).reshape(batch + [c * r * r, h // r, w // r])
+
+
+def channel_shuffle(input: Tensor, groups: int) -> Tensor:
+    """channel_shuffle(input, groups) -> Tensor: ``(N, g * k, *)`` channels reordered as ``(k, g)``."""
+    if groups <= 0:
+        raise RuntimeError(f"Number of groups to divide channels in must be positive. Value of groups:{groups}")
+    n, c = input.shape[0], input.shape[1]
+    if c % groups != 0:
+        raise RuntimeError(
+            f"Number of channels must be divisible by groups. Got {c} channels and {groups} groups."
+        )
+    rest = list(input.shape[2:])
+    x = input.reshape([n, groups, c // groups] + rest)
+    return x.transpose(1, 2).reshape([n, c] + rest)
+
+
+def _unsqueeze_1d(input: Tensor, name: str) -> Tensor:
+    if input.dim() not in (2, 3):
+        raise RuntimeError(f"{name}: Expected 2D or 3D input, but got input of size: {list(input.shape)}")
+    return input.unsqueeze(-2)
+
+
+def max_pool1d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False, return_indices=False):
+    """max_pool1d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False,
+    return_indices=False): the maximum over each window of ``(N, C, L)`` (or ``(C, L)``) input."""
+    x = _unsqueeze_1d(input, "max_pool1d")
+    k, s, p, d = _single(kernel_size), _single(stride if stride is not None else kernel_size), _single(padding), _single(dilation)
+    out, idx = _nn.max_pool2d_with_indices(x, [1, k[0]], [1, s[0]], [0, p[0]], [1, d[0]], ceil_mode)
+    if return_indices:
+        return out.squeeze(-2), idx.squeeze(-2)
+    return out.squeeze(-2)
+
+
+def avg_pool1d(input, kernel_size, stride=None, padding=0, ceil_mode=False, count_include_pad=True):
+    """avg_pool1d(input, kernel_size, stride=None, padding=0, ceil_mode=False,
+    count_include_pad=True): the mean over each window of ``(N, C, L)`` (or ``(C, L)``) input."""
+    x = _unsqueeze_1d(input, "avg_pool1d")
+    k, p = _single(kernel_size), _single(padding)
+    s = _single(stride) if stride is not None else k
+    return _nn.avg_pool2d(x, [1, k[0]], [1, s[0]], [0, p[0]], ceil_mode, count_include_pad, None).squeeze(-2)
+
+
+def adaptive_avg_pool1d(input: Tensor, output_size) -> Tensor:
+    """adaptive_avg_pool1d(input, output_size) -> Tensor: the mean over adaptive windows of
+    ``(N, C, L)`` (or ``(C, L)``) input."""
+    x = _unsqueeze_1d(input, "adaptive_avg_pool1d")
+    return _nn.adaptive_avg_pool2d(x, [1, _single(output_size)[0]]).squeeze(-2)
+
+
+def lp_pool2d(input: Tensor, norm_type, kernel_size, stride=None, ceil_mode: bool = False) -> Tensor:
+    """lp_pool2d(input, norm_type, kernel_size, stride=None, ceil_mode=False) -> Tensor: the
+    ``norm_type``-norm over each window (as torch: from ``avg_pool2d`` of ``x ** p``)."""
+    kw, kh = _pair(kernel_size)
+    if stride is not None:
+        out = avg_pool2d(input.pow(norm_type), kernel_size, stride, 0, ceil_mode)
+    else:
+        out = avg_pool2d(input.pow(norm_type), kernel_size, padding=0, ceil_mode=ceil_mode)
+    return (_C.sign(out) * _C.relu(out.abs())).mul(kw * kh).pow(1.0 / norm_type)
+
+
+def lp_pool1d(input: Tensor, norm_type, kernel_size, stride=None, ceil_mode: bool = False) -> Tensor:
+    """lp_pool1d(input, norm_type, kernel_size, stride=None, ceil_mode=False) -> Tensor."""
+    if stride is not None:
+        out = avg_pool1d(input.pow(norm_type), kernel_size, stride, 0, ceil_mode)
+    else:
+        out = avg_pool1d(input.pow(norm_type), kernel_size, padding=0, ceil_mode=ceil_mode)
+    return (_C.sign(out) * _C.relu(out.abs())).mul(kernel_size).pow(1.0 / norm_type)
+
+
+def poisson_nll_loss(
+    input: Tensor,
+    target: Tensor,
+    log_input: bool = True,
+    full: bool = False,
+    size_average=None,
+    eps: float = 1e-8,
+    reduce=None,
+    reduction: str = "mean",
+) -> Tensor:
+    """poisson_nll_loss(input, target, log_input=True, full=False, size_average=None, eps=1e-8,
+    reduce=None, reduction='mean') -> Tensor"""
+    reduction = _reduction(size_average, reduce, reduction)
+    _Reduction.get_enum(reduction)
+    if log_input:
+        loss = _C.exp(input) - target * input
+    else:
+        loss = input - target * _C.log(input + eps)
+    if full:
+        t = target
+        stirling = t * _C.log(t) - t + 0.5 * _C.log(2 * math.pi * t)
+        loss = loss + _C.where(t > 1, stirling, _C.zeros_like(stirling))
+    return _reduce(loss, reduction)
+
+
+def gaussian_nll_loss(
+    input: Tensor,
+    target: Tensor,
+    var,
+    full: bool = False,
+    eps: float = 1e-6,
+    reduction: str = "mean",
+) -> Tensor:
+    """gaussian_nll_loss(input, target, var, full=False, eps=1e-6, reduction='mean') -> Tensor
+
+    ``0.5 (log(max(var, eps)) + (input - target) ** 2 / max(var, eps))`` (+ ``0.5 log(2 pi)``
+    with ``full``).
+    """
+    if isinstance(var, (int, float)):
+        if var < 0:
+            raise ValueError("var has negative entry/entries")
+        var = _C.full_like(input, float(var))
+    if tuple(var.shape) != tuple(input.shape):
+        if tuple(input.shape[:-1]) == tuple(var.shape):
+            var = var.unsqueeze(-1)
+        elif tuple(input.shape[:-1]) == tuple(var.shape[:-1]) and var.shape[-1] == 1:
+            pass
+        else:
+            raise ValueError("var is of incorrect size")
+    if reduction not in ("none", "mean", "sum"):
+        raise ValueError(reduction + " is not a valid value for reduction")
+    if bool(_C.any(var < 0)):
+        raise ValueError("var has negative entry/entries")
+    var = _C.clamp(var, min=eps)
+    d = input - target
+    loss = 0.5 * (_C.log(var) + d * d / var)
+    if full:
+        loss = loss + 0.5 * math.log(2 * math.pi)
+    return _reduce(loss, reduction)
+
+
+def cosine_embedding_loss(
+    input1: Tensor,
+    input2: Tensor,
+    target: Tensor,
+    margin: float = 0,
+    size_average=None,
+    reduce=None,
+    reduction: str = "mean",
+) -> Tensor:
+    """cosine_embedding_loss(input1, input2, target, margin=0, size_average=None, reduce=None,
+    reduction='mean') -> Tensor: ``1 - cos`` where ``target == 1``, ``max(0, cos - margin)``
+    where ``target == -1``."""
+    reduction = _reduction(size_average, reduce, reduction)
+    if input1.dim() != input2.dim():
+        raise RuntimeError(
+            f"cosine_embedding_loss : All input tensors should have same dimension but got sizes: input1: {_size(input1)}, input2: {_size(input2)}, target: {_size(target)} "
+        )
+    dim = input1.dim() - 1
+    eps = 1e-12
+    prod = _C.sum(input1 * input2, dim)
+    mag1 = _C.sum(input1 * input1, dim) + eps
+    mag2 = _C.sum(input2 * input2, dim) + eps
+    cos = prod / _C.sqrt(mag1 * mag2)
+    zeros = _C.zeros_like(cos)
+    pos = 1 - cos
+    neg = _C.clamp(cos - margin, min=0)
+    loss = _C.where(target == 1, pos, zeros) + _C.where(target == -1, neg, zeros)
+    return _reduce(loss, reduction)
+
+
+def hinge_embedding_loss(
+    input: Tensor,
+    target: Tensor,
+    margin: float = 1.0,
+    size_average=None,
+    reduce=None,
+    reduction: str = "mean",
+) -> Tensor:
+    """hinge_embedding_loss(input, target, margin=1.0, size_average=None, reduce=None,
+    reduction='mean') -> Tensor"""
+    reduction = _reduction(size_average, reduce, reduction)
+    zeros = _C.zeros_like(input)
+    margin_clamp = _C.clamp(margin - input, min=0)
+    loss = _C.where(target != 1, margin_clamp, zeros) + _C.where(target != -1, input, zeros)
+    return _reduce(loss, reduction)
+
+
+def margin_ranking_loss(
+    input1: Tensor,
+    input2: Tensor,
+    target: Tensor,
+    margin: float = 0,
+    size_average=None,
+    reduce=None,
+    reduction: str = "mean",
+) -> Tensor:
+    """margin_ranking_loss(input1, input2, target, margin=0, size_average=None, reduce=None,
+    reduction='mean') -> Tensor: ``max(0, -target (input1 - input2) + margin)``."""
+    reduction = _reduction(size_average, reduce, reduction)
+    if input1.dim() != input2.dim() or input1.dim() != target.dim():
+        raise RuntimeError(
+            f"margin_ranking_loss : All input tensors should have same dimension but got sizes: input1: {_size(input1)}, input2: {_size(input2)}, target: {_size(target)} "
+        )
+    loss = _C.clamp(-target * (input1 - input2) + margin, min=0)
+    return _reduce(loss, reduction)
+
+
+def soft_margin_loss(input: Tensor, target: Tensor, size_average=None, reduce=None, reduction: str = "mean") -> Tensor:
+    """soft_margin_loss(input, target, size_average=None, reduce=None, reduction='mean') ->
+    Tensor: ``log(1 + exp(-target * input))``."""
+    reduction = _reduction(size_average, reduce, reduction)
+    return _reduce(_C.log1p(_C.exp(-target * input)), reduction)
+
+
+def multilabel_soft_margin_loss(
+    input: Tensor,
+    target: Tensor,
+    weight: Optional[Tensor] = None,
+    size_average=None,
+    reduce=None,
+    reduction: str = "mean",
+) -> Tensor:
+    """multilabel_soft_margin_loss(input, target, weight=None, size_average=None, reduce=None,
+    reduction='mean') -> Tensor"""
+    reduction = _reduction(size_average, reduce, reduction)
+    loss = -(target * logsigmoid(input) + (1 - target) * logsigmoid(-input))
+    if weight is not None:
+        loss = loss * weight
+    class_dim = input.dim() - 1
+    c = input.shape[class_dim]
+    loss = _C.sum(loss, class_dim) / c
+    if reduction == "none":
+        return loss
+    if reduction == "mean":
+        return _C.mean(loss)
+    if reduction == "sum":
+        return _C.sum(loss)
+    raise ValueError(reduction + " is not valid")
+
+
+def triplet_margin_loss(
+    anchor: Tensor,
+    positive: Tensor,
+    negative: Tensor,
+    margin: float = 1.0,
+    p: float = 2,
+    eps: float = 1e-6,
+    swap: bool = False,
+    size_average=None,
+    reduce=None,
+    reduction: str = "mean",
+) -> Tensor:
+    """triplet_margin_loss(anchor, positive, negative, margin=1.0, p=2, eps=1e-6, swap=False,
+    size_average=None, reduce=None, reduction='mean') -> Tensor"""
+    reduction = _reduction(size_average, reduce, reduction)
+    if margin <= 0:
+        raise ValueError(f"margin must be greater than 0, got {margin}")
+    a_dim, p_dim, n_dim = anchor.dim(), positive.dim(), negative.dim()
+    if not (a_dim == p_dim and p_dim == n_dim):
+        raise RuntimeError(
+            f"The anchor, positive, and negative tensors are expected to have the same number of dimensions, but got: anchor {a_dim}D, positive {p_dim}D, and negative {n_dim}D inputs"
+        )
+    d_ap = _C.pairwise_distance(anchor, positive, p, eps, False)
+    d_an = _C.pairwise_distance(anchor, negative, p, eps, False)
+    if swap:
+        d_pn = _C.pairwise_distance(positive, negative, p, eps, False)
+        d_an = _C.minimum(d_an, d_pn)
+    loss = _C.clamp(margin + d_ap - d_an, min=0)
+    return _reduce(loss, reduction)
+
+
+def pdist(input: Tensor, p: float = 2) -> Tensor:
+    """pdist(input, p=2) -> Tensor: the p-norm distances between the rows of ``(N, M)`` input,
+    the upper triangle of the distance matrix row by row (``N (N - 1) / 2`` values)."""
+    if input.dim() != 2:
+        raise RuntimeError(f"pdist only supports 2D tensors, got: {input.dim()}D")
+    if p < 0:
+        raise RuntimeError("pdist only supports non-negative p values")
+    n = input.shape[0]
+    if n < 2:
+        return _C.zeros(0, dtype=input.dtype)
+    diff = input.unsqueeze(1) - input.unsqueeze(0)
+    full = _C.norm(diff, p, -1)
+    idx = [i * n + j for i in range(n) for j in range(i + 1, n)]
+    return _C.take(full, _C.tensor(idx, dtype=_C.int64))
+
+
+def scaled_dot_product_attention(
+    query: Tensor,
+    key: Tensor,
+    value: Tensor,
+    attn_mask: Optional[Tensor] = None,
+    dropout_p: float = 0.0,
+    is_causal: bool = False,
+    scale: Optional[float] = None,
+    enable_gqa: bool = False,
+) -> Tensor:
+    """scaled_dot_product_attention(query, key, value, attn_mask=None, dropout_p=0.0,
+    is_causal=False, scale=None, enable_gqa=False) -> Tensor
+
+    ``softmax(query @ key^T * scale + bias) @ value`` with ``scale = 1 / sqrt(E)`` by default;
+    ``attn_mask`` a bool mask (True: take part) or a float bias, ``is_causal`` the lower
+    triangle, ``enable_gqa`` key/value heads shared by groups of query heads. (The reference
+    computation, materialising the score matrix; a blocked kernel comes with the speed work.)
+    """
+    L, S = query.shape[-2], key.shape[-2]
+    E = query.shape[-1]
+    scale_factor = 1 / math.sqrt(E) if scale is None else scale
+    if is_causal and attn_mask is not None:
+        raise RuntimeError("_scaled_dot_product_attention: Explicit attn_mask should not be set when is_causal=True")
+    if enable_gqa and query.dim() >= 3:
+        hq, hk = query.shape[-3], key.shape[-3]
+        if hq % hk != 0:
+            raise RuntimeError(
+                f"Number of heads in key and value must divide the number of heads in query, got {hk} and {hq}"
+            )
+        rep = hq // hk
+        key = _C.stack([key] * rep, key.dim() - 2).reshape(list(key.shape[:-3]) + [hq] + list(key.shape[-2:]))
+        value = _C.stack([value] * rep, value.dim() - 2).reshape(
+            list(value.shape[:-3]) + [hq] + list(value.shape[-2:])
+        )
+    scores = _C.matmul(query, key.transpose(-2, -1)) * scale_factor
+    if is_causal:
+        keep = _C.tril(_C.ones(L, S, dtype=_C.bool))
+        scores = scores.masked_fill(keep.logical_not(), float("-inf"))
+    if attn_mask is not None:
+        if attn_mask.dtype == _C.bool:
+            scores = scores.masked_fill(attn_mask.logical_not(), float("-inf"))
+        else:
+            scores = scores + attn_mask
+    attn = _C.softmax(scores, -1)
+    if dropout_p > 0.0:
+        attn = dropout(attn, dropout_p, True)
+    return _C.matmul(attn, value)

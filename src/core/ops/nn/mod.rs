@@ -186,7 +186,7 @@ pub(crate) unsafe fn elems<T: Float>(t: &Tensor) -> &[T] {
 }
 
 /// A new contiguous tensor of `shape` and dtype `T` filled by `fill` (which must write every
-/// element).
+/// element; it is called with an empty slice for an empty tensor).
 pub(crate) fn new_with<T: Float>(
     shape: &[usize],
     fill: impl FnOnce(&mut [T]) -> Result<()>,
@@ -196,6 +196,9 @@ pub(crate) fn new_with<T: Float>(
         // SAFETY: `out` is fresh, contiguous, of dtype `T` and not shared.
         let s = unsafe { std::slice::from_raw_parts_mut(out.data_ptr::<T>(), out.numel()) };
         fill(s)?;
+    } else {
+        // Still called: kernels also compute per-row statistics (of empty rows).
+        fill(&mut [])?;
     }
     Ok(out)
 }
