@@ -438,7 +438,7 @@ pub fn glu(input: &Tensor, dim: i64) -> Result<Tensor> {
     }
     let d = crate::core::tensor::maybe_wrap_dim(dim, input.dim())?;
     let n = input.sizes()[d];
-    if n % 2 != 0 {
+    if !n.is_multiple_of(2) {
         return Err(Error::runtime(format!(
             "Halving dimension must be even, but dimension {d} is size {n}"
         )));

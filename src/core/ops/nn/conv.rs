@@ -254,6 +254,7 @@ fn batchify(input: &Tensor, dims: usize, op: &str) -> Result<(Tensor, bool)> {
     }
 }
 
+#[allow(clippy::too_many_arguments)]
 fn conv_nd(
     op: &str,
     dims: usize,
@@ -334,8 +335,8 @@ fn conv_nd_mode(
             }
             let mut sym = Vec::new();
             let mut extra = Vec::new();
-            for i in 0..dims {
-                let total = dilation[i] * (weight.sizes()[2 + i] as i64 - 1);
+            for (i, &dil) in dilation.iter().enumerate().take(dims) {
+                let total = dil * (weight.sizes()[2 + i] as i64 - 1);
                 let left = total / 2;
                 sym.push(left);
                 extra.push(total - 2 * left);

@@ -129,15 +129,14 @@ pub fn binary_cross_entropy(
     let t = target.to_dtype(input.dtype())?;
     let mut bad = false;
     let l = float_dispatch!(input.dtype(), "binary_cross_entropy", T => {
-        let l = zip_map::<T>(input, &t, |x, y| {
-            if !(x >= T::ZERO && x <= T::ONE) {
+        zip_map::<T>(input, &t, |x, y| {
+            if !(T::ZERO..=T::ONE).contains(&x) {
                 bad = true;
             }
             let lx = x.ln().maxn(T::of(-100.0));
             let l1x = (T::ONE - x).ln().maxn(T::of(-100.0));
             (y - T::ONE) * l1x - y * lx
-        });
-        l
+        })
     })?;
     if bad {
         return Err(Error::runtime(
@@ -222,9 +221,9 @@ fn nll_geometry(input: &Tensor, target: &Tensor) -> Result<(usize, usize, usize)
     }
     if d == 1 {
         if target.dim() != 0 {
-            return Err(Error::runtime(format!(
-                "0D or 1D target tensor expected, multi-target not supported"
-            )));
+            return Err(Error::runtime(
+                "0D or 1D target tensor expected, multi-target not supported",
+            ));
         }
         return Ok((1, input.sizes()[0], 1));
     }

@@ -39,7 +39,7 @@ pub fn pad(input: &Tensor, pad: &[i64], mode: &str, value: Option<f64>) -> Resul
             )))
         }
     };
-    if pad.len() % 2 != 0 {
+    if !pad.len().is_multiple_of(2) {
         return Err(Error::runtime("Padding length must be divisible by 2"));
     }
     let nd = input.dim();
@@ -78,9 +78,8 @@ pub fn pad(input: &Tensor, pad: &[i64], mode: &str, value: Option<f64>) -> Resul
         pads[nd - 1 - i] = (pad[2 * i], pad[2 * i + 1]);
     }
     let mut out_shape = Vec::with_capacity(nd);
-    for d in 0..nd {
+    for (d, &(b, a)) in pads.iter().enumerate() {
         let n = input.sizes()[d] as i64;
-        let (b, a) = pads[d];
         let o = n
             .checked_add(b)
             .and_then(|x| x.checked_add(a))
