@@ -81,9 +81,12 @@ def test_dropout_inplace_and_eval():
     r = F.dropout(x, 0.5, training=True, inplace=True)
     assert r is x
     assert set(x.reshape(-1).tolist()) <= {0.0, 2.0}
+    # As torch: eval mode and p == 0 give the input itself.
     y = _C.ones(3)
-    e = F.dropout(y, 0.5, training=False)
-    assert e is not y and e.tolist() == [1.0, 1.0, 1.0]
+    assert F.dropout(y, 0.5, training=False) is y
+    assert F.dropout(y, 0.0) is y
+    assert F.dropout(y, 0.5, training=False, inplace=True) is y
+    assert y.tolist() == [1.0, 1.0, 1.0]
 
 
 def test_batch_norm_updates_running_stats_in_place():

@@ -782,7 +782,7 @@ def dropout(input: Tensor, p: float = 0.5, training: bool = True, inplace: bool 
     if p < 0.0 or p > 1.0:
         raise ValueError(f"dropout probability has to be between 0 and 1, but got {p}")
     result = _C.dropout(input, p, training)
-    if inplace:
+    if inplace and result is not input:
         input.copy_(result)
         return input
     return result

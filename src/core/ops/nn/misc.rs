@@ -82,8 +82,8 @@ pub fn one_hot(input: &Tensor, num_classes: i64) -> Result<Tensor> {
 }
 
 /// `dropout(input, p, train)`: in training, each element zeroed with probability `p` (drawn
-/// from `_C`'s default generator) and the rest scaled by `1 / (1 - p)`; `input` itself (a
-/// copy) otherwise. Mirrors `torch.dropout`.
+/// from `_C`'s default generator) and the rest scaled by `1 / (1 - p)`; otherwise (eval, `p ==
+/// 0`, no elements) `input` itself, the same tensor, as torch returns it. Mirrors `torch.dropout`.
 pub fn dropout(input: &Tensor, p: f64, train: bool) -> Result<Tensor> {
     if !(0.0..=1.0).contains(&p) {
         return Err(Error::runtime(format!(
@@ -91,7 +91,7 @@ pub fn dropout(input: &Tensor, p: f64, train: bool) -> Result<Tensor> {
         )));
     }
     if !train || p == 0.0 || input.numel() == 0 {
-        return input.clone_data();
+        return Ok(input.clone());
     }
     if !input.dtype().is_floating_point() {
         return Err(Error::runtime(format!(
