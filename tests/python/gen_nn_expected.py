@@ -70,9 +70,17 @@ def main():
             fam[cid] = {"code": code, "inputs": stored, "expect": expect}
         out[family] = fam
     path = os.path.join(os.path.dirname(__file__), "nn_expected.json")
+    # One case a line: readable diffs when a case changes, and a small file.
     with open(path, "w") as f:
-        json.dump(out, f, indent=0, sort_keys=True)
-        f.write("\n")
+        f.write("{\n")
+        for fi, family in enumerate(sorted(out)):
+            f.write(f"{json.dumps(family)}: {{\n")
+            items = sorted(out[family].items())
+            for ci, (cid, case) in enumerate(items):
+                sep = "," if ci + 1 < len(items) else ""
+                f.write(f"{json.dumps(cid)}: {json.dumps(case, sort_keys=True, separators=(',', ':'))}{sep}\n")
+            f.write("}" + ("," if fi + 1 < len(out) else "") + "\n")
+        f.write("}\n")
     print(f"wrote {sum(len(v) for v in out.values())} cases to {path}")
 
 
