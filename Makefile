@@ -121,6 +121,9 @@ debug-build: $(PYTHON_DBG)
 	    $(CARGO) build --release
 	rm -rf $(BUILD_DBG)/_C && mkdir -p $(BUILD_DBG)/_C
 	find python/_C -maxdepth 1 -type f ! -name '*.so' -exec cp {} $(BUILD_DBG)/_C/ \;
+	# The subpackages (`_C.nn`), without bytecode caches.
+	find python/_C -mindepth 1 -maxdepth 1 -type d ! -name __pycache__ -exec cp -r {} $(BUILD_DBG)/_C/ \;
+	find $(BUILD_DBG)/_C -name __pycache__ -prune -exec rm -rf {} +
 	suffix="$$($(PYTHON_DBG) -c "import sysconfig; print(sysconfig.get_config_var('EXT_SUFFIX'))")"; \
 	    cp $(TARGET_DBG)/release/lib_C.so "$(BUILD_DBG)/_C/_C$$suffix"
 	PYTHONPATH=$(CURDIR)/$(BUILD_DBG) $(PYTHON_DBG) -c \

@@ -55,6 +55,7 @@ fn main() {
     let prelude = std::fs::read_to_string("src/bindings/stub_prelude.pyi").expect("read prelude");
     write("_C.pyi", gen_stub::gen_stub(&ops, &prelude));
     write("op_list.md", gen_stub::gen_op_list(&ops));
+    write("_nn.pyi", gen_stub::gen_nn_stub(&ops));
 }
 
 /// pyo3-ffi serialises the interpreter config as hex-encoded `key=value` lines in

@@ -11,7 +11,12 @@ use std::fmt::Write as _;
 
 /// The static of a keyword name: `KW_ALPHA`.
 fn keyword_static(name: &str) -> String {
-    format!("KW_{}", name.to_uppercase())
+    // Names with capitals (`N`, `HxW`) get their own prefix so they cannot meet `n`, `hxw`.
+    if name.chars().any(|c| c.is_ascii_uppercase()) {
+        format!("KW_CASED_{}", name.to_uppercase())
+    } else {
+        format!("KW_{}", name.to_uppercase())
+    }
 }
 
 /// The runtime `ParamType` of a schema type.
@@ -100,6 +105,9 @@ fn c_str_lit(s: &str) -> String {
 /// `generator_meth_seed`.
 fn entry_point_name(op: &Op, v: Variant) -> String {
     match (v, op.entries[0].owner()) {
+        (Variant::Function, _) if op.entries[0].python_module.is_some() => {
+            format!("nn_fn_{}", op.name)
+        }
         (Variant::Function, _) => format!("fn_{}", op.name),
         (Variant::Method, "Tensor") => format!("meth_{}", op.name),
         (Variant::Method, owner) => format!("{}_meth_{}", owner.to_lowercase(), op.name),
@@ -142,6 +150,7 @@ fn arg_code(i: usize, ty: &Type) -> ArgCode {
         (BaseTy::Int, _, false) => ("int", by_value, None, false),
         (BaseTy::Int, _, true) => ("optional_int", by_value, None, false),
         (BaseTy::Float, _, false) => ("float", by_value, None, false),
+        (BaseTy::Float, _, true) => ("optional_float", by_value, None, false),
         (BaseTy::Bool, _, false) => ("bool", by_value, None, false),
         (BaseTy::Str, _, false) => ("string", by_value, None, false),
         (BaseTy::Str, _, true) => ("optional_string", by_value, None, false),
@@ -210,7 +219,9 @@ fn overload_body(sig: &PySignature<'_>, structseqs: &[(String, Vec<String>)], in
     let plan_out = !e.out_copy && sig.out.is_some();
     // Locals are needed to release the GIL (the handles become our own first) and for a
     // plan's `out=` (the plan and the plain call share the arguments).
-    let locals = unlock || plan_out;
+    // A derived in-place function (`_C._nn.leaky_relu_`) names its self tensor twice.
+    let inplace_fn = e.plan_inplace && sig.variant == Variant::Function;
+    let locals = unlock || plan_out || inplace_fn;
     let mut call_args = Vec::new();
     for (local, c) in &codes {
         if locals {
@@ -235,11 +246,13 @@ fn overload_body(sig: &PySignature<'_>, structseqs: &[(String, Vec<String>)], in
         }
     }
     let core = if e.plan_inplace {
-        // A derived in-place method: the op's plan run into self (Note [One kernel per op]).
+        // A derived in-place method (or `_C._nn` function): the op's plan run into self (Note
+        // [One kernel per op]).
         format!(
-            "ops::{}_plan({}).and_then(|p| p.run_into(&this))",
+            "ops::{}_plan({}).and_then(|p| p.run_into({}))",
             e.impl_fn,
-            call_args.join(", ")
+            call_args.join(", "),
+            if inplace_fn { &call_args[0] } else { "&this" }
         )
     } else {
         format!("ops::{}({})", e.impl_fn, call_args.join(", "))
@@ -764,6 +777,7 @@ pub(crate) fn gen_bindings(ops: &[Op]) -> String {
         ("FUNCTIONS", Vec::new()),
         ("TENSOR_METHODS", Vec::new()),
         ("GENERATOR_METHODS", Vec::new()),
+        ("NN_FUNCTIONS", Vec::new()),
     ];
     for op in ops {
         for v in [Variant::Function, Variant::Method] {
@@ -780,6 +794,7 @@ pub(crate) fn gen_bindings(ops: &[Op]) -> String {
                 }
             };
             let table = match (v, op.entries[0].owner()) {
+                (Variant::Function, _) if op.entries[0].python_module.is_some() => 3,
                 (Variant::Function, _) => 0,
                 (Variant::Method, "Tensor") => 1,
                 (Variant::Method, _) => 2,
@@ -794,6 +809,7 @@ pub(crate) fn gen_bindings(ops: &[Op]) -> String {
         let what = match *name {
             "FUNCTIONS" => "module functions",
             "TENSOR_METHODS" => "`_C.Tensor` methods",
+            "NN_FUNCTIONS" => "`_C._nn` functions",
             _ => "`_C.Generator` methods",
         };
         let _ = writeln!(out, "/// The {what} the schema declares (no sentinel).");

@@ -57,7 +57,38 @@ pub(crate) fn gen_stub(ops: &[Op], prelude: &str) -> String {
         }
     }
     out.push_str("\n# Functions generated from src/native_functions.yaml.\n");
-    for op in ops {
+    for op in ops
+        .iter()
+        .filter(|op| op.entries[0].python_module.is_none())
+    {
+        let es = entries_of(op, Variant::Function);
+        for e in &es {
+            out.push_str(&PySignature::new(e, Variant::Function).stub_def(es.len() > 1, ""));
+        }
+    }
+    out
+}
+
+/// The stub of the submodule `_C._nn` (`python/_C/_nn.pyi`): the schema's `python_module: nn`
+/// functions.
+pub(crate) fn gen_nn_stub(ops: &[Op]) -> String {
+    let mut out = String::new();
+    out.push_str("# @generated from src/native_functions.yaml by build.rs — do not edit.\n");
+    out.push_str(
+        "# Regenerate with `make stubs`; a test keeps this file equal to the generated one.\n",
+    );
+    out.push_str(
+        "# The functions of `_C._nn` (torch's `torch._C._nn`): `python_module: nn` entries.\n",
+    );
+    out.push_str("from typing import Any, Optional, Sequence, Tuple, Union, overload\n");
+    out.push_str("import builtins\n\n");
+    out.push_str("from . import Generator, Tensor, dtype, return_types\n\n");
+    out.push_str("_int = builtins.int\n_float = builtins.float\n_bool = builtins.bool\n");
+    out.push_str("_Number = Union[builtins.int, builtins.float, builtins.bool]\n\n");
+    for op in ops
+        .iter()
+        .filter(|op| op.entries[0].python_module.is_some())
+    {
         let es = entries_of(op, Variant::Function);
         for e in &es {
             out.push_str(&PySignature::new(e, Variant::Function).stub_def(es.len() > 1, ""));
@@ -89,6 +120,7 @@ pub(crate) fn gen_op_list(ops: &[Op]) -> String {
             })
             .collect();
         let name = match op.entries[0].owner() {
+            _ if op.entries[0].python_module.is_some() => format!("_nn.{}", op.name),
             "Tensor" => op.name.clone(),
             owner => format!("{owner}.{}", op.name),
         };

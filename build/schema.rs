@@ -542,6 +542,9 @@ pub(crate) struct Entry {
     /// `python_operator: __add__, __radd__`: the Python operators this entry implements (the
     /// number-protocol slot and its reflected form, or the rich comparison).
     pub(crate) operators: Vec<Operator>,
+    /// `python_module: nn`: the function lives in the submodule `_C._nn` (torch's
+    /// `torch._C._nn`), not in `_C` itself. `None` for `_C`'s own functions and methods.
+    pub(crate) python_module: Option<String>,
 }
 
 /// What kind of operator a dunder is, and the type slot that implements it.
@@ -637,6 +640,7 @@ const KEYS: &[&str] = &[
     "doc",
     "manual_binding",
     "python_operator",
+    "python_module",
 ];
 
 /// One entry as read: its keys and values.
@@ -784,6 +788,19 @@ fn entry_from_map(line: usize, m: RawEntry) -> Result<Vec<Entry>, String> {
         Some(other) => return Err(format!("out: {other:?} is not True, copy or False")),
     };
     let inplace = flag("inplace")?;
+    let python_module = match m.get("python_module").map(String::as_str) {
+        None => None,
+        Some("nn") => Some("nn".to_string()),
+        Some(other) => return Err(format!("python_module: {other:?} is not nn")),
+    };
+    if python_module.is_some()
+        && (method || !operators.is_empty() || m.contains_key("manual_binding"))
+    {
+        return Err(
+            "python_module: nn entries are functions of `_C._nn` (no method, operator or manual binding)"
+                .into(),
+        );
+    }
     // The in-place operators (`__iadd__`) belong to the derived in-place method.
     let (inplace_ops, operators): (Vec<Operator>, Vec<Operator>) = operators
         .into_iter()
@@ -807,6 +824,7 @@ fn entry_from_map(line: usize, m: RawEntry) -> Result<Vec<Entry>, String> {
         doc: m.get("doc").cloned().ok_or("every op needs a doc line")?,
         manual,
         func,
+        python_module,
     };
     check_entry(&entry)?;
     if !inplace {
@@ -843,6 +861,9 @@ fn derive_inplace(base: &Entry, operators: Vec<Operator>) -> Result<Entry, Strin
     }
     let mut func = base.func.clone();
     func.name = format!("{}_", base.name);
+    // In `_C._nn` the in-place form is a function of the module (torch's
+    // `torch._C._nn.leaky_relu_(input, ...)`), not a method.
+    let in_nn = base.python_module.is_some();
     func.args[0].ty.alias = Some(written.clone());
     func.returns = Returns::One(Type {
         base: BaseTy::Tensor,
@@ -854,8 +875,8 @@ fn derive_inplace(base: &Entry, operators: Vec<Operator>) -> Result<Entry, Strin
         line: base.line,
         name: func.name.clone(),
         func,
-        function: false,
-        method: true,
+        function: in_nn,
+        method: !in_nn,
         numbers_as_tensors: base.numbers_as_tensors,
         numbers_not_self: base.numbers_not_self,
         unwrap_single: false,
@@ -871,6 +892,7 @@ fn derive_inplace(base: &Entry, operators: Vec<Operator>) -> Result<Entry, Strin
         ),
         manual: None,
         operators,
+        python_module: base.python_module.clone(),
     })
 }
 
@@ -1004,10 +1026,11 @@ pub(crate) fn group(entries: Vec<Entry>) -> Result<Vec<Op>, String> {
     let mut ops: Vec<Op> = Vec::new();
     for e in entries {
         let owner = e.owner();
-        match ops
-            .iter_mut()
-            .find(|o| o.name == e.name && o.entries[0].owner() == owner)
-        {
+        match ops.iter_mut().find(|o| {
+            o.name == e.name
+                && o.entries[0].owner() == owner
+                && o.entries[0].python_module == e.python_module
+        }) {
             Some(o) => {
                 if o.manual().is_some() || e.manual.is_some() {
                     return Err(format!(

@@ -399,6 +399,8 @@ pub(crate) fn docstring(op: &Op, v: Variant) -> String {
     if !op.name.starts_with('_') {
         let owner = if v == Variant::Method {
             format!("{}.", entries[0].owner())
+        } else if entries[0].python_module.is_some() {
+            "_C._nn.".to_string()
         } else {
             String::new()
         };

@@ -11,6 +11,8 @@ suite reads are re-exported as well although they start with an underscore:
   calls that may still read them return.
 - ``_C._hold_in_thread(t, seconds)``: test hook; a Rust thread holds ``t`` for a while, then
   drops it without the GIL (PyObject preservation tests).
+- ``_C._nn``: the submodule of the functions behind ``_C.nn.functional`` (torch's
+  ``torch._C._nn``); ``_C.nn.functional`` is the Python layer over it.
 - ``_C._C_API``: the capsule holding the C API table of ``include/tensorbind.h`` (for other
   extensions: ``tb_import_api()`` reads it with ``PyCapsule_Import("_C._C_API")``).
 - ``_C._live_external()``, ``_C._live_dlpack()``: external-memory owners and exported DLPack
@@ -30,6 +32,7 @@ from ._C import (  # noqa: F401
     _live_dlpack,
     _live_external,
     _live_tensors,
+    _nn,
     _parked_tensors,
     _py_debug,
     _tensor_free_list_len,
@@ -46,6 +49,9 @@ from ._C import (  # noqa: F401
 import sys as _sys  # noqa: E402
 
 _sys.modules[__name__ + ".return_types"] = _ext.return_types
+# `_C._nn` (torch's `torch._C._nn`): the functions behind `_C.nn.functional`, a submodule the
+# extension builds; registered so that `import _C._nn` works.
+_sys.modules[__name__ + "._nn"] = _nn
 del _sys
 
 __all__ = sorted(name for name in vars(_ext) if not name.startswith("_"))

@@ -1250,6 +1250,18 @@ impl<'a> ParsedArgs<'a> {
         }
     }
 
+    /// `float?` parameter `i`: `None` when absent or `None`.
+    pub fn optional_float(&self, i: usize) -> PyResult<Option<f64>> {
+        match self.slot(i) {
+            Some(_) => self.float(i).map(Some),
+            None => match &self.param(i).default {
+                DefaultValue::Float(v) => Ok(Some(*v)),
+                DefaultValue::Int(v) => Ok(Some(*v as f64)),
+                _ => Ok(None),
+            },
+        }
+    }
+
     /// `float` parameter `i`.
     pub fn float(&self, i: usize) -> PyResult<f64> {
         match self.slot(i) {

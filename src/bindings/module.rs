@@ -28,6 +28,38 @@ static mut MODULE_DEF: ffi::PyModuleDef = ffi::PyModuleDef {
     m_free: None,
 };
 
+static mut NN_MODULE_DEF: ffi::PyModuleDef = ffi::PyModuleDef {
+    m_base: ffi::PyModuleDef_HEAD_INIT,
+    m_name: c"_C._nn".as_ptr(),
+    m_doc: c"The functions behind _C.nn.functional (torch's torch._C._nn): the schema's `python_module: nn` entries.".as_ptr(),
+    m_size: -1,
+    m_methods: std::ptr::null_mut(),
+    m_slots: std::ptr::null_mut(),
+    m_traverse: None,
+    m_clear: None,
+    // Never freed, as `_C` itself: `_C` holds it as its attribute `_nn` for the process's life.
+    m_free: None,
+};
+
+/// The submodule `_C._nn` (torch's `torch._C._nn`), a new reference; `_C/__init__.py`
+/// registers it in `sys.modules` as `_C._nn`.
+///
+/// # Safety
+/// Called once, from `init`, under the GIL.
+unsafe fn nn_module() -> PyResult<ObjectPtr> {
+    let mut methods: Vec<ffi::PyMethodDef> = Vec::new();
+    methods.extend_from_slice(super::generated::nn_functions());
+    methods.push(METHODS_END);
+    // The table lives for the life of the process (CPython keeps pointers into it).
+    let methods = Box::leak(methods.into_boxed_slice());
+    // SAFETY: runs once during module initialisation, under the GIL, before anything is shared.
+    unsafe {
+        let def = addr_of_mut!(NN_MODULE_DEF);
+        (*def).m_methods = methods.as_mut_ptr();
+        ObjectPtr::steal_or_err(ffi::PyModule_Create(def))
+    }
+}
+
 unsafe fn init() -> PyResult<ObjectPtr> {
     super::errors::install_quiet_panic_hook();
     super::arg_parser::intern_keywords(super::generated::keywords())?;
@@ -48,6 +80,7 @@ unsafe fn init() -> PyResult<ObjectPtr> {
         super::structseq::init(m.as_ptr(), super::generated::return_types())?;
         super::generator_methods::init(m.as_ptr(), super::generated::generator_methods())?;
         add_object(m.as_ptr(), "_py_debug", py_bool(cfg!(py_debug)))?;
+        add_object(m.as_ptr(), "_nn", nn_module()?)?;
         // The C API table for other extensions (include/tensorbind.h, `tb_import_api`).
         add_object(m.as_ptr(), "_C_API", super::c_api::capsule()?)?;
         let rebuild = ObjectPtr::steal_or_err(ffi::PyObject_GetAttrString(

@@ -26,10 +26,16 @@ def _schema_ops():
         if m:
             # Methods of `_C.Generator` (`Generator self`) are keyed "Generator.<name>".
             name = ("Generator." if m.group(3) else "") + m.group(1)
-            current = {"name": name, "function": True, "method": False, "doc": None}
+            current = {"name": name, "function": True, "method": False, "doc": None, "nn": False}
             ops.setdefault(current["name"], {"function": False, "method": False, "docs": []})
             continue
         if current is None:
+            continue
+        if line == "  python_module: nn":
+            # A function of `_C._nn` (torch's `torch._C._nn`), keyed "_nn.<name>".
+            entry = ops.pop(current["name"])
+            current["name"] = "_nn." + current["name"]
+            ops.setdefault(current["name"], entry)
             continue
         m = re.match(r"^  variants: (.*)$", line)
         if m:
@@ -48,7 +54,13 @@ def _module_functions():
     # The extension module itself: the package re-exports only public names (and a few private
     # test hooks); private schema entries such as `_rebuild_tensor` live on `_C._C`.
     ext = sys.modules["_C._C"]
-    return {n: getattr(ext, n) for n in dir(ext) if isinstance(getattr(ext, n), types.BuiltinFunctionType)}
+    funcs = {n: getattr(ext, n) for n in dir(ext) if isinstance(getattr(ext, n), types.BuiltinFunctionType)}
+    # And those of the submodule `_C._nn`, as "_nn.<name>".
+    nn = ext._nn
+    funcs.update(
+        {f"_nn.{n}": getattr(nn, n) for n in dir(nn) if isinstance(getattr(nn, n), types.BuiltinFunctionType)}
+    )
+    return funcs
 
 
 def _tensor_methods():

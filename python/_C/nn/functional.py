@@ -1,0 +1,1471 @@
+"""_C.nn.functional: torch.nn.functional for tensorbind.
+
+The Python layer torch has here: argument normalisation (``_pair``, ``stride=None``, the
+``reduction=`` strings and the legacy ``size_average``/``reduce`` arguments, ``inplace=``,
+``F.pad`` modes), torch's Python-side checks and warnings with torch's texts, and the few
+functions torch writes in Python (``softsign``, ``softmin``, ``normalize``, ``kl_div``'s
+``'batchmean'``). The kernels are ``_C._nn`` (torch's ``torch._C._nn``: ``linear``, ``gelu``,
+``mse_loss``, ``cross_entropy_loss``, ``max_pool2d_with_indices``, ``pad``, ...) and ``_C``'s
+own functions where torch's are in the ``torch`` namespace (``conv2d``, ``layer_norm``,
+``batch_norm``, ``dropout``, ``embedding``, ...); see ``src/core/ops/nn/``.
+
+Forward only for now: autograd, and with it the derivative formulas, come in a later change.
+"""
+
+import math
+import warnings
+from typing import List, Optional, Sequence, Tuple, Union
+
+import _C
+from _C import Tensor, _nn
+
+__all__ = [
+    "adaptive_avg_pool1d",
+    "adaptive_avg_pool2d",
+    "avg_pool1d",
+    "avg_pool2d",
+    "batch_norm",
+    "bilinear",
+    "binary_cross_entropy",
+    "binary_cross_entropy_with_logits",
+    "celu",
+    "channel_shuffle",
+    "conv1d",
+    "conv2d",
+    "cosine_embedding_loss",
+    "cosine_similarity",
+    "cross_entropy",
+    "dropout",
+    "dropout1d",
+    "dropout2d",
+    "dropout3d",
+    "elu",
+    "elu_",
+    "embedding",
+    "gaussian_nll_loss",
+    "gelu",
+    "glu",
+    "group_norm",
+    "hardshrink",
+    "hardsigmoid",
+    "hardswish",
+    "hardtanh",
+    "hardtanh_",
+    "hinge_embedding_loss",
+    "huber_loss",
+    "instance_norm",
+    "kl_div",
+    "l1_loss",
+    "layer_norm",
+    "leaky_relu",
+    "leaky_relu_",
+    "linear",
+    "log_softmax",
+    "logsigmoid",
+    "lp_pool1d",
+    "lp_pool2d",
+    "margin_ranking_loss",
+    "max_pool1d",
+    "max_pool2d",
+    "max_pool2d_with_indices",
+    "mish",
+    "mse_loss",
+    "multilabel_soft_margin_loss",
+    "nll_loss",
+    "normalize",
+    "one_hot",
+    "pad",
+    "pairwise_distance",
+    "pdist",
+    "pixel_shuffle",
+    "pixel_unshuffle",
+    "poisson_nll_loss",
+    "prelu",
+    "relu",
+    "relu6",
+    "relu_",
+    "rms_norm",
+    "rrelu",
+    "scaled_dot_product_attention",
+    "selu",
+    "sigmoid",
+    "silu",
+    "smooth_l1_loss",
+    "soft_margin_loss",
+    "softmax",
+    "softmin",
+    "softplus",
+    "softshrink",
+    "softsign",
+    "tanh",
+    "tanhshrink",
+    "threshold",
+    "threshold_",
+    "triplet_margin_loss",
+]
+
+
+# ---- argument normalisation (torch.nn.modules.utils, torch.nn._reduction) --------------------
+
+
+def _ntuple(n: int, name: str):
+    def parse(x):
+        if isinstance(x, (list, tuple)):
+            return tuple(x)
+        return tuple([x] * n)
+
+    parse.__name__ = name
+    return parse
+
+
+_single = _ntuple(1, "_single")
+_pair = _ntuple(2, "_pair")
+
+
+def _list_with_default(out_size, defaults):
+    """``adaptive_*_pool``'s ``output_size`` with ``None`` entries taken from the input."""
+    if isinstance(out_size, int):
+        return out_size
+    if len(defaults) <= len(out_size):
+        raise ValueError(f"Input dimension should be at least {len(out_size) + 1}")
+    return [
+        v if v is not None else d
+        for v, d in zip(out_size, defaults[-len(out_size) :])
+    ]
+
+
+class _Reduction:
+    """torch.nn._reduction: the ``reduction=`` strings as the kernels' enum (0 none, 1 mean,
+    2 sum), and the deprecated ``size_average``/``reduce`` arguments."""
+
+    @staticmethod
+    def get_enum(reduction: str) -> int:
+        if reduction == "none":
+            return 0
+        if reduction == "mean":
+            return 1
+        if reduction == "elementwise_mean":
+            warnings.warn(
+                "reduction='elementwise_mean' is deprecated. Please use reduction='mean' instead.",
+                stacklevel=3,
+            )
+            return 1
+        if reduction == "sum":
+            return 2
+        raise ValueError(f"{reduction} is not a valid value for reduction")
+
+    @staticmethod
+    def legacy_get_string(size_average, reduce, emit_warning: bool = True) -> str:
+        if size_average is None:
+            size_average = True
+        if reduce is None:
+            reduce = True
+        if size_average and reduce:
+            ret = "mean"
+        elif reduce:
+            ret = "sum"
+        else:
+            ret = "none"
+        if emit_warning:
+            warnings.warn(
+                f"size_average and reduce args will be deprecated, please use reduction='{ret}' instead.",
+                stacklevel=3,
+            )
+        return ret
+
+    @staticmethod
+    def legacy_get_enum(size_average, reduce, emit_warning: bool = True) -> int:
+        return _Reduction.get_enum(
+            _Reduction.legacy_get_string(size_average, reduce, emit_warning)
+        )
+
+
+def _reduction(size_average, reduce, reduction: str) -> str:
+    if size_average is not None or reduce is not None:
+        return _Reduction.legacy_get_string(size_average, reduce)
+    return reduction
+
+
+def _infer_size(a: Tuple[int, ...], b: Tuple[int, ...]) -> Tuple[int, ...]:
+    """The broadcast shape of `a` and `b` (torch's `_infer_size`)."""
+    n = max(len(a), len(b))
+    out = []
+    for i in range(n):
+        da = a[i - n + len(a)] if i - n + len(a) >= 0 else 1
+        db = b[i - n + len(b)] if i - n + len(b) >= 0 else 1
+        if da != db and da != 1 and db != 1:
+            raise RuntimeError(
+                f"The size of tensor a ({da}) must match the size of tensor b ({db}) at "
+                f"non-singleton dimension {i}"
+            )
+        out.append(db if da == 1 else da)
+    return tuple(out)
+
+
+def _size(t: Tensor) -> str:
+    """A shape as torch writes it in messages: ``torch.Size([2, 3])``."""
+    return f"torch.Size({list(t.shape)})"
+
+
+def _reduce(t: Tensor, reduction: str) -> Tensor:
+    if reduction == "none":
+        return t
+    if reduction == "mean":
+        return _C.mean(t)
+    if reduction == "sum":
+        return _C.sum(t)
+    raise ValueError(f"{reduction} is not a valid value for reduction")
+
+
+# ---- linear --------------------------------------------------------------------------------
+
+
+def linear(input: Tensor, weight: Tensor, bias: Optional[Tensor] = None) -> Tensor:
+    """linear(input, weight, bias=None) -> Tensor
+
+    ``y = input @ weight.T + bias``; input ``(*, in_features)``, weight ``(out_features,
+    in_features)``, bias ``(out_features)``.
+    """
+    return _nn.linear(input, weight, bias)
+
+
+def bilinear(
+    input1: Tensor, input2: Tensor, weight: Tensor, bias: Optional[Tensor] = None
+) -> Tensor:
+    """bilinear(input1, input2, weight, bias=None) -> Tensor
+
+    ``y = x1^T A x2 + b`` per output feature: input1 ``(*, in1)``, input2 ``(*, in2)``, weight
+    ``(out, in1, in2)``, bias ``(out)``.
+    """
+    return _C.bilinear(input1, input2, weight, bias)
+
+
+# ---- activations ---------------------------------------------------------------------------
+
+
+def relu(input: Tensor, inplace: bool = False) -> Tensor:
+    """relu(input, inplace=False) -> Tensor: ``max(input, 0)`` elementwise."""
+    return input.relu_() if inplace else _C.relu(input)
+
+
+def relu_(input: Tensor) -> Tensor:
+    """relu_(input) -> Tensor: in-place ``relu``."""
+    return input.relu_()
+
+
+def relu6(input: Tensor, inplace: bool = False) -> Tensor:
+    """relu6(input, inplace=False) -> Tensor: ``min(max(0, input), 6)``."""
+    return _nn.relu6_(input) if inplace else _nn.relu6(input)
+
+
+def leaky_relu(input: Tensor, negative_slope: float = 0.01, inplace: bool = False) -> Tensor:
+    """leaky_relu(input, negative_slope=0.01, inplace=False) -> Tensor
+
+    ``input`` where positive, else ``negative_slope * input``.
+    """
+    if inplace:
+        return _nn.leaky_relu_(input, negative_slope)
+    return _nn.leaky_relu(input, negative_slope)
+
+
+def leaky_relu_(input: Tensor, negative_slope: float = 0.01) -> Tensor:
+    """leaky_relu_(input, negative_slope=0.01) -> Tensor: in-place ``leaky_relu``."""
+    return _nn.leaky_relu_(input, negative_slope)
+
+
+def elu(input: Tensor, alpha: float = 1.0, inplace: bool = False) -> Tensor:
+    """elu(input, alpha=1.0, inplace=False) -> Tensor
+
+    ``input`` where positive, else ``alpha * (exp(input) - 1)``.
+    """
+    return _nn.elu_(input, alpha) if inplace else _nn.elu(input, alpha)
+
+
+def elu_(input: Tensor, alpha: float = 1.0) -> Tensor:
+    """elu_(input, alpha=1.0) -> Tensor: in-place ``elu``."""
+    return _nn.elu_(input, alpha)
+
+
+def selu(input: Tensor, inplace: bool = False) -> Tensor:
+    """selu(input, inplace=False) -> Tensor: ``scale * elu(input, alpha)`` with torch's
+    constants ``alpha = 1.6732632423543772``, ``scale = 1.0507009873554805``."""
+    return input.selu_() if inplace else _C.selu(input)
+
+
+def celu(input: Tensor, alpha: float = 1.0, inplace: bool = False) -> Tensor:
+    """celu(input, alpha=1.0, inplace=False) -> Tensor
+
+    ``max(0, x) + min(0, alpha * (exp(x / alpha) - 1))``.
+    """
+    return input.celu_(alpha) if inplace else _C.celu(input, alpha)
+
+
+def gelu(input: Tensor, approximate: str = "none") -> Tensor:
+    """gelu(input, approximate='none') -> Tensor
+
+    ``x * Phi(x)`` (the standard normal CDF, ``approximate='none'``) or its tanh approximation
+    (``approximate='tanh'``).
+    """
+    return _nn.gelu(input, approximate=approximate)
+
+
+def silu(input: Tensor, inplace: bool = False) -> Tensor:
+    """silu(input, inplace=False) -> Tensor: ``x * sigmoid(x)``."""
+    return _nn.silu_(input) if inplace else _nn.silu(input)
+
+
+def mish(input: Tensor, inplace: bool = False) -> Tensor:
+    """mish(input, inplace=False) -> Tensor: ``x * tanh(softplus(x))``."""
+    return _nn.mish_(input) if inplace else _nn.mish(input)
+
+
+def softplus(input: Tensor, beta: float = 1.0, threshold: float = 20.0) -> Tensor:
+    """softplus(input, beta=1, threshold=20) -> Tensor
+
+    ``log(1 + exp(beta * x)) / beta``; ``x`` itself where ``beta * x > threshold``.
+    """
+    return _nn.softplus(input, beta, threshold)
+
+
+def softsign(input: Tensor) -> Tensor:
+    """softsign(input) -> Tensor: ``x / (1 + |x|)``."""
+    return input / (input.abs() + 1)
+
+
+def hardtanh(
+    input: Tensor, min_val: float = -1.0, max_val: float = 1.0, inplace: bool = False
+) -> Tensor:
+    """hardtanh(input, min_val=-1., max_val=1., inplace=False) -> Tensor
+
+    ``input`` clamped to ``[min_val, max_val]``.
+    """
+    if min_val > max_val:
+        raise ValueError("min_val cannot be greater than max_val")
+    if inplace:
+        return _nn.hardtanh_(input, min_val, max_val)
+    return _nn.hardtanh(input, min_val, max_val)
+
+
+def hardtanh_(input: Tensor, min_val: float = -1.0, max_val: float = 1.0) -> Tensor:
+    """hardtanh_(input, min_val=-1., max_val=1.) -> Tensor: in-place ``hardtanh``."""
+    if min_val > max_val:
+        raise ValueError("min_val cannot be greater than max_val")
+    return _nn.hardtanh_(input, min_val, max_val)
+
+
+def hardsigmoid(input: Tensor, inplace: bool = False) -> Tensor:
+    """hardsigmoid(input, inplace=False) -> Tensor: ``relu6(x + 3) / 6``."""
+    return _nn.hardsigmoid_(input) if inplace else _nn.hardsigmoid(input)
+
+
+def hardswish(input: Tensor, inplace: bool = False) -> Tensor:
+    """hardswish(input, inplace=False) -> Tensor: ``x * relu6(x + 3) / 6``."""
+    return _nn.hardswish_(input) if inplace else _nn.hardswish(input)
+
+
+def logsigmoid(input: Tensor) -> Tensor:
+    """logsigmoid(input) -> Tensor: ``log(1 / (1 + exp(-x)))``, computed stably."""
+    return _nn.log_sigmoid(input)
+
+
+def threshold(input: Tensor, threshold: float, value: float, inplace: bool = False) -> Tensor:
+    """threshold(input, threshold, value, inplace=False) -> Tensor
+
+    ``value`` where ``input <= threshold``, else ``input``.
+    """
+    if inplace:
+        return input.threshold_(threshold, value)
+    return _C.threshold(input, threshold, value)
+
+
+def threshold_(input: Tensor, threshold: float, value: float) -> Tensor:
+    """threshold_(input, threshold, value) -> Tensor: in-place ``threshold``."""
+    return input.threshold_(threshold, value)
+
+
+def glu(input: Tensor, dim: int = -1) -> Tensor:
+    """glu(input, dim=-1) -> Tensor: ``a * sigmoid(b)`` of the halves ``a``, ``b`` of
+    ``input`` along ``dim``."""
+    if input.dim() == 0:
+        raise RuntimeError(
+            "glu does not support scalars because halving size must be even"
+        )
+    return _nn.glu(input, dim)
+
+
+def sigmoid(input: Tensor) -> Tensor:
+    """sigmoid(input) -> Tensor: ``1 / (1 + exp(-x))``."""
+    return _C.sigmoid(input)
+
+
+def tanh(input: Tensor) -> Tensor:
+    """tanh(input) -> Tensor: the hyperbolic tangent."""
+    return _C.tanh(input)
+
+
+def _get_softmax_dim(name: str, ndim: int, stacklevel: int) -> int:
+    warnings.warn(
+        f"Implicit dimension choice for {name} has been deprecated. "
+        "Change the call to include dim=X as an argument.",
+        stacklevel=stacklevel,
+    )
+    return 0 if ndim in (0, 1, 3) else 1
+
+
+def softmax(input: Tensor, dim: Optional[int] = None, _stacklevel: int = 3, dtype=None) -> Tensor:
+    """softmax(input, dim=None, dtype=None) -> Tensor: ``exp(x) / sum(exp(x))`` along ``dim``
+    (``None``: torch's deprecated implicit choice, with its warning)."""
+    if dim is None:
+        dim = _get_softmax_dim("softmax", input.dim(), _stacklevel)
+    return _C.softmax(input, dim, dtype=dtype)
+
+
+def softmin(input: Tensor, dim: Optional[int] = None, _stacklevel: int = 3, dtype=None) -> Tensor:
+    """softmin(input, dim=None, dtype=None) -> Tensor: ``softmax(-input)`` along ``dim``."""
+    if dim is None:
+        dim = _get_softmax_dim("softmin", input.dim(), _stacklevel)
+    if dtype is not None:
+        input = input.to(dtype)
+    return _C.softmax(-input, dim)
+
+
+def log_softmax(
+    input: Tensor, dim: Optional[int] = None, _stacklevel: int = 3, dtype=None
+) -> Tensor:
+    """log_softmax(input, dim=None, dtype=None) -> Tensor: ``log(softmax(input))``, computed
+    stably."""
+    if dim is None:
+        dim = _get_softmax_dim("log_softmax", input.dim(), _stacklevel)
+    return _C.log_softmax(input, dim, dtype=dtype)
+
+
+# ---- losses --------------------------------------------------------------------------------
+
+
+def _warn_target_size(input: Tensor, target: Tensor) -> None:
+    if target.shape != input.shape:
+        warnings.warn(
+            f"Using a target size ({_size(target)}) that is different to the input size "
+            f"({_size(input)}). This will likely lead to incorrect results due to broadcasting. "
+            "Please ensure they have the same size.",
+            stacklevel=3,
+        )
+
+
+def _weighted(loss: Tensor, input: Tensor, weight: Tensor, reduction: str) -> Tensor:
+    """torch's manual weighted form of ``mse_loss``/``l1_loss``/``huber_loss``."""
+    if weight.shape != input.shape:
+        raise ValueError("Weights and input must have the same size.")
+    weighted = loss * weight
+    if reduction == "none":
+        return weighted
+    if reduction == "sum":
+        return _C.sum(weighted)
+    if reduction == "mean":
+        return _C.sum(weighted) / _C.sum(weight)
+    raise ValueError(
+        f"Invalid reduction mode: {reduction}. Expected one of 'none', 'mean', 'sum'."
+    )
+
+
+def mse_loss(
+    input: Tensor,
+    target: Tensor,
+    size_average=None,
+    reduce=None,
+    reduction: str = "mean",
+    weight: Optional[Tensor] = None,
+) -> Tensor:
+    """mse_loss(input, target, size_average=None, reduce=None, reduction='mean', weight=None)
+
+    The squared error ``(input - target) ** 2``, reduced (``'none'``, ``'mean'``, ``'sum'``).
+    """
+    _warn_target_size(input, target)
+    reduction = _reduction(size_average, reduce, reduction)
+    if weight is not None:
+        d = input - target
+        return _weighted(d * d, input, weight, reduction)
+    return _nn.mse_loss(input, target, _Reduction.get_enum(reduction))
+
+
+def l1_loss(
+    input: Tensor,
+    target: Tensor,
+    size_average=None,
+    reduce=None,
+    reduction: str = "mean",
+    weight: Optional[Tensor] = None,
+) -> Tensor:
+    """l1_loss(input, target, size_average=None, reduce=None, reduction='mean', weight=None)
+
+    The absolute error ``|input - target|``, reduced.
+    """
+    _warn_target_size(input, target)
+    reduction = _reduction(size_average, reduce, reduction)
+    if weight is not None:
+        return _weighted((input - target).abs(), input, weight, reduction)
+    return _C.l1_loss(input, target, _Reduction.get_enum(reduction))
+
+
+def smooth_l1_loss(
+    input: Tensor,
+    target: Tensor,
+    size_average=None,
+    reduce=None,
+    reduction: str = "mean",
+    beta: float = 1.0,
+) -> Tensor:
+    """smooth_l1_loss(input, target, size_average=None, reduce=None, reduction='mean', beta=1.0)
+
+    ``0.5 d ** 2 / beta`` where ``|d| < beta``, else ``|d| - beta / 2``; reduced.
+    """
+    _warn_target_size(input, target)
+    reduction = _reduction(size_average, reduce, reduction)
+    return _nn.smooth_l1_loss(input, target, _Reduction.get_enum(reduction), beta)
+
+
+def huber_loss(
+    input: Tensor,
+    target: Tensor,
+    reduction: str = "mean",
+    delta: float = 1.0,
+    weight: Optional[Tensor] = None,
+) -> Tensor:
+    """huber_loss(input, target, reduction='mean', delta=1.0, weight=None)
+
+    ``0.5 d ** 2`` where ``|d| < delta``, else ``delta (|d| - delta / 2)``; reduced.
+    """
+    _warn_target_size(input, target)
+    if weight is not None:
+        loss = _nn.huber_loss(input, target, 0, delta)
+        return _weighted(loss, input, weight, reduction)
+    return _nn.huber_loss(input, target, _Reduction.get_enum(reduction), delta)
+
+
+def binary_cross_entropy(
+    input: Tensor,
+    target: Tensor,
+    weight: Optional[Tensor] = None,
+    size_average=None,
+    reduce=None,
+    reduction: str = "mean",
+) -> Tensor:
+    """binary_cross_entropy(input, target, weight=None, size_average=None, reduce=None,
+    reduction='mean')
+
+    ``-w (t log(x) + (1 - t) log(1 - x))`` of probabilities ``input``; each log clamped at
+    -100 as torch does.
+    """
+    reduction = _reduction(size_average, reduce, reduction)
+    if target.shape != input.shape:
+        raise ValueError(
+            f"Using a target size ({_size(target)}) that is different to the input size "
+            f"({_size(input)}) is deprecated. Please ensure they have the same size."
+        )
+    if weight is not None:
+        weight = weight.expand(*_infer_size(tuple(target.shape), tuple(weight.shape)))
+    return _nn.binary_cross_entropy(input, target, weight, _Reduction.get_enum(reduction))
+
+
+def binary_cross_entropy_with_logits(
+    input: Tensor,
+    target: Tensor,
+    weight: Optional[Tensor] = None,
+    size_average=None,
+    reduce=None,
+    reduction: str = "mean",
+    pos_weight: Optional[Tensor] = None,
+) -> Tensor:
+    """binary_cross_entropy_with_logits(input, target, weight=None, size_average=None,
+    reduce=None, reduction='mean', pos_weight=None)
+
+    ``binary_cross_entropy(sigmoid(input), target)`` computed stably from the logits;
+    ``pos_weight`` weighs the positive term.
+    """
+    reduction = _reduction(size_average, reduce, reduction)
+    red = _Reduction.get_enum(reduction)
+    if target.shape != input.shape:
+        raise ValueError(
+            f"Target size ({_size(target)}) must be the same as input size ({_size(input)})"
+        )
+    return _C.binary_cross_entropy_with_logits(input, target, weight, pos_weight, red)
+
+
+def kl_div(
+    input: Tensor,
+    target: Tensor,
+    size_average=None,
+    reduce=None,
+    reduction: str = "mean",
+    log_target: bool = False,
+) -> Tensor:
+    """kl_div(input, target, size_average=None, reduce=None, reduction='mean', log_target=False)
+
+    The KL divergence ``target * (log(target) - input)`` of log-probabilities ``input``;
+    ``'batchmean'`` divides the sum by the batch size.
+    """
+    if size_average is not None or reduce is not None:
+        reduction_enum = _Reduction.legacy_get_enum(size_average, reduce)
+    else:
+        if reduction == "mean":
+            warnings.warn(
+                "reduction: 'mean' divides the total loss by both the batch size and the support size."
+                "'batchmean' divides only by the batch size, and aligns with the KL div math definition."
+                "'mean' will be changed to behave the same as 'batchmean' in the next major release.",
+                stacklevel=2,
+            )
+        if reduction == "batchmean":
+            reduction_enum = _Reduction.get_enum("sum")
+        else:
+            reduction_enum = _Reduction.get_enum(reduction)
+    reduced = _C.kl_div(input, target, reduction_enum, log_target=log_target)
+    if reduction == "batchmean" and input.dim() != 0:
+        reduced = reduced / input.shape[0]
+    return reduced
+
+
+def nll_loss(
+    input: Tensor,
+    target: Tensor,
+    weight: Optional[Tensor] = None,
+    size_average=None,
+    ignore_index: int = -100,
+    reduce=None,
+    reduction: str = "mean",
+) -> Tensor:
+    """nll_loss(input, target, weight=None, size_average=None, ignore_index=-100, reduce=None,
+    reduction='mean')
+
+    The negative log-likelihood of log-probabilities ``input`` (``(C)``, ``(N, C)`` or ``(N, C,
+    d1, ...)``) at class indices ``target``; the mean divides by the total weight of the
+    counted targets.
+    """
+    reduction = _reduction(size_average, reduce, reduction)
+    return _nn.nll_loss_nd(input, target, weight, _Reduction.get_enum(reduction), ignore_index)
+
+
+def cross_entropy(
+    input: Tensor,
+    target: Tensor,
+    weight: Optional[Tensor] = None,
+    size_average=None,
+    ignore_index: int = -100,
+    reduce=None,
+    reduction: str = "mean",
+    label_smoothing: float = 0.0,
+) -> Tensor:
+    """cross_entropy(input, target, weight=None, size_average=None, ignore_index=-100,
+    reduce=None, reduction='mean', label_smoothing=0.0)
+
+    ``nll_loss(log_softmax(input, 1), target)`` for class indices, or ``-sum(w t
+    log_softmax(input))`` for class probabilities (a float ``target`` of ``input``'s shape);
+    ``label_smoothing`` mixes the target with the uniform distribution.
+    """
+    reduction = _reduction(size_average, reduce, reduction)
+    return _nn.cross_entropy_loss(
+        input, target, weight, _Reduction.get_enum(reduction), ignore_index, label_smoothing
+    )
+
+
+# ---- normalisation ---------------------------------------------------------------------------
+
+
+def _verify_batch_size(size, text: str) -> None:
+    size_prods = size[0]
+    for i in range(len(size) - 2):
+        size_prods *= size[i + 2]
+    if size_prods == 1:
+        raise ValueError(
+            f"Expected more than 1 value per channel when training, got input size {text}"
+        )
+
+
+def batch_norm(
+    input: Tensor,
+    running_mean: Optional[Tensor],
+    running_var: Optional[Tensor],
+    weight: Optional[Tensor] = None,
+    bias: Optional[Tensor] = None,
+    training: bool = False,
+    momentum: float = 0.1,
+    eps: float = 1e-5,
+) -> Tensor:
+    """batch_norm(input, running_mean, running_var, weight=None, bias=None, training=False,
+    momentum=0.1, eps=1e-05)
+
+    Per channel of ``(N, C, *)`` input: ``(x - mean) / sqrt(var + eps) * weight + bias``, with
+    the batch's statistics (training; the running ones, when given, are updated in place with
+    ``momentum``) or the running ones (eval).
+    """
+    if training:
+        _verify_batch_size(list(input.shape), _size(input))
+    return _C.batch_norm(
+        input, weight, bias, running_mean, running_var, training, momentum, eps, False
+    )
+
+
+def layer_norm(
+    input: Tensor,
+    normalized_shape: Sequence[int],
+    weight: Optional[Tensor] = None,
+    bias: Optional[Tensor] = None,
+    eps: float = 1e-5,
+) -> Tensor:
+    """layer_norm(input, normalized_shape, weight=None, bias=None, eps=1e-05)
+
+    Normalises over the last ``len(normalized_shape)`` dims, then ``* weight + bias``.
+    """
+    if isinstance(normalized_shape, int):
+        normalized_shape = (normalized_shape,)
+    return _C.layer_norm(input, list(normalized_shape), weight, bias, eps)
+
+
+def rms_norm(
+    input: Tensor,
+    normalized_shape: Sequence[int],
+    weight: Optional[Tensor] = None,
+    eps: Optional[float] = None,
+) -> Tensor:
+    """rms_norm(input, normalized_shape, weight=None, eps=None)
+
+    ``x / sqrt(mean(x ** 2) + eps) * weight`` over the last dims (``eps`` defaults to the
+    dtype's machine epsilon).
+    """
+    if isinstance(normalized_shape, int):
+        normalized_shape = (normalized_shape,)
+    return _C.rms_norm(input, list(normalized_shape), weight, eps)
+
+
+def group_norm(
+    input: Tensor,
+    num_groups: int,
+    weight: Optional[Tensor] = None,
+    bias: Optional[Tensor] = None,
+    eps: float = 1e-5,
+) -> Tensor:
+    """group_norm(input, num_groups, weight=None, bias=None, eps=1e-05)
+
+    Normalises ``(N, C, *)`` input over ``num_groups`` groups of channels, then per-channel
+    ``* weight + bias``.
+    """
+    if input.dim() < 2:
+        raise RuntimeError(
+            f"Expected at least 2 dimensions for input tensor but received {input.dim()}"
+        )
+    size = [input.shape[0] * input.shape[1] // num_groups, num_groups] + list(input.shape[2:])
+    _verify_batch_size(size, str(size))
+    return _C.group_norm(input, num_groups, weight, bias, eps)
+
+
+def normalize(
+    input: Tensor, p: float = 2.0, dim: int = 1, eps: float = 1e-12, out: Optional[Tensor] = None
+) -> Tensor:
+    """normalize(input, p=2.0, dim=1, eps=1e-12, out=None) -> Tensor
+
+    ``input / max(||input||_p, eps)`` along ``dim``.
+    """
+    denom = _C.clamp(_C.norm(input, p, dim, True), min=eps).expand(*input.shape)
+    if out is None:
+        return input / denom
+    return _C.div(input, denom, out=out)
+
+
+# ---- dropout -------------------------------------------------------------------------------
+
+
+def dropout(input: Tensor, p: float = 0.5, training: bool = True, inplace: bool = False) -> Tensor:
+    """dropout(input, p=0.5, training=True, inplace=False) -> Tensor
+
+    In training, zeroes each element with probability ``p`` (drawn from ``_C``'s default
+    generator) and scales the others by ``1 / (1 - p)``.
+    """
+    if p < 0.0 or p > 1.0:
+        raise ValueError(f"dropout probability has to be between 0 and 1, but got {p}")
+    result = _C.dropout(input, p, training)
+    if inplace and result is not input:
+        input.copy_(result)
+        return input
+    return result
+
+
+# ---- sparse and distance -------------------------------------------------------------------
+
+
+def embedding(
+    input: Tensor,
+    weight: Tensor,
+    padding_idx: Optional[int] = None,
+    max_norm: Optional[float] = None,
+    norm_type: float = 2.0,
+    scale_grad_by_freq: bool = False,
+    sparse: bool = False,
+) -> Tensor:
+    """embedding(input, weight, padding_idx=None, max_norm=None, norm_type=2.0,
+    scale_grad_by_freq=False, sparse=False) -> Tensor
+
+    The rows of ``weight`` at the indices ``input``. With ``max_norm``, the rows looked up whose
+    ``norm_type``-norm exceeds it are first rescaled in place to that norm (as torch).
+    """
+    if padding_idx is not None:
+        if padding_idx > 0:
+            assert padding_idx < weight.shape[0], "Padding_idx must be within num_embeddings"
+        elif padding_idx < 0:
+            assert padding_idx >= -weight.shape[0], "Padding_idx must be within num_embeddings"
+            padding_idx = weight.shape[0] + padding_idx
+    else:
+        padding_idx = -1
+    if max_norm is not None:
+        _embedding_renorm_(weight, input, max_norm, norm_type)
+    return _C.embedding(weight, input, padding_idx, scale_grad_by_freq, sparse)
+
+
+def _embedding_renorm_(weight: Tensor, input: Tensor, max_norm: float, norm_type: float) -> None:
+    """torch's ``embedding_renorm_``: each distinct row looked up with a norm above ``max_norm``
+    is scaled by ``max_norm / (norm + 1e-7)``, in place."""
+    for i in sorted(set(int(v) for v in input.reshape(-1).tolist())):
+        row = weight[i]
+        norm = float(_C.norm(row, norm_type))
+        if norm > max_norm:
+            row.mul_(max_norm / (norm + 1e-7))
+
+
+def one_hot(tensor: Tensor, num_classes: int = -1) -> Tensor:
+    """one_hot(tensor, num_classes=-1) -> Tensor: int64 ``tensor.shape + (num_classes,)`` with a
+    1 at each class index (``-1``: the largest index + 1)."""
+    return _nn.one_hot(tensor, num_classes)
+
+
+def cosine_similarity(x1: Tensor, x2: Tensor, dim: int = 1, eps: float = 1e-8) -> Tensor:
+    """cosine_similarity(x1, x2, dim=1, eps=1e-8) -> Tensor: ``x1 . x2 / (max(|x1|, eps)
+    max(|x2|, eps))`` along ``dim``."""
+    return _C.cosine_similarity(x1, x2, dim, eps)
+
+
+def pairwise_distance(
+    x1: Tensor, x2: Tensor, p: float = 2.0, eps: float = 1e-6, keepdim: bool = False
+) -> Tensor:
+    """pairwise_distance(x1, x2, p=2.0, eps=1e-6, keepdim=False) -> Tensor: ``||x1 - x2 +
+    eps||_p`` along the last dim."""
+    return _C.pairwise_distance(x1, x2, p, eps, keepdim)
+
+
+# ---- padding, convolution, pooling ---------------------------------------------------------
+
+
+def pad(input: Tensor, pad: Sequence[int], mode: str = "constant", value: Optional[float] = None) -> Tensor:
+    """pad(input, pad, mode='constant', value=None) -> Tensor
+
+    Pads the last ``len(pad) // 2`` dims, last dim first (``(left, right, top, bottom, ...)``):
+    ``'constant'`` (with ``value``, default 0; negative pads crop), ``'reflect'``,
+    ``'replicate'`` or ``'circular'``.
+    """
+    return _nn.pad(input, list(pad), mode, value)
+
+
+def conv1d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1) -> Tensor:
+    """conv1d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1) -> Tensor
+
+    The 1-d cross-correlation of ``(N, C, L)`` (or ``(C, L)``) input with weight ``(O, C /
+    groups, k)``; ``padding`` an int, a 1-tuple, ``'same'`` or ``'valid'``.
+    """
+    return _C.conv1d(input, weight, bias, stride, padding, dilation, groups)
+
+
+def conv2d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1) -> Tensor:
+    """conv2d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1) -> Tensor
+
+    The 2-d cross-correlation of ``(N, C, H, W)`` (or ``(C, H, W)``) input with weight ``(O, C
+    / groups, kh, kw)``; ``padding`` an int, a pair, ``'same'`` or ``'valid'``.
+    """
+    return _C.conv2d(input, weight, bias, stride, padding, dilation, groups)
+
+
+def max_pool2d_with_indices(
+    input: Tensor,
+    kernel_size,
+    stride=None,
+    padding=0,
+    dilation=1,
+    ceil_mode: bool = False,
+    return_indices: bool = False,
+) -> Tuple[Tensor, Tensor]:
+    """max_pool2d_with_indices(input, kernel_size, stride=None, padding=0, dilation=1,
+    ceil_mode=False, return_indices=False) -> (Tensor, Tensor)
+
+    The maximum over each window and its flat index in the input's ``H * W`` plane.
+    """
+    if stride is None:
+        stride = []
+    out, idx = _nn.max_pool2d_with_indices(input, kernel_size, stride, padding, dilation, ceil_mode)
+    return out, idx
+
+
+def max_pool2d(
+    input: Tensor,
+    kernel_size,
+    stride=None,
+    padding=0,
+    dilation=1,
+    ceil_mode: bool = False,
+    return_indices: bool = False,
+):
+    """max_pool2d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False,
+    return_indices=False)
+
+    The maximum over each 2-d window (``stride`` defaults to ``kernel_size``); with
+    ``return_indices`` also the flat indices of the maxima.
+    """
+    if return_indices:
+        return max_pool2d_with_indices(input, kernel_size, stride, padding, dilation, ceil_mode)
+    if stride is None:
+        stride = []
+    return _C.max_pool2d(input, kernel_size, stride, padding, dilation, ceil_mode)
+
+
+def avg_pool2d(
+    input: Tensor,
+    kernel_size,
+    stride=None,
+    padding=0,
+    ceil_mode: bool = False,
+    count_include_pad: bool = True,
+    divisor_override: Optional[int] = None,
+) -> Tensor:
+    """avg_pool2d(input, kernel_size, stride=None, padding=0, ceil_mode=False,
+    count_include_pad=True, divisor_override=None) -> Tensor
+
+    The mean over each 2-d window.
+    """
+    if stride is None:
+        stride = []
+    return _nn.avg_pool2d(
+        input, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override
+    )
+
+
+def adaptive_avg_pool2d(input: Tensor, output_size) -> Tensor:
+    """adaptive_avg_pool2d(input, output_size) -> Tensor
+
+    The mean over windows chosen to give ``output_size`` (an int, or a pair whose ``None``
+    entries keep the input's size).
+    """
+    _output_size = _list_with_default(output_size, list(input.shape))
+    return _nn.adaptive_avg_pool2d(input, _output_size)
+
+
+# ---- more of torch.nn.functional, composed of _C's ops ------------------------------------
+# torch has kernels of their own for most of these; here they are compositions (forward only,
+# and differentiable through their parts once autograd lands). Names, signatures, defaults,
+# checks and texts are torch's.
+
+
+def softshrink(input: Tensor, lambd: float = 0.5) -> Tensor:
+    """softshrink(input, lambd=0.5) -> Tensor: ``x - lambd`` above ``lambd``, ``x + lambd``
+    below ``-lambd``, else 0."""
+    if lambd < 0:
+        # torch's text: the float32 range (its message's bound is the dtype's max), %g-style.
+        hi = "3.40282e+38" if input.dtype == _C.float32 else "1.79769e+308"
+        name = "Float" if input.dtype == _C.float32 else "Double"
+        raise RuntimeError(
+            f"lambda must be in range [0, {hi}] for input dtype {name}, but found {lambd:g}"
+        )
+    zero = _C.zeros_like(input)
+    return _C.where(input > lambd, input - lambd, _C.where(input < -lambd, input + lambd, zero))
+
+
+def hardshrink(input: Tensor, lambd: float = 0.5) -> Tensor:
+    """hardshrink(input, lambd=0.5) -> Tensor: ``x`` where ``|x| > lambd``, else 0."""
+    return _C.where((input > lambd).logical_or(input < -lambd), input, _C.zeros_like(input))
+
+
+def tanhshrink(input: Tensor) -> Tensor:
+    """tanhshrink(input) -> Tensor: ``x - tanh(x)``."""
+    return input - _C.tanh(input)
+
+
+def prelu(input: Tensor, weight: Tensor) -> Tensor:
+    """prelu(input, weight) -> Tensor: ``x`` where positive, else ``weight * x`` (``weight``
+    one value or one per channel, dim 1)."""
+    if weight.numel() != 1:
+        if input.dim() == 0:
+            raise RuntimeError("Not allow zero-dim input tensor.")
+        channels = input.shape[1] if input.dim() >= 2 else 1
+        if weight.numel() != channels:
+            raise RuntimeError(
+                "Mismatch of parameter numbers and input channel size. Found parameter numbers "
+                f"= {weight.numel()} and channel size = {channels}."
+            )
+        if input.dim() >= 2:
+            weight = weight.reshape([channels] + [1] * (input.dim() - 2))
+    return _C.where(input > 0, input, weight * input)
+
+
+def rrelu(
+    input: Tensor, lower: float = 1.0 / 8, upper: float = 1.0 / 3, training: bool = False, inplace: bool = False
+) -> Tensor:
+    """rrelu(input, lower=1/8, upper=1/3, training=False, inplace=False) -> Tensor
+
+    ``leaky_relu`` with slope ``(lower + upper) / 2`` (eval), or a slope drawn uniformly from
+    ``[lower, upper]`` per negative element (training, from ``_C``'s default generator).
+    """
+    if training:
+        slope = _C.rand_like(input) * (upper - lower) + lower
+        result = _C.where(input >= 0, input, input * slope)
+    else:
+        result = _nn.leaky_relu(input, (lower + upper) / 2)
+    if inplace:
+        input.copy_(result)
+        return input
+    return result
+
+
+def _channel_dropout(input: Tensor, p: float, training: bool, inplace: bool, batched_dim: int, name: str) -> Tensor:
+    if p < 0.0 or p > 1.0:
+        raise ValueError(f"dropout probability has to be between 0 and 1, but got {p}")
+    if not training or p == 0.0:
+        result = input.clone()
+    else:
+        unbatched = input.dim() == batched_dim - 1
+        x = input.unsqueeze(0) if unbatched else input
+        mask_shape = list(x.shape[:2]) + [1] * (x.dim() - 2)
+        mask = _C.bernoulli(_C.full(mask_shape, 1.0 - p, dtype=x.dtype))
+        result = x * mask / (1.0 - p) if p < 1.0 else x * 0.0
+        if unbatched:
+            result = result.squeeze(0)
+    if inplace:
+        input.copy_(result)
+        return input
+    return result
+
+
+def dropout1d(input: Tensor, p: float = 0.5, training: bool = True, inplace: bool = False) -> Tensor:
+    """dropout1d(input, p=0.5, training=True, inplace=False) -> Tensor: zeroes whole channels of
+    ``(N, C, L)`` (or ``(C, L)``) input with probability ``p``, scaling the rest by ``1 / (1 - p)``."""
+    if input.dim() not in (2, 3):
+        raise RuntimeError(
+            f"dropout1d: Expected 2D or 3D input, but received a {input.dim()}D input. "
+            "Note that dropout1d exists to provide channel-wise dropout on inputs with 1 spatial "
+            "dimension, a channel dimension, and an optional batch dimension (i.e. 2D or 3D inputs)."
+        )
+    return _channel_dropout(input, p, training, inplace, 3, "dropout1d")
+
+
+def dropout2d(input: Tensor, p: float = 0.5, training: bool = True, inplace: bool = False) -> Tensor:
+    """dropout2d(input, p=0.5, training=True, inplace=False) -> Tensor: zeroes whole channels of
+    ``(N, C, H, W)`` input with probability ``p``, scaling the rest by ``1 / (1 - p)``."""
+    return _channel_dropout(input, p, training, inplace, 4, "dropout2d")
+
+
+def dropout3d(input: Tensor, p: float = 0.5, training: bool = True, inplace: bool = False) -> Tensor:
+    """dropout3d(input, p=0.5, training=True, inplace=False) -> Tensor: zeroes whole channels of
+    ``(N, C, D, H, W)`` input with probability ``p``, scaling the rest by ``1 / (1 - p)``."""
+    return _channel_dropout(input, p, training, inplace, 5, "dropout3d")
+
+
+def instance_norm(
+    input: Tensor,
+    running_mean: Optional[Tensor] = None,
+    running_var: Optional[Tensor] = None,
+    weight: Optional[Tensor] = None,
+    bias: Optional[Tensor] = None,
+    use_input_stats: bool = True,
+    momentum: float = 0.1,
+    eps: float = 1e-5,
+) -> Tensor:
+    """instance_norm(input, running_mean=None, running_var=None, weight=None, bias=None,
+    use_input_stats=True, momentum=0.1, eps=1e-05) -> Tensor
+
+    Normalises each channel of each sample of ``(N, C, *)`` input over its spatial dims; the
+    running statistics, when given, are updated in place with the mean over the batch.
+    """
+    if use_input_stats:
+        size = list(input.shape)
+        prod = 1
+        for s in size[2:]:
+            prod *= s
+        if prod == 1:
+            raise ValueError(
+                f"Expected more than 1 spatial element when training, got input size {_size(input)}"
+            )
+    n, c = input.shape[0], input.shape[1]
+    x = input.reshape([1, n * c] + list(input.shape[2:]))
+    rm = running_mean.repeat(n) if running_mean is not None else None
+    rv = running_var.repeat(n) if running_var is not None else None
+    w = weight.repeat(n) if weight is not None else None
+    b = bias.repeat(n) if bias is not None else None
+    out = _C.batch_norm(x, w, b, rm, rv, use_input_stats, momentum, eps, False)
+    if use_input_stats:
+        if running_mean is not None:
+            running_mean.copy_(rm.reshape(n, c).mean(0))
+        if running_var is not None:
+            running_var.copy_(rv.reshape(n, c).mean(0))
+    return out.reshape(list(input.shape))
+
+
+def pixel_shuffle(input: Tensor, upscale_factor: int) -> Tensor:
+    """pixel_shuffle(input, upscale_factor) -> Tensor: ``(*, C r^2, H, W)`` to ``(*, C, H r, W r)``."""
+    if input.dim() < 3:
+        raise RuntimeError(
+            f"pixel_shuffle expects input to have at least 3 dimensions, but got input with {input.dim()} dimension(s)"
+        )
+    if upscale_factor <= 0:
+        raise RuntimeError(f"pixel_shuffle expects a positive upscale_factor, but got {upscale_factor}")
+    r = upscale_factor
+    *batch, c, h, w = input.shape
+    if c % (r * r) != 0:
+        raise RuntimeError(
+            f"pixel_shuffle expects its input's 'channel' dimension to be divisible by the square of upscale_factor, but input.size(-3)={c} is not divisible by {r * r}"
+        )
+    oc = c // (r * r)
+    nb = len(batch)
+    x = input.reshape(batch + [oc, r, r, h, w])
+    perm = list(range(nb)) + [nb, nb + 3, nb + 1, nb + 4, nb + 2]
+    return x.permute(perm).reshape(batch + [oc, h * r, w * r])
+
+
+def pixel_unshuffle(input: Tensor, downscale_factor: int) -> Tensor:
+    """pixel_unshuffle(input, downscale_factor) -> Tensor: ``(*, C, H r, W r)`` to ``(*, C r^2, H, W)``."""
+    if input.dim() < 3:
+        raise RuntimeError(
+            f"pixel_unshuffle expects input to have at least 3 dimensions, but got input with {input.dim()} dimension(s)"
+        )
+    if downscale_factor <= 0:
+        raise RuntimeError(f"pixel_unshuffle expects a positive downscale_factor, but got {downscale_factor}")
+    r = downscale_factor
+    *batch, c, h, w = input.shape
+    if h % r != 0:
+        raise RuntimeError(
+            f"pixel_unshuffle expects height to be divisible by downscale_factor, but input.size(-2)={h} is not divisible by {r}"
+        )
+    if w % r != 0:
+        raise RuntimeError(
+            f"pixel_unshuffle expects width to be divisible by downscale_factor, but input.size(-1)={w} is not divisible by {r}"
+        )
+    nb = len(batch)
+    x = input.reshape(batch + [c, h // r, r, w // r, r])
+    perm = list(range(nb)) + [nb, nb + 2, nb + 4, nb + 1, nb + 3]
+    return x.permute(perm).reshape(batch + [c * r * r, h // r, w // r])
+
+
+def channel_shuffle(input: Tensor, groups: int) -> Tensor:
+    """channel_shuffle(input, groups) -> Tensor: ``(N, g * k, *)`` channels reordered as ``(k, g)``."""
+    if groups <= 0:
+        raise RuntimeError(f"Number of groups to divide channels in must be positive. Value of groups:{groups}")
+    n, c = input.shape[0], input.shape[1]
+    if c % groups != 0:
+        raise RuntimeError(
+            f"Number of channels must be divisible by groups. Got {c} channels and {groups} groups."
+        )
+    rest = list(input.shape[2:])
+    x = input.reshape([n, groups, c // groups] + rest)
+    return x.transpose(1, 2).reshape([n, c] + rest)
+
+
+def _unsqueeze_1d(input: Tensor, name: str) -> Tensor:
+    if input.dim() not in (2, 3):
+        raise RuntimeError(f"{name}: Expected 2D or 3D input, but got input of size: {list(input.shape)}")
+    return input.unsqueeze(-2)
+
+
+def max_pool1d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False, return_indices=False):
+    """max_pool1d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False,
+    return_indices=False): the maximum over each window of ``(N, C, L)`` (or ``(C, L)``) input."""
+    x = _unsqueeze_1d(input, "max_pool1d")
+    k, s, p, d = _single(kernel_size), _single(stride if stride is not None else kernel_size), _single(padding), _single(dilation)
+    out, idx = _nn.max_pool2d_with_indices(x, [1, k[0]], [1, s[0]], [0, p[0]], [1, d[0]], ceil_mode)
+    if return_indices:
+        return out.squeeze(-2), idx.squeeze(-2)
+    return out.squeeze(-2)
+
+
+def avg_pool1d(input, kernel_size, stride=None, padding=0, ceil_mode=False, count_include_pad=True):
+    """avg_pool1d(input, kernel_size, stride=None, padding=0, ceil_mode=False,
+    count_include_pad=True): the mean over each window of ``(N, C, L)`` (or ``(C, L)``) input."""
+    x = _unsqueeze_1d(input, "avg_pool1d")
+    k, p = _single(kernel_size), _single(padding)
+    s = _single(stride) if stride is not None else k
+    return _nn.avg_pool2d(x, [1, k[0]], [1, s[0]], [0, p[0]], ceil_mode, count_include_pad, None).squeeze(-2)
+
+
+def adaptive_avg_pool1d(input: Tensor, output_size) -> Tensor:
+    """adaptive_avg_pool1d(input, output_size) -> Tensor: the mean over adaptive windows of
+    ``(N, C, L)`` (or ``(C, L)``) input."""
+    x = _unsqueeze_1d(input, "adaptive_avg_pool1d")
+    return _nn.adaptive_avg_pool2d(x, [1, _single(output_size)[0]]).squeeze(-2)
+
+
+def lp_pool2d(input: Tensor, norm_type, kernel_size, stride=None, ceil_mode: bool = False) -> Tensor:
+    """lp_pool2d(input, norm_type, kernel_size, stride=None, ceil_mode=False) -> Tensor: the
+    ``norm_type``-norm over each window (as torch: from ``avg_pool2d`` of ``x ** p``)."""
+    kw, kh = _pair(kernel_size)
+    if stride is not None:
+        out = avg_pool2d(input.pow(norm_type), kernel_size, stride, 0, ceil_mode)
+    else:
+        out = avg_pool2d(input.pow(norm_type), kernel_size, padding=0, ceil_mode=ceil_mode)
+    return (_C.sign(out) * _C.relu(out.abs())).mul(kw * kh).pow(1.0 / norm_type)
+
+
+def lp_pool1d(input: Tensor, norm_type, kernel_size, stride=None, ceil_mode: bool = False) -> Tensor:
+    """lp_pool1d(input, norm_type, kernel_size, stride=None, ceil_mode=False) -> Tensor."""
+    if stride is not None:
+        out = avg_pool1d(input.pow(norm_type), kernel_size, stride, 0, ceil_mode)
+    else:
+        out = avg_pool1d(input.pow(norm_type), kernel_size, padding=0, ceil_mode=ceil_mode)
+    return (_C.sign(out) * _C.relu(out.abs())).mul(kernel_size).pow(1.0 / norm_type)
+
+
+def poisson_nll_loss(
+    input: Tensor,
+    target: Tensor,
+    log_input: bool = True,
+    full: bool = False,
+    size_average=None,
+    eps: float = 1e-8,
+    reduce=None,
+    reduction: str = "mean",
+) -> Tensor:
+    """poisson_nll_loss(input, target, log_input=True, full=False, size_average=None, eps=1e-8,
+    reduce=None, reduction='mean') -> Tensor"""
+    reduction = _reduction(size_average, reduce, reduction)
+    _Reduction.get_enum(reduction)
+    if log_input:
+        loss = _C.exp(input) - target * input
+    else:
+        loss = input - target * _C.log(input + eps)
+    if full:
+        t = target
+        stirling = t * _C.log(t) - t + 0.5 * _C.log(2 * math.pi * t)
+        loss = loss + _C.where(t > 1, stirling, _C.zeros_like(stirling))
+    return _reduce(loss, reduction)
+
+
+def gaussian_nll_loss(
+    input: Tensor,
+    target: Tensor,
+    var,
+    full: bool = False,
+    eps: float = 1e-6,
+    reduction: str = "mean",
+) -> Tensor:
+    """gaussian_nll_loss(input, target, var, full=False, eps=1e-6, reduction='mean') -> Tensor
+
+    ``0.5 (log(max(var, eps)) + (input - target) ** 2 / max(var, eps))`` (+ ``0.5 log(2 pi)``
+    with ``full``).
+    """
+    if isinstance(var, (int, float)):
+        if var < 0:
+            raise ValueError("var has negative entry/entries")
+        var = _C.full_like(input, float(var))
+    if tuple(var.shape) != tuple(input.shape):
+        if tuple(input.shape[:-1]) == tuple(var.shape):
+            var = var.unsqueeze(-1)
+        elif tuple(input.shape[:-1]) == tuple(var.shape[:-1]) and var.shape[-1] == 1:
+            pass
+        else:
+            raise ValueError("var is of incorrect size")
+    if reduction not in ("none", "mean", "sum"):
+        raise ValueError(reduction + " is not a valid value for reduction")
+    if bool(_C.any(var < 0)):
+        raise ValueError("var has negative entry/entries")
+    var = _C.clamp(var, min=eps)
+    d = input - target
+    loss = 0.5 * (_C.log(var) + d * d / var)
+    if full:
+        loss = loss + 0.5 * math.log(2 * math.pi)
+    return _reduce(loss, reduction)
+
+
+def cosine_embedding_loss(
+    input1: Tensor,
+    input2: Tensor,
+    target: Tensor,
+    margin: float = 0,
+    size_average=None,
+    reduce=None,
+    reduction: str = "mean",
+) -> Tensor:
+    """cosine_embedding_loss(input1, input2, target, margin=0, size_average=None, reduce=None,
+    reduction='mean') -> Tensor: ``1 - cos`` where ``target == 1``, ``max(0, cos - margin)``
+    where ``target == -1``."""
+    reduction = _reduction(size_average, reduce, reduction)
+    if input1.dim() != input2.dim():
+        raise RuntimeError(
+            f"cosine_embedding_loss : All input tensors should have same dimension but got sizes: input1: {_size(input1)}, input2: {_size(input2)}, target: {_size(target)} "
+        )
+    dim = input1.dim() - 1
+    eps = 1e-12
+    prod = _C.sum(input1 * input2, dim)
+    mag1 = _C.sum(input1 * input1, dim) + eps
+    mag2 = _C.sum(input2 * input2, dim) + eps
+    cos = prod / _C.sqrt(mag1 * mag2)
+    zeros = _C.zeros_like(cos)
+    pos = 1 - cos
+    neg = _C.clamp(cos - margin, min=0)
+    loss = _C.where(target == 1, pos, zeros) + _C.where(target == -1, neg, zeros)
+    return _reduce(loss, reduction)
+
+
+def hinge_embedding_loss(
+    input: Tensor,
+    target: Tensor,
+    margin: float = 1.0,
+    size_average=None,
+    reduce=None,
+    reduction: str = "mean",
+) -> Tensor:
+    """hinge_embedding_loss(input, target, margin=1.0, size_average=None, reduce=None,
+    reduction='mean') -> Tensor"""
+    reduction = _reduction(size_average, reduce, reduction)
+    zeros = _C.zeros_like(input)
+    margin_clamp = _C.clamp(margin - input, min=0)
+    loss = _C.where(target != 1, margin_clamp, zeros) + _C.where(target != -1, input, zeros)
+    return _reduce(loss, reduction)
+
+
+def margin_ranking_loss(
+    input1: Tensor,
+    input2: Tensor,
+    target: Tensor,
+    margin: float = 0,
+    size_average=None,
+    reduce=None,
+    reduction: str = "mean",
+) -> Tensor:
+    """margin_ranking_loss(input1, input2, target, margin=0, size_average=None, reduce=None,
+    reduction='mean') -> Tensor: ``max(0, -target (input1 - input2) + margin)``."""
+    reduction = _reduction(size_average, reduce, reduction)
+    if input1.dim() != input2.dim() or input1.dim() != target.dim():
+        raise RuntimeError(
+            f"margin_ranking_loss : All input tensors should have same dimension but got sizes: input1: {_size(input1)}, input2: {_size(input2)}, target: {_size(target)} "
+        )
+    loss = _C.clamp(-target * (input1 - input2) + margin, min=0)
+    return _reduce(loss, reduction)
+
+
+def soft_margin_loss(input: Tensor, target: Tensor, size_average=None, reduce=None, reduction: str = "mean") -> Tensor:
+    """soft_margin_loss(input, target, size_average=None, reduce=None, reduction='mean') ->
+    Tensor: ``log(1 + exp(-target * input))``."""
+    reduction = _reduction(size_average, reduce, reduction)
+    return _reduce(_C.log1p(_C.exp(-target * input)), reduction)
+
+
+def multilabel_soft_margin_loss(
+    input: Tensor,
+    target: Tensor,
+    weight: Optional[Tensor] = None,
+    size_average=None,
+    reduce=None,
+    reduction: str = "mean",
+) -> Tensor:
+    """multilabel_soft_margin_loss(input, target, weight=None, size_average=None, reduce=None,
+    reduction='mean') -> Tensor"""
+    reduction = _reduction(size_average, reduce, reduction)
+    loss = -(target * logsigmoid(input) + (1 - target) * logsigmoid(-input))
+    if weight is not None:
+        loss = loss * weight
+    class_dim = input.dim() - 1
+    c = input.shape[class_dim]
+    loss = _C.sum(loss, class_dim) / c
+    if reduction == "none":
+        return loss
+    if reduction == "mean":
+        return _C.mean(loss)
+    if reduction == "sum":
+        return _C.sum(loss)
+    raise ValueError(reduction + " is not valid")
+
+
+def triplet_margin_loss(
+    anchor: Tensor,
+    positive: Tensor,
+    negative: Tensor,
+    margin: float = 1.0,
+    p: float = 2,
+    eps: float = 1e-6,
+    swap: bool = False,
+    size_average=None,
+    reduce=None,
+    reduction: str = "mean",
+) -> Tensor:
+    """triplet_margin_loss(anchor, positive, negative, margin=1.0, p=2, eps=1e-6, swap=False,
+    size_average=None, reduce=None, reduction='mean') -> Tensor"""
+    reduction = _reduction(size_average, reduce, reduction)
+    if margin <= 0:
+        raise ValueError(f"margin must be greater than 0, got {margin}")
+    a_dim, p_dim, n_dim = anchor.dim(), positive.dim(), negative.dim()
+    if not (a_dim == p_dim and p_dim == n_dim):
+        raise RuntimeError(
+            f"The anchor, positive, and negative tensors are expected to have the same number of dimensions, but got: anchor {a_dim}D, positive {p_dim}D, and negative {n_dim}D inputs"
+        )
+    d_ap = _C.pairwise_distance(anchor, positive, p, eps, False)
+    d_an = _C.pairwise_distance(anchor, negative, p, eps, False)
+    if swap:
+        d_pn = _C.pairwise_distance(positive, negative, p, eps, False)
+        d_an = _C.minimum(d_an, d_pn)
+    loss = _C.clamp(margin + d_ap - d_an, min=0)
+    return _reduce(loss, reduction)
+
+
+def pdist(input: Tensor, p: float = 2) -> Tensor:
+    """pdist(input, p=2) -> Tensor: the p-norm distances between the rows of ``(N, M)`` input,
+    the upper triangle of the distance matrix row by row (``N (N - 1) / 2`` values)."""
+    if input.dim() != 2:
+        raise RuntimeError(f"pdist only supports 2D tensors, got: {input.dim()}D")
+    if p < 0:
+        raise RuntimeError("pdist only supports non-negative p values")
+    n = input.shape[0]
+    if n < 2:
+        return _C.zeros(0, dtype=input.dtype)
+    diff = input.unsqueeze(1) - input.unsqueeze(0)
+    full = _C.norm(diff, p, -1)
+    idx = [i * n + j for i in range(n) for j in range(i + 1, n)]
+    return _C.take(full, _C.tensor(idx, dtype=_C.int64))
+
+
+def scaled_dot_product_attention(
+    query: Tensor,
+    key: Tensor,
+    value: Tensor,
+    attn_mask: Optional[Tensor] = None,
+    dropout_p: float = 0.0,
+    is_causal: bool = False,
+    scale: Optional[float] = None,
+    enable_gqa: bool = False,
+) -> Tensor:
+    """scaled_dot_product_attention(query, key, value, attn_mask=None, dropout_p=0.0,
+    is_causal=False, scale=None, enable_gqa=False) -> Tensor
+
+    ``softmax(query @ key^T * scale + bias) @ value`` with ``scale = 1 / sqrt(E)`` by default;
+    ``attn_mask`` a bool mask (True: take part) or a float bias, ``is_causal`` the lower
+    triangle, ``enable_gqa`` key/value heads shared by groups of query heads. (The reference
+    computation, materialising the score matrix; a blocked kernel comes with the speed work.)
+    """
+    L, S = query.shape[-2], key.shape[-2]
+    E = query.shape[-1]
+    scale_factor = 1 / math.sqrt(E) if scale is None else scale
+    if is_causal and attn_mask is not None:
+        raise RuntimeError("_scaled_dot_product_attention: Explicit attn_mask should not be set when is_causal=True")
+    if enable_gqa and query.dim() >= 3:
+        hq, hk = query.shape[-3], key.shape[-3]
+        if hq % hk != 0:
+            raise RuntimeError(
+                f"Number of heads in key and value must divide the number of heads in query, got {hk} and {hq}"
+            )
+        rep = hq // hk
+        key = _C.stack([key] * rep, key.dim() - 2).reshape(list(key.shape[:-3]) + [hq] + list(key.shape[-2:]))
+        value = _C.stack([value] * rep, value.dim() - 2).reshape(
+            list(value.shape[:-3]) + [hq] + list(value.shape[-2:])
+        )
+    scores = _C.matmul(query, key.transpose(-2, -1)) * scale_factor
+    if is_causal:
+        keep = _C.tril(_C.ones(L, S, dtype=_C.bool))
+        scores = scores.masked_fill(keep.logical_not(), float("-inf"))
+    if attn_mask is not None:
+        if attn_mask.dtype == _C.bool:
+            scores = scores.masked_fill(attn_mask.logical_not(), float("-inf"))
+        else:
+            scores = scores + attn_mask
+    attn = _C.softmax(scores, -1)
+    if dropout_p > 0.0:
+        attn = dropout(attn, dropout_p, True)
+    return _C.matmul(attn, value)

@@ -1,0 +1,474 @@
+"""The cases of the _C.nn.functional tests (tests/python/test_nn_*.py), shared with the script
+that records torch's answers (tests/python/gen_nn_expected.py → nn_expected.json).
+
+A case is a snippet of Python run once with ``F = torch.nn.functional, T = torch`` (by the
+generator, with torch 2.15) and once with ``F = _C.nn.functional, T = _C`` (by the tests, which
+never import torch); the snippet reads the inputs ``a``, ``b``, ... (tensors made from the
+recorded values) and leaves its answer in ``out`` (a tensor, a tuple of tensors, a number), or
+raises. The tests compare values (dtype, shape, elements within a tolerance) or the exception's
+type and text.
+
+Each family is a list of (id, inputs, code); inputs maps a name to (shape, dtype, kind) where
+kind is ``"randn"``, ``"rand"`` (uniform [0, 1)), ``"int:N"`` (integers in [0, N)) or a literal
+list of values.
+"""
+
+F32, F64 = "float32", "float64"
+
+
+def _acts():
+    cases = []
+    for dt in (F32, F64):
+        x = {"a": ([3, 5], dt, "randn")}
+        big = {"a": ([4, 6], dt, [-30.0, -20.0, -5.0, -3.0, -2.5, -1.0, -0.5, -1e-4, 0.0, 1e-4, 0.5, 1.0,
+                                   2.5, 3.0, 5.0, 19.0, 21.0, 30.0, -0.1, 0.1, 6.0, 7.0, -7.0, 2.0])}
+        for src, inp in (("", x), ("big_", big)):
+            for name, code in [
+                ("relu", "out = F.relu(a)"),
+                ("relu6", "out = F.relu6(a)"),
+                ("leaky_relu", "out = F.leaky_relu(a)"),
+                ("leaky_relu_slope", "out = F.leaky_relu(a, 0.2)"),
+                ("elu", "out = F.elu(a)"),
+                ("elu_alpha", "out = F.elu(a, alpha=0.5)"),
+                ("selu", "out = F.selu(a)"),
+                ("celu", "out = F.celu(a, alpha=2.0)"),
+                ("gelu", "out = F.gelu(a)"),
+                ("gelu_tanh", "out = F.gelu(a, approximate='tanh')"),
+                ("silu", "out = F.silu(a)"),
+                ("mish", "out = F.mish(a)"),
+                ("softplus", "out = F.softplus(a)"),
+                ("softplus_beta", "out = F.softplus(a, beta=2, threshold=5)"),
+                ("softsign", "out = F.softsign(a)"),
+                ("hardtanh", "out = F.hardtanh(a)"),
+                ("hardtanh_range", "out = F.hardtanh(a, -2.0, 0.5)"),
+                ("hardsigmoid", "out = F.hardsigmoid(a)"),
+                ("hardswish", "out = F.hardswish(a)"),
+                ("logsigmoid", "out = F.logsigmoid(a)"),
+                ("threshold", "out = F.threshold(a, 0.1, 20.0)"),
+                ("sigmoid", "out = F.sigmoid(a)"),
+                ("tanh", "out = F.tanh(a)"),
+                ("softmax", "out = F.softmax(a, dim=1)"),
+                ("softmax0", "out = F.softmax(a, 0)"),
+                ("softmin", "out = F.softmin(a, dim=1)"),
+                ("log_softmax", "out = F.log_softmax(a, dim=-1)"),
+            ]:
+                cases.append((f"{src}{name}_{dt}", inp, code))
+        for name, code in [
+            ("relu_inplace", "r = F.relu(a, inplace=True); out = (r, a, r is a)"),
+            ("relu_", "r = F.relu_(a); out = (r, a, r is a)"),
+            ("leaky_relu_inplace", "r = F.leaky_relu(a, 0.3, inplace=True); out = (r, a, r is a)"),
+            ("elu_inplace", "r = F.elu(a, 0.7, inplace=True); out = (r, a, r is a)"),
+            ("selu_inplace", "r = F.selu(a, inplace=True); out = (r, a, r is a)"),
+            ("celu_inplace", "r = F.celu(a, 1.5, inplace=True); out = (r, a, r is a)"),
+            ("silu_inplace", "r = F.silu(a, inplace=True); out = (r, a, r is a)"),
+            ("mish_inplace", "r = F.mish(a, inplace=True); out = (r, a, r is a)"),
+            ("hardtanh_inplace", "r = F.hardtanh(a, -0.5, 0.5, inplace=True); out = (r, a, r is a)"),
+            ("hardtanh_", "r = F.hardtanh_(a, -0.5, 0.5); out = (r, a, r is a)"),
+            ("relu6_inplace", "r = F.relu6(a, inplace=True); out = (r, a, r is a)"),
+            ("hardsigmoid_inplace", "r = F.hardsigmoid(a, inplace=True); out = (r, a, r is a)"),
+            ("hardswish_inplace", "r = F.hardswish(a, inplace=True); out = (r, a, r is a)"),
+            ("threshold_inplace", "r = F.threshold(a, 0.0, -1.0, inplace=True); out = (r, a, r is a)"),
+            ("noncontig", "out = F.gelu(a.t())"),
+            ("noncontig_silu", "out = F.silu(a.t())"),
+            ("glu", "out = F.glu(a, 0)"),
+            ("glu_last", "out = F.glu(T.cat([a, a * 2], 1))"),
+        ]:
+            cases.append((f"{name}_{dt}", {"a": ([4, 3], dt, "randn")}, code))
+    ints = {"a": ([4], "int64", [-2, -1, 0, 3])}
+    cases += [
+        ("hardtanh_int", ints, "out = F.hardtanh(a)"),
+        ("relu6_int", ints, "out = F.relu6(a)"),
+        ("threshold_int", ints, "out = F.threshold(a, 0, 7)"),
+        ("err_gelu_int", ints, "out = F.gelu(a)"),
+        ("err_silu_int", ints, "out = F.silu(a)"),
+        ("err_elu_int", ints, "out = F.elu(a)"),
+        ("err_selu_int", ints, "out = F.selu(a)"),
+        ("err_leaky_relu_int", ints, "out = F.leaky_relu(a)"),
+        ("err_softplus_int", ints, "out = F.softplus(a)"),
+        ("err_mish_int", ints, "out = F.mish(a)"),
+        ("err_hardsigmoid_int", ints, "out = F.hardsigmoid(a)"),
+        ("err_hardswish_int", ints, "out = F.hardswish(a)"),
+        ("err_logsigmoid_int", ints, "out = F.logsigmoid(a)"),
+        ("err_gelu_approx", {"a": ([3], F32, "randn")}, "out = F.gelu(a, approximate='foo')"),
+        ("err_hardtanh_range", {"a": ([3], F32, "randn")}, "out = F.hardtanh(a, 2.0, 1.0)"),
+        ("err_glu_odd", {"a": ([2, 3], F32, "randn")}, "out = F.glu(a)"),
+        ("err_glu_scalar", {"a": ([], F32, "randn")}, "out = F.glu(a)"),
+        ("empty_gelu", {"a": ([0, 3], F32, "randn")}, "out = F.gelu(a)"),
+    ]
+    return cases
+
+
+def _linear():
+    cases = []
+    for dt in (F32, F64):
+        cases += [
+            (f"linear_{dt}", {"a": ([4, 3], dt, "randn"), "w": ([5, 3], dt, "randn"), "b": ([5], dt, "randn")},
+             "out = F.linear(a, w, b)"),
+            (f"linear_nobias_{dt}", {"a": ([2, 4, 3], dt, "randn"), "w": ([5, 3], dt, "randn")},
+             "out = F.linear(a, w)"),
+            (f"linear_1d_{dt}", {"a": ([3], dt, "randn"), "w": ([2, 3], dt, "randn"), "b": ([2], dt, "randn")},
+             "out = F.linear(a, w, b)"),
+            (f"bilinear_{dt}", {"a": ([4, 3], dt, "randn"), "c": ([4, 2], dt, "randn"),
+                                "w": ([5, 3, 2], dt, "randn"), "b": ([5], dt, "randn")},
+             "out = F.bilinear(a, c, w, b)"),
+            (f"bilinear_batch_{dt}", {"a": ([2, 4, 3], dt, "randn"), "c": ([2, 4, 2], dt, "randn"),
+                                      "w": ([5, 3, 2], dt, "randn")},
+             "out = F.bilinear(a, c, w)"),
+        ]
+    cases += [
+        ("err_linear_shape", {"a": ([2, 3], F32, "randn"), "w": ([4, 2], F32, "randn")}, "out = F.linear(a, w)"),
+        ("err_linear_shape_3d", {"a": ([5, 2, 3], F32, "randn"), "w": ([4, 2], F32, "randn")}, "out = F.linear(a, w)"),
+        ("err_linear_shape_1d", {"a": ([3], F32, "randn"), "w": ([4, 2], F32, "randn")}, "out = F.linear(a, w)"),
+    ]
+    return cases
+
+
+def _losses():
+    cases = []
+    for dt in (F32, F64):
+        xy = {"a": ([4, 5], dt, "randn"), "b": ([4, 5], dt, "randn")}
+        for red in ("mean", "sum", "none"):
+            cases += [
+                (f"mse_{red}_{dt}", xy, f"out = F.mse_loss(a, b, reduction='{red}')"),
+                (f"l1_{red}_{dt}", xy, f"out = F.l1_loss(a, b, reduction='{red}')"),
+                (f"smooth_l1_{red}_{dt}", xy, f"out = F.smooth_l1_loss(a, b, reduction='{red}', beta=0.5)"),
+                (f"huber_{red}_{dt}", xy, f"out = F.huber_loss(a, b, reduction='{red}', delta=0.7)"),
+                (f"kl_div_{red}_{dt}", {"a": ([4, 5], dt, "randn"), "b": ([4, 5], dt, "rand")},
+                 f"out = F.kl_div(F.log_softmax(a, 1), b, reduction='{red}')"),
+                (f"bce_{red}_{dt}", {"a": ([4, 5], dt, "rand"), "b": ([4, 5], dt, "rand")},
+                 f"out = F.binary_cross_entropy(a, b, reduction='{red}')"),
+                (f"bce_logits_{red}_{dt}", xy,
+                 f"out = F.binary_cross_entropy_with_logits(a, T.sigmoid(b), reduction='{red}')"),
+                (f"nll_{red}_{dt}", {"a": ([6, 4], dt, "randn"), "t": ([6], "int64", [0, 3, 1, 1, 2, 0])},
+                 f"out = F.nll_loss(F.log_softmax(a, 1), t, reduction='{red}')"),
+                (f"nll_weight_ignore_{red}_{dt}",
+                 {"a": ([6, 4], dt, "randn"), "t": ([6], "int64", [0, 3, 1, 1, 2, 0]), "w": ([4], dt, "rand")},
+                 f"out = F.nll_loss(F.log_softmax(a, 1), t, weight=w, ignore_index=1, reduction='{red}')"),
+                (f"ce_{red}_{dt}", {"a": ([6, 4], dt, "randn"), "t": ([6], "int64", [0, 3, 1, 1, 2, 0])},
+                 f"out = F.cross_entropy(a, t, reduction='{red}')"),
+                (f"ce_weight_ignore_ls_{red}_{dt}",
+                 {"a": ([6, 4], dt, "randn"), "t": ([6], "int64", [0, 3, 1, 1, 2, 0]), "w": ([4], dt, "rand")},
+                 f"out = F.cross_entropy(a, t, weight=w, ignore_index=2, label_smoothing=0.2, reduction='{red}')"),
+                (f"ce_ls_{red}_{dt}", {"a": ([6, 4], dt, "randn"), "t": ([6], "int64", [0, 3, 1, 1, 2, 0])},
+                 f"out = F.cross_entropy(a, t, label_smoothing=0.1, reduction='{red}')"),
+                (f"ce_probs_{red}_{dt}", {"a": ([5, 4], dt, "randn"), "p": ([5, 4], dt, "rand")},
+                 f"out = F.cross_entropy(a, F.softmax(p, 1), reduction='{red}')"),
+                (f"ce_probs_w_ls_{red}_{dt}",
+                 {"a": ([5, 4], dt, "randn"), "p": ([5, 4], dt, "rand"), "w": ([4], dt, "rand")},
+                 f"out = F.cross_entropy(a, F.softmax(p, 1), weight=w, label_smoothing=0.3, reduction='{red}')"),
+                (f"ce_2d_{red}_{dt}", {"a": ([2, 3, 2, 2], dt, "randn"), "t": ([2, 2, 2], "int64", "int:3")},
+                 f"out = F.cross_entropy(a, t, reduction='{red}')"),
+            ]
+        cases += [
+            (f"bce_weight_{dt}", {"a": ([4, 5], dt, "rand"), "b": ([4, 5], dt, "rand"), "w": ([5], dt, "rand")},
+             "out = F.binary_cross_entropy(a, b, weight=w)"),
+            (f"bce_logits_pos_weight_{dt}",
+             {"a": ([4, 5], dt, "randn"), "b": ([4, 5], dt, "rand"), "w": ([4, 5], dt, "rand"), "p": ([5], dt, "rand")},
+             "out = F.binary_cross_entropy_with_logits(a, b, weight=w, pos_weight=p * 3)"),
+            (f"kl_div_batchmean_{dt}", {"a": ([4, 5], dt, "randn"), "b": ([4, 5], dt, "rand")},
+             "out = F.kl_div(F.log_softmax(a, 1), b, reduction='batchmean')"),
+            (f"kl_div_log_target_{dt}", {"a": ([4, 5], dt, "randn"), "b": ([4, 5], dt, "randn")},
+             "out = F.kl_div(F.log_softmax(a, 1), F.log_softmax(b, 1), reduction='sum', log_target=True)"),
+            (f"ce_1d_{dt}", {"a": ([4], dt, "randn"), "t": ([], "int64", [2])}, "out = F.cross_entropy(a, t)"),
+            (f"mse_weight_{dt}", {"a": ([4, 5], dt, "randn"), "b": ([4, 5], dt, "randn"), "w": ([4, 5], dt, "rand")},
+             "out = F.mse_loss(a, b, weight=w)"),
+            (f"huber_big_{dt}", {"a": ([6], dt, [-3.0, -1.0, 0.0, 0.2, 1.5, 4.0]), "b": ([6], dt, [0.0] * 6)},
+             "out = F.huber_loss(a, b, reduction='none')"),
+            (f"smooth_l1_beta0_{dt}", {"a": ([4, 5], dt, "randn"), "b": ([4, 5], dt, "randn")},
+             "out = F.smooth_l1_loss(a, b, beta=0.0)"),
+        ]
+    e = {"a": ([2, 3], F32, "randn"), "b": ([2, 3], F32, "randn")}
+    cases += [
+        ("legacy_size_average", e, "out = F.mse_loss(a, b, size_average=False)"),
+        ("legacy_reduce", e, "out = F.l1_loss(a, b, reduce=False)"),
+        ("err_reduction", e, "out = F.mse_loss(a, b, reduction='foo')"),
+        ("err_broadcast", {"a": ([2, 3], F32, "randn"), "b": ([3, 3], F32, "randn")}, "out = F.mse_loss(a, b)"),
+        ("err_nll_target_oob", {"a": ([2, 3], F32, "randn"), "t": ([2], "int64", [0, 5])}, "out = F.nll_loss(a, t)"),
+        ("err_nll_batch", {"a": ([2, 3], F32, "randn"), "t": ([3], "int64", [0, 1, 2])}, "out = F.nll_loss(a, t)"),
+        ("err_ce_ls", {"a": ([2, 3], F32, "randn"), "t": ([2], "int64", [0, 1])},
+         "out = F.cross_entropy(a, t, label_smoothing=1.5)"),
+        ("err_bce_range", {"a": ([2], F32, [0.5, 2.0]), "b": ([2], F32, [0.0, 1.0])}, "out = F.binary_cross_entropy(a, b)"),
+        ("err_bce_size", {"a": ([2], F32, [0.5, 0.2]), "b": ([3], F32, [0.0, 1.0, 1.0])}, "out = F.binary_cross_entropy(a, b)"),
+        ("err_bce_logits_size", {"a": ([2], F32, [0.5, 0.2]), "b": ([3], F32, [0.0, 1.0, 1.0])},
+         "out = F.binary_cross_entropy_with_logits(a, b)"),
+        ("nll_all_ignored", {"a": ([2, 3], F32, "randn"), "t": ([2], "int64", [1, 1])},
+         "out = F.nll_loss(a, t, ignore_index=1)"),
+    ]
+    return cases
+
+
+def _norms():
+    cases = []
+    for dt in (F32, F64):
+        cases += [
+            (f"layer_norm_{dt}", {"a": ([3, 4, 5], dt, "randn")}, "out = F.layer_norm(a, (5,))"),
+            (f"layer_norm_affine_{dt}", {"a": ([3, 4, 5], dt, "randn"), "w": ([4, 5], dt, "randn"), "b": ([4, 5], dt, "randn")},
+             "out = F.layer_norm(a, [4, 5], w, b, eps=1e-3)"),
+            (f"native_layer_norm_{dt}", {"a": ([3, 4, 5], dt, "randn"), "w": ([5], dt, "randn"), "b": ([5], dt, "randn")},
+             "out = tuple(T.native_layer_norm(a, [5], w, b, 1e-5))"),
+            (f"group_norm_{dt}", {"a": ([2, 6, 3, 2], dt, "randn"), "w": ([6], dt, "randn"), "b": ([6], dt, "randn")},
+             "out = F.group_norm(a, 3, w, b)"),
+            (f"group_norm_plain_{dt}", {"a": ([2, 4, 5], dt, "randn")}, "out = F.group_norm(a, 2)"),
+            (f"native_group_norm_{dt}", {"a": ([2, 6, 3], dt, "randn")},
+             "out = tuple(T.native_group_norm(a, None, None, 2, 6, 3, 3, 1e-5))"),
+            (f"rms_norm_{dt}", {"a": ([3, 4], dt, "randn"), "w": ([4], dt, "randn")}, "out = F.rms_norm(a, [4], w)"),
+            (f"rms_norm_eps_{dt}", {"a": ([3, 4], dt, "randn")}, "out = F.rms_norm(a, (4,), eps=0.5)"),
+            (f"batch_norm_train_{dt}",
+             {"a": ([4, 3, 2], dt, "randn"), "m": ([3], dt, "randn"), "v": ([3], dt, "rand"),
+              "w": ([3], dt, "randn"), "b": ([3], dt, "randn")},
+             "r = F.batch_norm(a, m, v, w, b, training=True, momentum=0.2); out = (r, m, v)"),
+            (f"batch_norm_eval_{dt}",
+             {"a": ([4, 3, 2], dt, "randn"), "m": ([3], dt, "randn"), "v": ([3], dt, "rand")},
+             "r = F.batch_norm(a, m, v); out = (r, m, v)"),
+            (f"batch_norm_nostats_{dt}", {"a": ([5, 3], dt, "randn")},
+             "out = F.batch_norm(a, None, None, training=True)"),
+            (f"normalize_{dt}", {"a": ([3, 4], dt, "randn")}, "out = F.normalize(a)"),
+            (f"normalize_p1_{dt}", {"a": ([3, 4], dt, "randn")}, "out = F.normalize(a, p=1.0, dim=0)"),
+        ]
+    cases += [
+        ("err_layer_norm_shape", {"a": ([2, 3], F32, "randn")}, "out = F.layer_norm(a, (4,))"),
+        ("err_group_norm_groups", {"a": ([2, 6, 3], F32, "randn")}, "out = F.group_norm(a, 4)"),
+        ("err_batch_norm_size", {"a": ([2, 3], F32, "randn"), "m": ([4], F32, "randn"), "v": ([4], F32, "rand")},
+         "out = F.batch_norm(a, m, v)"),
+        ("err_batch_norm_one", {"a": ([1, 3], F32, "randn")}, "out = F.batch_norm(a, None, None, training=True)"),
+    ]
+    return cases
+
+
+def _misc():
+    cases = [
+        ("dropout_eval", {"a": ([3, 4], F32, "randn")}, "out = F.dropout(a, 0.5, training=False)"),
+        ("dropout_p0", {"a": ([3, 4], F32, "randn")}, "out = F.dropout(a, 0.0)"),
+        ("dropout_p1", {"a": ([3, 4], F32, "randn")}, "out = F.dropout(a, 1.0)"),
+        ("err_dropout_p", {"a": ([3, 4], F32, "randn")}, "out = F.dropout(a, 1.5)"),
+        ("embedding", {"w": ([5, 3], F32, "randn"), "i": ([2, 3], "int64", [0, 4, 2, 2, 1, 0])},
+         "out = F.embedding(i, w)"),
+        ("embedding_padding", {"w": ([5, 3], F64, "randn"), "i": ([4], "int64", [0, 4, 2, 2])},
+         "out = F.embedding(i, w, padding_idx=2)"),
+        ("embedding_max_norm", {"w": ([5, 3], F64, "randn"), "i": ([4], "int64", [0, 4, 2, 2])},
+         "r = F.embedding(i, w, max_norm=0.5); out = (r, w)"),
+        ("err_embedding_oob", {"w": ([3, 2], F32, "randn"), "i": ([2], "int64", [0, 5])}, "out = F.embedding(i, w)"),
+        ("one_hot", {"i": ([4], "int64", [0, 2, 1, 2])}, "out = F.one_hot(i)"),
+        ("one_hot_n", {"i": ([2, 2], "int64", [0, 2, 1, 2])}, "out = F.one_hot(i, 5)"),
+        ("err_one_hot_small", {"i": ([2], "int64", [0, 3])}, "out = F.one_hot(i, 2)"),
+        ("err_one_hot_float", {"i": ([2], F32, [0.0, 3.0])}, "out = F.one_hot(i)"),
+    ]
+    for dt in (F32, F64):
+        cases += [
+            (f"cosine_similarity_{dt}", {"a": ([3, 4], dt, "randn"), "b": ([3, 4], dt, "randn")},
+             "out = F.cosine_similarity(a, b)"),
+            (f"cosine_similarity_dim0_{dt}", {"a": ([3, 4], dt, "randn"), "b": ([1, 4], dt, "randn")},
+             "out = F.cosine_similarity(a, b, dim=0)"),
+            (f"pairwise_distance_{dt}", {"a": ([3, 4], dt, "randn"), "b": ([3, 4], dt, "randn")},
+             "out = F.pairwise_distance(a, b)"),
+            (f"pairwise_distance_p1_{dt}", {"a": ([3, 4], dt, "randn"), "b": ([3, 4], dt, "randn")},
+             "out = F.pairwise_distance(a, b, p=1.0, keepdim=True)"),
+        ]
+    return cases
+
+
+def _pad():
+    cases = []
+    for dt in (F32, F64):
+        x3 = {"a": ([1, 2, 4], dt, "randn")}
+        x4 = {"a": ([1, 2, 3, 4], dt, "randn")}
+        cases += [
+            (f"pad_constant_{dt}", x3, "out = F.pad(a, (1, 2))"),
+            (f"pad_constant_value_{dt}", x4, "out = F.pad(a, (1, 2, 0, 1), value=3.5)"),
+            (f"pad_constant_crop_{dt}", x4, "out = F.pad(a, (-1, 1, 1, -1))"),
+            (f"pad_constant_all_{dt}", x3, "out = F.pad(a, (1, 1, 1, 1, 1, 1))"),
+            (f"pad_reflect1d_{dt}", x3, "out = F.pad(a, (3, 2), mode='reflect')"),
+            (f"pad_reflect2d_{dt}", x4, "out = F.pad(a, (1, 2, 2, 1), mode='reflect')"),
+            (f"pad_replicate1d_{dt}", x3, "out = F.pad(a, (3, 5), mode='replicate')"),
+            (f"pad_replicate2d_{dt}", x4, "out = F.pad(a, (1, 2, 3, 1), mode='replicate')"),
+            (f"pad_circular1d_{dt}", x3, "out = F.pad(a, (2, 3), mode='circular')"),
+            (f"pad_circular2d_{dt}", x4, "out = F.pad(a, (1, 2, 2, 1), mode='circular')"),
+        ]
+    cases += [
+        ("pad_int", {"a": ([2, 2], "int64", [1, 2, 3, 4])}, "out = F.pad(a, (1, 1), value=7)"),
+        ("err_pad_odd", {"a": ([2, 3], F32, "randn")}, "out = F.pad(a, (1,))"),
+        ("err_pad_reflect_big", {"a": ([2, 3], F32, "randn")}, "out = F.pad(a, (3, 3), mode='reflect')"),
+        ("err_pad_mode", {"a": ([2, 3], F32, "randn")}, "out = F.pad(a, (1, 1), mode='foo')"),
+        ("err_pad_reflect_1d", {"a": ([3], F32, "randn")}, "out = F.pad(a, (1, 1), mode='reflect')"),
+    ]
+    return cases
+
+
+def _conv_pool():
+    cases = []
+    for dt in (F32, F64):
+        x = {"a": ([2, 3, 7, 6], dt, "randn"), "w": ([4, 3, 3, 2], dt, "randn"), "b": ([4], dt, "randn")}
+        cases += [
+            (f"conv2d_{dt}", x, "out = F.conv2d(a, w, b)"),
+            (f"conv2d_stride_pad_{dt}", x, "out = F.conv2d(a, w, b, stride=2, padding=1)"),
+            (f"conv2d_pairs_{dt}", x, "out = F.conv2d(a, w, None, stride=(2, 1), padding=(1, 2), dilation=(2, 1))"),
+            (f"conv2d_same_{dt}", x, "out = F.conv2d(a, w, b, padding='same')"),
+            (f"conv2d_same_dil_{dt}", x, "out = F.conv2d(a, w, b, padding='same', dilation=2)"),
+            (f"conv2d_valid_{dt}", x, "out = F.conv2d(a, w, b, padding='valid')"),
+            (f"conv2d_groups_{dt}", {"a": ([2, 4, 5, 5], dt, "randn"), "w": ([6, 2, 3, 3], dt, "randn")},
+             "out = F.conv2d(a, w, groups=2, padding=1)"),
+            (f"conv2d_unbatched_{dt}", {"a": ([3, 5, 5], dt, "randn"), "w": ([2, 3, 3, 3], dt, "randn")},
+             "out = F.conv2d(a, w)"),
+            (f"conv1d_{dt}", {"a": ([2, 3, 9], dt, "randn"), "w": ([4, 3, 3], dt, "randn"), "b": ([4], dt, "randn")},
+             "out = F.conv1d(a, w, b, stride=2, padding=1, dilation=2)"),
+            (f"conv1d_same_{dt}", {"a": ([2, 3, 9], dt, "randn"), "w": ([4, 3, 4], dt, "randn")},
+             "out = F.conv1d(a, w, padding='same')"),
+            (f"conv1d_groups_unbatched_{dt}", {"a": ([4, 9], dt, "randn"), "w": ([2, 2, 3], dt, "randn")},
+             "out = F.conv1d(a, w, groups=2)"),
+        ]
+        p = {"a": ([2, 3, 7, 6], dt, "randn")}
+        cases += [
+            (f"max_pool2d_{dt}", p, "out = F.max_pool2d(a, 2)"),
+            (f"max_pool2d_args_{dt}", p, "out = F.max_pool2d(a, (3, 2), stride=(2, 1), padding=1)"),
+            (f"max_pool2d_ceil_{dt}", p, "out = F.max_pool2d(a, 3, stride=2, ceil_mode=True)"),
+            (f"max_pool2d_dilation_{dt}", p, "out = F.max_pool2d(a, 2, stride=1, dilation=2)"),
+            (f"max_pool2d_indices_{dt}", p, "out = tuple(F.max_pool2d(a, 3, 2, 1, return_indices=True))"),
+            (f"max_pool2d_unbatched_{dt}", {"a": ([3, 5, 5], dt, "randn")}, "out = F.max_pool2d(a, 2, return_indices=True)"),
+            (f"avg_pool2d_{dt}", p, "out = F.avg_pool2d(a, 2)"),
+            (f"avg_pool2d_pad_{dt}", p, "out = F.avg_pool2d(a, 3, stride=2, padding=1)"),
+            (f"avg_pool2d_nopadcount_{dt}", p, "out = F.avg_pool2d(a, 3, stride=2, padding=1, count_include_pad=False)"),
+            (f"avg_pool2d_ceil_{dt}", p, "out = F.avg_pool2d(a, 3, stride=2, ceil_mode=True)"),
+            (f"avg_pool2d_divisor_{dt}", p, "out = F.avg_pool2d(a, 2, divisor_override=3)"),
+            (f"adaptive_avg_pool2d_{dt}", p, "out = F.adaptive_avg_pool2d(a, (3, 4))"),
+            (f"adaptive_avg_pool2d_int_{dt}", p, "out = F.adaptive_avg_pool2d(a, 5)"),
+            (f"adaptive_avg_pool2d_none_{dt}", p, "out = F.adaptive_avg_pool2d(a, (None, 2))"),
+            (f"adaptive_avg_pool2d_1_{dt}", p, "out = F.adaptive_avg_pool2d(a, 1)"),
+        ]
+    cases += [
+        ("err_conv2d_channels", {"a": ([1, 3, 5, 5], F32, "randn"), "w": ([2, 4, 3, 3], F32, "randn")},
+         "out = F.conv2d(a, w)"),
+        ("err_conv2d_kernel", {"a": ([1, 3, 5, 5], F32, "randn"), "w": ([2, 3, 7, 7], F32, "randn")},
+         "out = F.conv2d(a, w)"),
+        ("err_conv2d_same_stride", {"a": ([1, 3, 5, 5], F32, "randn"), "w": ([2, 3, 3, 3], F32, "randn")},
+         "out = F.conv2d(a, w, padding='same', stride=2)"),
+        ("err_conv2d_padding_str", {"a": ([1, 3, 5, 5], F32, "randn"), "w": ([2, 3, 3, 3], F32, "randn")},
+         "out = F.conv2d(a, w, padding='foo')"),
+        ("err_max_pool_pad", {"a": ([1, 1, 4, 4], F32, "randn")}, "out = F.max_pool2d(a, 2, padding=2)"),
+        ("err_max_pool_small", {"a": ([1, 1, 1, 1], F32, "randn")}, "out = F.max_pool2d(a, 3)"),
+        ("err_avg_pool_pad", {"a": ([1, 1, 4, 4], F32, "randn")}, "out = F.avg_pool2d(a, 2, padding=2)"),
+    ]
+    return cases
+
+
+def _more_acts():
+    cases = []
+    for dt in (F32, F64):
+        x = {"a": ([4, 6], dt, "randn")}
+        cases += [
+            (f"softshrink_{dt}", x, "out = F.softshrink(a, 0.3)"),
+            (f"hardshrink_{dt}", x, "out = F.hardshrink(a)"),
+            (f"tanhshrink_{dt}", x, "out = F.tanhshrink(a)"),
+            (f"prelu_{dt}", {"a": ([2, 3, 4], dt, "randn"), "w": ([3], dt, "rand")}, "out = F.prelu(a, w)"),
+            (f"prelu_one_{dt}", {"a": ([2, 3], dt, "randn"), "w": ([1], dt, "rand")}, "out = F.prelu(a, w)"),
+            (f"rrelu_eval_{dt}", x, "out = F.rrelu(a)"),
+        ]
+    cases += [
+        ("err_softshrink", {"a": ([3], F32, "randn")}, "out = F.softshrink(a, -1.0)"),
+        ("err_prelu_channels", {"a": ([2, 3], F32, "randn"), "w": ([2], F32, "rand")}, "out = F.prelu(a, w)"),
+    ]
+    return cases
+
+
+def _more_losses():
+    cases = []
+    for dt in (F32, F64):
+        xy = {"a": ([4, 5], dt, "randn"), "b": ([4, 5], dt, "randn")}
+        for red in ("mean", "sum", "none"):
+            cases += [
+                (f"poisson_nll_{red}_{dt}", {"a": ([4, 5], dt, "randn"), "b": ([4, 5], dt, "rand")},
+                 f"out = F.poisson_nll_loss(a, b * 4, reduction='{red}')"),
+                (f"poisson_nll_full_{red}_{dt}", {"a": ([4, 5], dt, "rand"), "b": ([4, 5], dt, "rand")},
+                 f"out = F.poisson_nll_loss(a, b * 4, log_input=False, full=True, reduction='{red}')"),
+                (f"gaussian_nll_{red}_{dt}", {"a": ([4, 5], dt, "randn"), "b": ([4, 5], dt, "randn"), "v": ([4, 5], dt, "rand")},
+                 f"out = F.gaussian_nll_loss(a, b, v, reduction='{red}')"),
+                (f"gaussian_nll_hetero_full_{red}_{dt}",
+                 {"a": ([4, 5], dt, "randn"), "b": ([4, 5], dt, "randn"), "v": ([4], dt, "rand")},
+                 f"out = F.gaussian_nll_loss(a, b, v, full=True, reduction='{red}')"),
+                (f"cosine_embedding_{red}_{dt}",
+                 {"a": ([4, 5], dt, "randn"), "b": ([4, 5], dt, "randn"), "y": ([4], dt, [1.0, -1.0, -1.0, 1.0])},
+                 f"out = F.cosine_embedding_loss(a, b, y, margin=0.1, reduction='{red}')"),
+                (f"hinge_embedding_{red}_{dt}",
+                 {"a": ([4], dt, "randn"), "y": ([4], dt, [1.0, -1.0, -1.0, 1.0])},
+                 f"out = F.hinge_embedding_loss(a, y, margin=0.5, reduction='{red}')"),
+                (f"margin_ranking_{red}_{dt}",
+                 {"a": ([4], dt, "randn"), "b": ([4], dt, "randn"), "y": ([4], dt, [1.0, -1.0, -1.0, 1.0])},
+                 f"out = F.margin_ranking_loss(a, b, y, margin=0.2, reduction='{red}')"),
+                (f"soft_margin_{red}_{dt}", {"a": ([4, 5], dt, "randn"), "y": ([4, 5], dt, [1.0, -1.0] * 10)},
+                 f"out = F.soft_margin_loss(a, y, reduction='{red}')"),
+                (f"multilabel_soft_margin_{red}_{dt}",
+                 {"a": ([4, 5], dt, "randn"), "y": ([4, 5], dt, [1.0, 0.0, 0.0, 1.0] * 5), "w": ([5], dt, "rand")},
+                 f"out = F.multilabel_soft_margin_loss(a, y, weight=w, reduction='{red}')"),
+                (f"triplet_margin_{red}_{dt}",
+                 {"a": ([4, 5], dt, "randn"), "p": ([4, 5], dt, "randn"), "n": ([4, 5], dt, "randn")},
+                 f"out = F.triplet_margin_loss(a, p, n, margin=2.0, reduction='{red}')"),
+                (f"triplet_margin_swap_{red}_{dt}",
+                 {"a": ([4, 5], dt, "randn"), "p": ([4, 5], dt, "randn"), "n": ([4, 5], dt, "randn")},
+                 f"out = F.triplet_margin_loss(a, p, n, p=1, swap=True, reduction='{red}')"),
+            ]
+    cases += [
+        ("err_gaussian_var_size", {"a": ([4, 5], F32, "randn"), "b": ([4, 5], F32, "randn"), "v": ([3], F32, "rand")},
+         "out = F.gaussian_nll_loss(a, b, v)"),
+        ("err_gaussian_var_negative", {"a": ([2], F32, "randn"), "b": ([2], F32, "randn"), "v": ([2], F32, [1.0, -1.0])},
+         "out = F.gaussian_nll_loss(a, b, v)"),
+        ("err_triplet_margin", {"a": ([2, 3], F32, "randn")}, "out = F.triplet_margin_loss(a, a, a, margin=0.0)"),
+    ]
+    return cases
+
+
+def _more_layers():
+    cases = []
+    for dt in (F32, F64):
+        cases += [
+            (f"instance_norm_{dt}", {"a": ([2, 3, 4, 2], dt, "randn"), "w": ([3], dt, "randn"), "b": ([3], dt, "randn")},
+             "out = F.instance_norm(a, weight=w, bias=b)"),
+            (f"instance_norm_running_{dt}",
+             {"a": ([2, 3, 5], dt, "randn"), "m": ([3], dt, "randn"), "v": ([3], dt, "rand")},
+             "r = F.instance_norm(a, m, v, momentum=0.3); out = (r, m, v)"),
+            (f"instance_norm_eval_{dt}",
+             {"a": ([2, 3, 5], dt, "randn"), "m": ([3], dt, "randn"), "v": ([3], dt, "rand")},
+             "out = F.instance_norm(a, m, v, use_input_stats=False)"),
+            (f"pixel_shuffle_{dt}", {"a": ([2, 8, 2, 3], dt, "randn")}, "out = F.pixel_shuffle(a, 2)"),
+            (f"pixel_unshuffle_{dt}", {"a": ([1, 2, 4, 6], dt, "randn")}, "out = F.pixel_unshuffle(a, 2)"),
+            (f"channel_shuffle_{dt}", {"a": ([2, 6, 2], dt, "randn")}, "out = F.channel_shuffle(a, 3)"),
+            (f"max_pool1d_{dt}", {"a": ([2, 3, 9], dt, "randn")}, "out = tuple(F.max_pool1d(a, 3, 2, 1, return_indices=True))"),
+            (f"avg_pool1d_{dt}", {"a": ([2, 3, 9], dt, "randn")}, "out = F.avg_pool1d(a, 3, 2, 1, count_include_pad=False)"),
+            (f"adaptive_avg_pool1d_{dt}", {"a": ([3, 9], dt, "randn")}, "out = F.adaptive_avg_pool1d(a, 4)"),
+            (f"lp_pool2d_{dt}", {"a": ([1, 2, 4, 4], dt, "rand")}, "out = F.lp_pool2d(a, 2, 2)"),
+            (f"lp_pool1d_{dt}", {"a": ([1, 2, 6], dt, "rand")}, "out = F.lp_pool1d(a, 3, 2)"),
+            (f"pdist_{dt}", {"a": ([4, 3], dt, "randn")}, "out = F.pdist(a)"),
+            (f"pdist_p1_{dt}", {"a": ([5, 2], dt, "randn")}, "out = F.pdist(a, 1)"),
+            (f"sdpa_{dt}", {"q": ([2, 3, 4, 8], dt, "randn"), "k": ([2, 3, 5, 8], dt, "randn"), "v": ([2, 3, 5, 6], dt, "randn")},
+             "out = F.scaled_dot_product_attention(q, k, v)"),
+            (f"sdpa_causal_{dt}", {"q": ([2, 3, 4, 8], dt, "randn"), "k": ([2, 3, 4, 8], dt, "randn"), "v": ([2, 3, 4, 6], dt, "randn")},
+             "out = F.scaled_dot_product_attention(q, k, v, is_causal=True, scale=0.3)"),
+            (f"sdpa_bool_mask_{dt}",
+             {"q": ([2, 4, 8], dt, "randn"), "k": ([2, 5, 8], dt, "randn"), "v": ([2, 5, 6], dt, "randn"),
+              "m": ([4, 5], "int64", "int:2")},
+             "out = F.scaled_dot_product_attention(q, k, v, attn_mask=(m + T.eye(4, 5, dtype=T.int64)) > 0)"),
+            (f"sdpa_float_mask_{dt}",
+             {"q": ([2, 4, 8], dt, "randn"), "k": ([2, 5, 8], dt, "randn"), "v": ([2, 5, 6], dt, "randn"),
+              "m": ([4, 5], dt, "randn")},
+             "out = F.scaled_dot_product_attention(q, k, v, attn_mask=m)"),
+            (f"sdpa_gqa_{dt}", {"q": ([1, 4, 3, 8], dt, "randn"), "k": ([1, 2, 5, 8], dt, "randn"), "v": ([1, 2, 5, 6], dt, "randn")},
+             "out = F.scaled_dot_product_attention(q, k, v, enable_gqa=True)"),
+        ]
+    cases += [
+        ("err_pixel_shuffle", {"a": ([1, 3, 2, 2], F32, "randn")}, "out = F.pixel_shuffle(a, 2)"),
+        ("err_channel_shuffle", {"a": ([1, 3, 2], F32, "randn")}, "out = F.channel_shuffle(a, 2)"),
+        ("err_pdist_dim", {"a": ([3], F32, "randn")}, "out = F.pdist(a)"),
+    ]
+    return cases
+
+
+FAMILIES = {
+    "activation": _acts(),
+    "linear": _linear(),
+    "loss": _losses(),
+    "norm": _norms(),
+    "misc": _misc(),
+    "pad": _pad(),
+    "conv_pool": _conv_pool(),
+    "more_activation": _more_acts(),
+    "more_loss": _more_losses(),
+    "more_layers": _more_layers(),
+}
