@@ -34,7 +34,8 @@ mod gen {
         tensor_object::TensorRef,
     };
     use super::MethodTable;
-    use crate::core::{ops, Scalar};
+    #[allow(unused_imports)]
+    use crate::core::{autograd::variable_type as vt, ops, Scalar};
     use pyo3_ffi as ffi;
     include!(concat!(env!("OUT_DIR"), "/generated_bindings.rs"));
 }

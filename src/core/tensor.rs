@@ -969,11 +969,33 @@ impl Tensor {
             if g.same_tensor(self) {
                 return Err(Error::runtime("can't assign Variable as its own grad"));
             }
-            if g.dtype != self.dtype {
-                return Err(Error::runtime("assigned grad has data of a different type"));
-            }
+            // torch 2.15's texts (the size is checked first).
             if g.sizes() != self.sizes() {
-                return Err(Error::runtime("assigned grad has data of a different size"));
+                let fmt = |s: &[usize]| {
+                    let v: Vec<String> = s.iter().map(|x| x.to_string()).collect();
+                    format!("[{}]", v.join(", "))
+                };
+                return Err(Error::runtime(format!(
+                    "attempting to assign a gradient of size '{}' to a tensor of size '{}'. Please ensure that the gradient and the tensor are the same size",
+                    fmt(g.sizes()),
+                    fmt(self.sizes())
+                )));
+            }
+            if g.dtype != self.dtype {
+                let cpp = match g.dtype {
+                    DType::Bool => "bool",
+                    DType::UInt8 => "unsigned char",
+                    DType::Int8 => "signed char",
+                    DType::Int16 => "short int",
+                    DType::Int32 => "int",
+                    DType::Int64 => "long int",
+                    DType::Float32 => "float",
+                    DType::Float64 => "double",
+                };
+                return Err(Error::runtime(format!(
+                    "attempting to assign a gradient with dtype '{cpp}' to a tensor with grad_dtype '{}'. The gradient must match the tensor's grad_dtype (defaults to the tensor's dtype). You can set the tensor's grad_dtype attribute with a specific dtype, or None to allow any dtype. Set grad_dtype with caution. Diverging the dtypes of a tensor and its gradient may break downstream systems that assume they match.",
+                    self.dtype.scalar_type_name()
+                )));
             }
         }
         self.set_grad_unchecked(grad);

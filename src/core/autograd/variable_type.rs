@@ -2,12 +2,10 @@
 //! `VariableType` kernels): for each differentiable op, the same signature as the core op in
 //! `crate::core::ops`; it runs the op and, when an input requires grad and grad mode is on,
 //! makes the op's node (formulas.rs), saves what the formula needs and sets the result's
-//! history. Everything else of `crate::core::ops` is re-exported unchanged, so the generated
-//! bindings name one module, `vt`, for every core call (build/gen_bindings.rs); ops declared
-//! `pending` in src/derivatives.yaml go through `check_pending` first. The in-place forms go
-//! through `inplace` (Note [In-place ops and history]).
-
-pub use crate::core::ops::*;
+//! history. The generated bindings call `vt::op` for the ops src/derivatives.yaml gives a
+//! `node:` (a missing wrapper is a compile error), the bare `ops::op` otherwise, after
+//! `check_pending` for `pending:` ops; in-place methods go through `inplace` (Note [In-place
+//! ops and history]).
 
 use super::formulas::NodeKind;
 use super::node::{Edge, Node, SavedTensor};
@@ -74,6 +72,28 @@ pub fn not_implemented(name: &str) -> Error {
 #[inline(always)]
 pub fn check_pending(name: &str, inputs: &[&Tensor]) -> Result<()> {
     if should_record(inputs) {
+        return Err(not_implemented(name));
+    }
+    Ok(())
+}
+
+/// `t` with `requires_grad` set as a factory's `requires_grad=` asks (torch's text for a
+/// non-floating dtype).
+pub fn with_requires_grad(t: Tensor, requires_grad: bool) -> Result<Tensor> {
+    if requires_grad {
+        if !t.dtype().is_floating_point() {
+            return Err(Error::runtime(
+                "Only Tensors of floating point and complex dtype can require gradients",
+            ));
+        }
+        t.set_requires_grad(true)?;
+    }
+    Ok(t)
+}
+
+/// `check_pending` for a tensor-list argument.
+pub fn check_pending_list(name: &str, inputs: &[Tensor]) -> Result<()> {
+    if inputs.iter().any(|t| t.requires_grad()) && super::is_grad_enabled() {
         return Err(not_implemented(name));
     }
     Ok(())
@@ -907,6 +927,23 @@ fn check_inplace(this: &Tensor) -> Result<()> {
         ));
     }
     Ok(())
+}
+
+/// Before `t[key] = value` (an in-place write through a view of `t`): torch's leaf error; the
+/// write into a tensor in a graph (or of a value requiring grad) needs CopySlices (pending).
+pub fn check_setitem(t: &Tensor, value: Option<&Tensor>) -> Result<()> {
+    let value_rg = value.is_some_and(|v| v.requires_grad());
+    if !(t.requires_grad() || value_rg) || !super::is_grad_enabled() {
+        return Ok(());
+    }
+    if t.is_leaf_requiring_grad() || t.base().is_some_and(|b| b.is_leaf_requiring_grad()) {
+        return Err(Error::runtime(
+            "a view of a leaf Variable that requires grad is being used in an in-place operation.",
+        ));
+    }
+    Err(Error::not_implemented(
+        "t[key] = value on a tensor that is part of an autograd graph (or with a value that requires grad) is not supported yet by tensorbind (torch's CopySlices); use torch.where or index_put out of place instead",
+    ))
 }
 
 /// Ops whose formula does not read `self`, so the in-place form needs no clone of it.
