@@ -83,7 +83,13 @@ pub(crate) fn load(text: &str, ops: &[Op]) -> Result<(), String> {
             "pending" => Autograd::Pending,
             // The formulas themselves, in torch's notation (documentation of formulas.rs).
             "self" | "other" | "result" | "output_differentiability" => continue,
-            _ if k.trim().chars().all(|c| c.is_ascii_alphanumeric() || c == '_') => continue,
+            _ if k
+                .trim()
+                .chars()
+                .all(|c| c.is_ascii_alphanumeric() || c == '_') =>
+            {
+                continue
+            }
             other => return Err(format!("line {}: unknown key `{other}`", n + 1)),
         };
         if matches!(kind, Autograd::NotDifferentiable | Autograd::Pending) && v.is_empty() {
@@ -125,7 +131,9 @@ pub(crate) fn load(text: &str, ops: &[Op]) -> Result<(), String> {
             ));
         }
     }
-    TABLE.set(table).map_err(|_| "derivatives loaded twice".to_string())
+    TABLE
+        .set(table)
+        .map_err(|_| "derivatives loaded twice".to_string())
 }
 
 /// How the generated binding of `e` calls the core.

@@ -2,10 +2,10 @@
 //! entry points and the method tables of `$OUT_DIR/generated_bindings.rs` (torchgen:
 //! `gen_python_functions.py`).
 
+use crate::gen_autograd::{self, key, Autograd};
 use crate::schema::{
     BaseTy, DefaultValue, Entry, Manual, Op, OperatorKind, ReleaseGil, Returns, Type,
 };
-use crate::gen_autograd::{self, key, Autograd};
 use crate::signature::{docstring, entries_of, schema_ret, PySignature, Variant};
 use std::collections::BTreeSet;
 use std::fmt::Write as _;
@@ -253,7 +253,8 @@ fn overload_body(sig: &PySignature<'_>, structseqs: &[(String, Vec<String>)], in
         // through `vt::inplace` for autograd.
         let rest = call_args[1..].join(", ");
         let sep = if rest.is_empty() { "" } else { ", " };
-        let functional = functional_call(e, &ag, &format!("s{sep}{rest}"), &["s"], &tensor_refs[1..]);
+        let functional =
+            functional_call(e, &ag, &format!("s{sep}{rest}"), &["s"], &tensor_refs[1..]);
         format!(
             "vt::inplace({:?}, &this, &[{}], |s| ops::{}_plan(s{sep}{rest}).and_then(|p| p.run_into(s)), |s| {functional})",
             e.name,
@@ -589,7 +590,10 @@ fn functional_call(
                 .collect();
             let mut pre = format!("vt::check_pending({:?}, &[{}])", key(e), checks.join(", "));
             for l in lists {
-                pre = format!("{pre}.and_then(|()| vt::check_pending_list({:?}, &{l}))", key(e));
+                pre = format!(
+                    "{pre}.and_then(|()| vt::check_pending_list({:?}, &{l}))",
+                    key(e)
+                );
             }
             format!("{pre}.and_then(|()| ops::{}({args}))", e.impl_fn)
         }
@@ -622,7 +626,11 @@ fn operator_closure(e: &Entry, kind: OperatorKind) -> String {
             e.impl_fn,
         );
     }
-    let path = if matches!(ag, Autograd::Node(_)) { "vt" } else { "ops" };
+    let path = if matches!(ag, Autograd::Node(_)) {
+        "vt"
+    } else {
+        "ops"
+    };
     if ag != Autograd::Pending
         && args.len() == operands.len()
         && (kind == OperatorKind::Unary || e.numbers_as_tensors)

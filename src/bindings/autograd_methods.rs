@@ -13,8 +13,7 @@ use super::errors::{runtime_error, type_error, PyResult};
 use super::node_object::wrap_node;
 use super::object_ptr::{none, py_bool, Borrowed, ObjectPtr};
 use super::static_type::{
-    getset, getter, method_keywords, method_noargs, StaticType, TypeSpec, GETSET_END,
-    METHODS_END,
+    getset, getter, method_keywords, method_noargs, StaticType, TypeSpec, GETSET_END, METHODS_END,
 };
 use super::tensor_object::{tensor_ref, unpack, wrap};
 use crate::core::autograd::{self, BackwardOptions};
@@ -283,14 +282,25 @@ unsafe extern "C" fn autograd_backward(
         let a = unsafe {
             Args::new(
                 "backward",
-                &["tensors", "grad_tensors", "retain_graph", "create_graph", "grad_variables", "inputs"],
+                &[
+                    "tensors",
+                    "grad_tensors",
+                    "retain_graph",
+                    "create_graph",
+                    "grad_variables",
+                    "inputs",
+                ],
                 args,
                 kwargs,
             )?
         };
         let tensors = match a.get(0, c"tensors") {
             Some(o) => tensor_seq(o, "backward", "tensors")?,
-            None => return Err(type_error("backward() missing required argument 'tensors' (pos 1)")),
+            None => {
+                return Err(type_error(
+                    "backward() missing required argument 'tensors' (pos 1)",
+                ))
+            }
         };
         let grads = optional_tensor_seq(
             a.get(1, c"grad_tensors").or(a.get(4, c"grad_variables")),
@@ -336,7 +346,11 @@ unsafe extern "C" fn autograd_grad(
         };
         let outputs = match a.get(0, c"outputs") {
             Some(o) => tensor_seq(o, "grad", "outputs")?,
-            None => return Err(type_error("grad() missing required argument 'outputs' (pos 1)")),
+            None => {
+                return Err(type_error(
+                    "grad() missing required argument 'outputs' (pos 1)",
+                ))
+            }
         };
         let inputs_obj = a
             .get(1, c"inputs")
@@ -389,7 +403,10 @@ unsafe extern "C" fn autograd_grad(
 
 // ---- tensor attributes ----------------------------------------------------------------------
 
-unsafe extern "C" fn get_requires_grad(slf: *mut ffi::PyObject, _: *mut c_void) -> *mut ffi::PyObject {
+unsafe extern "C" fn get_requires_grad(
+    slf: *mut ffi::PyObject,
+    _: *mut c_void,
+) -> *mut ffi::PyObject {
     // SAFETY: getter of `_C.Tensor`.
     let t = unsafe { this(slf) };
     py_bool(t.requires_grad()).release()
@@ -424,7 +441,10 @@ unsafe extern "C" fn get_is_leaf(slf: *mut ffi::PyObject, _: *mut c_void) -> *mu
     py_bool(t.is_leaf()).release()
 }
 
-unsafe extern "C" fn get_retains_grad(slf: *mut ffi::PyObject, _: *mut c_void) -> *mut ffi::PyObject {
+unsafe extern "C" fn get_retains_grad(
+    slf: *mut ffi::PyObject,
+    _: *mut c_void,
+) -> *mut ffi::PyObject {
     // SAFETY: getter of `_C.Tensor`.
     let t = unsafe { this(slf) };
     py_bool(t.retains_grad()).release()
@@ -549,7 +569,12 @@ unsafe extern "C" fn tensor_requires_grad_(
 ) -> *mut ffi::PyObject {
     crate::handle_errors!({
         // SAFETY: method of `_C.Tensor`.
-        let (t, a) = unsafe { (this(slf), Args::new("requires_grad_", &["requires_grad"], args, kwargs)?) };
+        let (t, a) = unsafe {
+            (
+                this(slf),
+                Args::new("requires_grad_", &["requires_grad"], args, kwargs)?,
+            )
+        };
         let flag = a.bool(0, c"requires_grad", true)?;
         t.set_requires_grad(flag)?;
         // SAFETY: returning a new reference to self.
@@ -557,7 +582,10 @@ unsafe extern "C" fn tensor_requires_grad_(
     })
 }
 
-unsafe extern "C" fn tensor_detach(slf: *mut ffi::PyObject, _: *mut ffi::PyObject) -> *mut ffi::PyObject {
+unsafe extern "C" fn tensor_detach(
+    slf: *mut ffi::PyObject,
+    _: *mut ffi::PyObject,
+) -> *mut ffi::PyObject {
     crate::handle_errors!({
         // SAFETY: method of `_C.Tensor`.
         let t = unsafe { this(slf) };
@@ -565,7 +593,10 @@ unsafe extern "C" fn tensor_detach(slf: *mut ffi::PyObject, _: *mut ffi::PyObjec
     })
 }
 
-unsafe extern "C" fn tensor_detach_(slf: *mut ffi::PyObject, _: *mut ffi::PyObject) -> *mut ffi::PyObject {
+unsafe extern "C" fn tensor_detach_(
+    slf: *mut ffi::PyObject,
+    _: *mut ffi::PyObject,
+) -> *mut ffi::PyObject {
     crate::handle_errors!({
         // SAFETY: method of `_C.Tensor`.
         let t = unsafe { this(slf) };
@@ -580,7 +611,10 @@ unsafe extern "C" fn tensor_detach_(slf: *mut ffi::PyObject, _: *mut ffi::PyObje
     })
 }
 
-unsafe extern "C" fn tensor_retain_grad(slf: *mut ffi::PyObject, _: *mut ffi::PyObject) -> *mut ffi::PyObject {
+unsafe extern "C" fn tensor_retain_grad(
+    slf: *mut ffi::PyObject,
+    _: *mut ffi::PyObject,
+) -> *mut ffi::PyObject {
     crate::handle_errors!({
         // SAFETY: method of `_C.Tensor`.
         let t = unsafe { this(slf) };
@@ -621,11 +655,17 @@ pub fn tensor_getset() -> Vec<ffi::PyGetSetDef> {
 
 // ---- grad modes -----------------------------------------------------------------------------
 
-unsafe extern "C" fn is_grad_enabled(_m: *mut ffi::PyObject, _: *mut ffi::PyObject) -> *mut ffi::PyObject {
+unsafe extern "C" fn is_grad_enabled(
+    _m: *mut ffi::PyObject,
+    _: *mut ffi::PyObject,
+) -> *mut ffi::PyObject {
     py_bool(autograd::is_grad_enabled()).release()
 }
 
-unsafe extern "C" fn is_inference_mode_enabled(_m: *mut ffi::PyObject, _: *mut ffi::PyObject) -> *mut ffi::PyObject {
+unsafe extern "C" fn is_inference_mode_enabled(
+    _m: *mut ffi::PyObject,
+    _: *mut ffi::PyObject,
+) -> *mut ffi::PyObject {
     py_bool(autograd::is_inference_mode()).release()
 }
 
@@ -658,7 +698,10 @@ static WRAPPED_TYPE: StaticType = StaticType::new();
 /// Apply `target`, returning the previous (grad enabled, inference) pair.
 fn apply_mode(target: u8) -> (bool, bool) {
     match target {
-        0 | 1 => (autograd::set_grad_enabled(target == 1), autograd::is_inference_mode()),
+        0 | 1 => (
+            autograd::set_grad_enabled(target == 1),
+            autograd::is_inference_mode(),
+        ),
         2 => autograd::set_inference_mode(true),
         _ => {
             let prev = (autograd::is_grad_enabled(), autograd::is_inference_mode());
@@ -723,7 +766,11 @@ unsafe extern "C" fn set_grad_enabled_new(
                     super::describe::type_name(o)
                 )))
             }
-            None => return Err(type_error("set_grad_enabled() missing required argument 'mode' (pos 1)")),
+            None => {
+                return Err(type_error(
+                    "set_grad_enabled() missing required argument 'mode' (pos 1)",
+                ))
+            }
         };
         // torch: the mode takes effect at construction (usable as a plain function call).
         let prev = autograd::set_grad_enabled(mode);
@@ -748,11 +795,17 @@ unsafe extern "C" fn inference_mode_new(
         let a = unsafe { Args::new("inference_mode", &["mode"], args, kwargs)? };
         let mode = a.bool(0, c"mode", true)?;
         // SAFETY: as `alloc_mode`.
-        unsafe { ObjectPtr::steal_or_err(alloc_mode(tp, if mode { 2 } else { 3 })).map(ObjectPtr::release) }
+        unsafe {
+            ObjectPtr::steal_or_err(alloc_mode(tp, if mode { 2 } else { 3 }))
+                .map(ObjectPtr::release)
+        }
     })
 }
 
-unsafe extern "C" fn mode_enter(slf: *mut ffi::PyObject, _: *mut ffi::PyObject) -> *mut ffi::PyObject {
+unsafe extern "C" fn mode_enter(
+    slf: *mut ffi::PyObject,
+    _: *mut ffi::PyObject,
+) -> *mut ffi::PyObject {
     // SAFETY: method of a grad-mode type.
     unsafe {
         let p = slf as *mut PyGradMode;
@@ -793,12 +846,18 @@ unsafe extern "C" fn mode_call(
     crate::handle_errors!({
         // SAFETY: tp_call with a tuple and optional dict.
         unsafe {
-            if ffi::PyTuple_GET_SIZE(args) != 1 || !kwargs.is_null() && ffi::PyDict_Size(kwargs) != 0 {
-                return Err(type_error("a grad mode used as a decorator takes one function"));
+            if ffi::PyTuple_GET_SIZE(args) != 1
+                || !kwargs.is_null() && ffi::PyDict_Size(kwargs) != 0
+            {
+                return Err(type_error(
+                    "a grad mode used as a decorator takes one function",
+                ));
             }
             let func = ffi::PyTuple_GET_ITEM(args, 0);
             if ffi::PyCallable_Check(func) == 0 {
-                return Err(type_error("a grad mode used as a decorator takes a callable"));
+                return Err(type_error(
+                    "a grad mode used as a decorator takes a callable",
+                ));
             }
             let o = ObjectPtr::steal_or_err(ffi::PyType_GenericAlloc(WRAPPED_TYPE.as_ptr(), 0))?;
             let w = o.as_ptr() as *mut PyGradModeWrapped;
@@ -839,7 +898,11 @@ unsafe extern "C" fn wrapped_dealloc(slf: *mut ffi::PyObject) {
     }
 }
 
-unsafe extern "C" fn wrapped_traverse(slf: *mut ffi::PyObject, visit: ffi::visitproc, arg: *mut c_void) -> c_int {
+unsafe extern "C" fn wrapped_traverse(
+    slf: *mut ffi::PyObject,
+    visit: ffi::visitproc,
+    arg: *mut c_void,
+) -> c_int {
     // SAFETY: GC callback.
     unsafe {
         let f = (*(slf as *mut PyGradModeWrapped)).func;
@@ -861,9 +924,17 @@ unsafe extern "C" fn wrapped_clear(slf: *mut ffi::PyObject) -> c_int {
     0
 }
 
-unsafe extern "C" fn wrapped_getattro(slf: *mut ffi::PyObject, name: *mut ffi::PyObject) -> *mut ffi::PyObject {
+unsafe extern "C" fn wrapped_getattro(
+    slf: *mut ffi::PyObject,
+    name: *mut ffi::PyObject,
+) -> *mut ffi::PyObject {
     // SAFETY: the wrapped function's attributes (`__name__`, `__doc__`) are read through.
     unsafe {
+        let func = (*(slf as *mut PyGradModeWrapped)).func;
+        if ffi::PyUnicode_CompareWithASCIIString(name, c"__doc__".as_ptr()) == 0 && !func.is_null()
+        {
+            return ffi::PyObject_GetAttr(func, name);
+        }
         let r = ffi::PyObject_GenericGetAttr(slf, name);
         if !r.is_null() {
             return r;
@@ -936,7 +1007,10 @@ pub unsafe fn init(module: *mut ffi::PyObject) -> PyResult<()> {
             getattro: Some(wrapped_getattro),
             alloc: Some(ffi::PyType_GenericAlloc),
             free: Some(ffi::PyObject_GC_Del),
-            ..TypeSpec::new(c"_C._grad_mode_function", c"A function run under a grad mode (made by using no_grad() etc. as a decorator).")
+            ..TypeSpec::new(
+                c"_C._grad_mode_function",
+                c"A function run under a grad mode (made by using no_grad() etc. as a decorator).",
+            )
         })?;
     }
     Ok(())

@@ -9,9 +9,7 @@ use super::convert::{py_int, py_str, scalar_to_py};
 use super::errors::PyResult;
 use super::gil::assert_gil_held;
 use super::object_ptr::{none, ObjectPtr};
-use super::static_type::{
-    getter, method_noargs, StaticType, TypeSpec, GETSET_END, METHODS_END,
-};
+use super::static_type::{getter, method_noargs, StaticType, TypeSpec, GETSET_END, METHODS_END};
 use super::tensor_object::wrap;
 use crate::core::autograd::node::set_node_pyobj_release_hook;
 use crate::core::autograd::Node;
@@ -183,7 +181,10 @@ unsafe extern "C" fn node_repr(slf: *mut ffi::PyObject) -> *mut ffi::PyObject {
     })
 }
 
-unsafe extern "C" fn node_name(slf: *mut ffi::PyObject, _: *mut ffi::PyObject) -> *mut ffi::PyObject {
+unsafe extern "C" fn node_name(
+    slf: *mut ffi::PyObject,
+    _: *mut ffi::PyObject,
+) -> *mut ffi::PyObject {
     crate::handle_errors!({
         // SAFETY: method of our type.
         let node = unsafe { node_of(slf) };
@@ -191,7 +192,10 @@ unsafe extern "C" fn node_name(slf: *mut ffi::PyObject, _: *mut ffi::PyObject) -
     })
 }
 
-unsafe extern "C" fn get_next_functions(slf: *mut ffi::PyObject, _: *mut c_void) -> *mut ffi::PyObject {
+unsafe extern "C" fn get_next_functions(
+    slf: *mut ffi::PyObject,
+    _: *mut c_void,
+) -> *mut ffi::PyObject {
     crate::handle_errors!({
         // SAFETY: getter of our type.
         let node = unsafe { node_of(slf) }.clone();
@@ -241,7 +245,10 @@ unsafe extern "C" fn get_variable(slf: *mut ffi::PyObject, _: *mut c_void) -> *m
     })
 }
 
-unsafe extern "C" fn get_sequence_nr(slf: *mut ffi::PyObject, _: *mut c_void) -> *mut ffi::PyObject {
+unsafe extern "C" fn get_sequence_nr(
+    slf: *mut ffi::PyObject,
+    _: *mut c_void,
+) -> *mut ffi::PyObject {
     crate::handle_errors!({
         // SAFETY: getter of our type.
         let node = unsafe { node_of(slf) };
@@ -307,7 +314,11 @@ unsafe fn saved_attribute(slf: *mut ffi::PyObject, field: &str) -> PyResult<*mut
 }
 
 static mut NODE_METHODS: [ffi::PyMethodDef; 2] = [
-    method_noargs(c"name", node_name, c"name()\n--\n\nThe node's class name (torch: `MulBackward0`)."),
+    method_noargs(
+        c"name",
+        node_name,
+        c"name()\n--\n\nThe node's class name (torch: `MulBackward0`).",
+    ),
     METHODS_END,
 ];
 

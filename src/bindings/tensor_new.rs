@@ -247,7 +247,13 @@ pub(crate) fn tensor(r: &ParsedArgs<'_>) -> PyResult<*mut ffi::PyObject> {
     }
     let requires_grad = r.bool(2)?;
     let t = from_data(data, dtype, "tensor")?;
-    Ok(wrap(crate::core::autograd::variable_type::with_requires_grad(t, requires_grad)?)?.release())
+    Ok(
+        wrap(crate::core::autograd::variable_type::with_requires_grad(
+            t,
+            requires_grad,
+        )?)?
+        .release(),
+    )
 }
 
 /// torch's warning for `torch.tensor(a_tensor)` (torch/csrc/utils/tensor_new.cpp, `tensor_ctor`).

@@ -849,7 +849,10 @@ impl NodeKind {
             ScatterSrc { dim, index } => {
                 let idx = index.unpack(n)?;
                 vec![
-                    one(&|| crate::core::ops::scatter_value(g, *dim, &idx, Scalar::Float(0.0)), 0)?,
+                    one(
+                        &|| crate::core::ops::scatter_value(g, *dim, &idx, Scalar::Float(0.0)),
+                        0,
+                    )?,
                     one(&|| vt::gather(g, *dim, &idx), 1)?,
                 ]
             }
