@@ -346,15 +346,43 @@ def test_torch_style_training_loop():
 
 # ---- deep graphs ---------------------------------------------------------------------------
 
-def test_deep_chain_backward_and_drop():
+def deep_chain(n):
     x = _C.ones(1, requires_grad=True)
     y = x
-    for _ in range(100_000):
+    for _ in range(n):
         y = y * 1.0
     y.backward()
     assert x.grad.tolist() == [1.0]
     y = x
-    for _ in range(100_000):
+    for _ in range(n):
         y = y + 1.0
     del y  # dropped without backward
     gc.collect()
+
+
+def test_chain_backward_and_drop():
+    deep_chain(1000)
+
+
+@pytest.mark.no_refleak
+def test_million_node_chain_backward_and_drop():
+    deep_chain(1_000_000)
+
+
+def test_graphs_dropped_without_backward_free_everything():
+    before = _C._live_tensors()
+    x = _C.ones(3, requires_grad=True)
+    y = (x.exp() * x).sum()
+    f = y.grad_fn
+    f.metadata["note"] = "kept with the node"
+    del x, y, f
+    gc.collect()
+    assert _C._live_tensors() == before
+
+
+def test_index_node_names():
+    a = _C.zeros(2, 3, requires_grad=True)
+    assert a[0].grad_fn.name() == "SelectBackward0"
+    assert a[:, 1].grad_fn.name() == "SelectBackward0"
+    assert a[1:].grad_fn.name() == "SliceBackward0"
+    assert a[_C.tensor([0, 1])].grad_fn.name() == "IndexBackward0"

@@ -203,6 +203,7 @@ pub enum NodeKind {
     },
     /// `t[items]`: an accumulating `index_put` into zeros of the input's shape.
     Index {
+        name: &'static str,
         self_sizes: Box<[usize]>,
         self_dtype: DType,
         items: Box<[IndexItem]>,
@@ -304,7 +305,7 @@ impl NodeKind {
             MaskedFill { .. } => "MaskedFillBackward0",
             Select { .. } => "SelectBackward0",
             Narrow { .. } => "NarrowBackward0",
-            Index { .. } => "IndexBackward0",
+            Index { name, .. } => name,
             Copy => "CopyBackwards",
             ScatterSrc { .. } => "ScatterBackward0",
             ScatterAdd { .. } => "ScatterAddBackward0",
@@ -835,6 +836,7 @@ impl NodeKind {
                 self_sizes,
                 self_dtype,
                 items,
+                ..
             } => vec![one(
                 &|| {
                     let z = crate::core::ops::zeros(&sizes_i64(self_sizes), Some(*self_dtype))?;

@@ -828,6 +828,7 @@ pub fn index(a: &Tensor, items: &[Item]) -> Result<Tensor> {
     let out = ops::indexing::index(a, items)?;
     if should_record(&[a]) {
         let kind = NodeKind::Index {
+            name: index_node_name(items),
             self_sizes: sizes_of(a),
             self_dtype: a.dtype(),
             items: items.into(),
@@ -835,6 +836,21 @@ pub fn index(a: &Tensor, items: &[Item]) -> Result<Tensor> {
         record(&out, &[a], kind);
     }
     Ok(out)
+}
+
+/// torch's node name for `t[items]`: the last op its indexing applies (`t[:, 1]` is a select,
+/// `t[1:]` a slice, anything with an index tensor or mask an index).
+fn index_node_name(items: &[Item]) -> &'static str {
+    if items.iter().any(|i| matches!(i, Item::Tensor(_) | Item::Bool(_))) {
+        return "IndexBackward0";
+    }
+    let full = |i: &Item| matches!(i, Item::Slice(None, None, None) | Item::Slice(None, None, Some(1)) | Item::Ellipsis);
+    match items.iter().rev().find(|i| !full(i)) {
+        Some(Item::Int(_)) => "SelectBackward0",
+        Some(Item::NewAxis) => "UnsqueezeBackward0",
+        Some(Item::Slice(..)) => "SliceBackward0",
+        _ => "AliasBackward0",
+    }
 }
 
 /// `t[i]` for an int `i` (the bindings' fast path).
