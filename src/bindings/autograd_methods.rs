@@ -759,6 +759,7 @@ unsafe extern "C" fn set_grad_enabled_new(
         // SAFETY: tp_new with a tuple and optional dict.
         let a = unsafe { Args::new("set_grad_enabled", &["mode"], args, kwargs)? };
         let mode = match a.get(0, c"mode") {
+            // SAFETY: identity comparison with the `True` singleton.
             Some(o) if is_bool(o) => o.as_ptr() == unsafe { ffi::Py_True() },
             Some(o) => {
                 return Err(type_error(format!(

@@ -18,6 +18,8 @@ pub struct MethodTable<const N: usize>(pub [ffi::PyMethodDef; N]);
 // after compilation; CPython reads them under the GIL.
 unsafe impl<const N: usize> Sync for MethodTable<N> {}
 
+// `|s| vt::neg(s)`: the generator writes every in-place method's functional form as a closure.
+#[allow(clippy::redundant_closure)]
 mod gen {
     use super::super::write_out::write_out_plan;
     #[allow(unused_imports)]

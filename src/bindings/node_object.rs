@@ -66,7 +66,7 @@ pub fn wrap_node(node: &Arc<Node>) -> PyResult<ObjectPtr> {
             unsafe {
                 (*(obj as *mut PyNode)).node = Some(node.clone());
                 node.set_pyobj(obj as usize);
-                return Ok(ObjectPtr::steal_or_err(obj)?);
+                return ObjectPtr::steal_or_err(obj);
             }
         }
         // SAFETY: a slot without OWNED names the live object that holds this node.

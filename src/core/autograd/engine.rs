@@ -178,13 +178,9 @@ pub fn grad(
 pub(crate) fn accumulate_grad(variable: &Tensor, g: Tensor, create_graph: bool) -> Result<()> {
     match variable.grad() {
         None => {
-            let new = if create_graph {
-                g
-            } else if g.use_count() == 1
-                && g.is_contiguous()
-                && g.base().is_none()
-                && !g.requires_grad()
-            {
+            let stealable =
+                g.use_count() == 1 && g.is_contiguous() && g.base().is_none() && !g.requires_grad();
+            let new = if create_graph || stealable {
                 g
             } else {
                 let c = ops::clone(&g)?;

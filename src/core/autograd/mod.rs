@@ -2,37 +2,37 @@
 //! the per-tensor metadata (`meta.rs`), graph nodes and saved values (`node.rs`), the derivative
 //! formulas (`formulas.rs`), the recording wrappers the bindings call instead of the bare core
 //! ops (`variable_type.rs`, torch's VariableType layer) and the engine (`engine.rs`).
-//!
-//! Note [Lazy autograd metadata]
-//! ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
-//! A tensor that never takes part in autograd pays one NULL word: `TensorImpl::autograd`, which
-//! replaced the old `grad` slot (so `TensorImpl` did not grow). The `AutogradMeta` box is
-//! allocated the first time a tensor is made to require grad, gets a `grad_fn`, or is given a
-//! `.grad`, and is then never replaced until the tensor dies (so `&AutogradMeta` borrowed from
-//! a handle stays valid). Its two hot bits — "requires grad as a leaf" and "has a grad_fn" —
-//! are atomics read without a lock, which is all an op on plain tensors reads ("does any input
-//! require grad?": one load per tensor argument). Everything else (`.grad`, `grad_fn`,
-//! `output_nr`, `retains_grad`, the weak handle to a leaf's `AccumulateGrad`) is read and
-//! written with the process-wide `GRAD_LOCK` held (tensor.rs), as `.grad` was before.
-//!
-//! Note [Version counter]
-//! ~~~~~~~~~~~~~~~~~~~~~~
-//! torch's rules: every in-place write bumps `_version`, also under no_grad; a view and a
-//! `detach()`ed alias share the counter of the tensor they alias; `.data` gets a fresh one. Here
-//! the counter is an `AtomicU32` in every `TensorImpl` (in what was padding), and a tensor reads
-//! the counter of its *version owner*: its `base` (a view's root, or for a detached alias the
-//! tensor it was detached from — `TensorImpl::detached` says the base is not a `_base`), else
-//! itself (`Tensor::version_owner`: at most two steps). No allocation, no sharing object. The
-//! bumps: `Plan::run_into` (every in-place and `out=` form of a planned op), `fill_`, `zero_`,
-//! `copy_`, the indexed writes (`index_put`) and the other in-place kernels, each once.
-//! A saved tensor records the version when saved and compares at unpack (node.rs).
-//!
-//! Note [Grad mode is read last]
-//! ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
-//! Grad mode (`no_grad`, `enable_grad`, `inference_mode`) is thread-local, as torch's. Reading
-//! thread-local storage from the cdylib goes through `__tls_get_addr` (~30 instructions), so a
-//! recording wrapper first asks whether any tensor argument requires grad (atomic loads on the
-//! tensors) and reads the mode only when one does: ops on plain tensors never touch TLS.
+
+// Note [Lazy autograd metadata]
+// ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
+// A tensor that never takes part in autograd pays one NULL word: `TensorImpl::autograd`, which
+// replaced the old `grad` slot (so `TensorImpl` did not grow). The `AutogradMeta` box is
+// allocated the first time a tensor is made to require grad, gets a `grad_fn`, or is given a
+// `.grad`, and is then never replaced until the tensor dies (so `&AutogradMeta` borrowed from
+// a handle stays valid). Its two hot bits — "requires grad as a leaf" and "has a grad_fn" —
+// are atomics read without a lock, which is all an op on plain tensors reads ("does any input
+// require grad?": one load per tensor argument). Everything else (`.grad`, `grad_fn`,
+// `output_nr`, `retains_grad`, the weak handle to a leaf's `AccumulateGrad`) is read and
+// written with the process-wide `GRAD_LOCK` held (tensor.rs), as `.grad` was before.
+//
+// Note [Version counter]
+// ~~~~~~~~~~~~~~~~~~~~~~
+// torch's rules: every in-place write bumps `_version`, also under no_grad; a view and a
+// `detach()`ed alias share the counter of the tensor they alias; `.data` gets a fresh one. Here
+// the counter is an `AtomicU32` in every `TensorImpl` (in what was padding), and a tensor reads
+// the counter of its *version owner*: its `base` (a view's root, or for a detached alias the
+// tensor it was detached from — `TensorImpl::detached` says the base is not a `_base`), else
+// itself (`Tensor::version_owner`: at most two steps). No allocation, no sharing object. The
+// bumps: `Plan::run_into` (every in-place and `out=` form of a planned op), `fill_`, `zero_`,
+// `copy_`, the indexed writes (`index_put`) and the other in-place kernels, each once.
+// A saved tensor records the version when saved and compares at unpack (node.rs).
+//
+// Note [Grad mode is read last]
+// ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
+// Grad mode (`no_grad`, `enable_grad`, `inference_mode`) is thread-local, as torch's. Reading
+// thread-local storage from the cdylib goes through `__tls_get_addr` (~30 instructions), so a
+// recording wrapper first asks whether any tensor argument requires grad (atomic loads on the
+// tensors) and reads the mode only when one does: ops on plain tensors never touch TLS.
 
 pub mod engine;
 pub mod formulas;
@@ -92,7 +92,7 @@ pub fn set_inference_mode(on: bool) -> (bool, bool) {
 
 /// Restore a mode saved by `set_inference_mode`.
 pub fn restore_mode(prev: (bool, bool)) {
-    MODE.with(|m| m.set((!prev.0) as u8 * NO_GRAD | prev.1 as u8 * INFERENCE));
+    MODE.with(|m| m.set(((!prev.0) as u8 * NO_GRAD) | (prev.1 as u8 * INFERENCE)));
 }
 
 /// Runs `f` with grad mode set to `enabled`, restoring the previous mode after (also on error).

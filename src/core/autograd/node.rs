@@ -41,11 +41,14 @@ pub struct Node {
     /// The formula and what it saved; locked while the engine applies it.
     kind: Mutex<NodeKind>,
     /// Tensors made by this node that `retain_grad()` (output number, tensor), if any.
-    retains: Mutex<Option<Box<Vec<(u32, WeakTensor)>>>>,
+    retains: Mutex<Option<Box<Retained>>>,
     /// The opaque Python object of this node (`grad_fn`), as the tensor's slot (core Note
     /// [PyObject slot]): set and read by the bindings only.
     pyobj: AtomicUsize,
 }
+
+/// The outputs of a node that retain their gradient: (output number, tensor).
+type Retained = Vec<(u32, WeakTensor)>;
 
 /// The hook the bindings install to release a node's Python object when the node dies.
 static NODE_PYOBJ_RELEASE: std::sync::OnceLock<fn(usize)> = std::sync::OnceLock::new();

@@ -59,7 +59,7 @@ fn broadcast_gradient_is_summed_to_the_input_shape() {
 fn second_backward_without_retain_graph_fails_with_torch_text() {
     let a = leaf(&[1.0, 2.0], &[2]);
     let y = vt::sum_all(&vt::mul(&a, &a).unwrap(), None).unwrap();
-    backward(&[y.clone()], &[None], opts(), None).unwrap();
+    backward(std::slice::from_ref(&y), &[None], opts(), None).unwrap();
     let e = backward(&[y], &[None], opts(), None).unwrap_err();
     assert!(e
         .message
@@ -74,7 +74,7 @@ fn retain_graph_accumulates() {
         keep_graph: true,
         create_graph: false,
     };
-    backward(&[y.clone()], &[None], keep, None).unwrap();
+    backward(std::slice::from_ref(&y), &[None], keep, None).unwrap();
     backward(&[y], &[None], keep, None).unwrap();
     assert_eq!(vals(&a.grad().unwrap()), vec![4.0, 8.0]);
 }
@@ -176,11 +176,27 @@ fn autograd_grad_and_create_graph_give_second_derivatives() {
         keep_graph: true,
         create_graph: true,
     };
-    let g = grad(&[y], &[x.clone()], &[None], create, false, false).unwrap();
+    let g = grad(
+        &[y],
+        std::slice::from_ref(&x),
+        &[None],
+        create,
+        false,
+        false,
+    )
+    .unwrap();
     let g = g[0].clone().unwrap();
     assert_eq!(vals(&g), vec![12.0]);
     assert!(g.requires_grad());
-    let gg = grad(&[g], &[x.clone()], &[None], opts(), false, false).unwrap();
+    let gg = grad(
+        &[g],
+        std::slice::from_ref(&x),
+        &[None],
+        opts(),
+        false,
+        false,
+    )
+    .unwrap();
     assert_eq!(vals(gg[0].as_ref().unwrap()), vec![12.0]);
     assert!(x.grad().is_none());
 }
@@ -195,7 +211,7 @@ fn unused_input_errors_unless_allowed() {
         create_graph: false,
     };
     let e = grad(
-        &[y.clone()],
+        std::slice::from_ref(&y),
         &[x.clone(), z.clone()],
         &[None],
         keep,
@@ -205,7 +221,7 @@ fn unused_input_errors_unless_allowed() {
     .unwrap_err();
     assert_eq!(e.message, "The differentiated Tensor at index 1 appears to not have been used in the graph. Set allow_unused=True if this is the desired behavior.");
     let g = grad(
-        &[y.clone()],
+        std::slice::from_ref(&y),
         &[x.clone(), z.clone()],
         &[None],
         keep,
@@ -256,7 +272,7 @@ fn million_node_chain_backward_and_drop() {
     for _ in 0..1_000_000 {
         y = vt::add(&y, &one, Scalar::Int(1)).unwrap();
     }
-    backward(&[y.clone()], &[None], opts(), None).unwrap();
+    backward(std::slice::from_ref(&y), &[None], opts(), None).unwrap();
     assert_eq!(vals(&x.grad().unwrap()), vec![1.0]);
     drop(y); // a recursive drop would overflow the stack
              // and a graph dropped without backward

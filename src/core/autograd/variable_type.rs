@@ -841,10 +841,18 @@ pub fn index(a: &Tensor, items: &[Item]) -> Result<Tensor> {
 /// torch's node name for `t[items]`: the last op its indexing applies (`t[:, 1]` is a select,
 /// `t[1:]` a slice, anything with an index tensor or mask an index).
 fn index_node_name(items: &[Item]) -> &'static str {
-    if items.iter().any(|i| matches!(i, Item::Tensor(_) | Item::Bool(_))) {
+    if items
+        .iter()
+        .any(|i| matches!(i, Item::Tensor(_) | Item::Bool(_)))
+    {
         return "IndexBackward0";
     }
-    let full = |i: &Item| matches!(i, Item::Slice(None, None, None) | Item::Slice(None, None, Some(1)) | Item::Ellipsis);
+    let full = |i: &Item| {
+        matches!(
+            i,
+            Item::Slice(None, None, None) | Item::Slice(None, None, Some(1)) | Item::Ellipsis
+        )
+    };
     match items.iter().rev().find(|i| !full(i)) {
         Some(Item::Int(_)) => "SelectBackward0",
         Some(Item::NewAxis) => "UnsqueezeBackward0",
