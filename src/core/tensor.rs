@@ -1440,6 +1440,28 @@ mod tests {
     }
 
     #[test]
+    fn autograd_fields_fit_in_the_old_layout() {
+        // Note [Lazy autograd metadata]: the autograd word replaced the `grad` slot and the
+        // version counter and `detached` flag sit in padding, so a tensor is no larger than
+        // before autograd.
+        #[allow(dead_code)]
+        struct BeforeAutograd {
+            storage: StorageRef,
+            geometry: SizesAndStrides,
+            offset: usize,
+            dtype: DType,
+            wrapped_number: bool,
+            base: Option<Tensor>,
+            grad: UnsafeCell<Option<Tensor>>,
+            pyobj: PyObjectSlot,
+        }
+        assert_eq!(
+            std::mem::size_of::<TensorImpl>(),
+            std::mem::size_of::<BeforeAutograd>()
+        );
+    }
+
+    #[test]
     fn grad_and_pyobj_slots() {
         let t = Tensor::zeros(&[2], DType::Int64).unwrap();
         assert!(t.grad().is_none());

@@ -224,8 +224,155 @@ pub enum NodeKind {
         alpha: Scalar,
         source_dim: usize,
     },
+    /// The elementwise functions of `UnaryOp` (saving self and result).
+    Unary {
+        op: UnaryOp,
+        self_: SavedTensor,
+        result: SavedTensor,
+    },
+    Atan2 {
+        self_: SavedTensor,
+        other: SavedTensor,
+    },
+    Hypot {
+        self_: SavedTensor,
+        other: SavedTensor,
+        result: SavedTensor,
+    },
+    LerpScalar {
+        weight: Scalar,
+    },
+    LerpTensor {
+        self_: SavedTensor,
+        end: SavedTensor,
+        weight: SavedTensor,
+    },
+    Logsumexp {
+        self_: SavedTensor,
+        result: SavedTensor,
+        dims: Box<[i64]>,
+        keepdim: bool,
+    },
+    Cumsum {
+        dim: i64,
+    },
+    /// var / std over `dims` (None: all) with `correction`.
+    VarStd {
+        name: &'static str,
+        self_: SavedTensor,
+        result: SavedTensor,
+        dims: Option<Box<[i64]>>,
+        correction: f64,
+        keepdim: bool,
+        is_std: bool,
+    },
+    /// norm with p = 2.
+    Norm2 {
+        self_: SavedTensor,
+        result: SavedTensor,
+        dims: Option<Box<[i64]>>,
+        keepdim: bool,
+    },
+    Flip {
+        dims: Box<[i64]>,
+    },
+    Roll {
+        shifts: Box<[i64]>,
+        dims: Box<[i64]>,
+    },
+    TrilTriu {
+        name: &'static str,
+        diagonal: i64,
+        upper: bool,
+    },
+    Trace {
+        self_sizes: Box<[usize]>,
+    },
+    Outer {
+        self_: SavedTensor,
+        vec2: SavedTensor,
+    },
+    Movedim {
+        source: Box<[i64]>,
+        destination: Box<[i64]>,
+    },
     /// A released node (after `drop`).
     Released,
+}
+
+/// The elementwise functions with a formula over self and result.
+#[derive(Clone, Copy, Debug)]
+pub enum UnaryOp {
+    Expm1,
+    Log1p,
+    Log2,
+    Log10,
+    Exp2,
+    Rsqrt,
+    Reciprocal,
+    Tan,
+    Asin,
+    Acos,
+    Atan,
+    Sinh,
+    Cosh,
+    Frac,
+    NanToNum,
+}
+
+impl UnaryOp {
+    fn name(self) -> &'static str {
+        match self {
+            UnaryOp::Expm1 => "Expm1Backward0",
+            UnaryOp::Log1p => "Log1PBackward0",
+            UnaryOp::Log2 => "Log2Backward0",
+            UnaryOp::Log10 => "Log10Backward0",
+            UnaryOp::Exp2 => "Exp2Backward0",
+            UnaryOp::Rsqrt => "RsqrtBackward0",
+            UnaryOp::Reciprocal => "ReciprocalBackward0",
+            UnaryOp::Tan => "TanBackward0",
+            UnaryOp::Asin => "AsinBackward0",
+            UnaryOp::Acos => "AcosBackward0",
+            UnaryOp::Atan => "AtanBackward0",
+            UnaryOp::Sinh => "SinhBackward0",
+            UnaryOp::Cosh => "CoshBackward0",
+            UnaryOp::Frac => "FracBackward0",
+            UnaryOp::NanToNum => "NanToNumBackward0",
+        }
+    }
+
+    /// The gradient of the input from `g`, the input `x` and the result `r`.
+    fn grad(self, g: &Tensor, x: &Tensor, r: &Tensor) -> Result<Tensor> {
+        let c = |v: f64| scalar_tensor(v, g);
+        let one = Scalar::Int(1);
+        match self {
+            UnaryOp::Expm1 => vt::mul(g, &vt::add(r, &c(1.0)?, one)?),
+            UnaryOp::Log1p => vt::div(g, &vt::add(x, &c(1.0)?, one)?, None),
+            UnaryOp::Log2 => vt::div(g, &vt::mul(x, &c(std::f64::consts::LN_2)?)?, None),
+            UnaryOp::Log10 => vt::div(g, &vt::mul(x, &c(std::f64::consts::LN_10)?)?, None),
+            UnaryOp::Exp2 => vt::mul(g, &vt::mul(r, &c(std::f64::consts::LN_2)?)?),
+            UnaryOp::Rsqrt => vt::mul(g, &vt::mul(&vt::mul(r, &vt::mul(r, r)?)?, &c(-0.5)?)?),
+            UnaryOp::Reciprocal => vt::neg(&vt::mul(g, &vt::mul(r, r)?)?),
+            UnaryOp::Tan => vt::mul(g, &vt::add(&c(1.0)?, &vt::mul(r, r)?, one)?),
+            UnaryOp::Asin | UnaryOp::Acos => {
+                let d = vt::div(
+                    g,
+                    &vt::sqrt(&vt::sub(&c(1.0)?, &vt::mul(x, x)?, one)?)?,
+                    None,
+                )?;
+                if matches!(self, UnaryOp::Acos) {
+                    vt::neg(&d)
+                } else {
+                    Ok(d)
+                }
+            }
+            UnaryOp::Atan => vt::div(g, &vt::add(&c(1.0)?, &vt::mul(x, x)?, one)?, None),
+            UnaryOp::Sinh => vt::mul(g, &vt::cosh(x)?),
+            UnaryOp::Cosh => vt::mul(g, &vt::sinh(x)?),
+            UnaryOp::Frac => Ok(g.clone()),
+            UnaryOp::NanToNum => vt::mul(g, &crate::core::ops::isfinite(x)?),
+        }
+    }
 }
 
 /// A gradient that must be there (the engine materialises single-output gradients).
@@ -307,6 +454,21 @@ impl NodeKind {
             Narrow { .. } => "NarrowBackward0",
             Index { name, .. } => name,
             Copy => "CopyBackwards",
+            Unary { op, .. } => op.name(),
+            Atan2 { .. } => "Atan2Backward0",
+            Hypot { .. } => "HypotBackward0",
+            LerpScalar { .. } => "LerpBackward0",
+            LerpTensor { .. } => "LerpBackward1",
+            Logsumexp { .. } => "LogsumexpBackward0",
+            Cumsum { .. } => "CumsumBackward0",
+            VarStd { name, .. } => name,
+            Norm2 { .. } => "NormBackward1",
+            Flip { .. } => "FlipBackward0",
+            Roll { .. } => "RollBackward0",
+            TrilTriu { name, .. } => name,
+            Trace { .. } => "TraceBackward0",
+            Outer { .. } => "OuterBackward0",
+            Movedim { .. } => "MovedimBackward0",
             ScatterSrc { .. } => "ScatterBackward0",
             ScatterAdd { .. } => "ScatterAddBackward0",
             IndexAdd { .. } => "IndexAddBackward0",
@@ -345,6 +507,19 @@ impl NodeKind {
                 result,
             } => vec![("self", self_), ("exponent", exponent), ("result", result)],
             Where { condition } => vec![("condition", condition)],
+            Unary { self_, result, .. } | Hypot { self_, result, .. } => {
+                vec![("self", self_), ("result", result)]
+            }
+            Atan2 { self_, other } => vec![("self", self_), ("other", other)],
+            LerpTensor { self_, end, weight } => {
+                vec![("self", self_), ("end", end), ("weight", weight)]
+            }
+            Logsumexp { self_, result, .. }
+            | VarStd { self_, result, .. }
+            | Norm2 { self_, result, .. } => {
+                vec![("self", self_), ("result", result)]
+            }
+            Outer { self_, vec2 } => vec![("self", self_), ("vec2", vec2)],
             MaskedFill { mask } => vec![("mask", mask)],
             Gather { index, .. } | IndexSelect { index, .. } => vec![("index", index)],
             ScatterSrc { index, .. } | ScatterAdd { index, .. } | IndexAdd { index, .. } => {
@@ -418,6 +593,34 @@ impl NodeKind {
                 take(result);
             }
             Where { condition } => take(condition),
+            Unary { self_, result, .. } => {
+                take(self_);
+                take(result);
+            }
+            Hypot {
+                self_,
+                other,
+                result,
+            } => {
+                take(self_);
+                take(other);
+                take(result);
+            }
+            Atan2 { self_, other } | Outer { self_, vec2: other } => {
+                take(self_);
+                take(other);
+            }
+            LerpTensor { self_, end, weight } => {
+                take(self_);
+                take(end);
+                take(weight);
+            }
+            Logsumexp { self_, result, .. }
+            | VarStd { self_, result, .. }
+            | Norm2 { self_, result, .. } => {
+                take(self_);
+                take(result);
+            }
             MaskedFill { mask } => take(mask),
             Gather { index, .. } | IndexSelect { index, .. } => take(index),
             ScatterSrc { index, .. } | ScatterAdd { index, .. } | IndexAdd { index, .. } => {
@@ -888,9 +1091,198 @@ impl NodeKind {
                     )?,
                 ]
             }
+            Unary { op, self_, result } => vec![one(
+                &|| op.grad(g, &self_.unpack(n)?, &result.unpack(n)?),
+                0,
+            )?],
+            Atan2 { self_, other } => {
+                let (a, b) = (self_.unpack(n)?, other.unpack(n)?);
+                let den = vt::add(&vt::mul(&a, &a)?, &vt::mul(&b, &b)?, Scalar::Int(1))?;
+                vec![
+                    one(&|| vt::div(&vt::mul(g, &b)?, &den, None), 0)?,
+                    one(&|| vt::neg(&vt::div(&vt::mul(g, &a)?, &den, None)?), 1)?,
+                ]
+            }
+            Hypot {
+                self_,
+                other,
+                result,
+            } => {
+                let r = result.unpack(n)?;
+                vec![
+                    one(&|| vt::mul(g, &vt::div(&self_.unpack(n)?, &r, None)?), 0)?,
+                    one(&|| vt::mul(g, &vt::div(&other.unpack(n)?, &r, None)?), 1)?,
+                ]
+            }
+            LerpScalar { weight } => {
+                let w = weight.to_f64();
+                vec![
+                    one(&|| vt::mul(g, &scalar_tensor(1.0 - w, g)?), 0)?,
+                    one(&|| vt::mul(g, &scalar_tensor(w, g)?), 1)?,
+                ]
+            }
+            LerpTensor { self_, end, weight } => {
+                let w = weight.unpack(n)?;
+                vec![
+                    one(
+                        &|| vt::mul(g, &vt::sub(&scalar_tensor(1.0, g)?, &w, Scalar::Int(1))?),
+                        0,
+                    )?,
+                    one(&|| vt::mul(g, &w), 1)?,
+                    one(
+                        &|| {
+                            vt::mul(
+                                g,
+                                &vt::sub(&end.unpack(n)?, &self_.unpack(n)?, Scalar::Int(1))?,
+                            )
+                        },
+                        2,
+                    )?,
+                ]
+            }
+            Logsumexp {
+                self_,
+                result,
+                dims,
+                keepdim,
+            } => vec![one(
+                &|| {
+                    let (x, r) = (self_.unpack(n)?, result.unpack(n)?);
+                    let (g, r) = unsqueeze_reduced(g, &r, Some(dims), *keepdim, x.dim())?;
+                    vt::mul(&g, &vt::exp(&vt::sub(&x, &r, Scalar::Int(1))?)?)
+                },
+                0,
+            )?],
+            Cumsum { dim } => vec![one(
+                &|| {
+                    let d = [*dim];
+                    vt::flip(&vt::cumsum(&vt::flip(g, &d)?, *dim, None)?, &d)
+                },
+                0,
+            )?],
+            VarStd {
+                self_,
+                result,
+                dims,
+                correction,
+                keepdim,
+                is_std,
+                ..
+            } => vec![one(
+                &|| {
+                    let (x, r) = (self_.unpack(n)?, result.unpack(n)?);
+                    let count: usize = match dims {
+                        Some(ds) if !ds.is_empty() => ds
+                            .iter()
+                            .map(|&d| {
+                                crate::core::tensor::maybe_wrap_dim(d, x.dim())
+                                    .map(|d| x.sizes()[d])
+                            })
+                            .collect::<Result<Vec<_>>>()?
+                            .into_iter()
+                            .product(),
+                        _ => x.numel(),
+                    };
+                    let (g, r) = unsqueeze_reduced(g, &r, dims.as_deref(), *keepdim, x.dim())?;
+                    let mean = vt::mean(&x, dims.as_deref().filter(|d| !d.is_empty()), true, None)?;
+                    let centered = vt::sub(&x, &mean, Scalar::Int(1))?;
+                    let denom = count as f64 - correction;
+                    if *is_std {
+                        let d =
+                            vt::div(&centered, &vt::mul(&r, &scalar_tensor(denom, &x)?)?, None)?;
+                        vt::mul(&g, &d)
+                    } else {
+                        vt::mul(&g, &vt::mul(&centered, &scalar_tensor(2.0 / denom, &x)?)?)
+                    }
+                },
+                0,
+            )?],
+            Norm2 {
+                self_,
+                result,
+                dims,
+                keepdim,
+            } => vec![one(
+                &|| {
+                    let (x, r) = (self_.unpack(n)?, result.unpack(n)?);
+                    let (g, r) = unsqueeze_reduced(g, &r, dims.as_deref(), *keepdim, x.dim())?;
+                    let d = vt::div(&x, &r, None)?;
+                    let zero = crate::core::ops::eq(&r, &scalar_tensor(0.0, &r)?)?;
+                    let d = vt::masked_fill(&d, &zero, Scalar::Float(0.0))?;
+                    vt::mul(&g, &d)
+                },
+                0,
+            )?],
+            Flip { dims } => vec![one(&|| vt::flip(g, dims), 0)?],
+            Roll { shifts, dims } => vec![one(
+                &|| {
+                    let neg: Vec<i64> = shifts.iter().map(|s| -s).collect();
+                    vt::roll(g, &neg, dims)
+                },
+                0,
+            )?],
+            TrilTriu {
+                diagonal, upper, ..
+            } => vec![one(
+                &|| {
+                    if *upper {
+                        vt::triu(g, *diagonal)
+                    } else {
+                        vt::tril(g, *diagonal)
+                    }
+                },
+                0,
+            )?],
+            Trace { self_sizes } => vec![one(
+                &|| {
+                    let eye = crate::core::ops::eye_m(
+                        self_sizes[0] as i64,
+                        self_sizes[1] as i64,
+                        Some(g.dtype()),
+                    )?;
+                    vt::mul(&eye, g)
+                },
+                0,
+            )?],
+            Outer { self_, vec2 } => vec![
+                one(&|| vt::matmul(g, &vec2.unpack(n)?), 0)?,
+                one(&|| vt::matmul(&vt::t(g)?, &self_.unpack(n)?), 1)?,
+            ],
+            Movedim {
+                source,
+                destination,
+            } => vec![one(&|| vt::movedim_intlist(g, destination, source), 0)?],
             MaxMinDim { .. } => unreachable!(),
         })
     }
+}
+
+/// `g` and the result `r` of a reduction over `dims` (None or empty: all) of a tensor of rank
+/// `rank`, with the reduced dims put back (size 1) unless `keepdim`.
+fn unsqueeze_reduced(
+    g: &Tensor,
+    r: &Tensor,
+    dims: Option<&[i64]>,
+    keepdim: bool,
+    rank: usize,
+) -> Result<(Tensor, Tensor)> {
+    if keepdim || rank == 0 {
+        return Ok((g.clone(), r.clone()));
+    }
+    let mut ds: Vec<usize> = match dims {
+        Some(ds) if !ds.is_empty() => ds
+            .iter()
+            .map(|&d| crate::core::tensor::maybe_wrap_dim(d, rank))
+            .collect::<Result<_>>()?,
+        _ => (0..rank).collect(),
+    };
+    ds.sort_unstable();
+    let (mut g, mut r) = (g.clone(), r.clone());
+    for d in ds {
+        g = vt::unsqueeze(&g, d as i64)?;
+        r = crate::core::ops::unsqueeze(&r, d as i64)?;
+    }
+    Ok((g, r))
 }
 
 /// `g * alpha` (negated for `sub`), skipping the multiply for alpha == 1.

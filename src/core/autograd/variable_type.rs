@@ -7,7 +7,7 @@
 //! `check_pending` for `pending:` ops; in-place methods go through `inplace` (Note [In-place
 //! ops and history]).
 
-use super::formulas::NodeKind;
+use super::formulas::{NodeKind, UnaryOp};
 use super::node::{Edge, Node, SavedTensor};
 use crate::core::dtype::DType;
 use crate::core::error::{Error, Result};
@@ -251,6 +251,400 @@ unary_zero_grad! {
     trunc => "TruncBackward0";
     round => "RoundBackward0";
     sign => "SignBackward0";
+}
+
+macro_rules! unary_op {
+    ($($name:ident => $op:ident;)*) => {$(
+        pub fn $name(a: &Tensor) -> Result<Tensor> {
+            let out = ops::$name(a)?;
+            if should_record(&[a]) {
+                record_with_result(&out, &[a], |r| NodeKind::Unary {
+                    op: UnaryOp::$op,
+                    self_: SavedTensor::input(a),
+                    result: r,
+                })?;
+            }
+            Ok(out)
+        }
+    )*};
+}
+
+unary_op! {
+    expm1 => Expm1;
+    log1p => Log1p;
+    log2 => Log2;
+    log10 => Log10;
+    exp2 => Exp2;
+    rsqrt => Rsqrt;
+    reciprocal => Reciprocal;
+    tan => Tan;
+    asin => Asin;
+    acos => Acos;
+    atan => Atan;
+    sinh => Sinh;
+    cosh => Cosh;
+    frac => Frac;
+}
+
+pub fn nan_to_num(
+    a: &Tensor,
+    nan: Option<Scalar>,
+    posinf: Option<Scalar>,
+    neginf: Option<Scalar>,
+) -> Result<Tensor> {
+    let out = ops::nan_to_num(a, nan, posinf, neginf)?;
+    if should_record(&[a]) {
+        record_with_result(&out, &[a], |r| NodeKind::Unary {
+            op: UnaryOp::NanToNum,
+            self_: SavedTensor::input(a),
+            result: r,
+        })?;
+    }
+    Ok(out)
+}
+
+pub fn atan2(a: &Tensor, b: &Tensor) -> Result<Tensor> {
+    let out = ops::atan2(a, b)?;
+    if should_record(&[a, b]) {
+        let kind = NodeKind::Atan2 {
+            self_: SavedTensor::input(a),
+            other: SavedTensor::input(b),
+        };
+        record(&out, &[a, b], kind);
+    }
+    Ok(out)
+}
+
+pub fn hypot(a: &Tensor, b: &Tensor) -> Result<Tensor> {
+    let out = ops::hypot(a, b)?;
+    if should_record(&[a, b]) {
+        record_with_result(&out, &[a, b], |r| NodeKind::Hypot {
+            self_: SavedTensor::input(a),
+            other: SavedTensor::input(b),
+            result: r,
+        })?;
+    }
+    Ok(out)
+}
+
+pub fn lerp_scalar(a: &Tensor, end: &Tensor, weight: Scalar) -> Result<Tensor> {
+    let out = ops::lerp_scalar(a, end, weight)?;
+    if should_record(&[a, end]) {
+        record(&out, &[a, end], NodeKind::LerpScalar { weight });
+    }
+    Ok(out)
+}
+
+pub fn lerp_tensor(a: &Tensor, end: &Tensor, weight: &Tensor) -> Result<Tensor> {
+    let out = ops::lerp_tensor(a, end, weight)?;
+    if should_record(&[a, end, weight]) {
+        let kind = NodeKind::LerpTensor {
+            self_: SavedTensor::input(a),
+            end: SavedTensor::input(end),
+            weight: SavedTensor::input(weight),
+        };
+        record(&out, &[a, end, weight], kind);
+    }
+    Ok(out)
+}
+
+pub fn logsumexp(a: &Tensor, dim: &[i64], keepdim: bool) -> Result<Tensor> {
+    let out = ops::logsumexp(a, dim, keepdim)?;
+    if should_record(&[a]) {
+        record_with_result(&out, &[a], |r| NodeKind::Logsumexp {
+            self_: SavedTensor::input(a),
+            result: r,
+            dims: dim.into(),
+            keepdim,
+        })?;
+    }
+    Ok(out)
+}
+
+pub fn cumsum(a: &Tensor, dim: i64, dtype: Option<DType>) -> Result<Tensor> {
+    let out = ops::cumsum(a, dim, dtype)?;
+    if should_record(&[a]) {
+        record(&out, &[a], NodeKind::Cumsum { dim });
+    }
+    Ok(out)
+}
+
+#[allow(clippy::too_many_arguments)]
+fn var_std(
+    a: &Tensor,
+    out: Tensor,
+    name: &'static str,
+    dims: Option<&[i64]>,
+    correction: f64,
+    keepdim: bool,
+    is_std: bool,
+) -> Result<Tensor> {
+    if should_record(&[a]) {
+        record_with_result(&out, &[a], |r| NodeKind::VarStd {
+            name,
+            self_: SavedTensor::input(a),
+            result: r,
+            dims: dims.map(Into::into),
+            correction,
+            keepdim,
+            is_std,
+        })?;
+    }
+    Ok(out)
+}
+
+fn correction_of(c: Option<Scalar>) -> f64 {
+    c.map_or(1.0, |c| c.to_f64())
+}
+
+pub fn var(a: &Tensor, unbiased: bool) -> Result<Tensor> {
+    var_std(
+        a,
+        ops::var(a, unbiased)?,
+        "VarBackward0",
+        None,
+        unbiased as u8 as f64,
+        false,
+        false,
+    )
+}
+
+pub fn var_dim(a: &Tensor, dim: Option<&[i64]>, unbiased: bool, keepdim: bool) -> Result<Tensor> {
+    let out = ops::var_dim(a, dim, unbiased, keepdim)?;
+    var_std(
+        a,
+        out,
+        "VarBackward0",
+        dim,
+        unbiased as u8 as f64,
+        keepdim,
+        false,
+    )
+}
+
+pub fn var_correction(
+    a: &Tensor,
+    dim: Option<&[i64]>,
+    correction: Option<Scalar>,
+    keepdim: bool,
+) -> Result<Tensor> {
+    let out = ops::var_correction(a, dim, correction, keepdim)?;
+    var_std(
+        a,
+        out,
+        "VarBackward0",
+        dim,
+        correction_of(correction),
+        keepdim,
+        false,
+    )
+}
+
+pub fn std(a: &Tensor, unbiased: bool) -> Result<Tensor> {
+    var_std(
+        a,
+        ops::std(a, unbiased)?,
+        "StdBackward0",
+        None,
+        unbiased as u8 as f64,
+        false,
+        true,
+    )
+}
+
+pub fn std_dim(a: &Tensor, dim: Option<&[i64]>, unbiased: bool, keepdim: bool) -> Result<Tensor> {
+    let out = ops::std_dim(a, dim, unbiased, keepdim)?;
+    var_std(
+        a,
+        out,
+        "StdBackward0",
+        dim,
+        unbiased as u8 as f64,
+        keepdim,
+        true,
+    )
+}
+
+pub fn std_correction(
+    a: &Tensor,
+    dim: Option<&[i64]>,
+    correction: Option<Scalar>,
+    keepdim: bool,
+) -> Result<Tensor> {
+    let out = ops::std_correction(a, dim, correction, keepdim)?;
+    var_std(
+        a,
+        out,
+        "StdBackward0",
+        dim,
+        correction_of(correction),
+        keepdim,
+        true,
+    )
+}
+
+pub fn norm(a: &Tensor, p: Option<Scalar>, dim: Option<&[i64]>, keepdim: bool) -> Result<Tensor> {
+    let out = ops::norm(a, p, dim, keepdim)?;
+    if should_record(&[a]) {
+        if p.is_some_and(|p| p.to_f64() != 2.0) {
+            return Err(not_implemented("norm (p != 2)"));
+        }
+        record_with_result(&out, &[a], |r| NodeKind::Norm2 {
+            self_: SavedTensor::input(a),
+            result: r,
+            dims: dim.map(Into::into),
+            keepdim,
+        })?;
+    }
+    Ok(out)
+}
+
+pub fn flip(a: &Tensor, dims: &[i64]) -> Result<Tensor> {
+    let out = ops::flip(a, dims)?;
+    if should_record(&[a]) {
+        record(&out, &[a], NodeKind::Flip { dims: dims.into() });
+    }
+    Ok(out)
+}
+
+pub fn roll(a: &Tensor, shifts: &[i64], dims: &[i64]) -> Result<Tensor> {
+    let out = ops::roll(a, shifts, dims)?;
+    if should_record(&[a]) {
+        let kind = NodeKind::Roll {
+            shifts: shifts.into(),
+            dims: dims.into(),
+        };
+        record(&out, &[a], kind);
+    }
+    Ok(out)
+}
+
+pub fn tril(a: &Tensor, diagonal: i64) -> Result<Tensor> {
+    let out = ops::tril(a, diagonal)?;
+    if should_record(&[a]) {
+        let kind = NodeKind::TrilTriu {
+            name: "TrilBackward0",
+            diagonal,
+            upper: false,
+        };
+        record(&out, &[a], kind);
+    }
+    Ok(out)
+}
+
+pub fn triu(a: &Tensor, diagonal: i64) -> Result<Tensor> {
+    let out = ops::triu(a, diagonal)?;
+    if should_record(&[a]) {
+        let kind = NodeKind::TrilTriu {
+            name: "TriuBackward0",
+            diagonal,
+            upper: true,
+        };
+        record(&out, &[a], kind);
+    }
+    Ok(out)
+}
+
+pub fn trace(a: &Tensor) -> Result<Tensor> {
+    let out = ops::trace(a)?;
+    if should_record(&[a]) {
+        record(
+            &out,
+            &[a],
+            NodeKind::Trace {
+                self_sizes: sizes_of(a),
+            },
+        );
+    }
+    Ok(out)
+}
+
+pub fn outer(a: &Tensor, b: &Tensor) -> Result<Tensor> {
+    let out = ops::outer(a, b)?;
+    if should_record(&[a, b]) {
+        let kind = NodeKind::Outer {
+            self_: SavedTensor::input(a),
+            vec2: SavedTensor::input(b),
+        };
+        record(&out, &[a, b], kind);
+    }
+    Ok(out)
+}
+
+pub fn movedim(a: &Tensor, source: i64, destination: i64) -> Result<Tensor> {
+    movedim_intlist(a, &[source], &[destination])
+}
+
+pub fn movedim_intlist(a: &Tensor, source: &[i64], destination: &[i64]) -> Result<Tensor> {
+    let out = ops::movedim_intlist(a, source, destination)?;
+    if should_record(&[a]) {
+        let kind = NodeKind::Movedim {
+            source: source.into(),
+            destination: destination.into(),
+        };
+        record(&out, &[a], kind);
+    }
+    Ok(out)
+}
+
+fn values_indices(
+    a: &Tensor,
+    r: (Tensor, Tensor),
+    name: &'static str,
+    dim: i64,
+    keepdim: bool,
+) -> Result<(Tensor, Tensor)> {
+    max_min_dim(a, r, name, dim, keepdim)
+}
+
+pub fn sort(a: &Tensor, dim: i64, descending: bool, stable: bool) -> Result<(Tensor, Tensor)> {
+    values_indices(
+        a,
+        ops::sort(a, dim, descending, stable)?,
+        "SortBackward0",
+        dim,
+        true,
+    )
+}
+
+pub fn topk(a: &Tensor, k: i64, dim: i64, largest: bool, sorted: bool) -> Result<(Tensor, Tensor)> {
+    values_indices(
+        a,
+        ops::topk(a, k, dim, largest, sorted)?,
+        "TopkBackward0",
+        dim,
+        true,
+    )
+}
+
+pub fn kthvalue(a: &Tensor, k: i64, dim: i64, keepdim: bool) -> Result<(Tensor, Tensor)> {
+    values_indices(
+        a,
+        ops::kthvalue(a, k, dim, keepdim)?,
+        "KthvalueBackward0",
+        dim,
+        keepdim,
+    )
+}
+
+pub fn median_dim(a: &Tensor, dim: i64, keepdim: bool) -> Result<(Tensor, Tensor)> {
+    values_indices(
+        a,
+        ops::median_dim(a, dim, keepdim)?,
+        "MedianBackward1",
+        dim,
+        keepdim,
+    )
+}
+
+pub fn mode(a: &Tensor, dim: i64, keepdim: bool) -> Result<(Tensor, Tensor)> {
+    values_indices(
+        a,
+        ops::mode(a, dim, keepdim)?,
+        "ModeBackward0",
+        dim,
+        keepdim,
+    )
 }
 
 pub fn where_(condition: &Tensor, a: &Tensor, b: &Tensor) -> Result<Tensor> {
