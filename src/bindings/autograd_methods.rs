@@ -549,7 +549,14 @@ unsafe extern "C" fn set_data(
         };
         // torch's `set_data`: the object keeps its identity and autograd state (requires_grad,
         // grad) over the new tensor's elements.
-        let fresh = new.data_alias();
+        let mut fresh = new.data_alias();
+        if fresh.handles_to(&t) > 0 {
+            // Small data lives inside its tensor: `t.data = t.data` would make the new tensor
+            // hold the old one, which forwards to this object (Note [Borrowed tensors and
+            // replaced handles]) — a cycle through Rust. A copy of the (at most 16) bytes holds
+            // the same values.
+            fresh = new.clone_data()?;
+        }
         if t.is_leaf() && t.requires_grad() {
             fresh.set_requires_grad(true)?;
         }

@@ -387,3 +387,18 @@ def test_index_node_names():
     assert a[:, 1].grad_fn.name() == "SelectBackward0"
     assert a[1:].grad_fn.name() == "SliceBackward0"
     assert a[_C.tensor([0, 1])].grad_fn.name() == "IndexBackward0"
+
+
+def test_data_setter_keeps_identity_and_flags_without_a_cycle():
+    before = _C._live_tensors()
+    p = _C.zeros(3, requires_grad=True)
+    obj_id = id(p)
+    p.data = _C.ones(3) * 2
+    assert id(p) == obj_id and p.requires_grad and p.is_leaf and p.tolist() == [2.0, 2.0, 2.0]
+    big = _C.zeros(100)
+    big.data = big.data  # shares heap storage
+    small = _C.zeros(2)
+    small.data = small.data  # inline storage: copied (no cycle through the replaced handle)
+    del p, big, small
+    gc.collect()
+    assert _C._live_tensors() == before
