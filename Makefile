@@ -62,7 +62,7 @@ DEMO        := python/examples/iris_demo.py
 BENCH       := python/bench/bench.py
 BENCH_ARGS  ?=
 
-.PHONY: help wheel install demo test cargo-test pytest-release debug-build pytest-debug refleak \
+.PHONY: help wheel install demo test cargo-test pytest-release debug-build pytest-debug refleak autograd-expected \
         fuzz test-memcheck memcheck-ci conformance lint bench stubs clean
 
 help:
@@ -136,6 +136,12 @@ $(VENV_DBG)/.test-deps: Makefile | $(PYTHON_DBG)
 
 pytest-debug: debug-build $(VENV_DBG)/.test-deps
 	PYTHONPATH=$(CURDIR)/$(BUILD_DBG) $(VENV_DBG)/bin/python -m pytest tests/python $(PYTEST_ARGS)
+
+# The gradients tests/python/test_autograd.py expects, recomputed with torch (the oracle; torch
+# is never imported by `make test`). TORCH_PYTHON: a Python with torch installed.
+TORCH_PYTHON ?= /work/torch-venv/bin/python
+autograd-expected:
+	$(TORCH_PYTHON) tests/gen_autograd_expected.py
 
 refleak: debug-build $(VENV_DBG)/.test-deps
 	PYTHONPATH=$(CURDIR)/$(BUILD_DBG) TENSORBIND_REFLEAK=$(REFLEAK_RUNS) \

@@ -9,8 +9,12 @@
 //! - `signature.rs` — one model per Python signature: parser spec, docstring,
 //!   `__text_signature__`, stub types (torchgen: `api/python.py`);
 //! - `gen_bindings.rs` — the bindings generator (torchgen: `gen_python_functions.py`);
-//! - `gen_stub.rs` — the stub and the op list (torchgen: `gen_pyi.py`).
+//! - `gen_stub.rs` — the stub and the op list (torchgen: `gen_pyi.py`);
+//! - `gen_autograd.rs` — src/derivatives.yaml, checked against the schema (torchgen:
+//!   `load_derivatives.py`): how each generated binding calls the core for autograd.
 
+#[path = "build/gen_autograd.rs"]
+mod gen_autograd;
 #[path = "build/gen_bindings.rs"]
 mod gen_bindings;
 #[path = "build/gen_stub.rs"]
@@ -26,6 +30,7 @@ fn main() {
     println!("cargo:rerun-if-changed=build.rs");
     println!("cargo:rerun-if-changed=build");
     println!("cargo:rerun-if-changed=src/native_functions.yaml");
+    println!("cargo:rerun-if-changed=src/derivatives.yaml");
     println!("cargo:rerun-if-changed=src/bindings/stub_prelude.pyi");
     println!("cargo:rerun-if-changed=src/c/layout.c");
     println!("cargo:rerun-if-changed=include/tensorbind.h");
@@ -47,6 +52,8 @@ fn main() {
     let ops = schema::parse_schema(&text)
         .and_then(schema::group)
         .unwrap_or_else(|e| panic!("src/native_functions.yaml: {e}"));
+    let derivatives = std::fs::read_to_string("src/derivatives.yaml").expect("read derivatives");
+    gen_autograd::load(&derivatives, &ops).unwrap_or_else(|e| panic!("src/derivatives.yaml: {e}"));
     let write = |name: &str, text: String| {
         std::fs::write(out_dir.join(name), text).unwrap_or_else(|e| panic!("write {name}: {e}"))
     };

@@ -2,6 +2,7 @@
 //! entry points and the method tables of `$OUT_DIR/generated_bindings.rs` (torchgen:
 //! `gen_python_functions.py`).
 
+use crate::gen_autograd::{self, key, Autograd};
 use crate::schema::{
     BaseTy, DefaultValue, Entry, Manual, Op, OperatorKind, ReleaseGil, Returns, Type,
 };
@@ -221,9 +222,19 @@ fn overload_body(sig: &PySignature<'_>, structseqs: &[(String, Vec<String>)], in
     // plan's `out=` (the plan and the plain call share the arguments).
     // A derived in-place function (`_C._nn.leaky_relu_`) names its self tensor twice.
     let inplace_fn = e.plan_inplace && sig.variant == Variant::Function;
-    let locals = unlock || plan_out || inplace_fn;
+    // Autograd (src/derivatives.yaml): a recording wrapper, the bare op, or the bare op after
+    // the pending check; in-place forms go through `vt::inplace` (core Note [In-place ops and
+    // history]). Both need the arguments in locals (used twice).
+    let ag = gen_autograd::kind_of(e);
+    let locals = unlock || plan_out || e.plan_inplace || ag == Autograd::Pending;
     let mut call_args = Vec::new();
-    for (local, c) in &codes {
+    // `requires_grad=` of the factories is applied to the result, not passed to the core.
+    let rg_pos = e.func.args.iter().position(|a| a.name == "requires_grad");
+    for (n, (local, c)) in codes.iter().enumerate() {
+        if Some(n) == rg_pos {
+            let _ = writeln!(out, "{ind}let requires_grad = {};", c.extract);
+            continue;
+        }
         if locals {
             if local == "this" {
                 if unlock {
@@ -245,17 +256,38 @@ fn overload_body(sig: &PySignature<'_>, structseqs: &[(String, Vec<String>)], in
             call_args.push((c.pass)(&c.extract));
         }
     }
+    // The tensor arguments, as `&Tensor`s (for the autograd checks).
+    let tensor_refs: Vec<String> = codes
+        .iter()
+        .filter(|(_, c)| c.tensor == Some(false))
+        .map(|(l, _)| format!("&*{l}"))
+        .collect();
     let core = if e.plan_inplace {
         // A derived in-place method (or `_C._nn` function): the op's plan run into self (Note
-        // [One kernel per op]).
+        // [One kernel per op]), through `vt::inplace` for autograd. Self is `&this` for a method,
+        // the first argument's local for a function.
+        let slf = if inplace_fn {
+            call_args[0].clone()
+        } else {
+            "&this".to_string()
+        };
+        let rest = call_args[1..].join(", ");
+        let sep = if rest.is_empty() { "" } else { ", " };
+        let functional =
+            functional_call(e, &ag, &format!("s{sep}{rest}"), &["s"], &tensor_refs[1..]);
         format!(
-            "ops::{}_plan({}).and_then(|p| p.run_into({}))",
+            "vt::inplace({:?}, {slf}, &[{}], |s| ops::{}_plan(s{sep}{rest}).and_then(|p| p.run_into(s)), |s| {functional})",
+            e.name,
+            tensor_refs[1..].join(", "),
             e.impl_fn,
-            call_args.join(", "),
-            if inplace_fn { &call_args[0] } else { "&this" }
         )
     } else {
-        format!("ops::{}({})", e.impl_fn, call_args.join(", "))
+        functional_call(e, &ag, &call_args.join(", "), &[], &tensor_refs)
+    };
+    let core = if rg_pos.is_some() {
+        format!("{core}.and_then(|t| vt::with_requires_grad(t, requires_grad))")
+    } else {
+        core
     };
     // The core call, without the GIL when large enough, as statements leaving `ret`, or as an
     // expression.
@@ -552,6 +584,42 @@ fn default_arg(ty: &Type, d: &DefaultValue) -> String {
     }
 }
 
+/// The call of the core op of `e` on `args` for its autograd kind `ag`: the recording wrapper
+/// (`vt::op`), the bare op (`ops::op`), or the bare op after the pending check over the tensors
+/// `extra` (already `&Tensor`s) and `tensors` (written `&*local`).
+fn functional_call(
+    e: &Entry,
+    ag: &Autograd,
+    args: &str,
+    extra: &[&str],
+    tensors: &[String],
+) -> String {
+    match ag {
+        Autograd::Node(_) => format!("vt::{}({args})", e.impl_fn),
+        Autograd::NotDifferentiable => format!("ops::{}({args})", e.impl_fn),
+        Autograd::Pending => {
+            let mut checks: Vec<String> = extra.iter().map(|x| x.to_string()).collect();
+            checks.extend(tensors.iter().cloned());
+            let lists: Vec<String> = e
+                .func
+                .args
+                .iter()
+                .enumerate()
+                .filter(|(_, a)| a.ty.base == BaseTy::Tensor && a.ty.list.is_some())
+                .map(|(i, _)| format!("a{i}"))
+                .collect();
+            let mut pre = format!("vt::check_pending({:?}, &[{}])", key(e), checks.join(", "));
+            for l in lists {
+                pre = format!(
+                    "{pre}.and_then(|()| vt::check_pending_list({:?}, &{l}))",
+                    key(e)
+                );
+            }
+            format!("{pre}.and_then(|()| ops::{}({args}))", e.impl_fn)
+        }
+    }
+}
+
 /// The core call of an operator's entry on the operands `x` (and `y`): the schema's defaults
 /// for the other arguments, and for an entry without `numbers_as_tensors` torch's TypeError for
 /// a number operand (`t @ 2`).
@@ -566,18 +634,30 @@ fn operator_closure(e: &Entry, kind: OperatorKind) -> String {
         let d = a.default.as_ref().expect("checked by the schema reader");
         args.push(default_arg(&a.ty, &d.value));
     }
+    let ag = gen_autograd::kind_of(e);
     if e.plan_inplace {
-        // The derived in-place method: the op's plan run into the left operand.
+        // The derived in-place method: the op's plan run into the left operand, through
+        // `vt::inplace` for autograd.
+        let rest = args[1..].join(", ");
+        let functional = functional_call(e, &ag, &format!("s, {rest}"), &["s", "y"], &[]);
         return format!(
-            "|x, y| ops::{}_plan({}).and_then(|p| p.run_into(x))",
+            "|x, y| vt::inplace({:?}, x, &[y], |s| ops::{}_plan(s, {rest}).and_then(|p| p.run_into(s)), |s| {functional})",
+            e.name,
             e.impl_fn,
-            args.join(", ")
         );
     }
-    if args.len() == operands.len() && (kind == OperatorKind::Unary || e.numbers_as_tensors) {
-        return format!("ops::{}", e.impl_fn);
+    let path = if matches!(ag, Autograd::Node(_)) {
+        "vt"
+    } else {
+        "ops"
+    };
+    if ag != Autograd::Pending
+        && args.len() == operands.len()
+        && (kind == OperatorKind::Unary || e.numbers_as_tensors)
+    {
+        return format!("{path}::{}", e.impl_fn);
     }
-    let call = format!("ops::{}({})", e.impl_fn, args.join(", "));
+    let call = functional_call(e, &ag, &args.join(", "), operands, &[]);
     let params = operands.join(", ");
     if kind != OperatorKind::Unary && !e.numbers_as_tensors {
         format!(

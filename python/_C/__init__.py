@@ -54,6 +54,8 @@ _sys.modules[__name__ + ".return_types"] = _ext.return_types
 _sys.modules[__name__ + "._nn"] = _nn
 del _sys
 
+from . import autograd  # noqa: E402,F401  (`_C.autograd.grad`, as `torch.autograd.grad`)
+
 __all__ = sorted(name for name in vars(_ext) if not name.startswith("_"))
 __version__ = getattr(_ext, "__version__", "0+unknown")
 if _ext.__doc__:

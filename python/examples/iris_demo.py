@@ -1,9 +1,10 @@
 """Iris demo: softmax regression on Fisher's Iris data, written with tensorbind's `_C` ops only.
 
 Reads the 150 flowers (four measurements in cm, three species) from data/iris.csv, standardises
-the features, fits a multinomial logistic regression by batch gradient descent (the gradient is
-written out by hand: `_C` has no autograd), and prints the loss, the training accuracy, a
-confusion matrix and the learned weights.
+the features, fits a multinomial logistic regression by batch gradient descent — written as a
+torch training loop: parameters with `requires_grad=True`, `loss.backward()`, the update under
+`no_grad()`, `grad.zero_()` — and prints the loss, the training accuracy, a confusion matrix and
+the learned weights.
 
 Run it with `make demo` (builds the wheel, installs it into .venv, runs this file), or with any
 Python where the tensorbind wheel is installed: `python python/examples/iris_demo.py`.
@@ -36,12 +37,11 @@ def load(path):
     return header[:4], species, rows, labels
 
 
-def softmax_parts(x, w, b):
-    """Shifted logits z (each row's max subtracted, for stability), exp(z) and its row sums."""
-    logits = x @ w + b  # (n, k)
-    z = logits - logits.amax(1, keepdim=True)
-    e = z.exp()
-    return z, e, e.sum(1, keepdim=True)
+def loss_fn(x, onehot, w, b):
+    """Mean cross-entropy of the softmax of x @ w + b against the one-hot targets, plus L2."""
+    log_p = (x @ w + b).log_softmax(1)  # (n, k)
+    nll = -(onehot * log_p).sum() / x.shape[0]
+    return nll + 0.5 * L2 * (w * w).sum()
 
 
 def main():
@@ -63,26 +63,24 @@ def main():
     # One-hot targets: row i has a 1 in column labels[i].
     onehot = (y.unsqueeze(1) == _C.arange(k).unsqueeze(0)).float()  # (150, 3)
 
-    w = _C.zeros(d, k)
-    b = _C.zeros(1, k)
+    w = _C.zeros(d, k, requires_grad=True)
+    b = _C.zeros(1, k, requires_grad=True)
     print(f"\nsoftmax regression, batch gradient descent: {STEPS} steps, lr {LEARNING_RATE}, L2 {L2}")
     for step in range(STEPS + 1):
-        z, e, s = softmax_parts(xs, w, b)
-        p = e / s  # class probabilities, (150, 3)
+        loss = loss_fn(xs, onehot, w, b)
         if step % 100 == 0:
-            log_p = z - s.log()
-            nll = -((onehot * log_p).sum().item()) / n
-            loss = nll + 0.5 * L2 * (w * w).sum().item()
-            print(f"  step {step:3d}  loss {loss:.4f}")
+            print(f"  step {step:3d}  loss {loss.item():.4f}")
         if step == STEPS:
             break
-        # d(mean cross-entropy)/d(logits) = (p - onehot) / n
-        g = (p - onehot) / n
-        grad_w = xs.transpose(0, 1) @ g + w * L2  # (4, 3)
-        grad_b = g.sum(0, keepdim=True)  # (1, 3)
-        w.sub_(grad_w * LEARNING_RATE)
-        b.sub_(grad_b * LEARNING_RATE)
+        loss.backward()
+        with _C.no_grad():
+            w -= LEARNING_RATE * w.grad
+            b -= LEARNING_RATE * b.grad
+            w.grad.zero_()
+            b.grad.zero_()
 
+    with _C.no_grad():
+        p = (xs @ w + b).softmax(1)
     pred = p.argmax(1)
     accuracy = (pred == y).float().mean().item()
     correct = (pred == y).long().sum().item()
@@ -97,9 +95,9 @@ def main():
 
     print("\nlearned weights (standardised features; one column per species)")
     print(" " * 16 + "".join(f"{s:>12}" for s in species))
-    for name, row in zip(features, w.tolist()):
+    for name, row in zip(features, w.detach().tolist()):
         print(f"{name:<16}" + "".join(f"{v:>12.3f}" for v in row))
-    print(f"{'bias':<16}" + "".join(f"{v:>12.3f}" for v in b.tolist()[0]))
+    print(f"{'bias':<16}" + "".join(f"{v:>12.3f}" for v in b.detach().tolist()[0]))
     print(f"\ndone in {time.perf_counter() - start:.2f} s")
 
 

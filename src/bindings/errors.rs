@@ -64,6 +64,14 @@ pub fn value_error(message: impl Into<String>) -> BindError {
 pub fn index_error(message: impl Into<String>) -> BindError {
     BindError::Core(Error::index(message))
 }
+/// An `AttributeError` with `message` (raised now: the core has no such kind).
+pub fn attribute_error(message: impl Into<String>) -> BindError {
+    // SAFETY: `PyExc_AttributeError` is initialised by the interpreter; the GIL is held by every
+    // caller (binding code).
+    set_error(unsafe { ffi::PyExc_AttributeError }, &message.into());
+    BindError::Python
+}
+
 /// A `RuntimeError` with `message`.
 pub fn runtime_error(message: impl Into<String>) -> BindError {
     BindError::Core(Error::runtime(message))

@@ -18,6 +18,8 @@ pub struct MethodTable<const N: usize>(pub [ffi::PyMethodDef; N]);
 // after compilation; CPython reads them under the GIL.
 unsafe impl<const N: usize> Sync for MethodTable<N> {}
 
+// `|s| vt::neg(s)`: the generator writes every in-place method's functional form as a closure.
+#[allow(clippy::redundant_closure)]
 mod gen {
     use super::super::write_out::write_out_plan;
     #[allow(unused_imports)]
@@ -34,7 +36,8 @@ mod gen {
         tensor_object::TensorRef,
     };
     use super::MethodTable;
-    use crate::core::{ops, Scalar};
+    #[allow(unused_imports)]
+    use crate::core::{autograd::variable_type as vt, ops, Scalar};
     use pyo3_ffi as ffi;
     include!(concat!(env!("OUT_DIR"), "/generated_bindings.rs"));
 }

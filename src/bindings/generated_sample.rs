@@ -25,7 +25,7 @@ unsafe extern "C" fn fn_add(slf: *mut ffi::PyObject, args: *const *mut ffi::PyOb
             None => {
                 // SAFETY: only the core call runs until `unlocked` is dropped (Note [Core calls without the GIL]).
                 let unlocked = unsafe { entry::unlock_for_elements(0, [Some(&mut a0), Some(&mut a1)]) };
-                let ret = ops::add(&a0, &a1, a2);
+                let ret = vt::add(&a0, &a1, a2);
                 drop(unlocked);
                 entry::ret(ret)
             }
@@ -52,7 +52,7 @@ unsafe extern "C" fn meth_add(slf: *mut ffi::PyObject, args: *const *mut ffi::Py
         let a1 = r.scalar(1)?;
         // SAFETY: only the core call runs until `unlocked` is dropped (Note [Core calls without the GIL]).
         let unlocked = unsafe { entry::unlock_for_elements(0, [Some(&mut this), Some(&mut a0)]) };
-        let ret = ops::add(&this, &a0, a1);
+        let ret = vt::add(&this, &a0, a1);
         drop(unlocked);
         entry::ret(ret)
     }
@@ -72,7 +72,7 @@ unsafe extern "C" fn meth_transpose(slf: *mut ffi::PyObject, args: *const *mut f
     #[inline(always)]
     fn body<'a>(r: &ParsedArgs<'a>, _: Borrowed<'a>, this: TensorRef<'a>) -> PyResult<*mut ffi::PyObject> {
         // A view (alias annotation `Tensor(a)`): it keeps the GIL; the core records `_base`.
-        entry::ret(ops::transpose(&this, r.int(0)?, r.int(1)?))
+        entry::ret(vt::transpose(&this, r.int(0)?, r.int(1)?))
     }
     // SAFETY: CPython calls this method with the METH_FASTCALL | METH_KEYWORDS convention, on a `_C.Tensor`.
     unsafe { entry::method(&PARSER, slf, args, nargs, kwnames, body) }
@@ -101,15 +101,15 @@ unsafe extern "C" fn fn_squeeze(slf: *mut ffi::PyObject, args: *const *mut ffi::
         match r.idx {
             0 => {
                 // A view (alias annotation `Tensor(a)`): it keeps the GIL; the core records `_base`.
-                entry::ret(ops::squeeze(&*r.tensor(0)?))
+                entry::ret(vt::squeeze(&*r.tensor(0)?))
             }
             1 => {
                 // A view (alias annotation `Tensor(a)`): it keeps the GIL; the core records `_base`.
-                entry::ret(ops::squeeze_dim(&*r.tensor(0)?, r.int(1)?))
+                entry::ret(vt::squeeze_dim(&*r.tensor(0)?, r.int(1)?))
             }
             2 => {
                 // A view (alias annotation `Tensor(a)`): it keeps the GIL; the core records `_base`.
-                entry::ret(ops::squeeze_dims(&*r.tensor(0)?, &r.int_list(1)?))
+                entry::ret(vt::squeeze_dims(&*r.tensor(0)?, &r.int_list(1)?))
             }
             _ => unreachable!("parser returned an unknown overload"),
         }
@@ -144,7 +144,7 @@ unsafe extern "C" fn fn_max(slf: *mut ffi::PyObject, args: *const *mut ffi::PyOb
                 let mut a0 = r.tensor(0)?;
                 // SAFETY: only the core call runs until `unlocked` is dropped (Note [Core calls without the GIL]).
                 let unlocked = unsafe { entry::unlock_for_elements(0, [Some(&mut a0)]) };
-                let ret = ops::max(&a0);
+                let ret = vt::max(&a0);
                 drop(unlocked);
                 entry::ret(ret)
             }
@@ -153,7 +153,7 @@ unsafe extern "C" fn fn_max(slf: *mut ffi::PyObject, args: *const *mut ffi::PyOb
                 let mut a1 = r.tensor(1)?;
                 // SAFETY: only the core call runs until `unlocked` is dropped (Note [Core calls without the GIL]).
                 let unlocked = unsafe { entry::unlock_for_elements(0, [Some(&mut a0), Some(&mut a1)]) };
-                let ret = ops::max_other(&a0, &a1);
+                let ret = vt::max_other(&a0, &a1);
                 drop(unlocked);
                 entry::ret(ret)
             }
@@ -163,7 +163,7 @@ unsafe extern "C" fn fn_max(slf: *mut ffi::PyObject, args: *const *mut ffi::PyOb
                 let a2 = r.bool(2)?;
                 // SAFETY: only the core call runs until `unlocked` is dropped (Note [Core calls without the GIL]).
                 let unlocked = unsafe { entry::unlock_for_elements(0, [Some(&mut a0)]) };
-                let ret = ops::max_dim(&a0, a1, a2);
+                let ret = vt::max_dim(&a0, a1, a2);
                 drop(unlocked);
                 let (v0, v1) = ret?;
                 entry::ret_named(1, vec![v0, v1])
@@ -191,7 +191,7 @@ unsafe extern "C" fn meth_add_(slf: *mut ffi::PyObject, args: *const *mut ffi::P
         let a1 = r.scalar(1)?;
         // SAFETY: only the core call runs until `unlocked` is dropped (Note [Core calls without the GIL]).
         let unlocked = unsafe { entry::unlock_for_elements(0, [Some(&mut this), Some(&mut a0)]) };
-        let ret = ops::add_plan(&this, &a0, a1).and_then(|p| p.run_into(&this));
+        let ret = vt::inplace("add_", &this, &[&*a0], |s| ops::add_plan(s, &a0, a1).and_then(|p| p.run_into(s)), |s| vt::add(s, &a0, a1));
         drop(unlocked);
         ret?;
         Ok(this_obj.to_owned().release())
@@ -201,12 +201,13 @@ unsafe extern "C" fn meth_add_(slf: *mut ffi::PyObject, args: *const *mut ffi::P
 }
 
 /// `tensor` (function):
-/// `tensor(PyObject* data, *, ScalarType? dtype=None) -> Tensor`
+/// `tensor(PyObject* data, *, ScalarType? dtype=None, bool requires_grad=False) -> Tensor`
 unsafe extern "C" fn fn_tensor(slf: *mut ffi::PyObject, args: *const *mut ffi::PyObject, nargs: ffi::Py_ssize_t, kwnames: *mut ffi::PyObject) -> *mut ffi::PyObject {
     static PARSER: PythonArgParser = PythonArgParser::new("tensor", &[
         FunctionSignature::new("tensor", false, &[
             FunctionParameter::new(&KW_DATA, ParamType::Object),
             FunctionParameter::new(&KW_DTYPE, ParamType::ScalarType).optional().default(DefaultValue::None).keyword_only(),
+            FunctionParameter::new(&KW_REQUIRES_GRAD, ParamType::Bool).default(DefaultValue::Bool(false)).keyword_only(),
         ]),
     ]);
     // SAFETY: CPython calls this function with the METH_FASTCALL | METH_KEYWORDS convention, on the module.
@@ -216,5 +217,5 @@ unsafe extern "C" fn fn_tensor(slf: *mut ffi::PyObject, args: *const *mut ffi::P
 /// `__add__`, `__radd__` (`nb_add`): `add(Tensor input, Tensor other, *, Scalar alpha=1, Tensor? out=None)`.
 unsafe extern "C" fn nb_add(a: *mut ffi::PyObject, b: *mut ffi::PyObject) -> *mut ffi::PyObject {
     // SAFETY: CPython calls a number slot of `_C.Tensor` with live operands, the GIL held.
-    unsafe { number::binary(a, b, "add", number::elementwise_worth, |x, y| ops::add(x, y, Scalar::Int(1))) }
+    unsafe { number::binary(a, b, "add", number::elementwise_worth, |x, y| vt::add(x, y, Scalar::Int(1))) }
 }

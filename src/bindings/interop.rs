@@ -180,7 +180,15 @@ pub(crate) fn tensor_numpy<'a>(
     _this_obj: Borrowed<'a>,
     this: TensorRef<'a>,
 ) -> PyResult<*mut ffi::PyObject> {
-    let _force = r.bool(0)?;
+    let force = r.bool(0)?;
+    if this.requires_grad() && !force {
+        return Err(super::errors::runtime_error(
+            "Can't call numpy() on Tensor that requires grad. Use tensor.detach().numpy() instead.",
+        ));
+    }
+    if this.requires_grad() {
+        return Ok(numpy::to_numpy(&this.detach())?.release());
+    }
     Ok(numpy::to_numpy(&this)?.release())
 }
 

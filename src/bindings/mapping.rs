@@ -12,7 +12,8 @@ use super::errors::{index_error, BindError, PyResult};
 use super::object_ptr::{Borrowed, ObjectPtr};
 use super::tensor_new::from_data;
 use super::tensor_object::{tensor_ref, unpack, wrap};
-use crate::core::ops::indexing::{index, index_int, index_put, index_put_int, IndexItem};
+use crate::core::autograd::variable_type as vt;
+use crate::core::ops::indexing::{index_put, index_put_int, IndexItem};
 use crate::core::{DType, Tensor};
 use pyo3_ffi as ffi;
 use std::ffi::c_int;
@@ -161,7 +162,7 @@ fn items_for(key: Borrowed<'_>) -> PyResult<Vec<IndexItem>> {
 
 /// What `t[key]` denotes: a view for basic indices, a copy with advanced ones.
 fn view_for(t: &Tensor, key: Borrowed<'_>) -> PyResult<Tensor> {
-    Ok(index(t, &items_for(key)?)?)
+    Ok(vt::index(t, &items_for(key)?)?)
 }
 
 unsafe extern "C" fn mp_subscript(
@@ -173,7 +174,7 @@ unsafe extern "C" fn mp_subscript(
         let (t, key) = unsafe { (tensor_ref(Borrowed::from_ptr(slf)), Borrowed::from_ptr(key)) };
         if is_exact_int(key) {
             // `t[3]`: one select, no index-item list (torch's getitem fast path for an int).
-            return Ok(wrap(index_int(&t, convert::to_i64(key)?)?)?.release());
+            return Ok(wrap(vt::index_int(&t, convert::to_i64(key)?)?)?.release());
         }
         Ok(wrap(view_for(&t, key)?)?.release())
     })
@@ -202,10 +203,12 @@ unsafe extern "C" fn mp_ass_subscript(
             // `t[3] = 2.0`: convert the number (overflow-checked), select, fill; no 0-dim value
             // tensor and no index-item list (torch's setitem fast path for an int key).
             let (i, v) = (convert::to_i64(key)?, convert::number_to_scalar(value)?);
+            vt::check_setitem(&t, None)?;
             index_put_int(&t, i, v)?;
             return Ok(0);
         }
         let items = items_for(key)?;
+        vt::check_setitem(&t, unpack(value).as_deref())?;
         if let Some(src) = unpack(value) {
             index_put(&t, &items, &src)?;
         } else if convert::is_number(value) {

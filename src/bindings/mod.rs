@@ -20,6 +20,7 @@ pub mod convert;
 pub mod dtype_object;
 pub mod external;
 pub mod generator_object;
+pub mod node_object;
 pub mod structseq;
 pub mod tensor_object;
 
@@ -34,6 +35,7 @@ pub mod override_protocol;
 pub mod write_out;
 
 // Layer 3 — entry points: the functions, methods and slots CPython calls.
+pub mod autograd_methods;
 pub mod c_api;
 pub mod c_view;
 pub mod generated;

@@ -66,6 +66,7 @@ unsafe fn init() -> PyResult<ObjectPtr> {
     let mut methods: Vec<ffi::PyMethodDef> = Vec::new();
     methods.extend_from_slice(super::generated::functions());
     methods.extend(super::testing::functions());
+    methods.extend(super::autograd_methods::functions());
     methods.push(METHODS_END);
     // The table lives for the life of the process (CPython keeps pointers into it).
     let methods = Box::leak(methods.into_boxed_slice());
@@ -79,6 +80,8 @@ unsafe fn init() -> PyResult<ObjectPtr> {
         super::tensor_type::init(m.as_ptr())?;
         super::structseq::init(m.as_ptr(), super::generated::return_types())?;
         super::generator_methods::init(m.as_ptr(), super::generated::generator_methods())?;
+        super::node_object::init(m.as_ptr())?;
+        super::autograd_methods::init(m.as_ptr())?;
         add_object(m.as_ptr(), "_py_debug", py_bool(cfg!(py_debug)))?;
         add_object(m.as_ptr(), "_nn", nn_module()?)?;
         // The C API table for other extensions (include/tensorbind.h, `tb_import_api`).

@@ -67,6 +67,8 @@ impl StaticType {
             (*t).tp_traverse = spec.traverse;
             (*t).tp_clear = spec.clear;
             (*t).tp_repr = spec.repr;
+            (*t).tp_getattro = spec.getattro;
+            (*t).tp_call = spec.call;
             (*t).tp_hash = spec.hash;
             (*t).tp_richcompare = spec.richcompare;
             (*t).tp_iter = spec.iter;
@@ -107,6 +109,10 @@ pub struct TypeSpec {
     pub traverse: Option<ffi::traverseproc>,
     pub clear: Option<ffi::inquiry>,
     pub repr: Option<ffi::reprfunc>,
+    /// `tp_getattro`; None inherits the base's (the generic lookup).
+    pub getattro: Option<ffi::getattrofunc>,
+    /// `tp_call`: instances are callable.
+    pub call: Option<ffi::ternaryfunc>,
     pub hash: Option<ffi::hashfunc>,
     pub richcompare: Option<ffi::richcmpfunc>,
     pub iter: Option<ffi::getiterfunc>,
@@ -140,6 +146,8 @@ impl TypeSpec {
             traverse: None,
             clear: None,
             repr: None,
+            getattro: None,
+            call: None,
             hash: None,
             richcompare: None,
             iter: None,

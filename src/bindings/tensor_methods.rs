@@ -7,7 +7,6 @@
 //! Layer 3 (entry points): see src/bindings/mod.rs.
 
 use super::convert;
-use super::describe;
 use super::dtype_object::wrap_dtype;
 use super::errors::{BindError, PyResult};
 use super::object_ptr::{Borrowed, ObjectPtr};
@@ -66,46 +65,6 @@ unsafe extern "C" fn get_base(slf: *mut ffi::PyObject, _: *mut c_void) -> *mut f
         match t.base() {
             Some(b) => Ok(wrap(b.clone())?.release()),
             None => Ok(super::object_ptr::none().release()),
-        }
-    })
-}
-
-unsafe extern "C" fn get_grad(slf: *mut ffi::PyObject, _: *mut c_void) -> *mut ffi::PyObject {
-    crate::handle_errors!({
-        // SAFETY: getter of `_C.Tensor`.
-        let t = unsafe { this(slf) };
-        match t.grad() {
-            Some(g) => Ok(wrap(g)?.release()),
-            None => Ok(super::object_ptr::none().release()),
-        }
-    })
-}
-
-unsafe extern "C" fn set_grad(
-    slf: *mut ffi::PyObject,
-    value: *mut ffi::PyObject,
-    _: *mut c_void,
-) -> std::ffi::c_int {
-    crate::handle_errors!({
-        // SAFETY: setter of `_C.Tensor`; `value` is NULL (`del t.grad`) or a live borrowed object.
-        let t = unsafe { this(slf) };
-        // SAFETY: identity comparison with the `None` singleton.
-        if value.is_null() || value == unsafe { ffi::Py_None() } {
-            t.set_grad(None)?;
-            return Ok(0);
-        }
-        // SAFETY: a live borrowed object.
-        let v = unsafe { Borrowed::from_ptr(value) };
-        match super::tensor_object::unpack(v) {
-            Some(g) => {
-                t.set_grad(Some(g.clone()))?;
-                Ok(0)
-            }
-            // torch: TypeError: assigned grad expected to be a Tensor or None but got grad of type str
-            None => Err(super::errors::type_error(format!(
-                "assigned grad expected to be a Tensor or None but got grad of type {}",
-                describe::type_name(v)
-            ))),
         }
     })
 }
@@ -332,12 +291,6 @@ pub fn getset_table() -> Vec<ffi::PyGetSetDef> {
         getter(c"ndim", get_ndim, c"The number of dims, as an int (torch.Tensor.ndim)."),
         getter(c"T", get_t, c"A view with all dims reversed (torch.Tensor.T)."),
         getter(c"_base", get_base, c"For a view, the tensor it views (the root of a chain of views); None otherwise (torch.Tensor._base)."),
-        getset(
-            c"grad",
-            get_grad,
-            Some(set_grad),
-            c"A tensor stored with this one, of the same shape and dtype, or None (torch.Tensor.grad; no autograd fills it here). Assigning a tensor of another dtype or shape raises RuntimeError; anything but a tensor or None raises TypeError.",
-        ),
         // Static types get no `__dict__` descriptor from CPython; the generic pair reads and
         // replaces the instance dict at `tp_dictoffset`.
         getset(

@@ -226,7 +226,7 @@ fn buffer_as_sequence(data: Borrowed<'_>, dtype: Option<DType>) -> PyResult<Opti
     Ok(Some(t))
 }
 
-/// `_C.tensor(data, *, dtype=None)`: the body of the entry point generated from the schema
+/// `_C.tensor(data, *, dtype=None, requires_grad=False)`: the body of the entry point generated from the schema
 /// (`manual_binding: METH_FASTCALL tensor_new::tensor`), which parses the arguments.
 pub(crate) fn tensor(r: &ParsedArgs<'_>) -> PyResult<*mut ffi::PyObject> {
     let dtype = r.optional_scalar_type(1)?;
@@ -245,7 +245,15 @@ pub(crate) fn tensor(r: &ParsedArgs<'_>) -> PyResult<*mut ffi::PyObject> {
             return Err(BindError::Python);
         }
     }
-    Ok(wrap(from_data(data, dtype, "tensor")?)?.release())
+    let requires_grad = r.bool(2)?;
+    let t = from_data(data, dtype, "tensor")?;
+    Ok(
+        wrap(crate::core::autograd::variable_type::with_requires_grad(
+            t,
+            requires_grad,
+        )?)?
+        .release(),
+    )
 }
 
 /// torch's warning for `torch.tensor(a_tensor)` (torch/csrc/utils/tensor_new.cpp, `tensor_ctor`).

@@ -79,9 +79,12 @@ pub unsafe fn init(module: *mut ffi::PyObject) -> PyResult<()> {
     let mut methods: Vec<ffi::PyMethodDef> = Vec::new();
     methods.extend_from_slice(super::generated::tensor_methods());
     methods.extend(super::tensor_methods::hand_written_methods());
+    methods.extend(super::autograd_methods::tensor_methods());
     methods.push(METHODS_END);
     let methods = Box::leak(methods.into_boxed_slice());
-    let getset = Box::leak(super::tensor_methods::getset_table().into_boxed_slice());
+    let mut getset = super::autograd_methods::tensor_getset();
+    getset.extend(super::tensor_methods::getset_table());
+    let getset = Box::leak(getset.into_boxed_slice());
     crate::core::tensor::set_pyobj_release_hook(release_pyobj);
     // SAFETY: single-threaded initialisation under the GIL; the statics are not yet shared.
     unsafe {

@@ -302,6 +302,12 @@ pub fn format_tensor(t: &Tensor, module: &str) -> String {
         }
         tensor_str(t, indent)
     };
+    // torch's autograd suffix: the node that made the tensor, or the leaf's flag.
+    if let Some(node) = t.grad_fn() {
+        suffixes.push(format!("grad_fn=<{}>", node.name()));
+    } else if t.requires_grad() {
+        suffixes.push("requires_grad=True".to_string());
+    }
     add_suffixes(format!("{PREFIX}{body}"), &suffixes, indent)
 }
 

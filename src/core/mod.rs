@@ -15,6 +15,7 @@
 //! change after creation, so such a program gets torn element values, never a wild access.
 //! A view's geometry is checked against its storage when it is made (`Tensor::as_strided`).
 
+pub mod autograd;
 pub mod dtype;
 pub mod error;
 pub mod format;

@@ -4,6 +4,7 @@
 
 mod overlap;
 
+use super::autograd::meta::{AutogradMeta, MetaInner};
 use super::dtype::{DType, Element};
 use super::error::{Error, Result};
 use super::iter::{strided_for_each, strided_rows};
@@ -12,7 +13,7 @@ use super::sizes_strides::SizesAndStrides;
 use super::storage::{ExternalOwner, ExternalStorage, Storage};
 use std::cell::UnsafeCell;
 use std::ffi::c_void;
-use std::sync::atomic::{AtomicIsize, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicIsize, AtomicPtr, AtomicU32, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, OnceLock};
 
 /// Number of tensor implementations (`TensorImpl`) alive in the process. The refleak run checks
@@ -33,6 +34,19 @@ pub struct Tensor {
     inner: Arc<TensorImpl>,
 }
 
+/// A handle that does not keep its tensor alive (saved outputs of autograd nodes).
+#[derive(Clone)]
+pub struct WeakTensor {
+    inner: std::sync::Weak<TensorImpl>,
+}
+
+impl WeakTensor {
+    /// The tensor, if it is still alive.
+    pub fn upgrade(&self) -> Option<Tensor> {
+        self.inner.upgrade().map(|inner| Tensor { inner })
+    }
+}
+
 /// The tensor itself: `sizes`, `strides` (in elements, possibly 0 for broadcast dimensions) and
 /// an element `offset` into storage shared by its views (Note [Small tensors]), holding elements
 /// of `dtype`, plus what Rust keeps for a tensor besides its data: the base of a view, the `grad`
@@ -46,11 +60,19 @@ pub struct TensorImpl {
     /// Set on 0-dim tensors made from a Python number by the binding layer, so that type promotion
     /// treats them as "weak" operands (torch's `is_wrapped_number`).
     wrapped_number: bool,
+    /// Set on a `detach()`ed alias of a non-view: `base` then names the tensor whose version
+    /// counter it shares, and is not a `_base` (core Note [Version counter]).
+    detached: bool,
+    /// The version counter (torch's `_version`) of a tensor that is not a view and not a
+    /// detached alias; the others read their root's (core Note [Version counter]). In what was
+    /// padding after `dtype`.
+    version: AtomicU32,
     /// For a view: the tensor it views (the root, never itself a view), as torch's `_base`.
     base: Option<Tensor>,
-    /// torch's `.grad`: a tensor of the same shape and dtype, set and read by the user. Read and
-    /// written only with `GRAD_LOCK` held (or through `&mut self`).
-    grad: UnsafeCell<Option<Tensor>>,
+    /// The autograd metadata (`requires_grad`, `.grad`, `grad_fn`, ...), allocated the first
+    /// time one is set and never replaced until the tensor dies: NULL for a tensor that never
+    /// took part in autograd (core Note [Lazy autograd metadata]).
+    autograd: AtomicPtr<AutogradMeta>,
     pyobj: PyObjectSlot,
 }
 
@@ -226,46 +248,52 @@ impl Dying<'_> {
         let mut t = Tensor::from_parts(storage, geometry, imp.offset, imp.dtype, imp.base.take());
         let fresh = Arc::get_mut(&mut t.inner).expect("a fresh tensor has one handle");
         fresh.wrapped_number = imp.wrapped_number;
-        *fresh.grad.get_mut() = imp.grad.get_mut().take();
+        fresh.detached = imp.detached;
+        *fresh.version.get_mut() = *imp.version.get_mut();
+        *fresh.autograd.get_mut() = std::mem::replace(imp.autograd.get_mut(), std::ptr::null_mut());
         t
     }
 }
 
 thread_local! {
-    /// How many `TensorImpl::drop`s releasing a gradient are nested on this thread, and the
-    /// gradients whose release was put off because the nesting got deep (Note [Deep drops]).
+    /// How many deferred-drop releases (`release_deep`) are nested on this thread, and the
+    /// values whose release was put off because the nesting got deep (Note [Deep drops]).
     static DROP_DEPTH: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
-    static DEFERRED_DROPS: std::cell::RefCell<Vec<Tensor>> = const { std::cell::RefCell::new(Vec::new()) };
+    static DEFERRED_DROPS: std::cell::RefCell<Vec<Box<dyn std::any::Any>>> = const { std::cell::RefCell::new(Vec::new()) };
 }
 
-/// Nested gradient releases beyond this depth are deferred (Note [Deep drops]).
+/// Nested releases beyond this depth are deferred (Note [Deep drops]).
 const MAX_DROP_DEPTH: usize = 64;
 
 // Note [Deep drops]
 // ~~~~~~~~~~~~~~~~~
 // A tensor owns its `grad`, which owns its own `grad`, and so on: `y.grad = x; x = y` a million
 // times builds a chain a million links deep, and a recursive drop of it overflows the C stack.
+// Autograd graphs are the same (a node owns the edges to its inputs' nodes, which own theirs; a
+// tensor owns its `grad_fn`): dropping the output of a 10^6-op chain frees 10^6 nodes.
 // The recursion can also pass through Python (a link's Python object is re-homed and freed by
-// the release hook, and freeing it drops the link's new tensor). So `TensorImpl::drop` counts how
-// deeply releases of gradients nest on this thread; past `MAX_DROP_DEPTH` it hands the gradient
-// to a thread-local list instead, which the outermost release empties, one link at a time
-// (CPython's trashcan, for Rust drops). Nothing is lost or reordered that anyone could observe:
-// the deferred tensors have no other handle, and they are freed before the outermost drop
-// returns.
+// the release hook, and freeing it drops the link's new tensor). So every owner of such a chain
+// (`TensorImpl::drop` for its autograd metadata, `Node::drop` for its edges and saved values)
+// releases it through `release_deep`, which counts how deeply such releases nest on this thread;
+// past `MAX_DROP_DEPTH` it hands the value to a thread-local list instead, which the outermost
+// release empties, one link at a time (CPython's trashcan, for Rust drops). Nothing is lost or
+// reordered that anyone could observe: the deferred values have no other owner, and they are
+// freed before the outermost drop returns.
 
-/// Release `g`, a tensor's gradient, without letting nested releases grow the stack beyond
-/// `MAX_DROP_DEPTH` levels (Note [Deep drops]).
-fn release_grad(g: Tensor) {
+/// Release `x` (a tensor's autograd metadata, a node's edges...) without letting nested
+/// releases grow the stack beyond `MAX_DROP_DEPTH` levels (Note [Deep drops]).
+pub(crate) fn release_deep<T: 'static>(x: T) {
     let depth = match DROP_DEPTH.try_with(|d| d.get()) {
         Ok(d) => d,
-        Err(_) => return drop(g), // thread-local storage torn down: the thread is exiting
+        Err(_) => return drop(x), // thread-local storage torn down: the thread is exiting
     };
     if depth >= MAX_DROP_DEPTH {
-        DEFERRED_DROPS.with(|q| q.borrow_mut().push(g));
+        let boxed: Box<dyn std::any::Any> = Box::new(x);
+        DEFERRED_DROPS.with(|q| q.borrow_mut().push(boxed));
         return;
     }
     DROP_DEPTH.with(|d| d.set(depth + 1));
-    drop(g);
+    drop(x);
     if depth == 0 {
         // Outermost: free what deeper levels put off, each at depth 1 again.
         while let Some(t) = DEFERRED_DROPS.with(|q| q.borrow_mut().pop()) {
@@ -286,8 +314,11 @@ impl Drop for TensorImpl {
                 hook(p, &mut Dying { imp: self });
             }
         }
-        if let Some(g) = self.grad.get_mut().take() {
-            release_grad(g);
+        let meta = std::mem::replace(self.autograd.get_mut(), std::ptr::null_mut());
+        if !meta.is_null() {
+            // SAFETY: a non-NULL `autograd` is a `Box::into_raw` this tensor owns (set once in
+            // `autograd_meta_or_init`, moved only by `salvage`, which leaves NULL behind).
+            release_deep(unsafe { Box::from_raw(meta) });
         }
     }
 }
@@ -392,8 +423,10 @@ impl Tensor {
                 offset,
                 dtype,
                 wrapped_number: false,
+                detached: false,
+                version: AtomicU32::new(0),
                 base,
-                grad: UnsafeCell::new(None),
+                autograd: AtomicPtr::new(std::ptr::null_mut()),
                 pyobj: PyObjectSlot {
                     bits: AtomicUsize::new(0),
                 },
@@ -784,7 +817,10 @@ impl Tensor {
         strides: impl AsRef<[isize]>,
         offset: usize,
     ) -> Tensor {
-        let base = self.base.clone().unwrap_or_else(|| self.clone());
+        let base = match &self.base {
+            Some(b) if !self.detached => b.clone(),
+            _ => self.clone(),
+        };
         self.restride(sizes.as_ref(), strides.as_ref(), offset, Some(base))
     }
 
@@ -850,6 +886,9 @@ impl Tensor {
 
     /// The tensor this one is a view of (torch's `_base`), or `None` for a non-view.
     pub fn base(&self) -> Option<&Tensor> {
+        if self.detached {
+            return None;
+        }
         self.base.as_ref()
     }
 
@@ -869,11 +908,58 @@ impl Tensor {
         Arc::strong_count(&self.inner)
     }
 
+    /// This tensor's autograd metadata, if it has any (core Note [Lazy autograd metadata]).
+    #[inline(always)]
+    pub fn autograd_meta(&self) -> Option<&AutogradMeta> {
+        let p = self.autograd.load(Ordering::Acquire);
+        // SAFETY: a non-NULL pointer is a live box owned by this tensor, never replaced or
+        // freed while a handle exists (freed only in `drop`, moved only by `salvage`).
+        (!p.is_null()).then(|| unsafe { &*p })
+    }
+
+    /// This tensor's autograd metadata, allocated now if it has none.
+    pub fn autograd_meta_or_init(&self) -> &AutogradMeta {
+        if let Some(m) = self.autograd_meta() {
+            return m;
+        }
+        let fresh = Box::into_raw(Box::new(AutogradMeta::default()));
+        match self.autograd.compare_exchange(
+            std::ptr::null_mut(),
+            fresh,
+            Ordering::AcqRel,
+            Ordering::Acquire,
+        ) {
+            // SAFETY: just stored; owned by this tensor from now on (see `autograd_meta`).
+            Ok(_) => unsafe { &*fresh },
+            Err(existing) => {
+                // SAFETY: `fresh` was never shared; `existing` is the winner, as above.
+                unsafe {
+                    drop(Box::from_raw(fresh));
+                    &*existing
+                }
+            }
+        }
+    }
+
+    /// Run `f` on this tensor's metadata fields with `GRAD_LOCK` held (`None`: no metadata).
+    pub(crate) fn with_meta<R>(&self, f: impl FnOnce(Option<&mut MetaInner>) -> R) -> R {
+        let _guard = GRAD_LOCK.lock().unwrap_or_else(|e| e.into_inner());
+        // SAFETY: `MetaInner` is only accessed with `GRAD_LOCK` held.
+        f(self.autograd_meta().map(|m| unsafe { m.inner_mut() }))
+    }
+
+    /// Run `f` on this tensor's metadata fields (allocated if need be) with `GRAD_LOCK` held.
+    pub(crate) fn with_meta_init<R>(&self, f: impl FnOnce(&mut MetaInner) -> R) -> R {
+        let m = self.autograd_meta_or_init();
+        let _guard = GRAD_LOCK.lock().unwrap_or_else(|e| e.into_inner());
+        // SAFETY: `MetaInner` is only accessed with `GRAD_LOCK` held.
+        f(unsafe { m.inner_mut() })
+    }
+
     /// The `grad` slot (torch's `.grad`): another handle to the stored tensor, if any.
     pub fn grad(&self) -> Option<Tensor> {
-        let _guard = GRAD_LOCK.lock().unwrap_or_else(|e| e.into_inner());
-        // SAFETY: `grad` is only accessed with `GRAD_LOCK` held (or through `&mut self`).
-        unsafe { (*self.grad.get()).clone() }
+        self.autograd_meta()?;
+        self.with_meta(|m| m.and_then(|m| m.grad.clone()))
     }
 
     /// Set or clear the `grad` slot. torch's checks: the gradient must have this tensor's dtype
@@ -883,35 +969,54 @@ impl Tensor {
             if g.same_tensor(self) {
                 return Err(Error::runtime("can't assign Variable as its own grad"));
             }
-            if g.dtype != self.dtype {
-                return Err(Error::runtime("assigned grad has data of a different type"));
-            }
+            // torch 2.15's texts (the size is checked first).
             if g.sizes() != self.sizes() {
-                return Err(Error::runtime("assigned grad has data of a different size"));
+                let fmt = |s: &[usize]| {
+                    let v: Vec<String> = s.iter().map(|x| x.to_string()).collect();
+                    format!("[{}]", v.join(", "))
+                };
+                return Err(Error::runtime(format!(
+                    "attempting to assign a gradient of size '{}' to a tensor of size '{}'. Please ensure that the gradient and the tensor are the same size",
+                    fmt(g.sizes()),
+                    fmt(self.sizes())
+                )));
+            }
+            if g.dtype != self.dtype {
+                let cpp = match g.dtype {
+                    DType::Bool => "bool",
+                    DType::UInt8 => "unsigned char",
+                    DType::Int8 => "signed char",
+                    DType::Int16 => "short int",
+                    DType::Int32 => "int",
+                    DType::Int64 => "long int",
+                    DType::Float32 => "float",
+                    DType::Float64 => "double",
+                };
+                return Err(Error::runtime(format!(
+                    "attempting to assign a gradient with dtype '{cpp}' to a tensor with grad_dtype '{}'. The gradient must match the tensor's grad_dtype (defaults to the tensor's dtype). You can set the tensor's grad_dtype attribute with a specific dtype, or None to allow any dtype. Set grad_dtype with caution. Diverging the dtypes of a tensor and its gradient may break downstream systems that assume they match.",
+                    self.dtype.scalar_type_name()
+                )));
             }
         }
-        let old = {
-            let _guard = GRAD_LOCK.lock().unwrap_or_else(|e| e.into_inner());
-            // SAFETY: `grad` is only accessed with `GRAD_LOCK` held (or through `&mut self`).
-            unsafe { std::mem::replace(&mut *self.grad.get(), grad) }
-        };
-        drop(old); // released after the lock, so a Python object it owns is freed without it held
+        self.set_grad_unchecked(grad);
         Ok(())
+    }
+
+    /// Set or clear the `grad` slot without checks (the engine's accumulation).
+    pub(crate) fn set_grad_unchecked(&self, grad: Option<Tensor>) {
+        if grad.is_none() && self.autograd_meta().is_none() {
+            return;
+        }
+        let old = self.with_meta_init(|m| std::mem::replace(&mut m.grad, grad));
+        drop(old); // released after the lock, so a Python object it owns is freed without it held
     }
 
     /// Move this tensor's gradient, unchecked, to `to` (whose own gradient is dropped): for a
     /// tensor that takes over another's identity (an `out=` tensor given new geometry keeps its
     /// `.grad`, as torch's in-place resize does).
     pub fn transfer_grad_to(&self, to: &Tensor) {
-        let old = {
-            let _guard = GRAD_LOCK.lock().unwrap_or_else(|e| e.into_inner());
-            // SAFETY: `grad` is only accessed with `GRAD_LOCK` held (or through `&mut self`).
-            unsafe {
-                let moved = (*self.grad.get()).take();
-                std::mem::replace(&mut *to.grad.get(), moved)
-            }
-        };
-        drop(old); // released after the lock (it may own a Python object)
+        let moved = self.with_meta(|m| m.and_then(|m| m.grad.take()));
+        to.set_grad_unchecked(moved);
     }
 
     /// How many handles to `other` this tensor holds: as its `_base`, and as the owner of its
@@ -924,11 +1029,10 @@ impl Tensor {
 
     /// True when this tensor's gradient is `t` itself.
     pub fn grad_is(&self, t: &Tensor) -> bool {
-        let _guard = GRAD_LOCK.lock().unwrap_or_else(|e| e.into_inner());
-        // SAFETY: `grad` is only accessed with `GRAD_LOCK` held (or through `&mut self`).
-        unsafe { &*self.grad.get() }
-            .as_ref()
-            .is_some_and(|g| g.same_tensor(t))
+        self.with_meta(|m| {
+            m.and_then(|m| m.grad.as_ref())
+                .is_some_and(|g| g.same_tensor(t))
+        })
     }
 
     /// How many handles to this tensor its own gradient holds — as its `_base` or as the owner
@@ -936,15 +1040,91 @@ impl Tensor {
     /// with this tensor's `grad` (`a.grad = a.view(...)` is a reference cycle otherwise); 0 when
     /// there is no gradient or something else holds it.
     pub fn handles_held_by_own_grad(&self) -> usize {
-        let _guard = GRAD_LOCK.lock().unwrap_or_else(|e| e.into_inner());
-        // SAFETY: `grad` is only accessed with `GRAD_LOCK` held (or through `&mut self`).
-        let Some(g) = (unsafe { &*self.grad.get() }) else {
-            return 0;
-        };
-        if g.use_count() != 1 {
-            return 0;
+        self.with_meta(|m| {
+            let Some(g) = m.and_then(|m| m.grad.as_ref()) else {
+                return 0;
+            };
+            if g.use_count() != 1 {
+                return 0;
+            }
+            g.handles_to(self)
+        })
+    }
+
+    // ----- version counter, detach, weak handles (core Note [Version counter]) -----------------
+
+    /// The tensor whose counter this one reads: its base (for a view or detached alias), else
+    /// itself.
+    #[inline(always)]
+    fn version_owner(&self) -> &TensorImpl {
+        match &self.base {
+            Some(b) => match &b.base {
+                // A view of a detached alias names the alias as its base; one more step.
+                Some(bb) => &bb.inner,
+                None => &b.inner,
+            },
+            None => &self.inner,
         }
-        g.handles_to(self)
+    }
+
+    /// torch's `_version`: how many in-place writes this tensor, its views and its detached
+    /// aliases have had.
+    pub fn version(&self) -> u32 {
+        self.version_owner().version.load(Ordering::Relaxed)
+    }
+
+    /// Count one in-place write (every in-place kernel calls this, also under no_grad).
+    #[inline(always)]
+    pub fn bump_version(&self) {
+        self.version_owner().version.fetch_add(1, Ordering::Relaxed);
+    }
+
+    /// torch's `detach()`: a new tensor over the same elements, with no autograd history,
+    /// sharing this tensor's version counter (a view stays a view of the same base).
+    pub fn detach_alias(&self) -> Tensor {
+        if self.base().is_some() || self.detached {
+            return self.alias_keeping_base();
+        }
+        let mut t = self.restride(
+            self.sizes(),
+            self.strides(),
+            self.offset,
+            Some(self.clone()),
+        );
+        let imp = Arc::get_mut(&mut t.inner).expect("a fresh tensor has one handle");
+        imp.detached = true;
+        imp.wrapped_number = self.wrapped_number;
+        t
+    }
+
+    fn alias_keeping_base(&self) -> Tensor {
+        let mut t = self.restride(self.sizes(), self.strides(), self.offset, self.base.clone());
+        let imp = Arc::get_mut(&mut t.inner).expect("a fresh tensor has one handle");
+        imp.detached = self.detached;
+        t
+    }
+
+    /// torch's `.data`: a new tensor over the same elements with no autograd history and a
+    /// version counter of its own (starting at 0).
+    pub fn data_alias(&self) -> Tensor {
+        self.restride(self.sizes(), self.strides(), self.offset, None)
+    }
+
+    /// A tensor over the same elements that holds no handle to `self` (so a node may keep it
+    /// without a reference cycle through `self`'s `grad_fn`): `self`'s heap storage shared, or
+    /// a copy of inline data. No autograd history; version counter of its own.
+    pub fn data_without_owner(&self) -> Result<Tensor> {
+        match &self.storage {
+            StorageRef::Inline { .. } | StorageRef::Of(_) => self.clone_data(),
+            _ => Ok(self.restride(self.sizes(), self.strides(), self.offset, None)),
+        }
+    }
+
+    /// A weak handle: does not keep the tensor alive (`WeakTensor::upgrade`).
+    pub fn downgrade(&self) -> WeakTensor {
+        WeakTensor {
+            inner: Arc::downgrade(&self.inner),
+        }
     }
 
     /// An identifier of the storage, equal for tensors that share it (while it is alive).
@@ -1257,6 +1437,28 @@ mod tests {
         assert_eq!(w.item().unwrap(), Scalar::Float(7.0));
         let big = Tensor::zeros(&[5], DType::Float32).unwrap();
         assert!(matches!(big.storage, StorageRef::Heap(_)));
+    }
+
+    #[test]
+    fn autograd_fields_fit_in_the_old_layout() {
+        // Note [Lazy autograd metadata]: the autograd word replaced the `grad` slot and the
+        // version counter and `detached` flag sit in padding, so a tensor is no larger than
+        // before autograd.
+        #[allow(dead_code)]
+        struct BeforeAutograd {
+            storage: StorageRef,
+            geometry: SizesAndStrides,
+            offset: usize,
+            dtype: DType,
+            wrapped_number: bool,
+            base: Option<Tensor>,
+            grad: UnsafeCell<Option<Tensor>>,
+            pyobj: PyObjectSlot,
+        }
+        assert_eq!(
+            std::mem::size_of::<TensorImpl>(),
+            std::mem::size_of::<BeforeAutograd>()
+        );
     }
 
     #[test]

@@ -97,3 +97,30 @@ def test_batch_norm_updates_running_stats_in_place():
     # mean (2, 4), unbiased var (2, 8): r = 0.5 r + 0.5 stat
     assert m.tolist() == pytest.approx([1.0, 2.0])
     assert v.tolist() == pytest.approx([1.5, 4.5])
+
+
+def test_linear_cross_entropy_mse_are_differentiable():
+    # Expected values from torch 2.15 (same script run against torch): F.linear, F.cross_entropy
+    # (class indices) and F.mse_loss take their differentiable composites when an input
+    # requires grad (their own backward kernels are pending in src/derivatives.yaml).
+    x = _C.tensor([[0.5, -1.0, 2.0], [1.5, 0.25, -0.75]], dtype=_C.float64, requires_grad=True)
+    W = _C.tensor([[0.1, 0.2, -0.3], [0.4, -0.5, 0.6]], dtype=_C.float64, requires_grad=True)
+    b = _C.tensor([0.01, -0.02], dtype=_C.float64, requires_grad=True)
+    y = F.linear(x, W, b)
+    target = _C.tensor([[1.0, 2.0], [3.0, 4.0]], dtype=_C.float64)
+    loss = F.cross_entropy(y, _C.tensor([1, 0])) + F.mse_loss(y, target, reduction="sum")
+    loss.backward()
+    assert loss.item() == pytest.approx(25.86692925205898, rel=1e-12)
+    want_x = [[-0.4541793440365493, -0.5522481972480519, 0.8694619678903523],
+              [-3.649881050264764, 2.8310557839511157, -3.077643150794292]]
+    want_W = [[-9.71362917528193, 2.114303061765473, -2.8968403320849156],
+              [-11.826370824718069, -1.6743030617654724, 5.296840332084915]]
+    want_b = [-8.773132018995621, -8.066867981004377]
+    for got, want in ((x.grad, want_x), (W.grad, want_W), (b.grad, want_b)):
+        assert _C.allclose(got, _C.tensor(want, dtype=_C.float64), rtol=1e-12, atol=1e-12)
+    # Without grad the kernels run and agree with the composites.
+    with _C.no_grad():
+        y2 = F.linear(x, W, b)
+        assert _C.allclose(y2, y.detach(), rtol=1e-12, atol=1e-12)
+        assert F.cross_entropy(y2, _C.tensor([1, 0])).item() == pytest.approx(
+            F.cross_entropy(y, _C.tensor([1, 0])).item(), rel=1e-12)

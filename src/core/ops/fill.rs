@@ -20,11 +20,12 @@ pub fn fill_(self_: &Tensor, value: &Tensor) -> Result<()> {
     }
     let v = value.item()?;
     if value.is_wrapped_number() {
-        self_.fill_(v)
+        self_.fill_(v)?;
     } else {
         self_.fill_cast(v);
-        Ok(())
     }
+    self_.bump_version();
+    Ok(())
 }
 
 /// `self.copy_(src, non_blocking=False)`: write `src` into `self`, broadcasting `src` to
@@ -44,12 +45,15 @@ pub fn copy_(self_: &Tensor, src: &Tensor, non_blocking: bool) -> Result<()> {
             shape
         )));
     }
-    self_.copy_from(src)
+    self_.copy_from(src)?;
+    self_.bump_version();
+    Ok(())
 }
 
 /// `self.zero_()`: set every element to zero. Mirrors `Tensor.zero_`.
 pub fn zero_(self_: &Tensor) -> Result<()> {
     self_.fill_cast(Scalar::Int(0));
+    self_.bump_version();
     Ok(())
 }
 

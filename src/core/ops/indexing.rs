@@ -104,6 +104,7 @@ pub fn index_int(input: &Tensor, i: i64) -> Result<Tensor> {
 pub fn index_put_int(input: &Tensor, i: i64, value: crate::core::Scalar) -> Result<()> {
     crate::dispatch!(input.dtype(), T => value.to_checked::<T>().map(|_| ()))?;
     index_int(input, i)?.fill_cast(value);
+    input.bump_version();
     Ok(())
 }
 
@@ -457,6 +458,12 @@ pub fn index(input: &Tensor, items: &[IndexItem]) -> Result<Tensor> {
 /// with a single mask, which torch routes to `masked_fill_` and converts. Repeated indices
 /// write in order (the last one wins). Errors of `index` apply.
 pub fn index_put(input: &Tensor, items: &[IndexItem], values: &Tensor) -> Result<()> {
+    index_put_unversioned(input, items, values)?;
+    input.bump_version();
+    Ok(())
+}
+
+fn index_put_unversioned(input: &Tensor, items: &[IndexItem], values: &Tensor) -> Result<()> {
     let (view, advanced) = apply_basic(input, items)?;
     if advanced.is_empty() && values.dim() == 0 && view.sizes() != values.sizes() {
         // torch's `copy_to`: a 0-dim value fills (no check for an expanded destination).
@@ -524,6 +531,58 @@ pub fn index_put(input: &Tensor, items: &[IndexItem], values: &Tensor) -> Result
             unsafe { *dst.offset(v) = *src.offset(r) }
         });
     });
+    Ok(())
+}
+
+/// `input[items] += values` with repeated indices accumulating (torch's `index_put_(...,
+/// accumulate=True)`), for floating-point `input` and `values` of its dtype: the backward of
+/// `t[items]` (core autograd, formulas.rs). Errors of `index`.
+pub fn index_put_accumulate(input: &Tensor, items: &[IndexItem], values: &Tensor) -> Result<()> {
+    let (view, advanced) = apply_basic(input, items)?;
+    let values = if values.dtype() != view.dtype() {
+        values.to_dtype(view.dtype())?
+    } else {
+        values.clone()
+    };
+    if advanced.is_empty() {
+        return crate::core::ops::add_plan(&view, &values, crate::core::Scalar::Int(1))?
+            .run_into(&view);
+    }
+    let plan = Plan::new(&view, &advanced)?;
+    let shape = plan.result_shape();
+    let vstrides = values.broadcast_strides(&shape).map_err(|_| {
+        Error::runtime(format!(
+            "shape mismatch: value tensor of shape {:?} cannot be broadcast to indexing result of shape {:?}",
+            values.sizes(),
+            shape
+        ))
+    })?;
+    let values = if values.shares_storage(input) {
+        values.clone_data()?
+    } else {
+        values
+    };
+    macro_rules! acc {
+        ($t:ty) => {{
+            let (dst, src) = (view.data_ptr::<$t>(), values.data_ptr::<$t>());
+            plan.walk(&vstrides, |v, r| {
+                // SAFETY: as in `index_put`: `v` is a bounds-checked offset of `view`, `r` one of
+                // `values` (its own broadcast strides), which shares no memory with `view`.
+                unsafe { *dst.offset(v) += *src.offset(r) }
+            });
+        }};
+    }
+    match view.dtype() {
+        DType::Float32 => acc!(f32),
+        DType::Float64 => acc!(f64),
+        d => {
+            return Err(Error::runtime(format!(
+                "index_put_ with accumulate=True: unsupported dtype {}",
+                d.scalar_type_name()
+            )))
+        }
+    }
+    input.bump_version();
     Ok(())
 }
 

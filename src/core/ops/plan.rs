@@ -101,11 +101,14 @@ impl<'a, K: Kernel> Plan<'a, K> {
     #[inline]
     pub fn run_into(self, out: &Tensor) -> Result<()> {
         if check_output(out, &self.shape, self.dtype, &self.inputs)? {
-            (self.kernel)(out, false)
+            (self.kernel)(out, false)?;
         } else {
             let tmp = self.run()?;
-            out.copy_from(&tmp)
+            out.copy_from(&tmp)?;
         }
+        // An in-place write (core Note [Version counter]), also under no_grad.
+        out.bump_version();
+        Ok(())
     }
 }
 

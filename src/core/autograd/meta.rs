@@ -1,0 +1,218 @@
+//! src/core/autograd/meta.rs: `AutogradMeta`, a tensor's lazily allocated autograd state (PyTorch:
+//! `torch::autograd::AutogradMeta` in variable.h), and the `Tensor` methods over it:
+//! `requires_grad`, `grad_fn`, `is_leaf`, `output_nr`, `retain_grad`, `detach`. See core Notes
+//! [Lazy autograd metadata] and [Version counter] in mod.rs.
+
+use super::node::Node;
+use crate::core::error::{Error, Result};
+use crate::core::tensor::Tensor;
+use std::cell::UnsafeCell;
+use std::sync::atomic::{AtomicU8, Ordering};
+use std::sync::{Arc, Weak};
+
+const REQUIRES_GRAD: u8 = 1;
+const HAS_GRAD_FN: u8 = 2;
+
+/// A tensor's autograd state (Note [Lazy autograd metadata]).
+#[derive(Default)]
+pub struct AutogradMeta {
+    /// `REQUIRES_GRAD` (a leaf's flag) and `HAS_GRAD_FN`, readable without the lock.
+    flags: AtomicU8,
+    /// The rest, accessed only with `GRAD_LOCK` held (`Tensor::with_meta`).
+    inner: UnsafeCell<MetaInner>,
+}
+
+// SAFETY: `inner` is only accessed with the process-wide `GRAD_LOCK` held; `flags` is atomic.
+unsafe impl Sync for AutogradMeta {}
+// SAFETY: as above; every field is `Send`.
+unsafe impl Send for AutogradMeta {}
+
+/// The lock-protected fields of `AutogradMeta`.
+#[derive(Default)]
+pub struct MetaInner {
+    /// `.grad`.
+    pub grad: Option<Tensor>,
+    /// The node that made this tensor (None for a leaf).
+    pub grad_fn: Option<Arc<Node>>,
+    /// Which output of `grad_fn` this tensor is.
+    pub output_nr: u32,
+    /// `retain_grad()` was called on this non-leaf.
+    pub retains_grad: bool,
+    /// A leaf's `AccumulateGrad`, held weakly (the graph owns it; it owns the leaf).
+    pub grad_accumulator: Weak<Node>,
+}
+
+impl AutogradMeta {
+    /// The lock-protected fields.
+    ///
+    /// # Safety
+    /// `GRAD_LOCK` must be held for as long as the reference is used.
+    #[allow(clippy::mut_from_ref)]
+    pub(crate) unsafe fn inner_mut(&self) -> &mut MetaInner {
+        // SAFETY: the caller holds `GRAD_LOCK`, which serialises every access.
+        unsafe { &mut *self.inner.get() }
+    }
+
+    #[inline(always)]
+    fn requires_grad(&self) -> bool {
+        self.flags.load(Ordering::Relaxed) != 0
+    }
+}
+
+/// How to refer to a tensor's position in the graph: the node its gradient flows into and the
+/// input number there (torch's `gradient_edge`).
+pub(crate) struct GradEdge {
+    pub node: Arc<Node>,
+    pub input_nr: u32,
+}
+
+impl Tensor {
+    /// torch's `requires_grad`: a leaf marked so, or any tensor with a `grad_fn`. One atomic
+    /// load on a tensor with metadata, none without.
+    #[inline(always)]
+    pub fn requires_grad(&self) -> bool {
+        self.autograd_meta().is_some_and(|m| m.requires_grad())
+    }
+
+    /// torch's `requires_grad_(flag)` on a leaf: floating-point dtypes only; a non-leaf may
+    /// only be set to True (it already is).
+    pub fn set_requires_grad(&self, flag: bool) -> Result<()> {
+        if !self.is_leaf() {
+            if flag {
+                return Ok(());
+            }
+            return Err(Error::runtime(
+                "you can only change requires_grad flags of leaf variables. If you want to use a computed variable in a subgraph that doesn't require differentiation use var_no_grad = var.detach().",
+            ));
+        }
+        if flag && !self.dtype().is_floating_point() {
+            return Err(Error::runtime(
+                "only Tensors of floating point dtype can require gradients",
+            ));
+        }
+        if !flag && self.autograd_meta().is_none() {
+            return Ok(());
+        }
+        let m = self.autograd_meta_or_init();
+        if flag {
+            m.flags.fetch_or(REQUIRES_GRAD, Ordering::Relaxed);
+        } else {
+            m.flags.fetch_and(!REQUIRES_GRAD, Ordering::Relaxed);
+        }
+        Ok(())
+    }
+
+    /// torch's `is_leaf`: no `grad_fn`.
+    pub fn is_leaf(&self) -> bool {
+        self.autograd_meta()
+            .is_none_or(|m| m.flags.load(Ordering::Relaxed) & HAS_GRAD_FN == 0)
+    }
+
+    /// The node that made this tensor (torch's `grad_fn`), None for a leaf.
+    pub fn grad_fn(&self) -> Option<Arc<Node>> {
+        if self.is_leaf() {
+            return None;
+        }
+        self.with_meta(|m| m.and_then(|m| m.grad_fn.clone()))
+    }
+
+    /// Which output of `grad_fn` this tensor is.
+    pub fn output_nr(&self) -> u32 {
+        self.with_meta(|m| m.map_or(0, |m| m.output_nr))
+    }
+
+    /// torch's `retains_grad`.
+    pub fn retains_grad(&self) -> bool {
+        self.autograd_meta().is_some() && self.with_meta(|m| m.is_some_and(|m| m.retains_grad))
+    }
+
+    /// torch's `retain_grad()`: a non-leaf's `.grad` is filled by backward (a no-op on a leaf).
+    pub fn retain_grad(&self) -> Result<()> {
+        if !self.requires_grad() {
+            return Err(Error::runtime(
+                "can't retain_grad on Tensor that has requires_grad=False",
+            ));
+        }
+        if self.is_leaf() {
+            return Ok(());
+        }
+        let first = self.with_meta_init(|m| !std::mem::replace(&mut m.retains_grad, true));
+        if first {
+            if let Some(node) = self.grad_fn() {
+                node.add_retained(self.output_nr(), self);
+            }
+        }
+        Ok(())
+    }
+
+    /// Make `node` (output `output_nr`) this tensor's history (torch's `set_history`); the
+    /// tensor must be fresh or being rebased by an in-place op.
+    pub(crate) fn set_grad_fn(&self, node: Arc<Node>, output_nr: u32) {
+        let m = self.autograd_meta_or_init();
+        let old = self.with_meta_init(|i| {
+            i.output_nr = output_nr;
+            i.grad_fn.replace(node)
+        });
+        m.flags.fetch_or(HAS_GRAD_FN, Ordering::Relaxed);
+        drop(old);
+    }
+
+    /// Forget this tensor's history (`detach_()`): it becomes a leaf that does not require grad.
+    pub fn detach_in_place(&self) {
+        let Some(m) = self.autograd_meta() else {
+            return;
+        };
+        m.flags.store(0, Ordering::Relaxed);
+        let old = self.with_meta_init(|i| {
+            i.output_nr = 0;
+            i.retains_grad = false;
+            i.grad_fn.take()
+        });
+        drop(old);
+    }
+
+    /// torch's `detach()`: same elements and version counter, no history.
+    pub fn detach(&self) -> Tensor {
+        self.detach_alias()
+    }
+
+    /// Where this tensor's gradient goes (torch's `gradient_edge`): `(grad_fn, output_nr)` for a
+    /// non-leaf; for a leaf that requires grad, its `AccumulateGrad` (made now if the graph
+    /// holds none); None otherwise.
+    pub(crate) fn gradient_edge(&self) -> Option<GradEdge> {
+        let m = self.autograd_meta()?;
+        if !m.requires_grad() {
+            return None;
+        }
+        let leaf = self.is_leaf();
+        self.with_meta_init(|i| {
+            if !leaf {
+                return i.grad_fn.clone().map(|node| GradEdge {
+                    node,
+                    input_nr: i.output_nr,
+                });
+            }
+            if let Some(node) = i.grad_accumulator.upgrade() {
+                return Some(GradEdge { node, input_nr: 0 });
+            }
+            let node = Node::new_accumulate(self.clone());
+            i.grad_accumulator = Arc::downgrade(&node);
+            Some(GradEdge { node, input_nr: 0 })
+        })
+    }
+
+    /// True when this tensor is a leaf requiring grad, or a view of one (the in-place checks).
+    pub(crate) fn is_leaf_requiring_grad(&self) -> bool {
+        self.requires_grad() && self.is_leaf()
+    }
+
+    /// The name of the op that made this tensor (`Sigmoid`, `Add`...) for torch's messages.
+    pub(crate) fn grad_fn_short_name(&self) -> Option<&'static str> {
+        self.grad_fn().map(|n| {
+            let name = n.name();
+            name.strip_suffix("Backward0")
+                .or_else(|| name.strip_suffix("Backward1"))
+                .unwrap_or(name)
+        })
+    }
+}

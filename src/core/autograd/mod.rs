@@ -1,0 +1,116 @@
+//! src/core/autograd: reverse-mode automatic differentiation (PyTorch: torch/csrc/autograd) —
+//! the per-tensor metadata (`meta.rs`), graph nodes and saved values (`node.rs`), the derivative
+//! formulas (`formulas.rs`), the recording wrappers the bindings call instead of the bare core
+//! ops (`variable_type.rs`, torch's VariableType layer) and the engine (`engine.rs`).
+
+// Note [Lazy autograd metadata]
+// ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
+// A tensor that never takes part in autograd pays one NULL word: `TensorImpl::autograd`, which
+// replaced the old `grad` slot (so `TensorImpl` did not grow). The `AutogradMeta` box is
+// allocated the first time a tensor is made to require grad, gets a `grad_fn`, or is given a
+// `.grad`, and is then never replaced until the tensor dies (so `&AutogradMeta` borrowed from
+// a handle stays valid). Its two hot bits — "requires grad as a leaf" and "has a grad_fn" —
+// are atomics read without a lock, which is all an op on plain tensors reads ("does any input
+// require grad?": one load per tensor argument). Everything else (`.grad`, `grad_fn`,
+// `output_nr`, `retains_grad`, the weak handle to a leaf's `AccumulateGrad`) is read and
+// written with the process-wide `GRAD_LOCK` held (tensor.rs), as `.grad` was before.
+//
+// Note [Version counter]
+// ~~~~~~~~~~~~~~~~~~~~~~
+// torch's rules: every in-place write bumps `_version`, also under no_grad; a view and a
+// `detach()`ed alias share the counter of the tensor they alias; `.data` gets a fresh one. Here
+// the counter is an `AtomicU32` in every `TensorImpl` (in what was padding), and a tensor reads
+// the counter of its *version owner*: its `base` (a view's root, or for a detached alias the
+// tensor it was detached from — `TensorImpl::detached` says the base is not a `_base`), else
+// itself (`Tensor::version_owner`: at most two steps). No allocation, no sharing object. The
+// bumps: `Plan::run_into` (every in-place and `out=` form of a planned op), `fill_`, `zero_`,
+// `copy_`, the indexed writes (`index_put`) and the other in-place kernels, each once.
+// A saved tensor records the version when saved and compares at unpack (node.rs).
+//
+// Note [Grad mode is read last]
+// ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
+// Grad mode (`no_grad`, `enable_grad`, `inference_mode`) is thread-local, as torch's. Reading
+// thread-local storage from the cdylib goes through `__tls_get_addr` (~30 instructions), so a
+// recording wrapper first asks whether any tensor argument requires grad (atomic loads on the
+// tensors) and reads the mode only when one does: ops on plain tensors never touch TLS.
+
+pub mod engine;
+pub mod formulas;
+pub mod meta;
+pub mod node;
+pub mod variable_type;
+
+use std::cell::Cell;
+
+thread_local! {
+    /// This thread's grad mode: bit 0 set = grad mode disabled; bit 1 = inference mode.
+    static MODE: Cell<u8> = const { Cell::new(0) };
+}
+
+const NO_GRAD: u8 = 1;
+const INFERENCE: u8 = 2;
+
+/// torch's `is_grad_enabled()`.
+#[inline]
+pub fn is_grad_enabled() -> bool {
+    MODE.with(|m| m.get() & NO_GRAD == 0)
+}
+
+/// torch's `set_grad_enabled(mode)` (thread-local); returns the previous value.
+#[inline]
+pub fn set_grad_enabled(enabled: bool) -> bool {
+    MODE.with(|m| {
+        let old = m.get();
+        m.set(if enabled {
+            old & !NO_GRAD
+        } else {
+            old | NO_GRAD
+        });
+        old & NO_GRAD == 0
+    })
+}
+
+/// True inside `inference_mode()`.
+#[inline]
+pub fn is_inference_mode() -> bool {
+    MODE.with(|m| m.get() & INFERENCE != 0)
+}
+
+/// Enter or leave inference mode (which also disables grad mode); returns the previous
+/// (grad enabled, inference) pair for `restore_mode`.
+pub fn set_inference_mode(on: bool) -> (bool, bool) {
+    MODE.with(|m| {
+        let old = m.get();
+        m.set(if on {
+            old | NO_GRAD | INFERENCE
+        } else {
+            old & !INFERENCE & !NO_GRAD
+        });
+        (old & NO_GRAD == 0, old & INFERENCE != 0)
+    })
+}
+
+/// Restore a mode saved by `set_inference_mode`.
+pub fn restore_mode(prev: (bool, bool)) {
+    MODE.with(|m| m.set(((!prev.0) as u8 * NO_GRAD) | (prev.1 as u8 * INFERENCE)));
+}
+
+/// Runs `f` with grad mode set to `enabled`, restoring the previous mode after (also on error).
+pub fn with_grad_mode<R>(enabled: bool, f: impl FnOnce() -> R) -> R {
+    struct Restore(bool);
+    impl Drop for Restore {
+        fn drop(&mut self) {
+            set_grad_enabled(self.0);
+        }
+    }
+    let _restore = Restore(set_grad_enabled(enabled));
+    f()
+}
+
+pub use engine::{backward, grad, BackwardOptions};
+pub use formulas::NodeKind;
+pub use meta::AutogradMeta;
+pub use node::{Edge, Node};
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,297 @@
+//! src/core/autograd/node.rs: graph nodes (PyTorch: `Node`/`Edge` in function.h,
+//! `SavedVariable` in saved_variable.h): a node's sequence number, its edges to the nodes of
+//! its inputs, the shape and dtype of the gradients it receives, its formula with the values it
+//! saved (`NodeKind`, formulas.rs), and the opaque slot for its Python object. Saved tensors
+//! check the version counter when unpacked and are released after backward.
+
+use super::formulas::NodeKind;
+use crate::core::dtype::DType;
+use crate::core::error::{Error, Result};
+use crate::core::tensor::{release_deep, Tensor, WeakTensor};
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
+
+/// Sequence numbers: the engine runs the ready node with the highest first (torch's order,
+/// reverse creation order). Process-wide (torch: per thread; only the order within one graph
+/// matters, and a global counter keeps that order).
+static NEXT_SEQ: AtomicU64 = AtomicU64::new(0);
+
+/// An edge to the node that receives the gradient of one input: `input_nr` says which of that
+/// node's gradients it is. An input that does not require grad has no edge (`None`).
+#[derive(Clone)]
+pub struct Edge {
+    pub node: Arc<Node>,
+    pub input_nr: u32,
+}
+
+/// The shape and dtype a node's incoming gradient must have (one per forward output).
+pub struct InputMeta {
+    pub sizes: Box<[usize]>,
+    pub dtype: DType,
+}
+
+/// A node of the backward graph (torch's `Node`). Shared (`Arc`) by the tensors it made and the
+/// edges of later nodes; dropped iteratively (core Note [Deep drops]).
+pub struct Node {
+    seq_nr: u64,
+    next_edges: Box<[Option<Edge>]>,
+    input_meta: Box<[InputMeta]>,
+    /// The formula's class name (kept outside the lock: messages name it while it is applied).
+    name: &'static str,
+    /// The formula and what it saved; locked while the engine applies it.
+    kind: Mutex<NodeKind>,
+    /// Tensors made by this node that `retain_grad()` (output number, tensor), if any.
+    retains: Mutex<Option<Box<Retained>>>,
+    /// The opaque Python object of this node (`grad_fn`), as the tensor's slot (core Note
+    /// [PyObject slot]): set and read by the bindings only.
+    pyobj: AtomicUsize,
+}
+
+/// The outputs of a node that retain their gradient: (output number, tensor).
+type Retained = Vec<(u32, WeakTensor)>;
+
+/// The hook the bindings install to release a node's Python object when the node dies.
+static NODE_PYOBJ_RELEASE: std::sync::OnceLock<fn(usize)> = std::sync::OnceLock::new();
+
+/// Register the function that releases a node's Python object (bindings, at init).
+pub fn set_node_pyobj_release_hook(hook: fn(usize)) {
+    let _ = NODE_PYOBJ_RELEASE.set(hook);
+}
+
+impl Node {
+    /// A node for `kind` with edges `next_edges` whose forward outputs are `outputs`.
+    pub fn new(kind: NodeKind, next_edges: Vec<Option<Edge>>, outputs: &[&Tensor]) -> Arc<Node> {
+        let input_meta = outputs
+            .iter()
+            .map(|t| InputMeta {
+                sizes: t.sizes().into(),
+                dtype: t.dtype(),
+            })
+            .collect();
+        Arc::new(Node {
+            seq_nr: NEXT_SEQ.fetch_add(1, Ordering::Relaxed),
+            next_edges: next_edges.into_boxed_slice(),
+            input_meta,
+            name: kind.name(),
+            kind: Mutex::new(kind),
+            retains: Mutex::new(None),
+            pyobj: AtomicUsize::new(0),
+        })
+    }
+
+    /// A leaf's `AccumulateGrad` (holds the leaf strongly; runs as soon as it is ready: torch
+    /// gives it the highest sequence number).
+    pub fn new_accumulate(leaf: Tensor) -> Arc<Node> {
+        let meta = InputMeta {
+            sizes: leaf.sizes().into(),
+            dtype: leaf.dtype(),
+        };
+        Arc::new(Node {
+            seq_nr: u64::MAX,
+            next_edges: Box::new([]),
+            input_meta: Box::new([meta]),
+            name: "AccumulateGrad",
+            kind: Mutex::new(NodeKind::AccumulateGrad { variable: leaf }),
+            retains: Mutex::new(None),
+            pyobj: AtomicUsize::new(0),
+        })
+    }
+
+    pub fn seq_nr(&self) -> u64 {
+        self.seq_nr
+    }
+
+    pub fn next_edges(&self) -> &[Option<Edge>] {
+        &self.next_edges
+    }
+
+    pub fn input_meta(&self) -> &[InputMeta] {
+        &self.input_meta
+    }
+
+    /// The formula's class name (`MulBackward0`, `AccumulateGrad`).
+    pub fn name(&self) -> &'static str {
+        self.name
+    }
+
+    /// True for a leaf's `AccumulateGrad`.
+    pub fn is_accumulate_grad(&self) -> bool {
+        self.seq_nr == u64::MAX
+    }
+
+    /// Remember that output `output_nr` (the tensor `t`) retains its gradient.
+    pub(crate) fn add_retained(&self, output_nr: u32, t: &Tensor) {
+        let mut r = self.retains.lock().unwrap_or_else(|e| e.into_inner());
+        r.get_or_insert_with(Default::default)
+            .push((output_nr, t.downgrade()));
+    }
+
+    /// The live tensors made by this node that retain their gradient.
+    pub(crate) fn retained(&self) -> Vec<(u32, Tensor)> {
+        let r = self.retains.lock().unwrap_or_else(|e| e.into_inner());
+        r.as_ref().map_or(Vec::new(), |v| {
+            v.iter()
+                .filter_map(|(k, w)| w.upgrade().map(|t| (*k, t)))
+                .collect()
+        })
+    }
+
+    /// The formula and its saved values, locked.
+    pub fn lock_kind(&self) -> std::sync::MutexGuard<'_, NodeKind> {
+        self.kind.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// For `AccumulateGrad`: the leaf.
+    pub fn variable(&self) -> Option<Tensor> {
+        match &*self.lock_kind() {
+            NodeKind::AccumulateGrad { variable } => Some(variable.clone()),
+            _ => None,
+        }
+    }
+
+    /// Drop what the formula saved (after a backward without `retain_graph`).
+    pub fn release_variables(&self) {
+        let released = self.lock_kind().release();
+        release_deep(released);
+    }
+
+    /// The Python object slot (opaque; 0 if none).
+    pub fn pyobj(&self) -> usize {
+        self.pyobj.load(Ordering::Acquire)
+    }
+
+    /// Record the Python object (bindings only, with the GIL held).
+    pub fn set_pyobj(&self, p: usize) {
+        self.pyobj.store(p, Ordering::Release);
+    }
+}
+
+impl Drop for Node {
+    fn drop(&mut self) {
+        let p = *self.pyobj.get_mut();
+        if p != 0 {
+            if let Some(hook) = NODE_PYOBJ_RELEASE.get() {
+                hook(p);
+            }
+        }
+        // Core Note [Deep drops]: the edges own the rest of the graph.
+        let edges = std::mem::take(&mut self.next_edges);
+        let kind = std::mem::replace(
+            self.kind.get_mut().unwrap_or_else(|e| e.into_inner()),
+            NodeKind::Released,
+        );
+        release_deep((edges, kind));
+    }
+}
+
+/// torch's `ERR_BACKWARD_TWICE`.
+pub const ERR_BACKWARD_TWICE: &str = "Trying to backward through the graph a second time (or directly access saved tensors after they have already been freed). Saved intermediate values of the graph are freed when you call .backward() or autograd.grad(). Specify retain_graph=True if you need to backward through the graph a second time or if you need to access saved tensors after calling backward.";
+
+/// A tensor a formula saved (torch's `SavedVariable`).
+pub enum SavedTensor {
+    /// Not saved (the formula that needs it will not run).
+    None,
+    /// An input (or a leaf): held strongly, so `_saved_self` is the very tensor.
+    Input { tensor: Tensor, version: u32 },
+    /// An output of this node: held weakly (no cycle through its `grad_fn`), plus a handle to
+    /// its elements that does not own it, so the value survives the tensor.
+    Output {
+        weak: WeakTensor,
+        data: Tensor,
+        version: u32,
+        output_nr: u32,
+    },
+    /// Released after backward.
+    Released,
+}
+
+impl SavedTensor {
+    /// Save an input.
+    pub fn input(t: &Tensor) -> SavedTensor {
+        SavedTensor::Input {
+            tensor: t.clone(),
+            version: t.version(),
+        }
+    }
+
+    /// Save `t` only when `needed`.
+    pub fn input_if(t: &Tensor, needed: bool) -> SavedTensor {
+        if needed {
+            SavedTensor::input(t)
+        } else {
+            SavedTensor::None
+        }
+    }
+
+    /// Save output `output_nr` of the node being made.
+    pub fn output(t: &Tensor, output_nr: u32) -> Result<SavedTensor> {
+        Ok(SavedTensor::Output {
+            weak: t.downgrade(),
+            data: t.data_without_owner()?,
+            version: t.version(),
+            output_nr,
+        })
+    }
+
+    /// The saved tensor, after the version check (torch's `unpack`). `node` is the node that
+    /// saved it (a saved output whose tensor died is rebuilt with `node` as its history).
+    pub fn unpack(&self, node: Option<&Arc<Node>>) -> Result<Tensor> {
+        let (t, saved_version) = match self {
+            SavedTensor::None => {
+                return Err(Error::runtime(
+                    "internal error: a formula read a value it did not save",
+                ))
+            }
+            SavedTensor::Released => return Err(Error::runtime(ERR_BACKWARD_TWICE)),
+            SavedTensor::Input { tensor, version } => (tensor.clone(), *version),
+            SavedTensor::Output {
+                weak,
+                data,
+                version,
+                output_nr,
+            } => match weak.upgrade() {
+                Some(t) => (t, *version),
+                None => {
+                    if data.version() != *version {
+                        return Err(modified_error(data, *version));
+                    }
+                    let t = data.data_alias();
+                    if let Some(n) = node {
+                        t.set_grad_fn(n.clone(), *output_nr);
+                    }
+                    return Ok(t);
+                }
+            },
+        };
+        if t.version() != saved_version {
+            return Err(modified_error(&t, saved_version));
+        }
+        Ok(t)
+    }
+
+    pub fn is_released(&self) -> bool {
+        matches!(self, SavedTensor::Released)
+    }
+}
+
+/// torch's "modified by an inplace operation" message.
+fn modified_error(t: &Tensor, saved_version: u32) -> Error {
+    let kind = match t.dtype() {
+        DType::Float32 => "torch.FloatTensor",
+        DType::Float64 => "torch.DoubleTensor",
+        DType::Int64 => "torch.LongTensor",
+        DType::Int32 => "torch.IntTensor",
+        DType::Bool => "torch.BoolTensor",
+        _ => "torch.Tensor",
+    };
+    let sizes: Vec<String> = t.sizes().iter().map(|s| s.to_string()).collect();
+    let which = match t.grad_fn_short_name() {
+        Some(name) => format!(", which is output {} of {}", t.output_nr(), name),
+        None => String::new(),
+    };
+    Error::runtime(format!(
+        "one of the variables needed for gradient computation has been modified by an inplace operation: [{kind} [{}]]{which}, is at version {}; expected version {saved_version} instead. Hint: enable anomaly detection to find the operation that failed to compute its gradient, with torch.autograd.set_detect_anomaly(True, check_nan=False).",
+        sizes.join(", "),
+        t.version()
+    ))
+}

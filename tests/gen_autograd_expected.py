@@ -1,0 +1,32 @@
+"""Writes tests/python/autograd_expected.py from torch 2.15 (the oracle): for each case of
+tests/python/autograd_cases.py, the gradients of sum(out * w) with respect to its inputs.
+Run with the torch venv: `/work/torch-venv/bin/python tests/gen_autograd_expected.py`
+(`make autograd-expected`). Never imported by `make test`."""
+
+import os
+import sys
+
+import torch
+
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), "python"))
+from autograd_cases import CASES, positive, values, weights  # noqa: E402
+
+
+def main():
+    out = ['"""Gradients computed by torch %s (tests/gen_autograd_expected.py); do not edit."""' % torch.__version__, "", "EXPECTED = {"]
+    for name, (shapes, f) in CASES.items():
+        xs = [torch.tensor(values(list(s), i + 1), dtype=torch.float64, requires_grad=True) for i, s in enumerate(shapes)]
+        y = f(torch, *xs)
+        w = torch.tensor(weights(tuple(y.shape)), dtype=torch.float64)
+        (y * w).sum().backward()
+        grads = [x.grad.tolist() if x.grad is not None else None for x in xs]
+        out.append(f"    {name!r}: {grads!r},")
+    out.append("}")
+    path = os.path.join(os.path.dirname(__file__), "python", "autograd_expected.py")
+    with open(path, "w") as fh:
+        fh.write("\n".join(out) + "\n")
+    _ = positive
+
+
+if __name__ == "__main__":
+    main()

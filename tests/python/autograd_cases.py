@@ -1,0 +1,126 @@
+"""Gradient cases shared by tests/python/test_autograd.py (run on `_C`) and
+tests/gen_autograd_expected.py (run on torch 2.15 to write autograd_expected.py).
+
+Each case is `name: (input shapes, f)`: `f(M, *xs)` computes an output from float64 leaves with
+module `M` (`_C` or `torch`); the checked quantity is the gradient of `sum(out * w)` for a fixed
+weight `w` of out's shape, with respect to every input.
+"""
+
+import math
+
+
+def values(shape, seed):
+    n = 1
+    for s in shape:
+        n *= s
+    flat = [round(math.sin(1.3 * i + seed) * 2 + 0.1 * seed, 6) for i in range(n)]
+    return nest(flat, shape)
+
+
+def positive(shape, seed):
+    n = 1
+    for s in shape:
+        n *= s
+    return nest([0.5 + abs(math.sin(0.7 * i + seed)) * 2 for i in range(n)], shape)
+
+
+def nest(flat, shape):
+    if not shape:
+        return flat[0]
+    if len(shape) == 1:
+        return list(flat)
+    step = len(flat) // shape[0]
+    return [nest(flat[i * step:(i + 1) * step], shape[1:]) for i in range(shape[0])]
+
+
+def weights(shape):
+    n = 1
+    for s in shape:
+        n *= s
+    return nest([math.cos(0.9 * i) + 0.5 for i in range(n)], list(shape))
+
+
+def idx(M, v):
+    return M.tensor(v, dtype=M.int64)
+
+
+CASES = {
+    "add_broadcast_alpha": ([(2, 3), (3,)], lambda M, a, b: M.add(a, b, alpha=2.5)),
+    "sub_broadcast": ([(2, 1), (1, 3)], lambda M, a, b: a - b),
+    "mul": ([(2, 3), (2, 3)], lambda M, a, b: a * b),
+    "mul_scalar": ([(3,)], lambda M, a: a * 1.5),
+    "div": ([(2, 3), (3,)], lambda M, a, b: a / (b * b + 1)),
+    "rdiv_scalar": ([(3,)], lambda M, a: 2.0 / (a * a + 1)),
+    "pow_scalar": ([(4,)], lambda M, a: a ** 3),
+    "pow_tensor": ([(4,), (4,)], lambda M, a, b: (a * a + 0.5) ** b),
+    "rpow": ([(4,)], lambda M, a: 2.0 ** a),
+    "neg_abs": ([(5,)], lambda M, a: -a.abs()),
+    "exp_log": ([(4,)], lambda M, a: (a * a + 1).log() + a.exp()),
+    "sqrt": ([(4,)], lambda M, a: (a * a + 0.25).sqrt()),
+    "sin_cos": ([(4,)], lambda M, a: a.sin() * a.cos()),
+    "tanh_sigmoid": ([(4,)], lambda M, a: a.tanh() + a.sigmoid()),
+    "relu": ([(6,)], lambda M, a: a.relu()),
+    "square": ([(3,)], lambda M, a: a.square()),
+    "sum_all": ([(2, 3)], lambda M, a: (a * a).sum()),
+    "sum_dim_keepdim": ([(2, 3, 2)], lambda M, a: (a * a).sum(1, keepdim=True)),
+    "sum_dims": ([(2, 3, 2)], lambda M, a: (a * a).sum((0, 2))),
+    "mean_all": ([(2, 3)], lambda M, a: (a * a).mean()),
+    "mean_dim": ([(2, 3)], lambda M, a: (a * a).mean(0)),
+    "matmul_2d": ([(2, 3), (3, 4)], lambda M, a, b: a @ b),
+    "matmul_1d_2d": ([(3,), (3, 4)], lambda M, a, b: a @ b),
+    "matmul_2d_1d": ([(2, 3), (3,)], lambda M, a, b: a @ b),
+    "matmul_1d_1d": ([(3,), (3,)], lambda M, a, b: a @ b),
+    "matmul_batched_broadcast": ([(2, 2, 3), (3, 2)], lambda M, a, b: a @ b),
+    "mm": ([(2, 3), (3, 2)], lambda M, a, b: M.mm(a, b)),
+    "dot": ([(3,), (3,)], lambda M, a, b: M.dot(a, b)),
+    "view_reshape": ([(2, 3)], lambda M, a: (a.view(3, 2) * a.reshape(3, 2)).reshape(6)),
+    "transpose_t_permute": ([(2, 3)], lambda M, a: a.t() * a.transpose(0, 1) + a.permute(1, 0).exp()),
+    "unsqueeze_squeeze_expand": ([(3,)], lambda M, a: a.unsqueeze(0).expand(2, 3) * a.unsqueeze(1).squeeze(1)),
+    "flatten": ([(2, 2, 2)], lambda M, a: a.flatten() * 2),
+    "softmax": ([(2, 4)], lambda M, a: a.softmax(1)),
+    "log_softmax": ([(2, 4)], lambda M, a: a.log_softmax(0)),
+    "cat": ([(2, 2), (1, 2)], lambda M, a, b: M.cat([a, b * b], 0)),
+    "stack": ([(3,), (3,)], lambda M, a, b: M.stack([a, b.exp()], 1)),
+    "max_all": ([(5,)], lambda M, a: a.max()),
+    "max_dim": ([(3, 4)], lambda M, a: a.max(1)[0]),
+    "min_dim_keepdim": ([(3, 4)], lambda M, a: a.min(0, keepdim=True)[0]),
+    "amax_ties": ([(4,)], lambda M, a: M.amax(M.clamp(a, min=0.0), 0)),
+    "maximum_minimum": ([(4,), (4,)], lambda M, a, b: M.maximum(a, b) + M.minimum(a, b * 2)),
+    "where": ([(4,), (4,)], lambda M, a, b: M.where(a > b, a * a, b)),
+    "clamp": ([(6,)], lambda M, a: M.clamp(a, min=-1.0, max=1.0)),
+    "masked_fill": ([(4,)], lambda M, a: a.masked_fill(a > 0, 0.0) * a),
+    "index_int": ([(3, 2)], lambda M, a: a[1] * 3),
+    "index_slices": ([(3, 4)], lambda M, a: a[1:, ::2]),
+    "index_tensor_duplicates": ([(4,)], lambda M, a: a[idx(M, [0, 2, 0, 3])]),
+    "index_mask": ([(4,)], lambda M, a: a[a > 0]),
+    "gather": ([(2, 3)], lambda M, a: M.gather(a, 1, idx(M, [[0, 0], [2, 1]]))),
+    "index_select": ([(3, 2)], lambda M, a: M.index_select(a, 0, idx(M, [2, 0, 2]))),
+    "select_narrow": ([(3, 4)], lambda M, a: a.select(1, 2) + a.narrow(1, 1, 2).sum(1)),
+    "to_float32_and_back": ([(3,)], lambda M, a: a.float().double() * a),
+    "cross_entropy_by_hand": ([(4, 3)], lambda M, a: -(a.log_softmax(1).gather(1, idx(M, [[0], [2], [1], [0]]))).mean()),
+    "expm1_log1p": ([(4,)], lambda M, a: a.expm1() + (a * a).log1p()),
+    "log2_log10_exp2": ([(4,)], lambda M, a: (a * a + 1).log2() + (a * a + 1).log10() + a.exp2()),
+    "rsqrt_reciprocal": ([(4,)], lambda M, a: (a * a + 1).rsqrt() + (a * a + 1).reciprocal()),
+    "tan_atan": ([(4,)], lambda M, a: (a * 0.3).tan() + a.atan()),
+    "asin_acos": ([(4,)], lambda M, a: (a * 0.2).asin() + (a * 0.3).acos()),
+    "sinh_cosh": ([(4,)], lambda M, a: a.sinh() * a.cosh()),
+    "frac_nan_to_num": ([(4,)], lambda M, a: a.frac() * 0 + (a.log()).nan_to_num() + a),
+    "atan2_hypot": ([(4,), (4,)], lambda M, a, b: M.atan2(a, b) + M.hypot(a, b)),
+    "lerp_scalar": ([(4,), (4,)], lambda M, a, b: M.lerp(a, b, 0.3)),
+    "lerp_tensor": ([(4,), (4,), (4,)], lambda M, a, b, w: M.lerp(a, b, w)),
+    "logsumexp": ([(2, 3)], lambda M, a: M.logsumexp(a, 1)),
+    "logsumexp_keepdim": ([(2, 3)], lambda M, a: M.logsumexp(a, 0, keepdim=True)),
+    "cumsum": ([(2, 3)], lambda M, a: a.cumsum(1)),
+    "var_std_all": ([(2, 3)], lambda M, a: a.var() + a.std()),
+    "var_dim_unbiased_false": ([(2, 3)], lambda M, a: a.var(1, unbiased=False)),
+    "std_correction_keepdim": ([(2, 3)], lambda M, a: a.std(0, correction=0, keepdim=True)),
+    "norm": ([(2, 3)], lambda M, a: a.norm() + a.norm(dim=1).sum()),
+    "flip_roll": ([(2, 3)], lambda M, a: a.flip([1]) * a.roll(1, 1)),
+    "tril_triu": ([(3, 3)], lambda M, a: a.tril() + a.triu(1) * 2),
+    "trace_outer": ([(3, 3), (3,)], lambda M, a, b: M.trace(a) * M.outer(b, b)),
+    "movedim": ([(2, 3, 2)], lambda M, a: a.movedim(0, 2) * 2),
+    "sort_values": ([(2, 4)], lambda M, a: a.sort(1)[0] * M.tensor([[1.0, 2.0, 3.0, 4.0]], dtype=M.float64)),
+    "topk_values": ([(2, 4)], lambda M, a: a.topk(2, 1)[0]),
+    "kthvalue_median_mode": ([(2, 5)], lambda M, a: a.kthvalue(2, 1)[0] + a.median(1)[0]),
+    "shared_input_many_paths": ([(3,)], lambda M, a: (a * a).sum() * a + a.exp()),
+}

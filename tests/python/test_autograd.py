@@ -1,0 +1,404 @@
+"""Autograd (issue 12): gradients against torch 2.15's (autograd_expected.py, written by
+tests/gen_autograd_expected.py from the cases in autograd_cases.py), the Python surface with
+torch's exact texts, grad modes, in-place rules, a torch-style training loop, deep chains."""
+
+import gc
+import math
+import threading
+import warnings
+
+import pytest
+
+import _C
+from autograd_cases import CASES, values, weights
+from autograd_expected import EXPECTED
+
+
+def close(a, b, tol=1e-9):
+    if isinstance(a, list):
+        return len(a) == len(b) and all(close(x, y, tol) for x, y in zip(a, b))
+    return math.isclose(a, b, rel_tol=tol, abs_tol=tol)
+
+
+def test_every_case_has_expected_values():
+    assert set(CASES) == set(EXPECTED)
+
+
+@pytest.mark.parametrize("name", sorted(CASES))
+def test_gradients_match_torch(name):
+    shapes, f = CASES[name]
+    xs = [_C.tensor(values(list(s), i + 1), dtype=_C.float64, requires_grad=True) for i, s in enumerate(shapes)]
+    y = f(_C, *xs)
+    w = _C.tensor(weights(tuple(y.shape)), dtype=_C.float64)
+    (y * w).sum().backward()
+    for x, g in zip(xs, EXPECTED[name]):
+        if g is None:
+            assert x.grad is None
+        else:
+            assert x.grad is not None and x.grad.shape == x.shape and x.grad.dtype == _C.float64
+            assert close(x.grad.tolist(), g), (x.grad.tolist(), g)
+
+
+# ---- attributes, repr, grad_fn objects -----------------------------------------------------
+
+def test_leaf_attributes_and_repr():
+    x = _C.tensor([1.0, 2.0], requires_grad=True)
+    assert x.requires_grad and x.is_leaf and x.grad_fn is None and x.grad is None
+    assert repr(x) == "tensor([1., 2.], requires_grad=True)"
+    y = x * 2
+    assert repr(y) == "tensor([2., 4.], grad_fn=<MulBackward0>)"
+    assert repr(y.sum()) == "tensor(6., grad_fn=<SumBackward0>)"
+    assert repr(x.detach()) == "tensor([1., 2.])"
+    d = _C.zeros(2, dtype=_C.float64, requires_grad=True) * 2
+    assert repr(d) == "tensor([0., 0.], dtype=_C.float64, grad_fn=<MulBackward0>)"
+    assert not y.is_leaf and y.requires_grad
+
+
+def test_plain_tensors_do_not_require_grad():
+    a = _C.ones(3)
+    b = a * 2 + a
+    assert not b.requires_grad and b.grad_fn is None and b.is_leaf
+
+
+def test_requires_grad_errors_match_torch():
+    with pytest.raises(RuntimeError, match="^only Tensors of floating point dtype can require gradients$"):
+        _C.zeros(3, dtype=_C.int64).requires_grad_()
+    with pytest.raises(RuntimeError, match="^Only Tensors of floating point and complex dtype can require gradients$"):
+        _C.zeros(3, dtype=_C.int64, requires_grad=True)
+    with pytest.raises(RuntimeError, match="^Only Tensors of floating point and complex dtype can require gradients$"):
+        _C.tensor([1, 2], requires_grad=True)
+    y = _C.zeros(2, requires_grad=True) * 2
+    with pytest.raises(RuntimeError, match=r"^you can only change requires_grad flags of leaf variables\. If you want to use a computed variable in a subgraph that doesn't require differentiation use var_no_grad = var\.detach\(\)\.$"):
+        y.requires_grad = False
+    y.requires_grad = True  # allowed on a non-leaf (no-op), as torch
+
+
+def test_factories_take_requires_grad():
+    for t in [
+        _C.zeros(2, requires_grad=True), _C.ones(2, requires_grad=True), _C.empty(2, requires_grad=True),
+        _C.full((2,), 3.0, requires_grad=True), _C.arange(3.0, requires_grad=True),
+        _C.linspace(0, 1, 3, requires_grad=True), _C.eye(2, requires_grad=True),
+        _C.rand(2, requires_grad=True), _C.randn(2, requires_grad=True),
+        _C.zeros_like(_C.ones(2), requires_grad=True), _C.ones_like(_C.ones(2), requires_grad=True),
+        _C.full_like(_C.ones(2), 2.0, requires_grad=True), _C.randn_like(_C.ones(2), requires_grad=True),
+        _C.tensor([1.0], requires_grad=True),
+    ]:
+        assert t.requires_grad and t.is_leaf
+    assert not _C.zeros(2).requires_grad
+
+
+def test_grad_fn_objects():
+    x = _C.tensor([1.0, 2.0], requires_grad=True)
+    w = _C.tensor([3.0, 4.0])
+    y = x * w
+    f = y.grad_fn
+    assert f is y.grad_fn
+    assert f.name() == "MulBackward0"
+    (acc, nr), (none, nr2) = f.next_functions
+    assert acc.name() == "AccumulateGrad" and nr == 0 and acc.variable is x
+    assert none is None and nr2 == 0
+    assert f.metadata == {}
+    f.metadata["k"] = 1
+    del f
+    assert y.grad_fn.metadata == {"k": 1}  # the object is preserved while the node lives
+    assert y.grad_fn._saved_self is None  # w does not require grad: self is not saved (torch)
+    assert y.grad_fn._saved_other is w
+    e = x.exp()
+    assert e.grad_fn._saved_result is e  # torch: False (a new tensor on each unpack)
+    s = _C.add(x, x, alpha=2)
+    assert s.grad_fn._saved_alpha == 2
+    with pytest.raises(AttributeError):
+        s.grad_fn._saved_nothing
+    assert repr(y.grad_fn).startswith("<MulBackward0 object at 0x")
+
+
+def test_saved_tensors_released_after_backward():
+    x = _C.tensor([1.0, 2.0], requires_grad=True)
+    y = (x * x).sum()
+    m = y.grad_fn.next_functions[0][0]
+    y.backward()
+    text = "^Trying to backward through the graph a second time \\(or directly access saved tensors after they have already been freed\\)\\. Saved intermediate values of the graph are freed when you call \\.backward\\(\\) or autograd\\.grad\\(\\)\\. Specify retain_graph=True if you need to backward through the graph a second time or if you need to access saved tensors after calling backward\\.$"
+    with pytest.raises(RuntimeError, match=text):
+        m._saved_self
+    with pytest.raises(RuntimeError, match=text):
+        y.backward()
+
+
+def test_retain_graph_accumulates():
+    x = _C.tensor([1.0, 2.0], requires_grad=True)
+    y = (x * x).sum()
+    y.backward(retain_graph=True)
+    y.backward()
+    assert x.grad.tolist() == [4.0, 8.0]
+
+
+def test_grad_setter_checks_and_nonleaf_warning():
+    x = _C.zeros(3, requires_grad=True)
+    with pytest.raises(RuntimeError, match=r"^attempting to assign a gradient of size '\[4\]' to a tensor of size '\[3\]'\. Please ensure that the gradient and the tensor are the same size$"):
+        x.grad = _C.ones(4)
+    with pytest.raises(RuntimeError, match="^attempting to assign a gradient with dtype 'double' to a tensor with grad_dtype 'Float'. The gradient must match the tensor's grad_dtype"):
+        x.grad = _C.ones(3, dtype=_C.float64)
+    g = _C.ones(3)
+    x.grad = g
+    assert x.grad is g
+    del x.grad
+    assert x.grad is None
+    y = x * 2
+    with warnings.catch_warnings(record=True) as w:
+        warnings.simplefilter("always")
+        assert y.grad is None
+    assert len(w) == 1 and w[0].category is UserWarning
+    assert str(w[0].message).startswith("The .grad attribute of a Tensor that is not a leaf Tensor is being accessed. Its .grad attribute won't be populated during autograd.backward(). If you indeed want the .grad field to be populated for a non-leaf Tensor, use .retain_grad() on the non-leaf Tensor.")
+
+
+def test_retain_grad():
+    x = _C.tensor([1.0, 2.0], requires_grad=True)
+    y = x * 3
+    y.retain_grad()
+    assert y.retains_grad
+    (y * y).sum().backward()
+    assert y.grad.tolist() == [6.0, 12.0]
+    assert x.grad.tolist() == [18.0, 36.0]
+    with pytest.raises(RuntimeError, match="^can't retain_grad on Tensor that has requires_grad=False$"):
+        _C.ones(2).retain_grad()
+
+
+def test_backward_errors_match_torch():
+    x = _C.tensor([1.0, 2.0], requires_grad=True)
+    with pytest.raises(RuntimeError, match="^grad can be implicitly created only for scalar outputs$"):
+        (x * 2).backward()
+    with pytest.raises(RuntimeError, match="^element 0 of tensors does not require grad and does not have a grad_fn$"):
+        _C.ones(2).sum().backward()
+    with pytest.raises(RuntimeError, match=r"^Mismatch in shape: grad_output\[0\] has a shape of torch\.Size\(\[4\]\) and output\[0\] has a shape of torch\.Size\(\[2\]\)\.$"):
+        (x * 2).backward(_C.ones(4))
+    (x * 2).backward(_C.tensor([1.0, 10.0]))
+    assert x.grad.tolist() == [2.0, 20.0]
+
+
+def test_numpy_on_tensor_requiring_grad():
+    pytest.importorskip("numpy")
+    x = _C.zeros(2, requires_grad=True)
+    with pytest.raises(RuntimeError, match=r"^Can't call numpy\(\) on Tensor that requires grad\. Use tensor\.detach\(\)\.numpy\(\) instead\.$"):
+        x.numpy()
+    assert x.detach().numpy().tolist() == [0.0, 0.0]
+
+
+def test_autograd_grad():
+    x = _C.tensor([1.0, 2.0], requires_grad=True)
+    z = _C.tensor([1.0], requires_grad=True)
+    y = (x ** 3).sum()
+    (g,) = _C.autograd.grad(y, x, create_graph=True)
+    assert g.tolist() == [3.0, 12.0] and g.requires_grad
+    (gg,) = _C.autograd.grad(g.sum(), x)
+    assert gg.tolist() == [6.0, 12.0]
+    assert x.grad is None
+    y = (x * 2).sum()
+    with pytest.raises(RuntimeError, match="^The differentiated Tensor at index 1 appears to not have been used in the graph. Set allow_unused=True if this is the desired behavior.$"):
+        _C.autograd.grad(y, [x, z], retain_graph=True)
+    assert _C.autograd.grad(y, [x, z], retain_graph=True, allow_unused=True)[1] is None
+    assert _C.autograd.grad(y, [x, z], materialize_grads=True)[1].tolist() == [0.0]
+    with pytest.raises(RuntimeError, match="^One of the differentiated Tensors does not require grad$"):
+        _C.autograd.grad((x * 2).sum(), [_C.ones(1)])
+
+
+def test_autograd_backward_and_inputs():
+    a = _C.tensor([1.0], requires_grad=True)
+    b = _C.tensor([2.0], requires_grad=True)
+    _C.autograd.backward([(a * b).sum()], inputs=[a])
+    assert a.grad.tolist() == [2.0] and b.grad is None
+    (a * b).sum().backward(inputs=[b])
+    assert b.grad.tolist() == [1.0] and a.grad.tolist() == [2.0]
+
+
+def test_create_graph_warns():
+    x = _C.tensor([1.0], requires_grad=True)
+    with pytest.warns(UserWarning, match="^Using backward\\(\\) with create_graph=True will create a reference cycle"):
+        (x * x).sum().backward(create_graph=True)
+    assert x.grad.tolist() == [2.0] and x.grad.requires_grad
+    x.grad = None
+
+
+# ---- grad modes ----------------------------------------------------------------------------
+
+def test_no_grad_enable_grad_set_grad_enabled():
+    x = _C.ones(2, requires_grad=True)
+    assert _C.is_grad_enabled()
+    with _C.no_grad():
+        assert not _C.is_grad_enabled()
+        assert not (x * 2).requires_grad
+        with _C.enable_grad():
+            assert (x * 2).requires_grad
+        assert not _C.is_grad_enabled()
+    assert _C.is_grad_enabled()
+    _C.set_grad_enabled(False)
+    assert not _C.is_grad_enabled()
+    _C.set_grad_enabled(True)
+    with _C.set_grad_enabled(False):
+        assert not (x * 2).requires_grad
+    assert _C.is_grad_enabled()
+    with _C.inference_mode():
+        assert not (x * 2).requires_grad
+    assert (x * 2).requires_grad
+
+
+def test_grad_mode_restored_after_exception():
+    with pytest.raises(ValueError):
+        with _C.no_grad():
+            raise ValueError("x")
+    assert _C.is_grad_enabled()
+
+
+def test_grad_mode_decorator():
+    @_C.no_grad()
+    def f(t):
+        """doc"""
+        return t * 2
+
+    x = _C.ones(1, requires_grad=True)
+    assert not f(x).requires_grad and _C.is_grad_enabled()
+    assert f.__name__ == "f" and f.__doc__ == "doc"
+
+
+def test_grad_mode_is_thread_local():
+    seen = []
+    with _C.no_grad():
+        t = threading.Thread(target=lambda: seen.append(_C.is_grad_enabled()))
+        t.start()
+        t.join()
+    assert seen == [True]
+
+
+# ---- in-place ------------------------------------------------------------------------------
+
+def test_leaf_in_place_errors():
+    x = _C.ones(3, requires_grad=True)
+    with pytest.raises(RuntimeError, match="^a leaf Variable that requires grad is being used in an in-place operation.$"):
+        x.add_(1)
+    with pytest.raises(RuntimeError, match="^a leaf Variable that requires grad is being used in an in-place operation.$"):
+        x += 1
+    with pytest.raises(RuntimeError, match="^a view of a leaf Variable that requires grad is being used in an in-place operation.$"):
+        x[0] = 5
+    with _C.no_grad():
+        x.add_(1)
+        x[0] = 5
+    assert x.tolist() == [5.0, 2.0, 2.0]
+
+
+def test_in_place_on_non_leaf_rebases_history():
+    x = _C.tensor([1.0, 2.0], requires_grad=True)
+    y = x * 1
+    y.mul_(x)  # y = x * x
+    assert y.grad_fn.name() == "MulBackward0"
+    y.add_(x)  # y = x*x + x
+    y.sum().backward()
+    assert x.grad.tolist() == [3.0, 5.0]
+
+
+def test_modified_saved_tensor_error():
+    a = _C.tensor([0.0, 1.0, 2.0], requires_grad=True)
+    b = a.sigmoid()
+    b.mul_(2)
+    with pytest.raises(RuntimeError, match=r"^one of the variables needed for gradient computation has been modified by an inplace operation: \[torch.FloatTensor \[3\]\], which is output 0 of Mul, is at version 1; expected version 0 instead\. Hint: enable anomaly detection"):
+        b.sum().backward()
+
+
+def test_version_counter():
+    x = _C.zeros(3)
+    v = x[1:]
+    d = x.detach()
+    data = x.data
+    assert x._version == 0
+    v.add_(1)
+    assert x._version == v._version == d._version == 1
+    d.zero_()
+    x[0] = 2.0
+    assert x._version == 3
+    assert data._version == 0
+
+
+def test_no_formula_raises_not_implemented():
+    x = _C.ones(3, requires_grad=True)
+    with pytest.raises(NotImplementedError, match="^the derivative for 'cumprod' is not implemented.$"):
+        x.cumprod(0)
+    with _C.no_grad():
+        x.cumprod(0)
+
+
+# ---- a torch training loop, run unchanged --------------------------------------------------
+
+def test_torch_style_training_loop():
+    torch = _C
+    torch.manual_seed(0)
+    xs = torch.tensor([[0.1 * i, 0.2 * (i % 3), 1.0] for i in range(12)])
+    ys = torch.tensor([[0.3 * i + 0.5 * (i % 3) - 1.0] for i in range(12)])
+    w = torch.zeros(3, 1, requires_grad=True)
+    b = torch.zeros(1, requires_grad=True)
+    for _ in range(200):
+        loss = ((xs @ w + b - ys) ** 2).mean()
+        loss.backward()
+        with torch.no_grad():
+            w -= 0.1 * w.grad
+            b -= 0.1 * b.grad
+            w.grad.zero_()
+            b.grad.zero_()
+    # torch 2.15 runs this loop to 0.016121247783... (float32)
+    assert loss.item() == pytest.approx(0.01612124778330326, rel=1e-5)
+
+
+# ---- deep graphs ---------------------------------------------------------------------------
+
+def deep_chain(n):
+    x = _C.ones(1, requires_grad=True)
+    y = x
+    for _ in range(n):
+        y = y * 1.0
+    y.backward()
+    assert x.grad.tolist() == [1.0]
+    y = x
+    for _ in range(n):
+        y = y + 1.0
+    del y  # dropped without backward
+    gc.collect()
+
+
+def test_chain_backward_and_drop():
+    deep_chain(1000)
+
+
+@pytest.mark.no_refleak
+def test_million_node_chain_backward_and_drop():
+    deep_chain(1_000_000)
+
+
+def test_graphs_dropped_without_backward_free_everything():
+    before = _C._live_tensors()
+    x = _C.ones(3, requires_grad=True)
+    y = (x.exp() * x).sum()
+    f = y.grad_fn
+    f.metadata["note"] = "kept with the node"
+    del x, y, f
+    gc.collect()
+    assert _C._live_tensors() == before
+
+
+def test_index_node_names():
+    a = _C.zeros(2, 3, requires_grad=True)
+    assert a[0].grad_fn.name() == "SelectBackward0"
+    assert a[:, 1].grad_fn.name() == "SelectBackward0"
+    assert a[1:].grad_fn.name() == "SliceBackward0"
+    assert a[_C.tensor([0, 1])].grad_fn.name() == "IndexBackward0"
+
+
+def test_data_setter_keeps_identity_and_flags_without_a_cycle():
+    before = _C._live_tensors()
+    p = _C.zeros(3, requires_grad=True)
+    obj_id = id(p)
+    p.data = _C.ones(3) * 2
+    assert id(p) == obj_id and p.requires_grad and p.is_leaf and p.tolist() == [2.0, 2.0, 2.0]
+    big = _C.zeros(100)
+    big.data = big.data  # shares heap storage
+    small = _C.zeros(2)
+    small.data = small.data  # inline storage: copied (no cycle through the replaced handle)
+    del p, big, small
+    gc.collect()
+    assert _C._live_tensors() == before
