@@ -14,6 +14,8 @@
 #                 (its own venv .venv-conform with torch from PyPI; CONFORM_ARGS=--quick: the
 #                 bounded run of CI; tests/conformance/conformance.py)
 #   make bench    the benchmark script (python/bench/bench.py; BENCH_ARGS=--quick for < 1 min)
+#   make bench-autograd  autograd overhead beside torch (python/bench/bench_autograd.py; torch
+#                 from the conformance venv; BENCH_ARGS=--quick)
 #   make stubs    regenerate python/_C/__init__.pyi, README.md's op list and
 #                 src/bindings/generated_sample.rs from the schema
 #   make clean    remove build outputs and the venvs
@@ -61,12 +63,13 @@ REFLEAK_RUNS ?= 3:5
 DEMO        := python/examples/iris_demo.py
 BENCH       := python/bench/bench.py
 BENCH_ARGS  ?=
+BENCH_AUTOGRAD := python/bench/bench_autograd.py
 
 .PHONY: help wheel install demo test cargo-test pytest-release debug-build pytest-debug refleak autograd-expected \
-        fuzz test-memcheck memcheck-ci conformance lint bench stubs clean
+        fuzz test-memcheck memcheck-ci conformance lint bench bench-autograd stubs clean
 
 help:
-	@sed -n '3,19p' Makefile | sed 's/^# \{0,1\}//'
+	@sed -n '3,21p' Makefile | sed 's/^# \{0,1\}//'
 
 # ---- release wheel ---------------------------------------------------------------------------
 
@@ -199,6 +202,11 @@ stubs:
 bench: install
 	$(VENV)/bin/python -c 'import numpy' 2>/dev/null || $(VENV)/bin/python -m pip install -q numpy || true
 	$(VENV)/bin/python $(BENCH) $(BENCH_ARGS)
+
+# The installed release wheel, imported by the conformance venv's interpreter (it has torch).
+bench-autograd: install $(VENV_CONFORM)/.deps
+	$(VENV_CONFORM)/bin/python $(BENCH_AUTOGRAD) $(BENCH_ARGS) --path \
+	    "$$($(VENV)/bin/python -c 'import _C, os; print(os.path.dirname(os.path.dirname(_C.__file__)))')"
 
 clean:
 	$(CARGO) clean
