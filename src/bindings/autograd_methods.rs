@@ -883,11 +883,23 @@ unsafe extern "C" fn wrapped_call(
     args: *mut ffi::PyObject,
     kwargs: *mut ffi::PyObject,
 ) -> *mut ffi::PyObject {
-    // SAFETY: tp_call of our wrapper type; `func` is owned by it.
+    // SAFETY: tp_call of our wrapper type; `func` is owned by it (NULL only after `tp_clear`,
+    // when a cycle holding the wrapper is being collected: then a RuntimeError, not a crash).
+    // The call owns a new reference to `func` for its duration, so the wrapped function cannot
+    // free it (e.g. by clearing the wrapper) while it runs.
     unsafe {
         let w = slf as *mut PyGradModeWrapped;
+        let f = (*w).func;
+        if f.is_null() {
+            ffi::PyErr_SetString(
+                ffi::PyExc_RuntimeError,
+                c"grad-mode decorated function: the wrapped function was cleared by the garbage collector".as_ptr(),
+            );
+            return null_mut();
+        }
+        let f = ObjectPtr::borrow(f);
         let prev = apply_mode((*w).target);
-        let r = ffi::PyObject_Call((*w).func, args, kwargs);
+        let r = ffi::PyObject_Call(f.as_ptr(), args, kwargs);
         autograd::restore_mode(prev);
         r
     }
@@ -947,8 +959,12 @@ unsafe extern "C" fn wrapped_getattro(
         if !r.is_null() {
             return r;
         }
+        let func = (*(slf as *mut PyGradModeWrapped)).func;
+        if func.is_null() {
+            return r; // cleared by the GC: the generic AttributeError stands
+        }
         ffi::PyErr_Clear();
-        ffi::PyObject_GetAttr((*(slf as *mut PyGradModeWrapped)).func, name)
+        ffi::PyObject_GetAttr(func, name)
     }
 }
 
