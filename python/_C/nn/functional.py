@@ -250,14 +250,6 @@ def _needs_grad(*tensors) -> bool:
     return _C.is_grad_enabled() and any(t is not None and t.requires_grad for t in tensors)
 
 
-def _reduce_by(t: Tensor, reduction: str) -> Tensor:
-    if reduction == "mean":
-        return t.mean()
-    if reduction == "sum":
-        return t.sum()
-    return t
-
-
 # ---- activations ---------------------------------------------------------------------------
 
 
@@ -505,7 +497,7 @@ def mse_loss(
         d = input - target
         if weight is not None:
             return _weighted(d * d, input, weight, reduction)
-        return _reduce_by(d * d, reduction)
+        return _reduce(d * d, reduction)
     return _nn.mse_loss(input, target, _Reduction.get_enum(reduction))
 
 
@@ -696,7 +688,7 @@ def cross_entropy(
         # Differentiable composite (class indices, no weight, nothing ignored: every target is a
         # valid class) while cross_entropy's backward kernel is pending.
         picked = -input.log_softmax(1).gather(1, target.unsqueeze(1)).squeeze(1)
-        return _reduce_by(picked, reduction)
+        return _reduce(picked, reduction)
     return _nn.cross_entropy_loss(
         input, target, weight, _Reduction.get_enum(reduction), ignore_index, label_smoothing
     )
