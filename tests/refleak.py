@@ -177,14 +177,24 @@ def hunt(call, live_tensors, warmups: int, runs: int) -> tuple[list[int], list[i
     lives = [0] * (runs + 1)
     i = 0  # bound before the first reading; `i += 1` then nets 0 (small ints are shared)
     _cleanup()
-    lives[0] = live_tensors()
-    totals[0] = gettotal()
-    while i < runs:
-        i += 1
-        call()
-        _cleanup()
-        lives[i] = live_tensors()
-        totals[i] = gettotal()
+    # Everything alive now (pytest's session, the test's fixtures, the module) moves to the
+    # permanent generation, so each measured run's collection traverses only what the runs
+    # allocate: 2 ms instead of 13 per collection under the debug interpreter, 12x faster
+    # overall. Frozen objects still count in gettotalrefcount(), and garbage cycles made before
+    # this point were collected just above; unfrozen afterwards so that later garbage among them
+    # is collected again.
+    gc.freeze()
+    try:
+        lives[0] = live_tensors()
+        totals[0] = gettotal()
+        while i < runs:
+            i += 1
+            call()
+            _cleanup()
+            lives[i] = live_tensors()
+            totals[i] = gettotal()
+    finally:
+        gc.unfreeze()
     rc_deltas = [totals[i] - totals[i - 1] for i in range(1, runs + 1)]
     live_deltas = [lives[i] - lives[i - 1] for i in range(1, runs + 1)]
     return rc_deltas, live_deltas

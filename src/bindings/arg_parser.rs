@@ -25,7 +25,7 @@
 use super::convert::{self, is_bool, is_float, is_int, is_int_or_bool, is_number, is_str};
 use super::describe;
 use super::dtype_object::unpack_dtype;
-use super::errors::{type_error, BindError, PyResult};
+use super::errors::{runtime_error, type_error, BindError, PyResult};
 use super::numpy;
 use super::object_ptr::Borrowed;
 use super::override_protocol::{self, Overloaded};
@@ -1305,7 +1305,14 @@ impl<'a> ParsedArgs<'a> {
     /// the generated table).
     pub fn optional_string(&self, i: usize) -> PyResult<Option<&'a str>> {
         match self.slot(i) {
-            Some(o) => convert::str_as_utf8(o).map(Some),
+            Some(o) => convert::str_as_utf8(o).map(Some).map_err(|_| {
+                // div(): argument 'rounding_mode' is a str with no UTF-8 form (error unpacking string as utf-8)
+                runtime_error(format!(
+                    "{}(): argument '{}' is a str with no UTF-8 form (error unpacking string as utf-8)",
+                    self.sig.name,
+                    self.param(i).name()
+                ))
+            }),
             None => match &self.param(i).default {
                 DefaultValue::Str(s) => Ok(Some(s)),
                 _ => Ok(None),

@@ -3,7 +3,7 @@
 //!
 //! Layer 1 (objects): see src/bindings/mod.rs.
 
-use super::errors::{BindError, PyResult};
+use super::errors::{runtime_error, BindError, PyResult};
 use super::object_ptr::{Borrowed, ObjectPtr};
 use crate::core::Scalar;
 use pyo3_ffi as ffi;
@@ -154,14 +154,20 @@ pub fn number_to_scalar(o: Borrowed<'_>) -> PyResult<Scalar> {
 }
 
 /// The text of a `str` object, borrowed from it.
+///
+/// Errors: a str that has no UTF-8 form (lone surrogates, `"\ud800"`) is torch's
+/// `RuntimeError: error unpacking string as utf-8`; the UnicodeEncodeError CPython raised is
+/// cleared, so callers that fall back on failure (`unwrap_or`) leave no error indicator set.
 pub fn str_as_utf8<'a>(o: Borrowed<'a>) -> PyResult<&'a str> {
     let mut len: ffi::Py_ssize_t = 0;
     // SAFETY: `o` is a live str; the returned buffer is cached inside it and lives as long as
-    // `o` (lifetime `'a`). NULL means an error is set (e.g. lone surrogates).
+    // `o` (lifetime `'a`). NULL means an error is set (lone surrogates), cleared here: it is
+    // replaced by the returned error.
     unsafe {
         let p = ffi::PyUnicode_AsUTF8AndSize(o.as_ptr(), &mut len);
         if p.is_null() {
-            return Err(BindError::Python);
+            ffi::PyErr_Clear();
+            return Err(runtime_error("error unpacking string as utf-8"));
         }
         let bytes = std::slice::from_raw_parts(p as *const u8, len as usize);
         Ok(std::str::from_utf8_unchecked(bytes))

@@ -272,10 +272,17 @@ unsafe extern "C" fn node_getattro(
             return null_mut();
         }
         let mut len: ffi::Py_ssize_t = 0;
+        // The AttributeError is set aside while the name is read, and restored when the name has
+        // no UTF-8 form (lone surrogates): such a name is no `_saved_*` field either.
+        let (mut ty, mut value, mut tb) = (null_mut(), null_mut(), null_mut());
+        ffi::PyErr_Fetch(&mut ty, &mut value, &mut tb);
         let p = ffi::PyUnicode_AsUTF8AndSize(name, &mut len);
         if p.is_null() {
+            ffi::PyErr_Clear();
+            ffi::PyErr_Restore(ty, value, tb); // steals the three references fetched above
             return null_mut();
         }
+        ffi::PyErr_Restore(ty, value, tb); // steals them back: cleared below for `_saved_*` names
         let s = std::str::from_utf8(std::slice::from_raw_parts(p.cast::<u8>(), len as usize))
             .unwrap_or("");
         let Some(field) = s.strip_prefix("_saved_") else {

@@ -323,3 +323,26 @@ def test_errors_under_many_repetitions_do_not_accumulate():
         with pytest.raises(TypeError):
             _C.add(_C.ones(1), "x")
     assert _C._live_tensors() <= before + 2
+
+
+def test_str_argument_without_utf8_form_is_torchs_runtime_error():
+    # torch 2.15: RuntimeError "error unpacking string as utf-8" for a str argument holding a lone
+    # surrogate; ours names the function and the argument as well. No UnicodeEncodeError escapes.
+    a = _C.ones(2)
+    with pytest.raises(RuntimeError, match=r"div\(\): argument 'rounding_mode' .*error unpacking string as utf-8"):
+        _C.div(a, a, rounding_mode="\ud800")
+    with pytest.raises(RuntimeError, match="error unpacking string as utf-8"):
+        _C.Generator(device="\ud800")
+    # An unknown keyword with no UTF-8 form: a TypeError naming it '?' (README, deliberate
+    # differences), and no
+    # error indicator left behind by the failed conversion (the next call works).
+    with pytest.raises(TypeError, match=r"sum\(\) received an invalid combination of arguments - got \(\?=int\)"):
+        a.sum(**{"\ud800": 1})
+    assert a.sum().item() == 2.0
+
+
+def test_node_attribute_without_utf8_form_is_attribute_error():
+    # torch 2.15: AttributeError "'MulBackward0' object has no attribute '\ud800'".
+    y = _C.ones(2, requires_grad=True) * 2
+    with pytest.raises(AttributeError, match="has no attribute"):
+        getattr(y.grad_fn, "\ud800")
