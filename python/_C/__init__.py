@@ -4,6 +4,8 @@ This package wraps the compiled extension ``_C._C`` (built by maturin from the R
 re-exports its public names, so that ``import _C; _C.zeros(2, 3)`` works. The names the test
 suite reads are re-exported as well although they start with an underscore:
 
+- ``_C._cpu_level()``: the CPU dispatch level of the vectorised kernels (``"avx512"``,
+  ``"avx2"`` or ``"baseline"``; ``TENSORBIND_CPU`` forces a lower one).
 - ``_C._py_debug``: True only when the extension was compiled for a ``Py_DEBUG`` interpreter.
 - ``_C._live_tensors()``: the number of core tensors alive in the process (leak checks).
 - ``_C._tensor_free_list_len()``: how many dead ``_C.Tensor`` objects are kept for reuse.
@@ -28,6 +30,7 @@ from . import _C as _ext
 from ._C import *  # noqa: F401,F403
 from ._C import (  # noqa: F401
     _C_API,
+    _cpu_level,
     _hold_in_thread,
     _live_dlpack,
     _live_external,

@@ -1,12 +1,12 @@
 //! src/bindings/module_functions.rs: the hand-written module functions of `_C` that belong to no
 //! object (PyTorch: `torch/csrc/Module.cpp`): `set_num_threads` and `get_num_threads`, and the
-//! counters the test harness reads (`_live_tensors`, `_parked_tensors`, `_tensor_free_list_len`).
+//! counters the test harness reads (`_cpu_level`, `_live_tensors`, `_parked_tensors`, `_tensor_free_list_len`).
 //! Declared in src/native_functions.yaml (`manual_binding`), which gives their docstrings,
 //! `__text_signature__`s and stubs and puts them in the generated module table.
 //!
 //! Layer 3 (entry points): see src/bindings/mod.rs.
 
-use super::convert::py_int;
+use super::convert::{py_int, py_str};
 use super::object_ptr::Borrowed;
 use pyo3_ffi as ffi;
 
@@ -22,6 +22,14 @@ pub(crate) unsafe extern "C" fn parked_tensors(
     _: *mut ffi::PyObject,
 ) -> *mut ffi::PyObject {
     crate::handle_errors!({ Ok(py_int(super::call_scope::parked() as i64)?.release()) })
+}
+
+/// `_C._cpu_level()`: the dispatch level of the vectorised kernels (Note [CPU dispatch levels]).
+pub(crate) unsafe extern "C" fn cpu_level(
+    _m: *mut ffi::PyObject,
+    _: *mut ffi::PyObject,
+) -> *mut ffi::PyObject {
+    crate::handle_errors!({ Ok(py_str(crate::core::vecmath::cpu_level())?.release()) })
 }
 
 pub(crate) unsafe extern "C" fn live_tensors(

@@ -28,7 +28,7 @@ for dt in ("float32", "float64"):
     p = _C.tensor([abs(x) for x in xs], dtype=getattr(_C, dt))
     for op in ("log", "log1p", "log2", "sqrt", "rsqrt"):
         out[f"{op} {dt}"] = getattr(_C, op)(p).tolist()
-print(json.dumps({"xs": xs, "out": out}))
+print(json.dumps({"xs": xs, "out": out, "level": _C._cpu_level()}))
 """
 
 
@@ -72,9 +72,30 @@ def _run(level):
     return json.loads(p.stdout)
 
 
+_ORDER = ["baseline", "avx2", "avx512"]
+
+
+def _cpu_best():
+    """The best level this CPU supports, read from /proc/cpuinfo's flags (independently of _C)."""
+    try:
+        with open("/proc/cpuinfo") as f:
+            flags = next((line.split(":", 1)[1].split() for line in f if line.startswith("flags")), [])
+    except OSError:
+        pytest.skip("no /proc/cpuinfo")
+    if "avx512f" in flags:
+        return "avx512"
+    if "avx2" in flags and "fma" in flags:
+        return "avx2"
+    return "baseline"
+
+
 @pytest.mark.parametrize("level", ["baseline", "avx2", "avx512", "bogus", None])
 def test_levels_within_bounds(level):
     r = _run(level)
+    # _C._cpu_level(): the level asked for, capped at the CPU's best; unknown or unset → the best.
+    best = _cpu_best()
+    want = best if level not in _ORDER else _ORDER[min(_ORDER.index(level), _ORDER.index(best))]
+    assert r["level"] == want, (level, r["level"], best)
     xs = r["xs"]
     for key, got in r["out"].items():
         op, dt = key.split()
