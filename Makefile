@@ -1,6 +1,7 @@
 # tensorbind — build, test and demo entry points. See README.md.
 #
 #   make demo     build the release wheel, install it into .venv, run the Iris demo
+#   make digits   the same, then train the small CNN on the 8x8 digits (python/examples/digits_cnn.py)
 #   make test     cargo test; pytest on the release wheel; pytest + refleak run under python3.11-dbg
 #   make refleak  only the debug build and the refleak run
 #   make fuzz     generated calls over every public callable, random seeds, for SECONDS (default 300)
@@ -65,7 +66,7 @@ BENCH       := python/bench/bench.py
 BENCH_ARGS  ?=
 BENCH_AUTOGRAD := python/bench/bench_autograd.py
 
-.PHONY: help wheel install demo test cargo-test pytest-release debug-build pytest-debug refleak autograd-expected \
+.PHONY: help wheel install demo digits test cargo-test pytest-release debug-build pytest-debug refleak autograd-expected \
         fuzz test-memcheck memcheck-ci conformance lint bench bench-autograd stubs clean
 
 help:
@@ -95,6 +96,9 @@ install: wheel | $(VENV)/bin/python
 
 demo: install
 	$(VENV)/bin/python $(DEMO)
+
+digits: install
+	$(VENV)/bin/python python/examples/digits_cnn.py
 
 # ---- tests -----------------------------------------------------------------------------------
 
