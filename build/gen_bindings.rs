@@ -226,7 +226,9 @@ fn overload_body(sig: &PySignature<'_>, structseqs: &[(String, Vec<String>)], in
     // the pending check; in-place forms go through `vt::inplace` (core Note [In-place ops and
     // history]). Both need the arguments in locals (used twice).
     let ag = gen_autograd::kind_of(e);
-    let locals = unlock || plan_out || e.plan_inplace || ag == Autograd::Pending;
+    // out= of a differentiable op checks its tensors for torch's autograd error first.
+    let out_check = sig.out.is_some() && ag != Autograd::NotDifferentiable;
+    let locals = unlock || plan_out || out_check || e.plan_inplace || ag == Autograd::Pending;
     let mut call_args = Vec::new();
     // `requires_grad=` of the factories is applied to the result, not passed to the core.
     let rg_pos = e.func.args.iter().position(|a| a.name == "requires_grad");
@@ -262,6 +264,25 @@ fn overload_body(sig: &PySignature<'_>, structseqs: &[(String, Vec<String>)], in
         .filter(|(_, c)| c.tensor == Some(false))
         .map(|(l, _)| format!("&*{l}"))
         .collect();
+    // `check_out_grad(o, ...)?;` for out_check entries (`o`: the out= object).
+    let out_check_stmt = if out_check {
+        let lists: Vec<String> = e
+            .func
+            .args
+            .iter()
+            .enumerate()
+            .filter(|(_, a)| a.ty.base == BaseTy::Tensor && a.ty.list.is_some())
+            .map(|(i, _)| format!("&a{i}[..]"))
+            .collect();
+        format!(
+            "check_out_grad(o, &[{}], &[{}], {:?})?;",
+            tensor_refs.join(", "),
+            lists.join(", "),
+            e.name
+        )
+    } else {
+        String::new()
+    };
     let core = if e.plan_inplace {
         // A derived in-place method (or `_C._nn` function): the op's plan run into self (Note
         // [One kernel per op]), through `vt::inplace` for autograd. Self is `&this` for a method,
@@ -367,14 +388,20 @@ fn overload_body(sig: &PySignature<'_>, structseqs: &[(String, Vec<String>)], in
             let _ = writeln!(out, "{ind}    }}");
             let _ = writeln!(
                 out,
-                "{ind}    Some(o) => write_out_plan(o, {plan}?, {:?}),",
+                "{ind}    Some(o) => {{ {out_check_stmt} write_out_plan(o, {plan}?, {:?}) }}",
                 e.name
             );
             let _ = writeln!(out, "{ind}}}");
         }
         Returns::One(_) if sig.out.is_some() => {
-            out.push_str(&pre);
             let oi = sig.out.expect("out");
+            if out_check {
+                let _ = writeln!(
+                    out,
+                    "{ind}if let Some(o) = r.object({oi}) {{ {out_check_stmt} }}"
+                );
+            }
+            out.push_str(&pre);
             let _ = writeln!(
                 out,
                 "{ind}entry::ret_out({call}, r.object({oi}), {:?})",

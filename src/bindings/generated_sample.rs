@@ -29,7 +29,7 @@ unsafe extern "C" fn fn_add(slf: *mut ffi::PyObject, args: *const *mut ffi::PyOb
                 drop(unlocked);
                 entry::ret(ret)
             }
-            Some(o) => write_out_plan(o, ops::add_plan(&a0, &a1, a2)?, "add"),
+            Some(o) => { check_out_grad(o, &[&*a0, &*a1], &[], "add")?; write_out_plan(o, ops::add_plan(&a0, &a1, a2)?, "add") }
         }
     }
     // SAFETY: CPython calls this function with the METH_FASTCALL | METH_KEYWORDS convention, on the module.

@@ -6,7 +6,7 @@
 //! Layer 2 (calling): see src/bindings/mod.rs.
 
 use super::describe;
-use super::errors::{type_error, PyResult};
+use super::errors::{runtime_error, type_error, PyResult};
 use super::gil;
 use super::object_ptr::Borrowed;
 use super::tensor_object::{tensor_ref, unpack, TensorRef};
@@ -75,6 +75,29 @@ fn resize_out(o: Borrowed<'_>, shape: &[usize]) -> PyResult<()> {
     // tensor (any up the stack) stay valid: the old handle is parked until the outermost call
     // returns (Note [Borrowed tensors and replaced handles]).
     unsafe { super::tensor_object::replace_tensor(o, resized) };
+    Ok(())
+}
+
+/// torch's error for a differentiable op called with `out=` while autograd would record it: an
+/// input (`inputs`, the tensors of `lists`) or `out` itself requires grad, under grad mode
+/// (torch's generated VariableType `*_out` functions). Not differentiable ops skip the check.
+pub fn check_out_grad(
+    out: Borrowed<'_>,
+    inputs: &[&Tensor],
+    lists: &[&[Tensor]],
+    op: &str,
+) -> PyResult<()> {
+    let out_requires_grad = unpack(out).is_some_and(|t| t.requires_grad());
+    let any = out_requires_grad
+        || inputs.iter().any(|t| t.requires_grad())
+        || lists.iter().any(|l| l.iter().any(|t| t.requires_grad()));
+    if any && crate::core::autograd::is_grad_enabled() {
+        // add(): functions with out=... arguments don't support automatic differentiation, but one of the arguments requires grad.
+        return Err(runtime_error(format!(
+            "{op}(): functions with out=... arguments don't support automatic differentiation, \
+             but one of the arguments requires grad."
+        )));
+    }
     Ok(())
 }
 

@@ -402,3 +402,48 @@ def test_data_setter_keeps_identity_and_flags_without_a_cycle():
     del p, big, small
     gc.collect()
     assert _C._live_tensors() == before
+
+
+# torch 2.15: a differentiable op called with out= raises when an input or out itself requires
+# grad under grad mode; ops torch does not differentiate (eq, argmax, floor_divide) do not.
+OUT_GRAD_TEXT = (
+    "{}(): functions with out=... arguments don't support automatic differentiation, but one of "
+    "the arguments requires grad."
+)
+
+
+@pytest.mark.parametrize(
+    "name, call",
+    [
+        ("add", lambda a: _C.add(a, a, out=_C.empty(2))),
+        ("cat", lambda a: _C.cat([a, a], out=_C.empty(4))),
+        ("sign", lambda a: _C.sign(a, out=_C.empty(2))),
+        ("remainder", lambda a: _C.remainder(a, a, out=_C.empty(2))),
+        ("sum", lambda a: _C.sum(a, 0, out=_C.empty(()))),
+        ("mm", lambda a: _C.mm(a.view(1, 2), a.view(2, 1), out=_C.empty(1, 1))),
+        ("exp", lambda a: _C.exp(a, out=_C.empty(2))),
+        ("matmul", lambda a: _C.matmul(a, a, out=_C.empty(()))),
+        ("stack", lambda a: _C.stack([a, a], out=_C.empty(2, 2))),
+        ("clamp", lambda a: _C.clamp(a, 0, 1, out=_C.empty(2))),
+        ("add", lambda a: _C.add(_C.ones(2), _C.ones(2), out=_C.empty(2, requires_grad=True))),
+    ],
+)
+def test_out_with_inputs_requiring_grad_is_torchs_error(name, call):
+    a = _C.ones(2, requires_grad=True)
+    with pytest.raises(RuntimeError) as info:
+        call(a)
+    assert str(info.value) == OUT_GRAD_TEXT.format(name)
+    # Under no_grad the same call writes out and returns it (no history).
+    with _C.no_grad():
+        r = call(a)
+    assert isinstance(r, _C.Tensor) and r.grad_fn is None
+
+
+def test_out_of_ops_without_derivative_ignores_requires_grad():
+    a = _C.ones(2, requires_grad=True)
+    o = _C.empty(2, dtype=_C.bool)
+    assert _C.eq(a, a, out=o) is o and o.tolist() == [True, True]
+    o = _C.empty((), dtype=_C.long)
+    assert _C.argmax(a, 0, out=o) is o and o.item() == 0
+    o = _C.empty(2)
+    assert _C.floor_divide(a, a, out=o) is o and o.tolist() == [1.0, 1.0]
