@@ -1,5 +1,6 @@
 """Writes tests/python/autograd_expected.py from torch 2.15 (the oracle): for each case of
-tests/python/autograd_cases.py, the gradients of sum(out * w) with respect to its inputs.
+tests/python/autograd_cases.py, the gradients of sum(out * w) with respect to its inputs; and
+tests/python/copy_slices_expected.py: what each case of copy_slices_cases.py observes under torch.
 Run with the torch venv: `/work/torch-venv/bin/python tests/gen_autograd_expected.py`
 (`make autograd-expected`). Never imported by `make test`."""
 
@@ -26,6 +27,20 @@ def main():
     with open(path, "w") as fh:
         fh.write("\n".join(out) + "\n")
     _ = positive
+    write_copy_slices()
+
+
+def write_copy_slices():
+    from copy_slices_cases import cases
+
+    observed = cases(torch)
+    out = ['"""What tests/python/copy_slices_cases.py observes under torch %s (tests/gen_autograd_expected.py); do not edit."""' % torch.__version__, "", "EXPECTED = {"]
+    for name, value in observed.items():
+        out.append(f"    {name!r}: {value!r},")
+    out.append("}")
+    path = os.path.join(os.path.dirname(__file__), "python", "copy_slices_expected.py")
+    with open(path, "w") as fh:
+        fh.write("\n".join(out) + "\n")
 
 
 if __name__ == "__main__":

@@ -12,6 +12,7 @@ use super::errors::{index_error, BindError, PyResult};
 use super::object_ptr::{Borrowed, ObjectPtr};
 use super::tensor_new::from_data;
 use super::tensor_object::{tensor_ref, unpack, wrap};
+use crate::core::autograd::copy_slices::{setitem, setitem_records};
 use crate::core::autograd::variable_type as vt;
 use crate::core::ops::indexing::{index_put, index_put_int, IndexItem};
 use crate::core::{DType, Tensor};
@@ -203,12 +204,37 @@ unsafe extern "C" fn mp_ass_subscript(
             // `t[3] = 2.0`: convert the number (overflow-checked), select, fill; no 0-dim value
             // tensor and no index-item list (torch's setitem fast path for an int key).
             let (i, v) = (convert::to_i64(key)?, convert::number_to_scalar(value)?);
-            vt::check_setitem(&t, None)?;
+            if setitem_records(&t, None) {
+                // A tensor in a graph: recorded (core Note [CopySlices]).
+                let v = Tensor::zeros(&[], t.dtype())?;
+                v.fill_(convert::number_to_scalar(value)?)?;
+                setitem(&t, &[IndexItem::Int(i)], &v)?;
+                return Ok(0);
+            }
             index_put_int(&t, i, v)?;
             return Ok(0);
         }
         let items = items_for(key)?;
-        vt::check_setitem(&t, unpack(value).as_deref())?;
+        if setitem_records(&t, unpack(value).as_deref()) {
+            // `t` or the value requires grad under grad mode: the write is recorded (core Note
+            // [CopySlices]). A number becomes a 0-dim tensor of `t`'s dtype, as below.
+            let v = match unpack(value) {
+                Some(src) => (*src).clone(),
+                None if convert::is_number(value) => {
+                    let v = Tensor::zeros(&[], t.dtype())?;
+                    v.fill_(convert::number_to_scalar(value)?)?;
+                    v
+                }
+                None => {
+                    return Err(super::errors::type_error(format!(
+                        "can't assign a {} to a Tensor",
+                        describe::type_name(value)
+                    )))
+                }
+            };
+            setitem(&t, &items, &v)?;
+            return Ok(0);
+        }
         if let Some(src) = unpack(value) {
             index_put(&t, &items, &src)?;
         } else if convert::is_number(value) {

@@ -9,6 +9,7 @@
 //! (`sum_to`, for broadcast inputs) and casts it to the input's dtype (engine.rs), so a formula
 //! returns the gradient in the broadcast shape.
 
+use super::copy_slices::{self, ViewGeometry};
 use super::node::{Node, SavedTensor};
 use super::variable_type as vt;
 use crate::core::dtype::DType;
@@ -24,6 +25,26 @@ pub enum NodeKind {
     AccumulateGrad {
         variable: Tensor,
     },
+    // ---- in-place writes into views and `t[key] = value` (copy_slices.rs) ----
+    /// A base written in place through a view: the view's geometry and the node `f` of the op
+    /// applied to the view (Note [CopySlices]).
+    CopySlices {
+        geometry: ViewGeometry,
+        f: Arc<Node>,
+    },
+    /// A view whose base was written in place: its gradient placed into the base's shape.
+    AsStrided {
+        geometry: ViewGeometry,
+    },
+    /// `t[items] = value` with advanced indices (torch's `index_put_`).
+    IndexPut {
+        /// `IndexPutBackward0`, or torch's `MaskedFillBackward0/1` for a one-element value
+        /// with a single mask.
+        name: &'static str,
+        items: Box<[IndexItem]>,
+        value_dim: usize,
+    },
+    // ---- formulas ----
     Add {
         alpha: Scalar,
     },
@@ -408,6 +429,9 @@ impl NodeKind {
         use NodeKind::*;
         match self {
             AccumulateGrad { .. } => "AccumulateGrad",
+            CopySlices { .. } => "torch::autograd::CopySlices",
+            AsStrided { .. } => "AsStridedBackward0",
+            IndexPut { name, .. } => name,
             Add { .. } => "AddBackward0",
             Sub { .. } => "SubBackward0",
             Mul { .. } => "MulBackward0",
@@ -631,6 +655,8 @@ impl NodeKind {
                 take(self_);
                 take(result);
             }
+            // The op applied to the view saved its values in its own node.
+            CopySlices { f, .. } => f.release_variables(),
             _ => {}
         }
         out
@@ -649,6 +675,16 @@ impl NodeKind {
                 Ok(None)
             }
         };
+        match self {
+            CopySlices { geometry, f } => {
+                return copy_slices::copy_slices_apply(geometry, f, node, grads)
+            }
+            AsStrided { geometry } => return copy_slices::as_strided_apply(geometry, grads),
+            IndexPut {
+                items, value_dim, ..
+            } => return copy_slices::index_put_apply(items, *value_dim, node, grads),
+            _ => {}
+        }
         if matches!(self, MaxMinDim { .. }) {
             // Two outputs; only `values` is differentiable.
             let MaxMinDim {
@@ -681,6 +717,7 @@ impl NodeKind {
             AccumulateGrad { .. } | Released => {
                 return Err(Error::runtime("internal error: applying a sink node"))
             }
+            CopySlices { .. } | AsStrided { .. } | IndexPut { .. } => unreachable!("applied above"),
             Add { alpha } => vec![
                 one(&|| Ok(g.clone()), 0)?,
                 one(&|| scale(g, *alpha, false), 1)?,

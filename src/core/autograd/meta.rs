@@ -40,6 +40,9 @@ pub struct MetaInner {
     pub retains_grad: bool,
     /// A leaf's `AccumulateGrad`, held weakly (the graph owns it; it owns the leaf).
     pub grad_accumulator: Weak<Node>,
+    /// For a view: the version of its base when `grad_fn` was set; a different version means
+    /// the base was written in place since, and the history is regenerated (Note [CopySlices]).
+    pub view_version: u32,
 }
 
 impl AutogradMeta {
@@ -113,7 +116,26 @@ impl Tensor {
         if self.is_leaf() {
             return None;
         }
+        self.refresh_view_history();
         self.with_meta(|m| m.and_then(|m| m.grad_fn.clone()))
+    }
+
+    /// A view's history after its base was written in place is regenerated from the base's
+    /// (Note [CopySlices]); a no-op (one pointer test) for a tensor that is not a view.
+    #[inline]
+    fn refresh_view_history(&self) {
+        let Some(base) = self.base() else {
+            return;
+        };
+        let version = self.version();
+        if self.with_meta(|m| m.is_none_or(|m| m.grad_fn.is_none() || m.view_version == version)) {
+            return;
+        }
+        match super::copy_slices::regenerated_view_node(self, base) {
+            Some(node) => self.set_grad_fn(node, 0),
+            // No history to point to: remember the version so the check is not redone.
+            None => self.with_meta_init(|i| i.view_version = version),
+        }
     }
 
     /// Which output of `grad_fn` this tensor is.
@@ -149,8 +171,10 @@ impl Tensor {
     /// tensor must be fresh or being rebased by an in-place op.
     pub(crate) fn set_grad_fn(&self, node: Arc<Node>, output_nr: u32) {
         let m = self.autograd_meta_or_init();
+        let version = self.version();
         let old = self.with_meta_init(|i| {
             i.output_nr = output_nr;
+            i.view_version = version;
             i.grad_fn.replace(node)
         });
         m.flags.fetch_or(HAS_GRAD_FN, Ordering::Relaxed);
@@ -185,6 +209,9 @@ impl Tensor {
             return None;
         }
         let leaf = self.is_leaf();
+        if !leaf {
+            self.refresh_view_history();
+        }
         self.with_meta_init(|i| {
             if !leaf {
                 return i.grad_fn.clone().map(|node| GradEdge {

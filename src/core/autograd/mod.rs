@@ -1,7 +1,8 @@
 //! src/core/autograd: reverse-mode automatic differentiation (PyTorch: torch/csrc/autograd) —
 //! the per-tensor metadata (`meta.rs`), graph nodes and saved values (`node.rs`), the derivative
-//! formulas (`formulas.rs`), the recording wrappers the bindings call instead of the bare core
-//! ops (`variable_type.rs`, torch's VariableType layer) and the engine (`engine.rs`).
+//! formulas (`formulas.rs`), in-place writes into views (`copy_slices.rs`), the recording
+//! wrappers the bindings call instead of the bare core ops (`variable_type.rs`, torch's
+//! VariableType layer) and the engine (`engine.rs`).
 
 // Note [Lazy autograd metadata]
 // ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
@@ -34,6 +35,7 @@
 // recording wrapper first asks whether any tensor argument requires grad (atomic loads on the
 // tensors) and reads the mode only when one does: ops on plain tensors never touch TLS.
 
+pub mod copy_slices;
 pub mod engine;
 pub mod formulas;
 pub mod meta;

@@ -236,6 +236,12 @@ impl SavedTensor {
     /// The saved tensor, after the version check (torch's `unpack`). `node` is the node that
     /// saved it (a saved output whose tensor died is rebuilt with `node` as its history).
     pub fn unpack(&self, node: Option<&Arc<Node>>) -> Result<Tensor> {
+        // A saved output names the node that saved it (its tensor may have a newer history
+        // since: an in-place op rebased it), as torch's message does.
+        let producer = match self {
+            SavedTensor::Output { output_nr, .. } => node.map(|n| (n.name(), *output_nr)),
+            _ => None,
+        };
         let (t, saved_version) = match self {
             SavedTensor::None => {
                 return Err(Error::runtime(
@@ -253,7 +259,7 @@ impl SavedTensor {
                 Some(t) => (t, *version),
                 None => {
                     if data.version() != *version {
-                        return Err(modified_error(data, *version));
+                        return Err(modified_error(data, *version, producer));
                     }
                     let t = data.data_alias();
                     if let Some(n) = node {
@@ -264,7 +270,7 @@ impl SavedTensor {
             },
         };
         if t.version() != saved_version {
-            return Err(modified_error(&t, saved_version));
+            return Err(modified_error(&t, saved_version, producer));
         }
         Ok(t)
     }
@@ -275,7 +281,7 @@ impl SavedTensor {
 }
 
 /// torch's "modified by an inplace operation" message.
-fn modified_error(t: &Tensor, saved_version: u32) -> Error {
+fn modified_error(t: &Tensor, saved_version: u32, producer: Option<(&'static str, u32)>) -> Error {
     let kind = match t.dtype() {
         DType::Float32 => "torch.FloatTensor",
         DType::Float64 => "torch.DoubleTensor",
@@ -285,9 +291,17 @@ fn modified_error(t: &Tensor, saved_version: u32) -> Error {
         _ => "torch.Tensor",
     };
     let sizes: Vec<String> = t.sizes().iter().map(|s| s.to_string()).collect();
-    let which = match t.grad_fn_short_name() {
-        Some(name) => format!(", which is output {} of {}", t.output_nr(), name),
-        None => String::new(),
+    let short = |name: &'static str| {
+        name.strip_suffix("Backward0")
+            .or_else(|| name.strip_suffix("Backward1"))
+            .unwrap_or(name)
+    };
+    let which = match producer {
+        Some((name, nr)) => format!(", which is output {nr} of {}", short(name)),
+        None => match t.grad_fn_short_name() {
+            Some(name) => format!(", which is output {} of {}", t.output_nr(), name),
+            None => String::new(),
+        },
     };
     Error::runtime(format!(
         "one of the variables needed for gradient computation has been modified by an inplace operation: [{kind} [{}]]{which}, is at version {}; expected version {saved_version} instead. Hint: enable anomaly detection to find the operation that failed to compute its gradient, with torch.autograd.set_detect_anomaly(True, check_nan=False).",

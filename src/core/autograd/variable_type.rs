@@ -28,8 +28,8 @@ use std::sync::Arc;
 //   or — when the op's formula reads `self` — from a recorded clone of `x` (torch saves a clone
 //   too: `_saved_self` of `mul_` has `CloneBackward0`), the values are written into `x`, and
 //   `x`'s history is rebased onto the new node (`grad_fn`, output 0).
-// - in-place writes to a *view* of a tensor in a graph need torch's CopySlices, which is not
-//   built yet: they raise NotImplementedError rather than compute wrong gradients.
+// - in-place writes to a *view* of a tensor in a graph also rebase the view's base: torch's
+//   CopySlices (Note [CopySlices] in copy_slices.rs).
 
 /// True when the op must be recorded: some input requires grad (atomic loads only), then
 /// grad mode (thread-local, read last: Note [Grad mode is read last]).
@@ -1328,40 +1328,60 @@ pub fn index_add(
 // ---- in-place -----------------------------------------------------------------------------
 
 /// torch's `check_inplace`: the leaf errors, and the pending CopySlices case.
-fn check_inplace(this: &Tensor) -> Result<()> {
+pub(crate) fn check_inplace(this: &Tensor) -> Result<()> {
     if this.is_leaf_requiring_grad() {
         return Err(Error::runtime(
             "a leaf Variable that requires grad is being used in an in-place operation.",
         ));
     }
-    if let Some(base) = this.base() {
-        if base.is_leaf_requiring_grad() || this.is_leaf_requiring_grad() {
-            return Err(Error::runtime(
-                "a view of a leaf Variable that requires grad is being used in an in-place operation.",
-            ));
-        }
-        return Err(Error::not_implemented(
-            "in-place modification of a view of a tensor that is part of an autograd graph is not supported yet by tensorbind (torch's CopySlices); compute the result out of place instead",
+    if this.base().is_some_and(|b| b.is_leaf_requiring_grad()) || view_of_leaf(this) {
+        return Err(Error::runtime(
+            "a view of a leaf Variable that requires grad is being used in an in-place operation.",
         ));
     }
     Ok(())
 }
 
-/// Before `t[key] = value` (an in-place write through a view of `t`): torch's leaf error; the
-/// write into a tensor in a graph (or of a value requiring grad) needs CopySlices (pending).
-pub fn check_setitem(t: &Tensor, value: Option<&Tensor>) -> Result<()> {
-    let value_rg = value.is_some_and(|v| v.requires_grad());
-    if !(t.requires_grad() || value_rg) || !super::is_grad_enabled() {
-        return Ok(());
+/// True when `this` is a view whose history is a chain of view nodes ending at the
+/// `AccumulateGrad` of a leaf that requires grad: a view of a leaf that is itself a view (of a
+/// root that does not require grad), which `base()` (the root) does not reveal.
+fn view_of_leaf(this: &Tensor) -> bool {
+    const VIEW_NODES: &[&str] = &[
+        "AliasBackward0",
+        "AsStridedBackward0",
+        "ExpandBackward0",
+        "MovedimBackward0",
+        "NarrowBackward0",
+        "PermuteBackward0",
+        "SelectBackward0",
+        "SliceBackward0",
+        "SqueezeBackward0",
+        "SqueezeBackward1",
+        "SqueezeBackward2",
+        "TBackward0",
+        "TransposeBackward0",
+        "UnsqueezeBackward0",
+        "ViewBackward0",
+    ];
+    if this.base().is_none() {
+        return false;
     }
-    if t.is_leaf_requiring_grad() || t.base().is_some_and(|b| b.is_leaf_requiring_grad()) {
-        return Err(Error::runtime(
-            "a view of a leaf Variable that requires grad is being used in an in-place operation.",
-        ));
+    let mut node = this.grad_fn();
+    // A view chain longer than this is not one a program builds; give up (no error).
+    for _ in 0..64 {
+        match node {
+            Some(n) if n.is_accumulate_grad() => return true,
+            Some(n) if VIEW_NODES.contains(&n.name()) => {
+                node = n
+                    .next_edges()
+                    .first()
+                    .and_then(|e| e.as_ref())
+                    .map(|e| e.node.clone());
+            }
+            _ => return false,
+        }
     }
-    Err(Error::not_implemented(
-        "t[key] = value on a tensor that is part of an autograd graph (or with a value that requires grad) is not supported yet by tensorbind (torch's CopySlices); use torch.where or index_put out of place instead",
-    ))
+    false
 }
 
 /// Ops whose formula does not read `self`, so the in-place form needs no clone of it.
@@ -1398,15 +1418,23 @@ pub fn inplace(
     }
     this.copy_from(&r)?;
     this.bump_version();
-    rebase_history(this, &r);
-    Ok(())
+    rebase_history(this, &r)
 }
 
-/// Give `this` the history of `r` (an in-place op's result computed out of place).
-fn rebase_history(this: &Tensor, r: &Tensor) {
+/// Give `this` the history of `r` (an in-place op's result computed out of place); for a view,
+/// its base's history too (Note [CopySlices]).
+fn rebase_history(this: &Tensor, r: &Tensor) -> Result<()> {
     match r.grad_fn() {
-        Some(node) if this.dtype().is_floating_point() => this.set_grad_fn(node, r.output_nr()),
-        _ => this.detach_in_place(),
+        Some(node) if this.dtype().is_floating_point() => {
+            this.set_grad_fn(node.clone(), r.output_nr());
+            super::copy_slices::finish_inplace(this, Some(node))
+        }
+        _ => {
+            if this.base().is_none() {
+                this.detach_in_place();
+            }
+            Ok(())
+        }
     }
 }
 
@@ -1418,14 +1446,14 @@ pub fn fill_(this: &Tensor, value: &Tensor) -> Result<()> {
     check_inplace(this)?;
     check_pending("fill_", &[value])?;
     ops::fill_(this, value)?;
-    record(
+    let node = record(
         this,
         &[this],
         NodeKind::Zero {
             name: "FillBackward0",
         },
     );
-    Ok(())
+    super::copy_slices::finish_inplace(this, node)
 }
 
 /// `zero_`: gradient zero for self.
@@ -1435,14 +1463,14 @@ pub fn zero_(this: &Tensor) -> Result<()> {
     }
     check_inplace(this)?;
     ops::zero_(this)?;
-    record(
+    let node = record(
         this,
         &[this],
         NodeKind::Zero {
             name: "ZeroBackward0",
         },
     );
-    Ok(())
+    super::copy_slices::finish_inplace(this, node)
 }
 
 /// `copy_(src)`: gradient zero for self's old value, `g` (reduced and cast) for `src`.
@@ -1453,8 +1481,11 @@ pub fn copy_(this: &Tensor, src: &Tensor, non_blocking: bool) -> Result<()> {
     check_inplace(this)?;
     ops::copy_(this, src, non_blocking)?;
     // The edges are collected from `this`'s old history before the new node replaces it.
-    if record(this, &[this, src], NodeKind::Copy).is_none() {
-        this.detach_in_place();
+    match record(this, &[this, src], NodeKind::Copy) {
+        None if this.base().is_none() => {
+            this.detach_in_place();
+            Ok(())
+        }
+        node => super::copy_slices::finish_inplace(this, node),
     }
-    Ok(())
 }

@@ -1,0 +1,301 @@
+//! src/core/autograd/copy_slices.rs: in-place writes into views of tensors in a graph (PyTorch:
+//! `CopySlices` in torch/csrc/autograd/functions/tensor.cpp, and the view's regenerated
+//! `AsStridedBackward0` of `VariableHooks::grad_fn`), and the `IndexPutBackward0` formula of
+//! `t[key] = value` with advanced indices.
+//!
+//! Note [CopySlices]
+//! ~~~~~~~~~~~~~~~~~
+//! `v.op_(args)` where `v` is a view of `b` (its root, `Tensor::base`) changes `b`'s values, so
+//! `b`'s history must change too (torch's rules):
+//! - the op is recorded as usual, out of place, as a node `F` whose edge 0 is `v`'s history
+//!   (vt::inplace / the in-place wrappers); then `finish_inplace` makes `b`'s new history a
+//!   `CopySlices` node over `b`'s old history and `F`'s other edges, remembering `v`'s geometry
+//!   relative to `b`, and `v`'s new history an `AsStridedBackward0` into that node;
+//! - `CopySlices` backward, given `b`'s gradient `g`: `result = g.clone()`; the slice of
+//!   `result` under `v`'s geometry is replaced by `F`'s gradient for its self (0 when `F` gives
+//!   none: the old values were overwritten); `F`'s other gradients go to `F`'s other edges.
+//!   `F`'s own edge 0 (the view's old history) is never followed;
+//! - other views of `b` whose history predates the write are stale: each tensor with a base
+//!   remembers the version at which its `grad_fn` was set (`MetaInner::view_version`), and a
+//!   view whose counter moved since gets a fresh `AsStridedBackward0` into `b`'s current history
+//!   when its history is next read (`grad_fn`, `gradient_edge`), as torch regenerates it.
+//! Limits (errors, never a wrong gradient): a base that is not contiguous, and `create_graph`
+//! through these nodes (their backward is written with bare kernels) raise NotImplementedError.
+
+use super::node::{Edge, Node};
+use super::variable_type as vt;
+use super::NodeKind;
+use crate::core::dtype::DType;
+use crate::core::error::{Error, Result};
+use crate::core::ops;
+use crate::core::ops::indexing::IndexItem;
+use crate::core::scalar::Scalar;
+use crate::core::tensor::Tensor;
+use std::sync::Arc;
+
+/// A view's geometry relative to its contiguous base (element strides, element offset).
+pub struct ViewGeometry {
+    pub base_sizes: Box<[usize]>,
+    pub sizes: Box<[usize]>,
+    pub strides: Box<[isize]>,
+    pub offset: usize,
+}
+
+impl ViewGeometry {
+    /// The geometry of `view` inside `base`; None when `base` is not contiguous (the
+    /// geometry would not carry over to a fresh gradient buffer) or `view` starts before it.
+    fn of(view: &Tensor, base: &Tensor) -> Option<ViewGeometry> {
+        if !base.is_contiguous() || view.storage_offset() < base.storage_offset() {
+            return None;
+        }
+        Some(ViewGeometry {
+            base_sizes: base.sizes().into(),
+            sizes: view.sizes().into(),
+            strides: view.strides().into(),
+            offset: view.storage_offset() - base.storage_offset(),
+        })
+    }
+
+    /// The slice of `buffer` (a fresh contiguous tensor of the base's shape) this view covers.
+    fn slice_of(&self, buffer: &Tensor) -> Tensor {
+        buffer.as_strided(&self.sizes, &self.strides, self.offset)
+    }
+}
+
+fn unsupported(what: &str) -> Error {
+    Error::not_implemented(format!(
+        "{what} is not supported yet by tensorbind (torch's CopySlices); compute the result out of place instead"
+    ))
+}
+
+/// After an in-place op on `this` recorded as node `f` (already `this`'s `grad_fn`): when
+/// `this` is a view, move the history to its base (Note [CopySlices]). A no-op for non-views.
+pub(crate) fn finish_inplace(this: &Tensor, f: Option<Arc<Node>>) -> Result<()> {
+    let (Some(base), Some(f)) = (this.base(), f) else {
+        return Ok(());
+    };
+    let Some(geometry) = ViewGeometry::of(this, base) else {
+        return Err(unsupported(
+            "an in-place write into a view of a non-contiguous tensor in an autograd graph",
+        ));
+    };
+    let mut edges: Vec<Option<Edge>> = Vec::with_capacity(f.next_edges().len().max(1));
+    edges.push(base.gradient_edge().map(|e| Edge {
+        node: e.node,
+        input_nr: e.input_nr,
+    }));
+    edges.extend(f.next_edges().iter().skip(1).cloned());
+    let view_geometry = ViewGeometry {
+        base_sizes: geometry.base_sizes.clone(),
+        sizes: geometry.sizes.clone(),
+        strides: geometry.strides.clone(),
+        offset: geometry.offset,
+    };
+    let cs = Node::new(NodeKind::CopySlices { geometry, f }, edges, &[base]);
+    base.set_grad_fn(cs.clone(), 0);
+    let as_strided = Node::new(
+        NodeKind::AsStrided {
+            geometry: view_geometry,
+        },
+        vec![Some(Edge {
+            node: cs,
+            input_nr: 0,
+        })],
+        &[this],
+    );
+    this.set_grad_fn(as_strided, 0);
+    Ok(())
+}
+
+/// A fresh `AsStridedBackward0` history for `view`, stale since its base was written in place
+/// (Note [CopySlices]); None when the base has no history to point to or the geometry does
+/// not carry over (the old history is kept).
+pub(crate) fn regenerated_view_node(view: &Tensor, base: &Tensor) -> Option<Arc<Node>> {
+    let edge = base.gradient_edge()?;
+    let geometry = ViewGeometry::of(view, base)?;
+    Some(Node::new(
+        NodeKind::AsStrided { geometry },
+        vec![Some(Edge {
+            node: edge.node,
+            input_nr: edge.input_nr,
+        })],
+        &[view],
+    ))
+}
+
+/// Refuses `create_graph` through the nodes of this file (their backward uses bare kernels).
+fn check_no_create_graph(g: &Tensor, name: &str) -> Result<()> {
+    if g.requires_grad() && super::is_grad_enabled() {
+        return Err(vt::not_implemented(&format!("{name} (double backward)")));
+    }
+    Ok(())
+}
+
+/// `CopySlices` backward (Note [CopySlices]); the result has one gradient per edge.
+pub(crate) fn copy_slices_apply(
+    geometry: &ViewGeometry,
+    f: &Arc<Node>,
+    node: &Arc<Node>,
+    grads: &[Option<Tensor>],
+) -> Result<Vec<Option<Tensor>>> {
+    let n_out = node.next_edges().len();
+    let Some(g) = grads.first().and_then(|g| g.as_ref()) else {
+        return Ok(vec![None; n_out]);
+    };
+    check_no_create_graph(g, "CopySlices")?;
+    let result = g.clone_data()?;
+    let slice = geometry.slice_of(&result);
+    let slice_grad = slice.clone_data()?;
+    let res = {
+        let kind = f.lock_kind();
+        kind.apply(f, &[Some(slice_grad)])?
+    };
+    match res.first().and_then(|r| r.as_ref()) {
+        Some(r0) => slice.copy_from(r0)?,
+        None => slice.fill_(Scalar::Int(0))?,
+    }
+    let mut out = Vec::with_capacity(n_out);
+    out.push(Some(result));
+    out.extend(res.into_iter().skip(1));
+    out.resize(n_out, None);
+    Ok(out)
+}
+
+/// `AsStridedBackward0` of a view whose base was written in place: the view's gradient placed
+/// into zeros of the base's shape.
+pub(crate) fn as_strided_apply(
+    geometry: &ViewGeometry,
+    grads: &[Option<Tensor>],
+) -> Result<Vec<Option<Tensor>>> {
+    let Some(g) = grads.first().and_then(|g| g.as_ref()) else {
+        return Ok(vec![None]);
+    };
+    check_no_create_graph(g, "AsStridedBackward0")?;
+    let sizes: Vec<i64> = geometry.base_sizes.iter().map(|&s| s as i64).collect();
+    let result = ops::zeros(&sizes, Some(g.dtype()))?;
+    geometry.slice_of(&result).copy_from(g)?;
+    Ok(vec![Some(result)])
+}
+
+/// `IndexPutBackward0` (`t[items] = value` with advanced indices, torch's `index_put_`): self's
+/// gradient is `g` with the written elements zeroed, value's is `g[items]` (the engine sums it
+/// to value's shape; leading dims value had beyond the indexed shape come back as size 1).
+pub(crate) fn index_put_apply(
+    items: &[IndexItem],
+    value_dim: usize,
+    node: &Arc<Node>,
+    grads: &[Option<Tensor>],
+) -> Result<Vec<Option<Tensor>>> {
+    let Some(g) = grads.first().and_then(|g| g.as_ref()) else {
+        return Ok(vec![None, None]);
+    };
+    check_no_create_graph(g, "IndexPutBackward0")?;
+    let needs = |i: usize| node.next_edges().get(i).is_some_and(|e| e.is_some());
+    let grad_self = if needs(0) {
+        let r = g.clone_data()?;
+        let zero = Tensor::zeros(&[], g.dtype())?;
+        ops::indexing::index_put(&r, items, &zero)?;
+        Some(r)
+    } else {
+        None
+    };
+    let grad_value = if needs(1) {
+        let gv = ops::indexing::index(g, items)?;
+        if gv.dim() < value_dim {
+            let mut shape = vec![1i64; value_dim - gv.dim()];
+            shape.extend(gv.sizes().iter().map(|&s| s as i64));
+            Some(ops::reshape(&gv, &shape)?)
+        } else {
+            Some(gv)
+        }
+    } else {
+        None
+    };
+    Ok(vec![grad_self, grad_value])
+}
+
+/// `t[items] = value` when autograd records it (`t` or `value` requires grad, grad mode on):
+/// basic items copy into the view (an in-place op on a view: CopySlices on `t`'s base, or on
+/// `t` itself); advanced items are torch's `index_put_` on `t`, recorded as
+/// `IndexPutBackward0`. The value has `t`'s dtype or is a 0-dim tensor (the bindings convert
+/// numbers). Errors: torch's leaf error; those of `index_put`.
+pub fn setitem(t: &Tensor, items: &[IndexItem], value: &Tensor) -> Result<()> {
+    let basic = !items
+        .iter()
+        .any(|i| matches!(i, IndexItem::Tensor(_) | IndexItem::Bool(_)));
+    if basic && t.is_leaf_requiring_grad() {
+        // The write goes through a view of `t` (torch's text says so).
+        return Err(Error::runtime(
+            "a view of a leaf Variable that requires grad is being used in an in-place operation.",
+        ));
+    }
+    vt::check_inplace(t)?;
+    if basic {
+        let view = ops::indexing::index(t, items)?;
+        if view.base().is_none() {
+            // `index` of basic items is always a view; a failure here is a core bug.
+            return Err(Error::runtime(
+                "internal error: basic indexing did not return a view",
+            ));
+        }
+        // torch's `slicePrefix1sSize`: leading size-1 dims of the value are dropped.
+        let lead = value.sizes().iter().take_while(|&&s| s == 1).count();
+        let value = if lead > 0 {
+            let shape: Vec<i64> = value.sizes()[lead..].iter().map(|&s| s as i64).collect();
+            vt::reshape(value, &shape)?
+        } else {
+            value.clone()
+        };
+        ops::copy_(&view, &value, false)?;
+        if !t.dtype().is_floating_point() {
+            return Ok(());
+        }
+        // Recorded even when neither the view (made by the bare `index`, no history) nor the
+        // value requires grad: `t` does, and its base gets the CopySlices.
+        let node = Node::new(
+            NodeKind::Copy,
+            vt::collect_edges(&[&view, &value]),
+            &[&view],
+        );
+        view.set_grad_fn(node.clone(), 0);
+        return finish_inplace(&view, Some(node));
+    }
+    let value_dim = value.dim();
+    if !t.dtype().is_floating_point() {
+        return ops::indexing::index_put(t, items, value);
+    }
+    // The edges are collected before the write: `t`'s history as it was.
+    let edges = vt::collect_edges(&[t, value]);
+    ops::indexing::index_put(t, items, value)?;
+    // torch routes a one-element value with a single mask to `masked_fill_`.
+    let single_mask = items
+        .iter()
+        .filter(|i| matches!(i, IndexItem::Tensor(_) | IndexItem::Bool(_)))
+        .count()
+        == 1
+        && items.iter().any(|i| {
+            matches!(i, IndexItem::Tensor(m) if m.dim() > 0 && matches!(m.dtype(), DType::Bool | DType::UInt8))
+        });
+    let name = match (single_mask && value.numel() == 1, value.requires_grad()) {
+        (true, false) => "MaskedFillBackward0",
+        (true, true) => "MaskedFillBackward1",
+        _ => "IndexPutBackward0",
+    };
+    let node = Node::new(
+        NodeKind::IndexPut {
+            name,
+            items: items.into(),
+            value_dim,
+        },
+        edges,
+        &[t],
+    );
+    t.set_grad_fn(node.clone(), 0);
+    finish_inplace(t, Some(node))
+}
+
+/// True when `t[key] = value` must go through `setitem` (something requires grad, grad mode on).
+#[inline]
+pub fn setitem_records(t: &Tensor, value: Option<&Tensor>) -> bool {
+    (t.requires_grad() || value.is_some_and(|v| v.requires_grad())) && super::is_grad_enabled()
+}
