@@ -2,19 +2,21 @@
 //! `t[idx] = value` for ints, slices, `None`, `...`, `True`/`False`, index tensors and masks,
 //! and (nested) lists of ints or bools, because CPython passes the index as one arbitrary object
 //! (PyTorch: `python_variable_indexing.cpp`). The index is translated to core `IndexItem`s here;
-//! the core computes the view or the advanced-indexing copy, and the writes.
+//! the core computes the view or the advanced-indexing copy, and the writes. Also
+//! `Tensor.index_put_` / `index_put` (manual bindings of the schema: tuples of index tensors).
 //!
 //! Layer 3 (entry points): see src/bindings/mod.rs.
 
+use super::arg_parser::ParsedArgs;
 use super::convert;
 use super::describe;
 use super::errors::{index_error, BindError, PyResult};
 use super::object_ptr::{Borrowed, ObjectPtr};
 use super::tensor_new::from_data;
-use super::tensor_object::{tensor_ref, unpack, wrap};
+use super::tensor_object::{tensor_ref, unpack, wrap, TensorRef};
 use crate::core::autograd::copy_slices::{setitem, setitem_records};
 use crate::core::autograd::variable_type as vt;
-use crate::core::ops::indexing::{index_put, index_put_int, IndexItem};
+use crate::core::ops::indexing::{index_put, index_put_int, index_put_tensors_, IndexItem};
 use crate::core::{DType, Tensor};
 use pyo3_ffi as ffi;
 use std::ffi::c_int;
@@ -274,4 +276,41 @@ static mut MAPPING_METHODS: ffi::PyMappingMethods = ffi::PyMappingMethods {
 /// The mapping-protocol table (static; CPython only reads it).
 pub fn mapping_methods() -> *mut ffi::PyMappingMethods {
     addr_of_mut!(MAPPING_METHODS)
+}
+
+/// `Tensor.index_put_(indices, values, accumulate=False)` (manual binding of the schema entry):
+/// `self[indices] = values` for a tuple of index tensors, or `+=` with `accumulate`; returns
+/// `self`. Recorded by autograd as `t[indices] = values` is (core Note [CopySlices]); with
+/// `accumulate` and an input requiring grad, torch's NotImplementedError for a missing formula.
+pub(crate) fn tensor_index_put_<'a>(
+    r: &ParsedArgs<'a>,
+    this_obj: Borrowed<'a>,
+    this: TensorRef<'a>,
+) -> PyResult<*mut ffi::PyObject> {
+    let (indices, values, accumulate) = (r.tensor_list(0)?, r.tensor(1)?, r.bool(2)?);
+    put(&this, &indices, &values, accumulate)?;
+    Ok(this_obj.to_owned().release())
+}
+
+/// `Tensor.index_put(indices, values, accumulate=False)`: `index_put_` on a (recorded) clone.
+pub(crate) fn tensor_index_put<'a>(
+    r: &ParsedArgs<'a>,
+    _this_obj: Borrowed<'a>,
+    this: TensorRef<'a>,
+) -> PyResult<*mut ffi::PyObject> {
+    let (indices, values, accumulate) = (r.tensor_list(0)?, r.tensor(1)?, r.bool(2)?);
+    let out = vt::clone(&this)?;
+    put(&out, &indices, &values, accumulate)?;
+    Ok(wrap(out)?.release())
+}
+
+fn put(t: &Tensor, indices: &[Tensor], values: &Tensor, accumulate: bool) -> PyResult<()> {
+    if setitem_records(t, Some(values)) {
+        if accumulate {
+            return Err(vt::not_implemented("index_put_").into());
+        }
+        let items: Vec<IndexItem> = indices.iter().cloned().map(IndexItem::Tensor).collect();
+        return Ok(setitem(t, &items, values)?);
+    }
+    Ok(index_put_tensors_(t, indices, values, accumulate)?)
 }

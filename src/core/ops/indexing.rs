@@ -2,6 +2,7 @@
 //! dimension by dimension as a view (PyTorch: `applySlicing` in `TensorIndexing.h`), then advanced
 //! indices (index tensors, masks, booleans) gathered or written as copies (`index`, `index_put_`).
 
+use super::arith::Arith;
 use crate::core::error::{Error, Result};
 use crate::core::tensor::maybe_wrap_dim;
 use crate::core::{DType, Tensor};
@@ -535,8 +536,9 @@ fn index_put_unversioned(input: &Tensor, items: &[IndexItem], values: &Tensor) -
 }
 
 /// `input[items] += values` with repeated indices accumulating (torch's `index_put_(...,
-/// accumulate=True)`), for floating-point `input` and `values` of its dtype: the backward of
-/// `t[items]` (core autograd, formulas.rs). Errors of `index`.
+/// accumulate=True)`; integers wrap, bools or), `values` converted to `input`'s dtype: the
+/// backward of `t[items]` (core autograd, formulas.rs) and `index_put_tensors_`. Errors of
+/// `index`.
 pub fn index_put_accumulate(input: &Tensor, items: &[IndexItem], values: &Tensor) -> Result<()> {
     let (view, advanced) = apply_basic(input, items)?;
     let values = if values.dtype() != view.dtype() {
@@ -562,28 +564,42 @@ pub fn index_put_accumulate(input: &Tensor, items: &[IndexItem], values: &Tensor
     } else {
         values
     };
-    macro_rules! acc {
-        ($t:ty) => {{
-            let (dst, src) = (view.data_ptr::<$t>(), values.data_ptr::<$t>());
-            plan.walk(&vstrides, |v, r| {
-                // SAFETY: as in `index_put`: `v` is a bounds-checked offset of `view`, `r` one of
-                // `values` (its own broadcast strides), which shares no memory with `view`.
-                unsafe { *dst.offset(v) += *src.offset(r) }
-            });
-        }};
-    }
-    match view.dtype() {
-        DType::Float32 => acc!(f32),
-        DType::Float64 => acc!(f64),
-        d => {
-            return Err(Error::runtime(format!(
-                "index_put_ with accumulate=True: unsupported dtype {}",
-                d.scalar_type_name()
-            )))
-        }
-    }
+    crate::dispatch!(view.dtype(), T => {
+        let (dst, src) = (view.data_ptr::<T>(), values.data_ptr::<T>());
+        plan.walk(&vstrides, |v, r| {
+            // SAFETY: as in `index_put`: `v` is a bounds-checked offset of `view`, `r` one of
+            // `values` (its own broadcast strides), which shares no memory with `view`.
+            unsafe { *dst.offset(v) = (*dst.offset(v)).wadd(*src.offset(r)) }
+        });
+    });
     input.bump_version();
     Ok(())
+}
+
+/// `input.index_put_(indices, values, accumulate=False)` (torch's `index_put_`): `input[indices]
+/// = values` for a tuple of index tensors (or masks), or `+=` with repeated indices adding up
+/// when `accumulate` (integers wrap, bools or). `values` must have `input`'s dtype (torch's
+/// RuntimeError "Index put requires the source and destination dtypes match, ..."; without
+/// `accumulate`, a one-element value with a single mask is converted, as `index_put`) and
+/// broadcast to the indexed shape. Errors of `index`.
+pub fn index_put_tensors_(
+    input: &Tensor,
+    indices: &[Tensor],
+    values: &Tensor,
+    accumulate: bool,
+) -> Result<()> {
+    let items: Vec<IndexItem> = indices.iter().cloned().map(IndexItem::Tensor).collect();
+    if !accumulate {
+        return index_put(input, &items, values);
+    }
+    if values.dtype() != input.dtype() {
+        return Err(Error::runtime(format!(
+            "Index put requires the source and destination dtypes match, got {} for the destination and {} for the source.",
+            input.dtype().scalar_type_name(),
+            values.dtype().scalar_type_name()
+        )));
+    }
+    index_put_accumulate(input, &items, values)
 }
 
 #[cfg(test)]
