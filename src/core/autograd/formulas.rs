@@ -296,6 +296,8 @@ pub enum NodeKind {
         source: Box<[i64]>,
         destination: Box<[i64]>,
     },
+    /// The nodes of the nn ops (issue 15), kept in src/core/autograd/nn_formulas.rs.
+    Nn(Box<super::nn_formulas::NnNode>),
     /// A released node (after `drop`).
     Released,
 }
@@ -473,6 +475,7 @@ impl NodeKind {
             ScatterAdd { .. } => "ScatterAddBackward0",
             IndexAdd { .. } => "IndexAddBackward0",
             Released => "Released",
+            Nn(nn) => nn.name(),
         }
     }
 
@@ -527,6 +530,7 @@ impl NodeKind {
             }
             MaxMinDim { indices, .. } => vec![("indices", indices)],
             Extremum { self_, result, .. } => vec![("self", self_), ("result", result)],
+            Nn(nn) => nn.saved_tensors(),
             _ => Vec::new(),
         }
     }
@@ -550,6 +554,9 @@ impl NodeKind {
     /// Take out everything the formula saved (after backward without `retain_graph`); what
     /// is returned is dropped by the caller outside the lock.
     pub fn release(&mut self) -> Vec<SavedTensor> {
+        if let NodeKind::Nn(nn) = self {
+            return nn.release();
+        }
         let mut out = Vec::new();
         let mut take = |s: &mut SavedTensor| {
             if !matches!(s, SavedTensor::None) {
@@ -649,6 +656,9 @@ impl NodeKind {
                 Ok(None)
             }
         };
+        if let Nn(nn) = self {
+            return nn.apply(node, grads);
+        }
         if matches!(self, MaxMinDim { .. }) {
             // Two outputs; only `values` is differentiable.
             let MaxMinDim {
@@ -680,6 +690,9 @@ impl NodeKind {
         Ok(match self {
             AccumulateGrad { .. } | Released => {
                 return Err(Error::runtime("internal error: applying a sink node"))
+            }
+            Nn(_) => {
+                return Err(Error::runtime("internal error: an nn node outside nn_formulas"))
             }
             Add { alpha } => vec![
                 one(&|| Ok(g.clone()), 0)?,

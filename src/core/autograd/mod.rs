@@ -37,6 +37,7 @@
 pub mod engine;
 pub mod formulas;
 pub mod meta;
+pub mod nn_formulas;
 pub mod node;
 pub mod variable_type;
 
