@@ -545,6 +545,25 @@ def _grads():
                 ("huber_delta", f"F.huber_loss(a, b, reduction='{red}', delta=0.3)"),
             ]:
                 cases.append(_grad_case(f"{name}_{red}_{dt}", pair, expr, ["a", "b"]))
+        prob = {"a": ([4, 5], dt, "rand"), "b": ([4, 5], dt, "rand"), "w": ([5], dt, "rand"), "pw": ([5], dt, "rand")}
+        for red in ("none", "mean", "sum"):
+            cases += [
+                _grad_case(f"bce_{red}_{dt}", prob, f"F.binary_cross_entropy(a * 0.9 + 0.05, b, reduction='{red}')", ["a"]),
+                _grad_case(f"bce_weight_{red}_{dt}", prob,
+                           f"F.binary_cross_entropy(a * 0.9 + 0.05, b, weight=w, reduction='{red}')", ["a"]),
+                _grad_case(f"bce_logits_{red}_{dt}", pair,
+                           f"F.binary_cross_entropy_with_logits(a, b.sigmoid(), reduction='{red}')", ["a"]),
+                _grad_case(f"bce_logits_pw_{red}_{dt}", {**pair, "w": ([5], dt, "rand"), "pw": ([5], dt, "rand")},
+                           f"F.binary_cross_entropy_with_logits(a, b.sigmoid(), weight=w, pos_weight=pw, reduction='{red}')",
+                           ["a"]),
+                _grad_case(f"kl_div_{red}_{dt}", prob, f"F.kl_div(a.log(), b, reduction='{red}')", ["a"]),
+            ]
+        cases += [
+            _grad_case(f"kl_div_batchmean_log_target_{dt}", pair,
+                       "F.kl_div(a.log_softmax(1), b.log_softmax(1), reduction='batchmean', log_target=True)", ["a"]),
+            _grad_case(f"glu_{dt}", {"a": ([3, 4, 6], dt, "randn")}, "F.glu(a, 1)", ["a"]),
+            _grad_case(f"glu_last_{dt}", {"a": ([3, 4, 6], dt, "randn")}, "F.glu(a)", ["a"]),
+        ]
         cases.append(_grad_case(f"mse_broadcast_{dt}", {"a": ([4, 5], dt, "randn"), "b": ([5], dt, "randn")},
                                 "F.mse_loss(a, b.expand(4, 5))", ["a", "b"]))
         lg = {"a": ([6, 5], dt, "randn"), "t": ([6], "int64", [0, 4, 2, 2, 1, 3]), "w": ([5], dt, "rand")}

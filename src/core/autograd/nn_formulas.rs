@@ -41,6 +41,22 @@ pub enum NnNode {
         self_: SavedTensor,
         target: SavedTensor,
     },
+    /// `binary_cross_entropy` (`logits` false) and `binary_cross_entropy_with_logits` over
+    /// `self`; the target and weights are not differentiated here.
+    Bce {
+        logits: bool,
+        input: SavedTensor,
+        target: Tensor,
+        weight: Option<Tensor>,
+        pos_weight: Option<Tensor>,
+        reduction: i64,
+    },
+    /// `kl_div` over `self`.
+    KlDiv {
+        target: Tensor,
+        reduction: i64,
+        log_target: bool,
+    },
     /// `nll_loss` over `self` (the target and weight are not differentiable).
     NllLoss {
         self_: SavedTensor,
@@ -108,6 +124,9 @@ impl NnNode {
         match self {
             NnNode::Act { name, .. } | NnNode::PointLoss { name, .. } => name,
             NnNode::NllLoss { .. } => "NllLossBackward0",
+            NnNode::Bce { logits: false, .. } => "BinaryCrossEntropyBackward0",
+            NnNode::Bce { logits: true, .. } => "BinaryCrossEntropyWithLogitsBackward0",
+            NnNode::KlDiv { .. } => "KlDivBackward0",
             NnNode::RowNorm { name, .. } => name,
             NnNode::BatchNorm { .. } => "NativeBatchNormBackward0",
             NnNode::Conv { .. } => "ConvolutionBackward0",
@@ -125,6 +144,7 @@ impl NnNode {
             NnNode::Act { self_, .. } => vec![("self", self_)],
             NnNode::PointLoss { self_, target, .. } => vec![("self", self_), ("target", target)],
             NnNode::NllLoss { self_, .. } => vec![("self", self_)],
+            NnNode::Bce { input, .. } => vec![("self", input)],
             NnNode::RowNorm { input, weight, .. } | NnNode::BatchNorm { input, weight, .. } => {
                 let mut v = vec![("input", input)];
                 if let Some(w) = weight {
@@ -147,6 +167,7 @@ impl NnNode {
         };
         match self {
             NnNode::Act { self_, .. } | NnNode::NllLoss { self_, .. } => take(self_),
+            NnNode::Bce { input, .. } => take(input),
             NnNode::PointLoss { self_, target, .. } => {
                 take(self_);
                 take(target);
@@ -200,6 +221,52 @@ impl NnNode {
                 let gx = bw::pointwise_loss_backward(*loss, g, &x, &t, *reduction)?;
                 let gt = if needs(1) { Some(ops::neg(&gx)?) } else { None };
                 vec![if needs(0) { Some(gx) } else { None }, gt]
+            }
+            NnNode::Bce {
+                logits,
+                input,
+                target,
+                weight,
+                pos_weight,
+                reduction,
+            } => {
+                // Composed of recorded ops (so create_graph records it), as torch's
+                // `binary_cross_entropy_backward` / `binary_cross_entropy_with_logits_backward`.
+                let x = input.unpack(n)?;
+                let one = Tensor::wrapped_scalar(Scalar::Int(1))?;
+                let d = if *logits {
+                    let s = vt::sigmoid(&x)?;
+                    match pos_weight {
+                        Some(pw) => {
+                            let tp = vt::mul(pw, target)?;
+                            let c = vt::sub(&vt::add(&tp, &one, Scalar::Int(1))?, target, Scalar::Int(1))?;
+                            vt::sub(&vt::mul(&c, &s)?, &tp, Scalar::Int(1))?
+                        }
+                        None => vt::sub(&s, target, Scalar::Int(1))?,
+                    }
+                } else {
+                    let p = vt::mul(&vt::sub(&one, &x, Scalar::Int(1))?, &x)?;
+                    let p = vt::clamp(&p, Some(Scalar::Float(1e-12)), None)?;
+                    vt::div(&vt::sub(&x, target, Scalar::Int(1))?, &p, None)?
+                };
+                let mut gi = vt::mul(&d, g)?;
+                if let Some(w) = weight {
+                    gi = vt::mul(&gi, w)?;
+                }
+                vec![Some(mean_scale(gi, *reduction)?)]
+            }
+            NnNode::KlDiv {
+                target,
+                reduction,
+                log_target,
+            } => {
+                let t = if *log_target {
+                    vt::exp(target)?
+                } else {
+                    target.clone()
+                };
+                let gi = vt::neg(&vt::mul(&t, g)?)?;
+                vec![Some(mean_scale(gi, *reduction)?)]
             }
             NnNode::NllLoss {
                 self_,
@@ -348,6 +415,15 @@ impl NnNode {
     }
 }
 
+/// `g` divided by its number of elements for the mean reduction (1).
+fn mean_scale(g: Tensor, reduction: i64) -> Result<Tensor> {
+    if reduction == 1 && g.numel() > 0 {
+        let n = Tensor::wrapped_scalar(Scalar::Int(g.numel() as i64))?;
+        return vt::div(&g, &n, None);
+    }
+    Ok(g)
+}
+
 fn shape_of(t: &Tensor) -> Vec<i64> {
     shape_of_sizes(t.sizes())
 }
@@ -462,6 +538,102 @@ pub fn nll_loss_nd(
         check_no_grad("nll_loss_forward", "weight", weight)?;
     }
     Ok(out)
+}
+
+/// A gradient asked of an argument whose formula is not written here yet.
+fn check_pending_arg(op: &str, arg: &str, t: Option<&Tensor>) -> Result<()> {
+    if t.is_some_and(|t| t.requires_grad()) && super::is_grad_enabled() {
+        return Err(Error::not_implemented(format!(
+            "the derivative for '{op}' with respect to '{arg}' is not implemented."
+        )));
+    }
+    Ok(())
+}
+
+pub fn binary_cross_entropy(
+    input: &Tensor,
+    target: &Tensor,
+    weight: Option<&Tensor>,
+    reduction: i64,
+) -> Result<Tensor> {
+    let out = ops::binary_cross_entropy(input, target, weight, reduction)?;
+    check_pending_arg("binary_cross_entropy", "target", Some(target))?;
+    check_pending_arg("binary_cross_entropy", "weight", weight)?;
+    if vt::should_record(&[input]) {
+        record(
+            &out,
+            &[input],
+            NnNode::Bce {
+                logits: false,
+                input: SavedTensor::input(input),
+                target: target.to_dtype(input.dtype())?,
+                weight: weight.map(|w| w.detach()),
+                pos_weight: None,
+                reduction,
+            },
+        );
+    }
+    Ok(out)
+}
+
+pub fn binary_cross_entropy_with_logits(
+    input: &Tensor,
+    target: &Tensor,
+    weight: Option<&Tensor>,
+    pos_weight: Option<&Tensor>,
+    reduction: i64,
+) -> Result<Tensor> {
+    let out = ops::binary_cross_entropy_with_logits(input, target, weight, pos_weight, reduction)?;
+    let op = "binary_cross_entropy_with_logits";
+    check_pending_arg(op, "target", Some(target))?;
+    check_pending_arg(op, "weight", weight)?;
+    check_pending_arg(op, "pos_weight", pos_weight)?;
+    if vt::should_record(&[input]) {
+        record(
+            &out,
+            &[input],
+            NnNode::Bce {
+                logits: true,
+                input: SavedTensor::input(input),
+                target: target.detach(),
+                weight: weight.map(|w| w.detach()),
+                pos_weight: pos_weight.map(|w| w.detach()),
+                reduction,
+            },
+        );
+    }
+    Ok(out)
+}
+
+pub fn kl_div(input: &Tensor, target: &Tensor, reduction: i64, log_target: bool) -> Result<Tensor> {
+    let out = ops::kl_div(input, target, reduction, log_target)?;
+    check_pending_arg("kl_div", "target", Some(target))?;
+    if vt::should_record(&[input]) {
+        record(
+            &out,
+            &[input],
+            NnNode::KlDiv {
+                target: target.detach(),
+                reduction,
+                log_target,
+            },
+        );
+    }
+    Ok(out)
+}
+
+/// `glu`: `a * sigmoid(b)` of the halves, composed of recorded ops when an input requires grad
+/// (the forward kernel checks the arguments first).
+pub fn glu(input: &Tensor, dim: i64) -> Result<Tensor> {
+    let out = ops::glu(input, dim)?;
+    if !vt::should_record(&[input]) {
+        return Ok(out);
+    }
+    let d = if dim < 0 { dim + input.dim() as i64 } else { dim };
+    let half = (input.sizes()[d as usize] / 2) as i64;
+    let a = vt::narrow(input, d, 0, half)?;
+    let b = vt::narrow(input, d, half, half)?;
+    vt::mul(&a, &vt::sigmoid(&b)?)
 }
 
 /// torch's error for an argument the op is not differentiable in that requires grad.
