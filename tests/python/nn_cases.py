@@ -597,6 +597,7 @@ def _grads():
             _grad_case(f"layer_norm_last_{dt}", {"a": ([3, 4, 5], dt, "randn"), "w": ([5], dt, "randn")},
                        "F.layer_norm(a, [5], w, eps=1e-3)", ["a", "w"]),
             _grad_case(f"layer_norm_plain_{dt}", ln, "F.layer_norm(a, [5])", ["a"]),
+            _grad_case(f"layer_norm_bias_only_{dt}", ln, "F.layer_norm(a, [4, 5], None, b)", ["a", "b"]),
             _grad_case(f"rms_norm_{dt}", {"a": ([3, 4, 5], dt, "randn"), "w": ([5], dt, "randn")},
                        "F.rms_norm(a, [5], w)", ["a", "w"]),
             _grad_case(f"rms_norm_eps_{dt}", ln, "F.rms_norm(a, [4, 5], eps=0.1)", ["a"]),

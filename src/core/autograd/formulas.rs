@@ -692,7 +692,9 @@ impl NodeKind {
                 return Err(Error::runtime("internal error: applying a sink node"))
             }
             Nn(_) => {
-                return Err(Error::runtime("internal error: an nn node outside nn_formulas"))
+                return Err(Error::runtime(
+                    "internal error: an nn node outside nn_formulas",
+                ))
             }
             Add { alpha } => vec![
                 one(&|| Ok(g.clone()), 0)?,

@@ -18,9 +18,7 @@ use super::variable_type as vt;
 use crate::core::dtype::DType;
 use crate::core::error::{Error, Result};
 use crate::core::ops;
-use crate::core::ops::nn::backward::{
-    self as bw, Activation, ConvParams, PointLoss, RowNorm,
-};
+use crate::core::ops::nn::backward::{self as bw, Activation, ConvParams, PointLoss, RowNorm};
 use crate::core::scalar::Scalar;
 use crate::core::tensor::Tensor;
 use std::sync::Arc;
@@ -75,7 +73,8 @@ pub enum NnNode {
         eps: f64,
         input: SavedTensor,
         weight: Option<SavedTensor>,
-        has_bias: bool,
+        /// The bias's shape when there is one.
+        bias_sizes: Option<Box<[usize]>>,
     },
     /// `batch_norm` over `(input[, weight][, bias])`; `running` is the evaluation mode's
     /// `(mean, invstd)` (training recomputes the batch statistics).
@@ -198,7 +197,9 @@ impl NnNode {
         // Double backward through a backward kernel is not recorded: refuse rather than
         // return a gradient without history.
         let no_double = |kernel: &str, ts: &[&Tensor]| -> Result<()> {
-            if super::is_grad_enabled() && (g.requires_grad() || ts.iter().any(|t| t.requires_grad())) {
+            if super::is_grad_enabled()
+                && (g.requires_grad() || ts.iter().any(|t| t.requires_grad()))
+            {
                 return Err(vt::not_implemented(kernel));
             }
             Ok(())
@@ -239,7 +240,11 @@ impl NnNode {
                     match pos_weight {
                         Some(pw) => {
                             let tp = vt::mul(pw, target)?;
-                            let c = vt::sub(&vt::add(&tp, &one, Scalar::Int(1))?, target, Scalar::Int(1))?;
+                            let c = vt::sub(
+                                &vt::add(&tp, &one, Scalar::Int(1))?,
+                                target,
+                                Scalar::Int(1),
+                            )?;
                             vt::sub(&vt::mul(&c, &s)?, &tp, Scalar::Int(1))?
                         }
                         None => vt::sub(&s, target, Scalar::Int(1))?,
@@ -295,7 +300,7 @@ impl NnNode {
                 eps,
                 input,
                 weight,
-                has_bias,
+                bias_sizes,
                 ..
             } => {
                 let x = input.unpack(n)?;
@@ -303,7 +308,7 @@ impl NnNode {
                 no_double("native_layer_norm_backward", &[&x])?;
                 let wi = usize::from(w.is_some());
                 let need_w = w.is_some() && needs(1);
-                let need_b = *has_bias && needs(1 + wi);
+                let need_b = bias_sizes.is_some() && needs(1 + wi);
                 let (dx, dw, db) = bw::norm_rows_backward(
                     *kind,
                     g,
@@ -319,9 +324,11 @@ impl NnNode {
                 if let Some(w) = &w {
                     v.push(dw.map(|d| ops::reshape(&d, &shape_of(w))).transpose()?);
                 }
-                if *has_bias {
-                    let shape = w.as_ref().map(shape_of).unwrap_or_else(|| vec![-1]);
-                    v.push(db.map(|d| ops::reshape(&d, &shape)).transpose()?);
+                if let Some(bs) = bias_sizes {
+                    v.push(
+                        db.map(|d| ops::reshape(&d, &shape_of_sizes(bs)))
+                            .transpose()?,
+                    );
                 }
                 v
             }
@@ -629,7 +636,11 @@ pub fn glu(input: &Tensor, dim: i64) -> Result<Tensor> {
     if !vt::should_record(&[input]) {
         return Ok(out);
     }
-    let d = if dim < 0 { dim + input.dim() as i64 } else { dim };
+    let d = if dim < 0 {
+        dim + input.dim() as i64
+    } else {
+        dim
+    };
     let half = (input.sizes()[d as usize] / 2) as i64;
     let a = vt::narrow(input, d, 0, half)?;
     let b = vt::narrow(input, d, half, half)?;
@@ -694,7 +705,9 @@ pub fn cross_entropy_loss(
         match red {
             ops::nn::Reduction::None => Ok(t),
             ops::nn::Reduction::Sum => vt::sum(&t, None, false, None),
-            ops::nn::Reduction::Mean => vt::div(&vt::sum(&t, None, false, None)?, &num(denom)?, None),
+            ops::nn::Reduction::Mean => {
+                vt::div(&vt::sum(&t, None, false, None)?, &num(denom)?, None)
+            }
         }
     };
     if target.dtype().is_floating_point() {
@@ -746,7 +759,11 @@ pub fn cross_entropy_loss(
 }
 
 /// The `inputs` of a node over `(input, weight?, bias?)`: the present ones.
-fn present<'a>(input: &'a Tensor, weight: Option<&'a Tensor>, bias: Option<&'a Tensor>) -> Vec<&'a Tensor> {
+fn present<'a>(
+    input: &'a Tensor,
+    weight: Option<&'a Tensor>,
+    bias: Option<&'a Tensor>,
+) -> Vec<&'a Tensor> {
     let mut v = vec![input];
     v.extend(weight);
     v.extend(bias);
@@ -764,7 +781,7 @@ pub fn layer_norm(
     let inputs = present(input, weight, bias);
     if vt::should_record(&inputs) {
         let len: usize = normalized_shape.iter().map(|&s| s as usize).product();
-        let rows = if len == 0 { 0 } else { input.numel() / len };
+        let rows = input.numel().checked_div(len).unwrap_or(0);
         record(
             &out,
             &inputs,
@@ -776,7 +793,7 @@ pub fn layer_norm(
                 eps,
                 input: SavedTensor::input(input),
                 weight: weight.map(SavedTensor::input),
-                has_bias: bias.is_some(),
+                bias_sizes: bias.map(|b| b.sizes().into()),
             },
         );
     }
@@ -793,7 +810,7 @@ pub fn rms_norm(
     let inputs = present(input, weight, None);
     if vt::should_record(&inputs) {
         let len: usize = normalized_shape.iter().map(|&s| s as usize).product();
-        let rows = if len == 0 { 0 } else { input.numel() / len };
+        let rows = input.numel().checked_div(len).unwrap_or(0);
         let eps = eps.unwrap_or(if input.dtype() == DType::Float32 {
             f32::EPSILON as f64
         } else {
@@ -810,7 +827,7 @@ pub fn rms_norm(
                 eps,
                 input: SavedTensor::input(input),
                 weight: weight.map(SavedTensor::input),
-                has_bias: false,
+                bias_sizes: None,
             },
         );
     }
@@ -845,7 +862,7 @@ pub fn group_norm(
                 eps,
                 input: SavedTensor::input(input),
                 weight: weight.map(SavedTensor::input),
-                has_bias: bias.is_some(),
+                bias_sizes: bias.map(|b| b.sizes().into()),
             },
         );
     }
@@ -966,7 +983,15 @@ fn conv_nd(
         input.clone()
     };
     let y = convolution(
-        &x, weight, bias, stride, padding, dilation, false, &[0], groups,
+        &x,
+        weight,
+        bias,
+        stride,
+        padding,
+        dilation,
+        false,
+        &[0],
+        groups,
     )?;
     if unbatched {
         vt::squeeze_dim(&y, 0)

@@ -33,12 +33,7 @@ fn shape_mismatch(op: &str, g: &Tensor, x: &Tensor) -> Error {
 }
 
 /// `f(g, x)` elementwise over the gradient and the saved input (one shape, float dtype `T`).
-fn zip_grad<T: Float>(
-    op: &str,
-    g: &Tensor,
-    x: &Tensor,
-    f: impl Fn(T, T) -> T,
-) -> Result<Tensor> {
+fn zip_grad<T: Float>(op: &str, g: &Tensor, x: &Tensor, f: impl Fn(T, T) -> T) -> Result<Tensor> {
     if g.sizes() != x.sizes() {
         return Err(shape_mismatch(op, g, x));
     }
@@ -56,19 +51,35 @@ fn zip_grad<T: Float>(
 /// The activation whose derivative an [`activation_backward`] computes, with its parameters.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum Activation {
-    LeakyRelu { negative_slope: f64 },
+    LeakyRelu {
+        negative_slope: f64,
+    },
     /// `elu`, and `selu`/`celu` through it.
-    Elu { alpha: f64, scale: f64, input_scale: f64 },
-    Gelu { tanh: bool },
+    Elu {
+        alpha: f64,
+        scale: f64,
+        input_scale: f64,
+    },
+    Gelu {
+        tanh: bool,
+    },
     Silu,
     Mish,
-    Softplus { beta: f64, threshold: f64 },
+    Softplus {
+        beta: f64,
+        threshold: f64,
+    },
     /// `hardtanh`, and `relu6` (0, 6).
-    Hardtanh { min_val: f64, max_val: f64 },
+    Hardtanh {
+        min_val: f64,
+        max_val: f64,
+    },
     Hardsigmoid,
     Hardswish,
     LogSigmoid,
-    Threshold { threshold: f64 },
+    Threshold {
+        threshold: f64,
+    },
 }
 
 impl Activation {
@@ -116,35 +127,43 @@ pub fn activation_backward(act: Activation, grad: &Tensor, input: &Tensor) -> Re
                 })
             }
             Activation::Gelu { tanh: false } => {
-                // Phi(x) + x phi(x), with erf from the vectorised kernels.
-                let x = as_t::<T>(input)?;
-                let scaled = ops::mul(&x, &Tensor::wrapped_scalar(Scalar::Float(std::f64::consts::FRAC_1_SQRT_2))?)?;
-                let e = contiguous_of(&scaled)?.clone_data()?;
-                let n = e.numel();
+                // Phi(x) + x phi(x): erf(x / sqrt 2) and exp(-x^2 / 2) from the vectorised
+                // kernels, then one fused pass.
+                if grad.sizes() != input.sizes() {
+                    return Err(shape_mismatch(name, grad, input));
+                }
+                let (g, x) = (as_t::<T>(grad)?, as_t::<T>(input)?);
+                let n = x.numel();
+                let (e, q) = (x.clone_data()?, x.clone_data()?);
                 if n > 0 {
-                    // SAFETY: `e` is a fresh contiguous tensor of `n` elements of dtype `T`,
-                    // not shared.
+                    // SAFETY: `e` and `q` are fresh contiguous tensors of `n` elements of dtype
+                    // `T`, not shared; `x` is contiguous of dtype `T`.
                     unsafe {
+                        let xs = elems::<T>(&x);
+                        let es = std::slice::from_raw_parts_mut(e.data_ptr::<T>(), n);
+                        let qs = std::slice::from_raw_parts_mut(q.data_ptr::<T>(), n);
+                        let r2 = T::of(std::f64::consts::FRAC_1_SQRT_2);
+                        let mhalf = T::of(-0.5);
+                        for ((e, q), &x) in es.iter_mut().zip(qs.iter_mut()).zip(xs) {
+                            *e = x * r2;
+                            *q = mhalf * x * x;
+                        }
                         if T::DTYPE == crate::core::dtype::DType::Float64 {
                             vecmath::map_f64_inplace(Func::Erf, std::slice::from_raw_parts_mut(e.data_ptr::<f64>(), n));
+                            vecmath::map_f64_inplace(Func::Exp, std::slice::from_raw_parts_mut(q.data_ptr::<f64>(), n));
                         } else {
                             vecmath::map_f32_inplace(Func::Erf, std::slice::from_raw_parts_mut(e.data_ptr::<f32>(), n));
+                            vecmath::map_f32_inplace(Func::Exp, std::slice::from_raw_parts_mut(q.data_ptr::<f32>(), n));
                         }
                     }
                 }
-                if grad.sizes() != x.sizes() {
-                    return Err(shape_mismatch(name, grad, &x));
-                }
-                let g = as_t::<T>(grad)?;
                 let k = T::of(0.5 * std::f64::consts::FRAC_2_SQRT_PI * std::f64::consts::FRAC_1_SQRT_2);
                 let half = T::of(0.5);
                 new_with::<T>(x.sizes(), |o| {
-                    // SAFETY: all three are contiguous of dtype `T` and `n` elements.
-                    let (gs, xs, es) = unsafe { (elems::<T>(&g), elems::<T>(&x), elems::<T>(&e)) };
-                    for (((o, &g), &x), &e) in o.iter_mut().zip(gs).zip(xs).zip(es) {
-                        let cdf = half * (T::ONE + e);
-                        let pdf = k * (-half * x * x).exp();
-                        *o = g * (cdf + x * pdf);
+                    // SAFETY: all four are contiguous of dtype `T` and `n` elements.
+                    let (gs, xs, es, qs) = unsafe { (elems::<T>(&g), elems::<T>(&x), elems::<T>(&e), elems::<T>(&q)) };
+                    for ((((o, &g), &x), &e), &q) in o.iter_mut().zip(gs).zip(xs).zip(es).zip(qs) {
+                        *o = g * (half * (T::ONE + e) + x * k * q);
                     }
                     Ok(())
                 })
@@ -362,7 +381,11 @@ pub enum RowNorm {
     Rms,
     /// `group_norm` of `(N, C, HxW)` input in `groups` groups: a row is one (sample, group);
     /// the affine index is the channel.
-    Group { channels: usize, groups: usize, hw: usize },
+    Group {
+        channels: usize,
+        groups: usize,
+        hw: usize,
+    },
 }
 
 /// The gradients `(input, weight, bias)` of a row normalisation `(x - mean) * rstd * w + b`
@@ -370,7 +393,7 @@ pub enum RowNorm {
 /// formula); the statistics are recomputed from `input` as the forward computed them. `rows`
 /// rows of `len` elements; `weight` has one value per affine index. Gradients of `weight` /
 /// `bias` are `None` unless asked for.
-#[allow(clippy::type_complexity)]
+#[allow(clippy::type_complexity, clippy::too_many_arguments)]
 pub fn norm_rows_backward(
     kind: RowNorm,
     grad: &Tensor,
@@ -397,52 +420,81 @@ pub fn norm_rows_backward(
             Some(w) => Some(w.to_dtype(crate::core::dtype::DType::Float64)?.to_vec::<f64>()),
             None => None,
         };
-        let pidx = |r: usize, c: usize| -> usize {
-            match kind {
-                RowNorm::Group { channels, groups, hw } => (r % groups) * (channels / groups) + c / hw,
-                _ => c,
-            }
-        };
+        let rms = kind == RowNorm::Rms;
+        // The weight of each column of a row (for group norm, of the row's group), and the
+        // per-column sums of g * xhat and g (folded into channels per row for group norm).
+        let mut wrow = vec![1.0f64; len];
+        let mut wrow_group = usize::MAX;
+        if let (Some(w), RowNorm::Layer | RowNorm::Rms) = (&w, kind) {
+            wrow.copy_from_slice(&w[..len]);
+        }
+        let mut dwc = vec![0.0f64; if need_weight { len } else { 0 }];
+        let mut dbc = vec![0.0f64; if need_bias { len } else { 0 }];
         let mut dw = vec![0.0f64; if need_weight { nparam } else { 0 }];
         let mut db = vec![0.0f64; if need_bias { nparam } else { 0 }];
-        let rms = kind == RowNorm::Rms;
         let mut xhat = vec![0.0f64; len];
         let mut gw = vec![0.0f64; len];
+        let inv_n = if len == 0 { 0.0 } else { 1.0 / len as f64 };
         let dx = new_with::<T>(input.sizes(), |o| {
             for r in 0..rows {
                 crate::core::interrupt::checkpoint();
-                let xr = &xs[r * len..(r + 1) * len];
-                let gr = &gs[r * len..(r + 1) * len];
-                let mean = if rms || len == 0 { 0.0 } else { xr.iter().map(|v| v.f64()).sum::<f64>() / len as f64 };
-                let var = if len == 0 { 0.0 } else {
-                    xr.iter().map(|v| { let d = v.f64() - mean; d * d }).sum::<f64>() / len as f64
-                };
-                let rstd = 1.0 / (var + eps).sqrt();
-                let (mut a, mut b) = (0.0f64, 0.0f64);
-                for c in 0..len {
-                    let xh = (xr[c].f64() - mean) * rstd;
-                    let gv = gr[c].f64();
-                    let p = pidx(r, c);
-                    let gwv = gv * w.as_ref().map_or(1.0, |w| w[p]);
-                    xhat[c] = xh;
-                    gw[c] = gwv;
-                    a += gwv * xh;
-                    b += gwv;
-                    if need_weight {
-                        dw[p] += gv * xh;
-                    }
-                    if need_bias {
-                        db[p] += gv;
+                if let RowNorm::Group { channels, groups, hw } = kind {
+                    let grp = r % groups;
+                    if grp != wrow_group {
+                        wrow_group = grp;
+                        let cpg = channels / groups;
+                        for (c, v) in wrow.iter_mut().enumerate() {
+                            *v = w.as_ref().map_or(1.0, |w| w[grp * cpg + c / hw]);
+                        }
                     }
                 }
-                let inv_n = if len == 0 { 0.0 } else { 1.0 / len as f64 };
-                let b = if rms { 0.0 } else { b };
+                let xr = &xs[r * len..(r + 1) * len];
+                let gr = &gs[r * len..(r + 1) * len];
+                let mean = if rms { 0.0 } else { lanes_sum(xr.iter().map(|v| v.f64()), &mut xhat) * inv_n };
+                let var = lanes_sum(xr.iter().map(|v| { let d = v.f64() - mean; d * d }), &mut xhat) * inv_n;
+                let rstd = 1.0 / (var + eps).sqrt();
                 for c in 0..len {
-                    o[r * len + c] = T::of(rstd * (gw[c] - (b + xhat[c] * a) * inv_n));
+                    xhat[c] = (xr[c].f64() - mean) * rstd;
+                    gw[c] = gr[c].f64() * wrow[c];
+                }
+                if need_weight {
+                    for c in 0..len {
+                        dwc[c] += gr[c].f64() * xhat[c];
+                    }
+                }
+                if need_bias {
+                    for c in 0..len {
+                        dbc[c] += gr[c].f64();
+                    }
+                }
+                let a = dot_lanes(&gw, &xhat);
+                let b = if rms { 0.0 } else { sum_lanes(&gw) };
+                let orow = &mut o[r * len..(r + 1) * len];
+                for c in 0..len {
+                    orow[c] = T::of(rstd * (gw[c] - (b + xhat[c] * a) * inv_n));
+                }
+                if let RowNorm::Group { channels, groups, hw } = kind {
+                    let base = (r % groups) * (channels / groups);
+                    if need_weight {
+                        for (k, ch) in dwc.chunks(hw.max(1)).enumerate() {
+                            dw[base + k] += ch.iter().sum::<f64>();
+                        }
+                        dwc.iter_mut().for_each(|v| *v = 0.0);
+                    }
+                    if need_bias {
+                        for (k, ch) in dbc.chunks(hw.max(1)).enumerate() {
+                            db[base + k] += ch.iter().sum::<f64>();
+                        }
+                        dbc.iter_mut().for_each(|v| *v = 0.0);
+                    }
                 }
             }
             Ok(())
         })?;
+        if !matches!(kind, RowNorm::Group { .. }) {
+            dw = dwc;
+            db = dbc;
+        }
         let to_t = |v: Vec<f64>| -> Result<Tensor> {
             Tensor::from_vec(v.into_iter().map(T::of).collect::<Vec<T>>(), &[nparam])
         };
@@ -450,6 +502,48 @@ pub fn norm_rows_backward(
         let db = if need_bias { Some(to_t(db)?) } else { None };
         Ok((dx, dw, db))
     })
+}
+
+/// The sum of `it` (written through `scratch`, at least as long) with eight running sums,
+/// which the compiler keeps in vector registers.
+fn lanes_sum(it: impl Iterator<Item = f64>, scratch: &mut [f64]) -> f64 {
+    let mut n = 0;
+    for (s, v) in scratch.iter_mut().zip(it) {
+        *s = v;
+        n += 1;
+    }
+    sum_lanes(&scratch[..n])
+}
+
+/// The sum of `v` with eight running sums.
+fn sum_lanes(v: &[f64]) -> f64 {
+    let mut acc = [0.0f64; 8];
+    let chunks = v.chunks_exact(8);
+    let rest = chunks.remainder();
+    for ch in chunks {
+        for k in 0..8 {
+            acc[k] += ch[k];
+        }
+    }
+    acc.iter().sum::<f64>() + rest.iter().sum::<f64>()
+}
+
+/// The dot product of `a` and `b` (one length) with eight running sums.
+fn dot_lanes(a: &[f64], b: &[f64]) -> f64 {
+    let mut acc = [0.0f64; 8];
+    let (ca, cb) = (a.chunks_exact(8), b.chunks_exact(8));
+    let rest: f64 = ca
+        .remainder()
+        .iter()
+        .zip(cb.remainder())
+        .map(|(x, y)| x * y)
+        .sum();
+    for (x, y) in ca.zip(cb) {
+        for k in 0..8 {
+            acc[k] += x[k] * y[k];
+        }
+    }
+    acc.iter().sum::<f64>() + rest
 }
 
 /// The gradients `(input, weight, bias)` of `batch_norm` over `(N, C, *)` input (torch's
@@ -613,9 +707,8 @@ pub fn convolution_backward(
     mask: [bool; 3],
 ) -> Result<(Option<Tensor>, Option<Tensor>, Option<Tensor>)> {
     let sp = weight.dim() - 2;
-    let param = |v: &[i64], i: usize| -> usize {
-        (if v.len() == 1 { v[0] } else { v[i] }) as usize
-    };
+    let param =
+        |v: &[i64], i: usize| -> usize { (if v.len() == 1 { v[0] } else { v[i] }) as usize };
     let (h, w, kh, kw, sh, sw, ph, pw, dh, dw) = if sp == 1 {
         (
             1,
@@ -702,7 +795,11 @@ pub fn convolution_backward(
 /// `max_pool2d_with_indices_backward`: the gradient of each output element added at the input
 /// element its index chose (`indices` are flat indices into each `H * W` plane, as the
 /// forward returns them).
-pub fn max_pool2d_backward(grad: &Tensor, input_sizes: &[usize], indices: &Tensor) -> Result<Tensor> {
+pub fn max_pool2d_backward(
+    grad: &Tensor,
+    input_sizes: &[usize],
+    indices: &Tensor,
+) -> Result<Tensor> {
     if grad.sizes() != indices.sizes() {
         return Err(Error::runtime(
             "max_pool2d_with_indices_backward: grad_output does not match indices",
