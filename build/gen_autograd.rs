@@ -86,7 +86,7 @@ pub(crate) fn load(text: &str, ops: &[Op]) -> Result<(), String> {
             _ if k
                 .trim()
                 .chars()
-                .all(|c| c.is_ascii_alphanumeric() || c == '_') =>
+                .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == ',' || c == ' ') =>
             {
                 continue
             }

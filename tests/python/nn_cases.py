@@ -460,6 +460,217 @@ def _more_layers():
     return cases
 
 
+# ---- gradients (issue 15 part 2: the nn backward kernels) ----------------------------------
+# Each case makes the named inputs require grad, runs the op, backpropagates the non-uniform
+# `y.sin().sum()` (so every output element has its own gradient) and answers the inputs'
+# gradients.
+
+
+def _grad_case(cid, inputs, expr, wrt, pre=""):
+    req = "".join(f"{n}.requires_grad_(); " for n in wrt)
+    grads = ", ".join(f"{n}.grad" for n in wrt)
+    code = f"{pre}{req}y = {expr}; y.sin().sum().backward(); out = ({grads},)"
+    return (cid, inputs, code)
+
+
+_CNN_STEPS = """
+def net(x):
+    h = F.conv2d(x, w1, b1, padding=1)
+    h = F.batch_norm(h, rm, rv, g1, be1, training=True)
+    h = F.relu(h)
+    h = F.max_pool2d(h, 2)
+    h = F.gelu(F.conv2d(h, w2, None, stride=1, padding=1, groups=2))
+    h = F.layer_norm(h.reshape(h.shape[0], -1), [64], ln_w, ln_b)
+    e = F.embedding(tok, emb, padding_idx=0).sum(1)
+    return F.linear(F.silu(h) + e, w3, b3)
+params = [w1, b1, g1, be1, w2, ln_w, ln_b, emb, w3, b3]
+for p in params:
+    p.requires_grad_()
+losses = []
+for step in range(4):
+    loss = F.cross_entropy(net(x), tgt, label_smoothing=0.1)
+    for p in params:
+        p.grad = None
+    loss.backward()
+    with T.no_grad():
+        for p in params:
+            p -= 0.1 * p.grad
+    losses.append(loss.item())
+out = (T.tensor(losses, dtype=T.float64), w1.detach().clone(), emb.detach().clone(), rm.clone(), rv.clone())
+"""
+
+
+def _grads():
+    cases = []
+    F64_ = F64
+    for dt in (F32, F64):
+        x = {"a": ([3, 5], dt, "randn")}
+        big = {"a": ([4, 6], dt, [-30.0, -20.0, -5.0, -3.0, -2.5, -1.0, -0.5, -1e-4, 0.0, 1e-4, 0.5, 1.0,
+                                   2.5, 3.0, 5.0, 19.0, 21.0, 30.0, -0.1, 0.1, 6.0, 7.0, -7.0, 2.0])}
+        for src, inp in (("", x), ("big_", big)):
+            for name, expr in [
+                ("relu", "F.relu(a)"),
+                ("relu6", "F.relu6(a)"),
+                ("leaky_relu", "F.leaky_relu(a)"),
+                ("leaky_relu_slope", "F.leaky_relu(a, 0.2)"),
+                ("elu", "F.elu(a)"),
+                ("elu_alpha", "F.elu(a, alpha=0.5)"),
+                ("selu", "F.selu(a)"),
+                ("celu", "F.celu(a, alpha=2.0)"),
+                ("gelu", "F.gelu(a)"),
+                ("gelu_tanh", "F.gelu(a, approximate='tanh')"),
+                ("silu", "F.silu(a)"),
+                ("mish", "F.mish(a)"),
+                ("softplus", "F.softplus(a)"),
+                ("softplus_beta", "F.softplus(a, beta=2, threshold=5)"),
+                ("hardtanh", "F.hardtanh(a)"),
+                ("hardtanh_range", "F.hardtanh(a, -2.0, 0.5)"),
+                ("hardsigmoid", "F.hardsigmoid(a)"),
+                ("hardswish", "F.hardswish(a)"),
+                ("logsigmoid", "F.logsigmoid(a)"),
+                ("threshold", "F.threshold(a, 0.1, 20.0)"),
+                ("softmax", "F.softmax(a, dim=1)"),
+                ("log_softmax", "F.log_softmax(a, dim=-1)"),
+            ]:
+                cases.append(_grad_case(f"{src}{name}_{dt}", inp, expr, ["a"]))
+        # Losses: gradients of input and target.
+        pair = {"a": ([4, 5], dt, "randn"), "b": ([4, 5], dt, "randn")}
+        for red in ("none", "mean", "sum"):
+            for name, expr in [
+                ("mse", f"F.mse_loss(a, b, reduction='{red}')"),
+                ("l1", f"F.l1_loss(a, b, reduction='{red}')"),
+                ("smooth_l1", f"F.smooth_l1_loss(a, b, reduction='{red}')"),
+                ("smooth_l1_beta", f"F.smooth_l1_loss(a, b, reduction='{red}', beta=0.5)"),
+                ("huber", f"F.huber_loss(a, b, reduction='{red}')"),
+                ("huber_delta", f"F.huber_loss(a, b, reduction='{red}', delta=0.3)"),
+            ]:
+                cases.append(_grad_case(f"{name}_{red}_{dt}", pair, expr, ["a", "b"]))
+        prob = {"a": ([4, 5], dt, "rand"), "b": ([4, 5], dt, "rand"), "w": ([5], dt, "rand"), "pw": ([5], dt, "rand")}
+        for red in ("none", "mean", "sum"):
+            cases += [
+                _grad_case(f"bce_{red}_{dt}", prob, f"F.binary_cross_entropy(a * 0.9 + 0.05, b, reduction='{red}')", ["a"]),
+                _grad_case(f"bce_weight_{red}_{dt}", prob,
+                           f"F.binary_cross_entropy(a * 0.9 + 0.05, b, weight=w, reduction='{red}')", ["a"]),
+                _grad_case(f"bce_logits_{red}_{dt}", pair,
+                           f"F.binary_cross_entropy_with_logits(a, b.sigmoid(), reduction='{red}')", ["a"]),
+                _grad_case(f"bce_logits_pw_{red}_{dt}", {**pair, "w": ([5], dt, "rand"), "pw": ([5], dt, "rand")},
+                           f"F.binary_cross_entropy_with_logits(a, b.sigmoid(), weight=w, pos_weight=pw, reduction='{red}')",
+                           ["a"]),
+                _grad_case(f"kl_div_{red}_{dt}", prob, f"F.kl_div(a.log(), b, reduction='{red}')", ["a"]),
+            ]
+        cases += [
+            _grad_case(f"kl_div_batchmean_log_target_{dt}", pair,
+                       "F.kl_div(a.log_softmax(1), b.log_softmax(1), reduction='batchmean', log_target=True)", ["a"]),
+            _grad_case(f"glu_{dt}", {"a": ([3, 4, 6], dt, "randn")}, "F.glu(a, 1)", ["a"]),
+            _grad_case(f"glu_last_{dt}", {"a": ([3, 4, 6], dt, "randn")}, "F.glu(a)", ["a"]),
+        ]
+        cases.append(_grad_case(f"mse_broadcast_{dt}", {"a": ([4, 5], dt, "randn"), "b": ([5], dt, "randn")},
+                                "F.mse_loss(a, b.expand(4, 5))", ["a", "b"]))
+        lg = {"a": ([6, 5], dt, "randn"), "t": ([6], "int64", [0, 4, 2, 2, 1, 3]), "w": ([5], dt, "rand")}
+        lg3 = {"a": ([2, 4, 3], dt, "randn"), "t": ([2, 3], "int64", [0, 3, 1, 2, 2, 0]), "w": ([4], dt, "rand")}
+        for red in ("none", "mean", "sum"):
+            cases += [
+                _grad_case(f"nll_{red}_{dt}", lg, f"F.nll_loss(a.log_softmax(1), t, reduction='{red}')", ["a"]),
+                _grad_case(f"nll_weight_ignore_{red}_{dt}", lg,
+                           f"F.nll_loss(a, t, weight=w, ignore_index=2, reduction='{red}')", ["a"]),
+                _grad_case(f"nll_3d_{red}_{dt}", lg3, f"F.nll_loss(a, t, weight=w, reduction='{red}')", ["a"]),
+                _grad_case(f"ce_{red}_{dt}", lg, f"F.cross_entropy(a, t, reduction='{red}')", ["a"]),
+                _grad_case(f"ce_weight_ignore_{red}_{dt}", lg,
+                           f"F.cross_entropy(a, t, weight=w, ignore_index=2, reduction='{red}')", ["a"]),
+                _grad_case(f"ce_smooth_{red}_{dt}", lg,
+                           f"F.cross_entropy(a, t, weight=w, ignore_index=4, reduction='{red}', label_smoothing=0.2)",
+                           ["a"]),
+                _grad_case(f"ce_3d_smooth_{red}_{dt}", lg3,
+                           f"F.cross_entropy(a, t, reduction='{red}', label_smoothing=0.1)", ["a"]),
+                _grad_case(f"ce_prob_{red}_{dt}", {"a": ([6, 5], dt, "randn"), "p": ([6, 5], dt, "rand"), "w": ([5], dt, "rand")},
+                           f"F.cross_entropy(a, p.softmax(1), weight=w, reduction='{red}', label_smoothing=0.3)",
+                           ["a", "p"]),
+            ]
+        cases.append(_grad_case(f"nll_1d_{dt}", {"a": ([5], dt, "randn"), "t": ([], "int64", [3])},
+                                "F.nll_loss(a, t)", ["a"]))
+        cases.append(_grad_case(f"ce_1d_{dt}", {"a": ([5], dt, "randn"), "t": ([], "int64", [1])},
+                                "F.cross_entropy(a, t, label_smoothing=0.2)", ["a"]))
+        # Normalisation.
+        ln = {"a": ([3, 4, 5], dt, "randn"), "w": ([4, 5], dt, "randn"), "b": ([4, 5], dt, "randn")}
+        cases += [
+            _grad_case(f"layer_norm_{dt}", ln, "F.layer_norm(a, [4, 5], w, b)", ["a", "w", "b"]),
+            _grad_case(f"layer_norm_last_{dt}", {"a": ([3, 4, 5], dt, "randn"), "w": ([5], dt, "randn")},
+                       "F.layer_norm(a, [5], w, eps=1e-3)", ["a", "w"]),
+            _grad_case(f"layer_norm_plain_{dt}", ln, "F.layer_norm(a, [5])", ["a"]),
+            _grad_case(f"layer_norm_bias_only_{dt}", ln, "F.layer_norm(a, [4, 5], None, b)", ["a", "b"]),
+            _grad_case(f"rms_norm_{dt}", {"a": ([3, 4, 5], dt, "randn"), "w": ([5], dt, "randn")},
+                       "F.rms_norm(a, [5], w)", ["a", "w"]),
+            _grad_case(f"rms_norm_eps_{dt}", ln, "F.rms_norm(a, [4, 5], eps=0.1)", ["a"]),
+            _grad_case(f"group_norm_{dt}", {"a": ([2, 6, 3, 2], dt, "randn"), "w": ([6], dt, "randn"),
+                                            "b": ([6], dt, "randn")},
+                       "F.group_norm(a, 3, w, b)", ["a", "w", "b"]),
+            _grad_case(f"group_norm_plain_{dt}", {"a": ([2, 4, 5], dt, "randn")}, "F.group_norm(a, 2)", ["a"]),
+        ]
+        bn = {"a": ([4, 3, 2, 2], dt, "randn"), "w": ([3], dt, "randn"), "b": ([3], dt, "randn"),
+              "rm": ([3], dt, "randn"), "rv": ([3], dt, "rand")}
+        cases += [
+            _grad_case(f"batch_norm_train_{dt}", bn, "F.batch_norm(a, rm, rv, w, b, training=True)", ["a", "w", "b"]),
+            _grad_case(f"batch_norm_train_nostats_{dt}", bn, "F.batch_norm(a, None, None, training=True)", ["a"]),
+            _grad_case(f"batch_norm_eval_{dt}", bn, "F.batch_norm(a, rm, rv, w, b, eps=0.1)", ["a", "w", "b"]),
+            _grad_case(f"batch_norm_2d_{dt}", {"a": ([5, 3], dt, "randn"), "w": ([3], dt, "randn")},
+                       "F.batch_norm(a, None, None, w, training=True, eps=1e-3)", ["a", "w"]),
+        ]
+        # Convolution and pooling.
+        cv = {"a": ([2, 4, 6, 5], dt, "randn"), "w": ([6, 2, 3, 2], dt, "randn"), "b": ([6], dt, "randn")}
+        cases += [
+            _grad_case(f"conv2d_{dt}", {"a": ([2, 3, 5, 5], dt, "randn"), "w": ([4, 3, 3, 3], dt, "randn"),
+                                        "b": ([4], dt, "randn")},
+                       "F.conv2d(a, w, b, padding=1)", ["a", "w", "b"]),
+            _grad_case(f"conv2d_groups_{dt}", cv,
+                       "F.conv2d(a, w, b, stride=(2, 1), padding=(1, 2), dilation=(1, 2), groups=2)", ["a", "w", "b"]),
+            _grad_case(f"conv2d_nobias_{dt}", cv, "F.conv2d(a, w, None, stride=2, groups=2)", ["a", "w"]),
+            _grad_case(f"conv2d_weight_only_{dt}", cv, "F.conv2d(a, w, groups=2)", ["w"]),
+            _grad_case(f"conv2d_unbatched_{dt}", {"a": ([3, 5, 4], dt, "randn"), "w": ([2, 3, 2, 2], dt, "randn")},
+                       "F.conv2d(a, w, padding=1)", ["a", "w"]),
+            _grad_case(f"conv2d_same_{dt}", {"a": ([1, 2, 5, 6], dt, "randn"), "w": ([3, 2, 2, 4], dt, "randn"),
+                                             "b": ([3], dt, "randn")},
+                       "F.conv2d(a, w, b, padding='same', dilation=(1, 2))", ["a", "w", "b"]),
+            _grad_case(f"conv1d_{dt}", {"a": ([2, 4, 9], dt, "randn"), "w": ([6, 2, 3], dt, "randn"),
+                                        "b": ([6], dt, "randn")},
+                       "F.conv1d(a, w, b, stride=2, padding=2, dilation=2, groups=2)", ["a", "w", "b"]),
+            _grad_case(f"conv1d_same_{dt}", {"a": ([4, 7], dt, "randn"), "w": ([2, 4, 4], dt, "randn")},
+                       "F.conv1d(a, w, padding='same')", ["a", "w"]),
+            _grad_case(f"max_pool2d_{dt}", {"a": ([2, 3, 6, 6], dt, "randn")}, "F.max_pool2d(a, 2)", ["a"]),
+            _grad_case(f"max_pool2d_overlap_{dt}", {"a": ([2, 2, 7, 6], dt, "randn")},
+                       "F.max_pool2d(a, 3, stride=2, padding=1)", ["a"]),
+            _grad_case(f"max_pool2d_ceil_dil_{dt}", {"a": ([1, 2, 7, 7], dt, "randn")},
+                       "F.max_pool2d(a, (2, 3), stride=(2, 2), dilation=(2, 1), ceil_mode=True)", ["a"]),
+            _grad_case(f"max_pool2d_unbatched_ties_{dt}", {"a": ([1, 4, 4], dt, [1.0, 1.0, 2.0, 0.0] * 4)},
+                       "F.max_pool2d(a, 2, stride=1)", ["a"]),
+            # Embedding, dropout (eval), pad.
+            _grad_case(f"embedding_{dt}", {"w": ([6, 3], dt, "randn"), "i": ([2, 4], "int64", [1, 0, 5, 1, 2, 1, 0, 3])},
+                       "F.embedding(i, w)", ["w"]),
+            _grad_case(f"embedding_padding_{dt}", {"w": ([6, 3], dt, "randn"), "i": ([2, 4], "int64", [1, 0, 5, 1, 2, 1, 0, 3])},
+                       "F.embedding(i, w, padding_idx=1)", ["w"]),
+            _grad_case(f"embedding_freq_{dt}", {"w": ([6, 3], dt, "randn"), "i": ([8], "int64", [1, 0, 5, 1, 2, 1, 0, 3])},
+                       "F.embedding(i, w, padding_idx=-1, scale_grad_by_freq=True)", ["w"]),
+            _grad_case(f"dropout_eval_{dt}", x, "F.dropout(a, 0.5, training=False) * 2", ["a"]),
+            _grad_case(f"pad_constant_{dt}", {"a": ([2, 3, 4], dt, "randn")}, "F.pad(a, (1, 2, -1, 1), value=3.0)", ["a"]),
+            _grad_case(f"pad_reflect_{dt}", {"a": ([2, 3, 4], dt, "randn")}, "F.pad(a, (3, 2), mode='reflect')", ["a"]),
+            _grad_case(f"pad_reflect2d_{dt}", {"a": ([1, 2, 3, 4], dt, "randn")}, "F.pad(a, (1, 2, 2, 1), mode='reflect')",
+                       ["a"]),
+            _grad_case(f"pad_replicate_{dt}", {"a": ([1, 2, 3, 4], dt, "randn")},
+                       "F.pad(a, (2, 1, 0, 3), mode='replicate')", ["a"]),
+            _grad_case(f"pad_circular_{dt}", {"a": ([1, 2, 3, 4], dt, "randn")}, "F.pad(a, (2, 1, 1, 2), mode='circular')",
+                       ["a"]),
+        ]
+    # A small CNN trained for a few SGD steps from torch's initial weights (float64).
+    cnn = {
+        "x": ([6, 2, 8, 8], F64_, "randn"), "tgt": ([6], "int64", "int:5"), "tok": ([6, 3], "int64", "int:7"),
+        "w1": ([4, 2, 3, 3], F64_, "randn"), "b1": ([4], F64_, "randn"), "g1": ([4], F64_, "rand"),
+        "be1": ([4], F64_, "randn"), "rm": ([4], F64_, "randn"), "rv": ([4], F64_, "rand"),
+        "w2": ([4, 2, 3, 3], F64_, "randn"), "ln_w": ([64], F64_, "rand"), "ln_b": ([64], F64_, "randn"),
+        "emb": ([7, 64], F64_, "randn"), "w3": ([5, 64], F64_, "randn"), "b3": ([5], F64_, "randn"),
+    }
+    cases.append(("cnn_training_float64", cnn, _CNN_STEPS))
+    return cases
+
+
 FAMILIES = {
     "activation": _acts(),
     "linear": _linear(),
@@ -471,4 +682,5 @@ FAMILIES = {
     "more_activation": _more_acts(),
     "more_loss": _more_losses(),
     "more_layers": _more_layers(),
+    "grad": _grads(),
 }

@@ -224,9 +224,9 @@ def linear(input: Tensor, weight: Tensor, bias: Optional[Tensor] = None) -> Tens
     """linear(input, weight, bias=None) -> Tensor
 
     ``y = input @ weight.T + bias``; input ``(*, in_features)``, weight ``(out_features,
-    in_features)``, bias ``(out_features)``. Differentiable with respect to all three: while
-    the op's own backward kernel is pending (src/derivatives.yaml), an input that requires grad
-    takes the composite ``input.matmul(weight.t()) + bias`` (torch's linear is a composite too).
+    in_features)``, bias ``(out_features)``. Differentiable with respect to all three: an input
+    that requires grad takes the composite ``input.matmul(weight.t()) + bias``, as torch's
+    linear is a composite for autograd (matmul / addmm carry the gradients).
     """
     if _needs_grad(input, weight, bias) and weight.dim() == 2:
         out = input.matmul(weight.t())
@@ -492,12 +492,9 @@ def mse_loss(
     """
     _warn_target_size(input, target)
     reduction = _reduction(size_average, reduce, reduction)
-    if weight is not None or _needs_grad(input, target):
-        # Differentiable composite while mse_loss's backward kernel is pending.
+    if weight is not None:
         d = input - target
-        if weight is not None:
-            return _weighted(d * d, input, weight, reduction)
-        return _reduce(d * d, reduction)
+        return _weighted(d * d, input, weight, reduction)
     return _nn.mse_loss(input, target, _Reduction.get_enum(reduction))
 
 
@@ -675,20 +672,6 @@ def cross_entropy(
     ``label_smoothing`` mixes the target with the uniform distribution.
     """
     reduction = _reduction(size_average, reduce, reduction)
-    if (
-        _needs_grad(input, target)
-        and weight is None
-        and label_smoothing == 0.0
-        and input.dim() == 2
-        and target.dim() == 1
-        and target.dtype == _C.int64
-        and target.shape[0] == input.shape[0]
-        and bool(((target >= 0) & (target < input.shape[1])).all())
-    ):
-        # Differentiable composite (class indices, no weight, nothing ignored: every target is a
-        # valid class) while cross_entropy's backward kernel is pending.
-        picked = -input.log_softmax(1).gather(1, target.unsqueeze(1)).squeeze(1)
-        return _reduce(picked, reduction)
     return _nn.cross_entropy_loss(
         input, target, weight, _Reduction.get_enum(reduction), ignore_index, label_smoothing
     )

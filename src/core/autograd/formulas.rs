@@ -317,6 +317,8 @@ pub enum NodeKind {
         source: Box<[i64]>,
         destination: Box<[i64]>,
     },
+    /// The nodes of the nn ops (issue 15), kept in src/core/autograd/nn_formulas.rs.
+    Nn(Box<super::nn_formulas::NnNode>),
     /// A released node (after `drop`).
     Released,
 }
@@ -497,6 +499,7 @@ impl NodeKind {
             ScatterAdd { .. } => "ScatterAddBackward0",
             IndexAdd { .. } => "IndexAddBackward0",
             Released => "Released",
+            Nn(nn) => nn.name(),
         }
     }
 
@@ -551,6 +554,7 @@ impl NodeKind {
             }
             MaxMinDim { indices, .. } => vec![("indices", indices)],
             Extremum { self_, result, .. } => vec![("self", self_), ("result", result)],
+            Nn(nn) => nn.saved_tensors(),
             _ => Vec::new(),
         }
     }
@@ -574,6 +578,9 @@ impl NodeKind {
     /// Take out everything the formula saved (after backward without `retain_graph`); what
     /// is returned is dropped by the caller outside the lock.
     pub fn release(&mut self) -> Vec<SavedTensor> {
+        if let NodeKind::Nn(nn) = self {
+            return nn.release();
+        }
         let mut out = Vec::new();
         let mut take = |s: &mut SavedTensor| {
             if !matches!(s, SavedTensor::None) {
@@ -683,6 +690,7 @@ impl NodeKind {
             IndexPut {
                 items, value_dim, ..
             } => return copy_slices::index_put_apply(items, *value_dim, node, grads),
+            Nn(nn) => return nn.apply(node, grads),
             _ => {}
         }
         if matches!(self, MaxMinDim { .. }) {
@@ -717,7 +725,9 @@ impl NodeKind {
             AccumulateGrad { .. } | Released => {
                 return Err(Error::runtime("internal error: applying a sink node"))
             }
-            CopySlices { .. } | AsStrided { .. } | IndexPut { .. } => unreachable!("applied above"),
+            CopySlices { .. } | AsStrided { .. } | IndexPut { .. } | Nn(_) => {
+                unreachable!("applied above")
+            }
             Add { alpha } => vec![
                 one(&|| Ok(g.clone()), 0)?,
                 one(&|| scale(g, *alpha, false), 1)?,

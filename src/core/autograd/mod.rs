@@ -39,6 +39,7 @@ pub mod copy_slices;
 pub mod engine;
 pub mod formulas;
 pub mod meta;
+pub mod nn_formulas;
 pub mod node;
 pub mod variable_type;
 

@@ -17,6 +17,9 @@ use crate::core::scalar::Scalar;
 use crate::core::tensor::Tensor;
 use std::sync::Arc;
 
+// ---- nn (issue 15): the recording wrappers of the nn ops live in nn_formulas.rs ----
+pub use super::nn_formulas::*;
+
 // Note [In-place ops and history]
 // ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
 // `x.op_(args)` with nothing requiring grad (or under no_grad) is the bare kernel: the op's

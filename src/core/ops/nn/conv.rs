@@ -21,7 +21,7 @@ fn fmt_sizes(s: &[usize]) -> String {
 
 /// im2col of a contiguous `(N, C, H, W)` input: columns `(N, C * kh * kw, oh * ow)`.
 #[allow(clippy::too_many_arguments)]
-fn im2col<T: Float>(
+pub(super) fn im2col<T: Float>(
     x: &[T],
     (n, c, h, w): (usize, usize, usize, usize),
     (kh, kw): (usize, usize),

@@ -85,13 +85,20 @@ pub fn one_hot(input: &Tensor, num_classes: i64) -> Result<Tensor> {
 /// from `_C`'s default generator) and the rest scaled by `1 / (1 - p)`; otherwise (eval, `p ==
 /// 0`, no elements) `input` itself, the same tensor, as torch returns it. Mirrors `torch.dropout`.
 pub fn dropout(input: &Tensor, p: f64, train: bool) -> Result<Tensor> {
+    Ok(dropout_with_mask(input, p, train)?.0)
+}
+
+/// `dropout` and the scaled mask it multiplied by (`mask / (1 - p)`, what the backward
+/// multiplies the gradient by; `None` when `input` is returned unchanged). torch's
+/// `native_dropout` returns the mask the same way.
+pub fn dropout_with_mask(input: &Tensor, p: f64, train: bool) -> Result<(Tensor, Option<Tensor>)> {
     if !(0.0..=1.0).contains(&p) {
         return Err(Error::runtime(format!(
             "dropout probability has to be between 0 and 1, but got {p}"
         )));
     }
     if !train || p == 0.0 || input.numel() == 0 {
-        return Ok(input.clone());
+        return Ok((input.clone(), None));
     }
     if !input.dtype().is_floating_point() {
         return Err(Error::runtime(format!(
@@ -100,15 +107,19 @@ pub fn dropout(input: &Tensor, p: f64, train: bool) -> Result<Tensor> {
         )));
     }
     if p == 1.0 {
-        return ops::mul(input, &Tensor::wrapped_scalar(Scalar::Float(0.0))?);
+        let zero = Tensor::wrapped_scalar(Scalar::Float(0.0))?;
+        let out = ops::mul(input, &zero)?;
+        let mask = ops::mul(&ops::ones_like(input, None)?, &zero)?;
+        return Ok((out, Some(mask)));
     }
     let mask = ops::bernoulli_p(input, 1.0 - p, None)?;
-    let scaled = ops::mul(input, &mask)?;
-    ops::div(
-        &scaled,
+    let scale = ops::div(
+        &mask,
         &Tensor::wrapped_scalar(Scalar::Float(1.0 - p))?,
         None,
-    )
+    )?;
+    let out = ops::mul(input, &scale)?;
+    Ok((out, Some(scale)))
 }
 
 /// `cosine_similarity(x1, x2, dim=1, eps=1e-8)`: `sum(x1 * x2) / (max(|x1|, eps) max(|x2|,

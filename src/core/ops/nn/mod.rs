@@ -14,6 +14,7 @@ use crate::core::error::{Error, Result};
 use crate::core::tensor::Tensor;
 
 pub mod activation;
+pub mod backward;
 pub mod conv;
 pub mod linear;
 pub mod loss;

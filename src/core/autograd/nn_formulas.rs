@@ -1,0 +1,1169 @@
+//! src/core/autograd/nn_formulas.rs: the derivative nodes of torch.nn.functional (issue 15) and
+//! their recording wrappers — one `NnNode` variant per node (held by `NodeKind::Nn`), whose
+//! `apply` calls the backward kernels of src/core/ops/nn/backward.rs, as torch's nodes call
+//! `gelu_backward`, `convolution_backward`, `native_layer_norm_backward`, ... The wrappers have
+//! the core ops' signatures and are re-exported by variable_type.rs, so the generated bindings
+//! call them as `vt::op` for the ops src/derivatives.yaml gives a `node:`.
+//!
+//! The backward kernels are not recorded themselves: with `create_graph` (grad mode on while
+//! the node runs) and an input of the kernel requiring grad, a node raises torch's
+//! NotImplementedError for its backward kernel instead of returning a gradient without history
+//! (double backward through the nn ops is future work). Composite ops (`cross_entropy_loss`,
+//! `conv2d`'s batching and `"same"` padding) are composed of recorded ops, as torch composes
+//! them.
+
+use super::formulas::NodeKind;
+use super::node::{Edge, Node, SavedTensor};
+use super::variable_type as vt;
+use crate::core::dtype::DType;
+use crate::core::error::{Error, Result};
+use crate::core::ops;
+use crate::core::ops::nn::backward::{self as bw, Activation, ConvParams, PointLoss, RowNorm};
+use crate::core::scalar::Scalar;
+use crate::core::tensor::Tensor;
+use std::sync::Arc;
+
+/// One nn node and what it saved.
+pub enum NnNode {
+    /// An elementwise activation: its input saved.
+    Act {
+        name: &'static str,
+        act: Activation,
+        self_: SavedTensor,
+    },
+    /// `mse_loss`, `l1_loss`, `smooth_l1_loss`, `huber_loss` over `(self, target)`.
+    PointLoss {
+        name: &'static str,
+        loss: PointLoss,
+        reduction: i64,
+        self_: SavedTensor,
+        target: SavedTensor,
+    },
+    /// `binary_cross_entropy` (`logits` false) and `binary_cross_entropy_with_logits` over
+    /// `self`; the target and weights are not differentiated here.
+    Bce {
+        logits: bool,
+        input: SavedTensor,
+        target: Tensor,
+        weight: Option<Tensor>,
+        pos_weight: Option<Tensor>,
+        reduction: i64,
+    },
+    /// `kl_div` over `self`.
+    KlDiv {
+        target: Tensor,
+        reduction: i64,
+        log_target: bool,
+    },
+    /// `nll_loss` over `self` (the target and weight are not differentiable).
+    NllLoss {
+        self_: SavedTensor,
+        target: Tensor,
+        weight: Option<Tensor>,
+        reduction: i64,
+        ignore_index: i64,
+        total_weight: f64,
+    },
+    /// `layer_norm`, `rms_norm`, `group_norm` over `(input[, weight][, bias])`.
+    RowNorm {
+        name: &'static str,
+        kind: RowNorm,
+        rows: usize,
+        len: usize,
+        eps: f64,
+        input: SavedTensor,
+        weight: Option<SavedTensor>,
+        /// The bias's shape when there is one.
+        bias_sizes: Option<Box<[usize]>>,
+    },
+    /// `batch_norm` over `(input[, weight][, bias])`; `running` is the evaluation mode's
+    /// `(mean, invstd)` (training recomputes the batch statistics).
+    BatchNorm {
+        input: SavedTensor,
+        weight: Option<SavedTensor>,
+        has_bias: bool,
+        running: Option<(Vec<f64>, Vec<f64>)>,
+        eps: f64,
+    },
+    /// `convolution` over `(input, weight[, bias])`.
+    Conv {
+        input: SavedTensor,
+        weight: SavedTensor,
+        has_bias: bool,
+        params: ConvParams,
+    },
+    /// `max_pool2d` over `self`: the argmax indices saved.
+    MaxPool2d {
+        self_sizes: Box<[usize]>,
+        indices: Tensor,
+    },
+    /// `embedding` over `weight`.
+    Embedding {
+        num_weights: usize,
+        indices: Tensor,
+        padding_idx: i64,
+        scale_grad_by_freq: bool,
+    },
+    /// `dropout` over `input`: the scaled mask saved.
+    Dropout { mask: Tensor },
+    /// `pad` in constant mode: the gradient cropped back (padded by the negated pads).
+    ConstantPad { pad: Box<[i64]> },
+    /// `pad` in reflect / replicate / circular mode: `map` gives, for each output element,
+    /// the flat index of the input element it copies; the gradient is summed back through it.
+    MappedPad {
+        name: &'static str,
+        self_sizes: Box<[usize]>,
+        map: Tensor,
+    },
+}
+
+impl NnNode {
+    /// torch's class name of the node.
+    pub fn name(&self) -> &'static str {
+        match self {
+            NnNode::Act { name, .. } | NnNode::PointLoss { name, .. } => name,
+            NnNode::NllLoss { .. } => "NllLossBackward0",
+            NnNode::Bce { logits: false, .. } => "BinaryCrossEntropyBackward0",
+            NnNode::Bce { logits: true, .. } => "BinaryCrossEntropyWithLogitsBackward0",
+            NnNode::KlDiv { .. } => "KlDivBackward0",
+            NnNode::RowNorm { name, .. } => name,
+            NnNode::BatchNorm { .. } => "NativeBatchNormBackward0",
+            NnNode::Conv { .. } => "ConvolutionBackward0",
+            NnNode::MaxPool2d { .. } => "MaxPool2DWithIndicesBackward0",
+            NnNode::Embedding { .. } => "EmbeddingBackward0",
+            NnNode::Dropout { .. } => "NativeDropoutBackward0",
+            NnNode::ConstantPad { .. } => "ConstantPadNdBackward0",
+            NnNode::MappedPad { name, .. } => name,
+        }
+    }
+
+    /// The saved tensors by their torch attribute names.
+    pub fn saved_tensors(&self) -> Vec<(&'static str, &SavedTensor)> {
+        match self {
+            NnNode::Act { self_, .. } => vec![("self", self_)],
+            NnNode::PointLoss { self_, target, .. } => vec![("self", self_), ("target", target)],
+            NnNode::NllLoss { self_, .. } => vec![("self", self_)],
+            NnNode::Bce { input, .. } => vec![("self", input)],
+            NnNode::RowNorm { input, weight, .. } | NnNode::BatchNorm { input, weight, .. } => {
+                let mut v = vec![("input", input)];
+                if let Some(w) = weight {
+                    v.push(("weight", w));
+                }
+                v
+            }
+            NnNode::Conv { input, weight, .. } => vec![("input", input), ("weight", weight)],
+            _ => Vec::new(),
+        }
+    }
+
+    /// Take out everything the node saved (after backward without `retain_graph`).
+    pub fn release(&mut self) -> Vec<SavedTensor> {
+        let mut out = Vec::new();
+        let mut take = |s: &mut SavedTensor| {
+            if !matches!(s, SavedTensor::None) {
+                out.push(std::mem::replace(s, SavedTensor::Released));
+            }
+        };
+        match self {
+            NnNode::Act { self_, .. } | NnNode::NllLoss { self_, .. } => take(self_),
+            NnNode::Bce { input, .. } => take(input),
+            NnNode::PointLoss { self_, target, .. } => {
+                take(self_);
+                take(target);
+            }
+            NnNode::RowNorm { input, weight, .. } | NnNode::BatchNorm { input, weight, .. } => {
+                take(input);
+                if let Some(w) = weight {
+                    take(w);
+                }
+            }
+            NnNode::Conv { input, weight, .. } => {
+                take(input);
+                take(weight);
+            }
+            _ => {}
+        }
+        out
+    }
+
+    /// The gradients of the inputs (one per edge of `node`) from the gradient `grads[0]`.
+    pub fn apply(&self, node: &Arc<Node>, grads: &[Option<Tensor>]) -> Result<Vec<Option<Tensor>>> {
+        let n = Some(node);
+        let edges = node.next_edges().len();
+        let needs = |i: usize| node.next_edges().get(i).is_some_and(|e| e.is_some());
+        let Some(g) = grads.first().and_then(|g| g.as_ref()) else {
+            return Ok(vec![None; edges]);
+        };
+        // Double backward through a backward kernel is not recorded: refuse rather than
+        // return a gradient without history.
+        let no_double = |kernel: &str, ts: &[&Tensor]| -> Result<()> {
+            if super::is_grad_enabled()
+                && (g.requires_grad() || ts.iter().any(|t| t.requires_grad()))
+            {
+                return Err(vt::not_implemented(kernel));
+            }
+            Ok(())
+        };
+        Ok(match self {
+            NnNode::Act { act, self_, .. } => {
+                let x = self_.unpack(n)?;
+                no_double(act.kernel_name(), &[&x])?;
+                vec![Some(bw::activation_backward(*act, g, &x)?)]
+            }
+            NnNode::PointLoss {
+                loss,
+                reduction,
+                self_,
+                target,
+                ..
+            } => {
+                let (x, t) = (self_.unpack(n)?, target.unpack(n)?);
+                no_double(loss.kernel_name(), &[&x, &t])?;
+                let gx = bw::pointwise_loss_backward(*loss, g, &x, &t, *reduction)?;
+                let gt = if needs(1) { Some(ops::neg(&gx)?) } else { None };
+                vec![if needs(0) { Some(gx) } else { None }, gt]
+            }
+            NnNode::Bce {
+                logits,
+                input,
+                target,
+                weight,
+                pos_weight,
+                reduction,
+            } => {
+                // Composed of recorded ops (so create_graph records it), as torch's
+                // `binary_cross_entropy_backward` / `binary_cross_entropy_with_logits_backward`.
+                let x = input.unpack(n)?;
+                let one = Tensor::wrapped_scalar(Scalar::Int(1))?;
+                let d = if *logits {
+                    let s = vt::sigmoid(&x)?;
+                    match pos_weight {
+                        Some(pw) => {
+                            let tp = vt::mul(pw, target)?;
+                            let c = vt::sub(
+                                &vt::add(&tp, &one, Scalar::Int(1))?,
+                                target,
+                                Scalar::Int(1),
+                            )?;
+                            vt::sub(&vt::mul(&c, &s)?, &tp, Scalar::Int(1))?
+                        }
+                        None => vt::sub(&s, target, Scalar::Int(1))?,
+                    }
+                } else {
+                    let p = vt::mul(&vt::sub(&one, &x, Scalar::Int(1))?, &x)?;
+                    let p = vt::clamp(&p, Some(Scalar::Float(1e-12)), None)?;
+                    vt::div(&vt::sub(&x, target, Scalar::Int(1))?, &p, None)?
+                };
+                let mut gi = vt::mul(&d, g)?;
+                if let Some(w) = weight {
+                    gi = vt::mul(&gi, w)?;
+                }
+                vec![Some(mean_scale(gi, *reduction)?)]
+            }
+            NnNode::KlDiv {
+                target,
+                reduction,
+                log_target,
+            } => {
+                let t = if *log_target {
+                    vt::exp(target)?
+                } else {
+                    target.clone()
+                };
+                let gi = vt::neg(&vt::mul(&t, g)?)?;
+                vec![Some(mean_scale(gi, *reduction)?)]
+            }
+            NnNode::NllLoss {
+                self_,
+                target,
+                weight,
+                reduction,
+                ignore_index,
+                total_weight,
+            } => {
+                let x = self_.unpack(n)?;
+                no_double("nll_loss_backward", &[&x])?;
+                vec![Some(bw::nll_loss_backward(
+                    g,
+                    &x,
+                    target,
+                    weight.as_ref(),
+                    *reduction,
+                    *ignore_index,
+                    *total_weight,
+                )?)]
+            }
+            NnNode::RowNorm {
+                kind,
+                rows,
+                len,
+                eps,
+                input,
+                weight,
+                bias_sizes,
+                ..
+            } => {
+                let x = input.unpack(n)?;
+                let w = weight.as_ref().map(|w| w.unpack(n)).transpose()?;
+                no_double("native_layer_norm_backward", &[&x])?;
+                let wi = usize::from(w.is_some());
+                let need_w = w.is_some() && needs(1);
+                let need_b = bias_sizes.is_some() && needs(1 + wi);
+                let (dx, dw, db) = bw::norm_rows_backward(
+                    *kind,
+                    g,
+                    &x,
+                    w.as_ref(),
+                    *rows,
+                    *len,
+                    *eps,
+                    need_w,
+                    need_b,
+                )?;
+                let mut v = vec![Some(dx)];
+                if let Some(w) = &w {
+                    v.push(dw.map(|d| ops::reshape(&d, &shape_of(w))).transpose()?);
+                }
+                if let Some(bs) = bias_sizes {
+                    v.push(
+                        db.map(|d| ops::reshape(&d, &shape_of_sizes(bs)))
+                            .transpose()?,
+                    );
+                }
+                v
+            }
+            NnNode::BatchNorm {
+                input,
+                weight,
+                has_bias,
+                running,
+                eps,
+            } => {
+                let x = input.unpack(n)?;
+                let w = weight.as_ref().map(|w| w.unpack(n)).transpose()?;
+                no_double("native_batch_norm_backward", &[&x])?;
+                let wi = usize::from(w.is_some());
+                let (dx, dw, db) = bw::batch_norm_backward(
+                    g,
+                    &x,
+                    w.as_ref(),
+                    running.as_ref().map(|(m, s)| (m.as_slice(), s.as_slice())),
+                    *eps,
+                    w.is_some() && needs(1),
+                    *has_bias && needs(1 + wi),
+                )?;
+                let mut v = vec![Some(dx)];
+                if w.is_some() {
+                    v.push(dw);
+                }
+                if *has_bias {
+                    v.push(db);
+                }
+                v
+            }
+            NnNode::Conv {
+                input,
+                weight,
+                has_bias,
+                params,
+            } => {
+                let (x, w) = (input.unpack(n)?, weight.unpack(n)?);
+                no_double("convolution_backward", &[&x, &w])?;
+                let (gi, gw, gb) = bw::convolution_backward(
+                    g,
+                    &x,
+                    &w,
+                    params,
+                    [needs(0), needs(1), *has_bias && needs(2)],
+                )?;
+                let mut v = vec![gi, gw];
+                if *has_bias {
+                    v.push(gb);
+                }
+                v
+            }
+            NnNode::MaxPool2d {
+                self_sizes,
+                indices,
+            } => {
+                no_double("max_pool2d_with_indices_backward", &[])?;
+                vec![Some(bw::max_pool2d_backward(g, self_sizes, indices)?)]
+            }
+            NnNode::Embedding {
+                num_weights,
+                indices,
+                padding_idx,
+                scale_grad_by_freq,
+            } => {
+                no_double("embedding_dense_backward", &[])?;
+                vec![Some(bw::embedding_backward(
+                    g,
+                    indices,
+                    *num_weights,
+                    *padding_idx,
+                    *scale_grad_by_freq,
+                )?)]
+            }
+            NnNode::Dropout { mask } => vec![Some(vt::mul(g, mask)?)],
+            NnNode::ConstantPad { pad: pads } => {
+                let neg: Vec<i64> = pads.iter().map(|&p| -p).collect();
+                vec![Some(pad(g, &neg, "constant", None)?)]
+            }
+            NnNode::MappedPad {
+                self_sizes, map, ..
+            } => {
+                let numel: usize = self_sizes.iter().product();
+                let z = ops::zeros(&[numel as i64], Some(g.dtype()))?;
+                let flat = vt::reshape(g, &[-1])?;
+                let sum = vt::index_add(&z, 0, &ops::reshape(map, &[-1])?, &flat, Scalar::Int(1))?;
+                vec![Some(vt::reshape(&sum, &shape_of_sizes(self_sizes))?)]
+            }
+        })
+    }
+}
+
+/// `g` divided by its number of elements for the mean reduction (1).
+fn mean_scale(g: Tensor, reduction: i64) -> Result<Tensor> {
+    if reduction == 1 && g.numel() > 0 {
+        let n = Tensor::wrapped_scalar(Scalar::Int(g.numel() as i64))?;
+        return vt::div(&g, &n, None);
+    }
+    Ok(g)
+}
+
+fn shape_of(t: &Tensor) -> Vec<i64> {
+    shape_of_sizes(t.sizes())
+}
+
+fn shape_of_sizes(s: &[usize]) -> Vec<i64> {
+    s.iter().map(|&s| s as i64).collect()
+}
+
+// ---- recording ----------------------------------------------------------------------------
+
+/// Make the nn node `kind` over `inputs` as `out`'s history (float outputs only).
+fn record(out: &Tensor, inputs: &[&Tensor], kind: NnNode) {
+    if !out.dtype().is_floating_point() {
+        return;
+    }
+    let edges: Vec<Option<Edge>> = vt::collect_edges(inputs);
+    let node = Node::new(NodeKind::Nn(Box::new(kind)), edges, &[out]);
+    out.set_grad_fn(node, 0);
+}
+
+macro_rules! activation_wrappers {
+    ($($op:ident ($($p:ident: $pt:ty),*) => $node:literal, $act:expr;)*) => {$(
+        pub fn $op(input: &Tensor $(, $p: $pt)*) -> Result<Tensor> {
+            let out = ops::$op(input $(, $p)*)?;
+            if vt::should_record(&[input]) {
+                let act: Result<Activation> = $act;
+                record(&out, &[input], NnNode::Act { name: $node, act: act?, self_: SavedTensor::input(input) });
+            }
+            Ok(out)
+        }
+    )*};
+}
+
+const SELU_ALPHA: f64 = 1.673_263_242_354_377_3;
+const SELU_SCALE: f64 = 1.050_700_987_355_480_5;
+
+activation_wrappers! {
+    leaky_relu(negative_slope: Scalar) => "LeakyReluBackward0",
+        Ok(Activation::LeakyRelu { negative_slope: negative_slope.to_f64() });
+    elu(alpha: Scalar, scale: Scalar, input_scale: Scalar) => "EluBackward0",
+        Ok(Activation::Elu { alpha: alpha.to_f64(), scale: scale.to_f64(), input_scale: input_scale.to_f64() });
+    selu() => "EluBackward0",
+        Ok(Activation::Elu { alpha: SELU_ALPHA, scale: SELU_SCALE, input_scale: 1.0 });
+    celu(alpha: Scalar) => "EluBackward0",
+        Ok(Activation::Elu { alpha: alpha.to_f64(), scale: 1.0, input_scale: 1.0 / alpha.to_f64() });
+    gelu(approximate: &str) => "GeluBackward0",
+        Ok(Activation::Gelu { tanh: approximate == "tanh" });
+    silu() => "SiluBackward0", Ok(Activation::Silu);
+    mish() => "MishBackward0", Ok(Activation::Mish);
+    softplus(beta: Scalar, threshold: Scalar) => "SoftplusBackward0",
+        Ok(Activation::Softplus { beta: beta.to_f64(), threshold: threshold.to_f64() });
+    hardtanh(min_val: Scalar, max_val: Scalar) => "HardtanhBackward0",
+        Ok(Activation::Hardtanh { min_val: min_val.to_f64(), max_val: max_val.to_f64() });
+    relu6() => "HardtanhBackward0", Ok(Activation::Hardtanh { min_val: 0.0, max_val: 6.0 });
+    hardsigmoid() => "HardsigmoidBackward0", Ok(Activation::Hardsigmoid);
+    hardswish() => "HardswishBackward0", Ok(Activation::Hardswish);
+    log_sigmoid() => "LogSigmoidBackward0", Ok(Activation::LogSigmoid);
+    threshold(threshold: Scalar, value: Scalar) => "ThresholdBackward0",
+        { let _ = value; Ok(Activation::Threshold { threshold: threshold.to_f64() }) };
+}
+
+macro_rules! point_loss_wrappers {
+    ($($op:ident ($($p:ident: $pt:ty),*) => $node:literal, $loss:expr;)*) => {$(
+        pub fn $op(input: &Tensor, target: &Tensor, reduction: i64 $(, $p: $pt)*) -> Result<Tensor> {
+            let out = ops::$op(input, target, reduction $(, $p)*)?;
+            if vt::should_record(&[input, target]) {
+                record(&out, &[input, target], NnNode::PointLoss {
+                    name: $node,
+                    loss: $loss,
+                    reduction,
+                    self_: SavedTensor::input(input),
+                    target: SavedTensor::input(target),
+                });
+            }
+            Ok(out)
+        }
+    )*};
+}
+
+point_loss_wrappers! {
+    mse_loss() => "MseLossBackward0", PointLoss::Mse;
+    l1_loss() => "L1LossBackward0", PointLoss::L1;
+    smooth_l1_loss(beta: f64) => "SmoothL1LossBackward0", PointLoss::SmoothL1 { beta };
+    huber_loss(delta: f64) => "HuberLossBackward0", PointLoss::Huber { delta };
+}
+
+/// `nll_loss_nd`: the loss of `nll_loss_forward`, recorded with its total weight.
+pub fn nll_loss_nd(
+    input: &Tensor,
+    target: &Tensor,
+    weight: Option<&Tensor>,
+    reduction: i64,
+    ignore_index: i64,
+) -> Result<Tensor> {
+    let (out, total) = ops::nll_loss_forward(input, target, weight, reduction, ignore_index)?;
+    if vt::should_record(&[input]) {
+        check_no_grad("nll_loss_forward", "weight", weight)?;
+        let total_weight = total.to_dtype(DType::Float64)?.to_vec::<f64>()[0];
+        record(
+            &out,
+            &[input],
+            NnNode::NllLoss {
+                self_: SavedTensor::input(input),
+                target: target.detach(),
+                weight: weight.map(|w| w.detach()),
+                reduction,
+                ignore_index,
+                total_weight,
+            },
+        );
+    } else {
+        check_no_grad("nll_loss_forward", "weight", weight)?;
+    }
+    Ok(out)
+}
+
+/// A gradient asked of an argument whose formula is not written here yet.
+fn check_pending_arg(op: &str, arg: &str, t: Option<&Tensor>) -> Result<()> {
+    if t.is_some_and(|t| t.requires_grad()) && super::is_grad_enabled() {
+        return Err(Error::not_implemented(format!(
+            "the derivative for '{op}' with respect to '{arg}' is not implemented."
+        )));
+    }
+    Ok(())
+}
+
+pub fn binary_cross_entropy(
+    input: &Tensor,
+    target: &Tensor,
+    weight: Option<&Tensor>,
+    reduction: i64,
+) -> Result<Tensor> {
+    let out = ops::binary_cross_entropy(input, target, weight, reduction)?;
+    check_pending_arg("binary_cross_entropy", "target", Some(target))?;
+    check_pending_arg("binary_cross_entropy", "weight", weight)?;
+    if vt::should_record(&[input]) {
+        record(
+            &out,
+            &[input],
+            NnNode::Bce {
+                logits: false,
+                input: SavedTensor::input(input),
+                target: target.to_dtype(input.dtype())?,
+                weight: weight.map(|w| w.detach()),
+                pos_weight: None,
+                reduction,
+            },
+        );
+    }
+    Ok(out)
+}
+
+pub fn binary_cross_entropy_with_logits(
+    input: &Tensor,
+    target: &Tensor,
+    weight: Option<&Tensor>,
+    pos_weight: Option<&Tensor>,
+    reduction: i64,
+) -> Result<Tensor> {
+    let out = ops::binary_cross_entropy_with_logits(input, target, weight, pos_weight, reduction)?;
+    let op = "binary_cross_entropy_with_logits";
+    check_pending_arg(op, "target", Some(target))?;
+    check_pending_arg(op, "weight", weight)?;
+    check_pending_arg(op, "pos_weight", pos_weight)?;
+    if vt::should_record(&[input]) {
+        record(
+            &out,
+            &[input],
+            NnNode::Bce {
+                logits: true,
+                input: SavedTensor::input(input),
+                target: target.detach(),
+                weight: weight.map(|w| w.detach()),
+                pos_weight: pos_weight.map(|w| w.detach()),
+                reduction,
+            },
+        );
+    }
+    Ok(out)
+}
+
+pub fn kl_div(input: &Tensor, target: &Tensor, reduction: i64, log_target: bool) -> Result<Tensor> {
+    let out = ops::kl_div(input, target, reduction, log_target)?;
+    check_pending_arg("kl_div", "target", Some(target))?;
+    if vt::should_record(&[input]) {
+        record(
+            &out,
+            &[input],
+            NnNode::KlDiv {
+                target: target.detach(),
+                reduction,
+                log_target,
+            },
+        );
+    }
+    Ok(out)
+}
+
+/// `glu`: `a * sigmoid(b)` of the halves, composed of recorded ops when an input requires grad
+/// (the forward kernel checks the arguments first).
+pub fn glu(input: &Tensor, dim: i64) -> Result<Tensor> {
+    let out = ops::glu(input, dim)?;
+    if !vt::should_record(&[input]) {
+        return Ok(out);
+    }
+    let d = if dim < 0 {
+        dim + input.dim() as i64
+    } else {
+        dim
+    };
+    let half = (input.sizes()[d as usize] / 2) as i64;
+    let a = vt::narrow(input, d, 0, half)?;
+    let b = vt::narrow(input, d, half, half)?;
+    vt::mul(&a, &vt::sigmoid(&b)?)
+}
+
+/// torch's error for an argument the op is not differentiable in that requires grad.
+fn check_no_grad(op: &str, arg: &str, t: Option<&Tensor>) -> Result<()> {
+    if t.is_some_and(|t| t.requires_grad()) && super::is_grad_enabled() {
+        return Err(Error::runtime(format!(
+            "The function '{op}' is not differentiable with respect to argument '{arg}'. This input cannot have requires_grad True."
+        )));
+    }
+    Ok(())
+}
+
+/// `cross_entropy_loss`: composed of recorded ops as torch composes it
+/// (`cross_entropy_loss_label_smoothing` / `_prob_target`): `log_softmax` over the class dim,
+/// then `nll_loss_nd` (class indices) or `-sum(w * target * logp)` (probabilities), with the
+/// smoothing term mixed in.
+pub fn cross_entropy_loss(
+    input: &Tensor,
+    target: &Tensor,
+    weight: Option<&Tensor>,
+    reduction: i64,
+    ignore_index: i64,
+    label_smoothing: f64,
+) -> Result<Tensor> {
+    if !vt::should_record(&[input, target]) || input.dim() == 0 {
+        return ops::cross_entropy_loss(
+            input,
+            target,
+            weight,
+            reduction,
+            ignore_index,
+            label_smoothing,
+        );
+    }
+    if target.dtype().is_floating_point() || !(0.0..=1.0).contains(&label_smoothing) {
+        // Validation (and torch's errors) by the forward kernel; the recorded composition
+        // follows. Class indices are checked by `nll_loss_nd` itself.
+        ops::cross_entropy_loss(
+            input,
+            target,
+            weight,
+            reduction,
+            ignore_index,
+            label_smoothing,
+        )?;
+    }
+    check_no_grad("nll_loss_forward", "weight", weight)?;
+    let red = ops::nn::Reduction::from_int(reduction)?;
+    let class_dim: i64 = if input.dim() == 1 { 0 } else { 1 };
+    let c = input.sizes()[class_dim as usize];
+    let logp = vt::log_softmax(input, class_dim, None)?;
+    let wshape: Vec<i64> = (0..input.dim())
+        .map(|d| if d as i64 == class_dim { c as i64 } else { 1 })
+        .collect();
+    let wview = weight.map(|w| ops::reshape(w, &wshape)).transpose()?;
+    let num = |v: f64| Tensor::wrapped_scalar(Scalar::Float(v));
+    let reduce = |t: Tensor, denom: f64| -> Result<Tensor> {
+        match red {
+            ops::nn::Reduction::None => Ok(t),
+            ops::nn::Reduction::Sum => vt::sum(&t, None, false, None),
+            ops::nn::Reduction::Mean => {
+                vt::div(&vt::sum(&t, None, false, None)?, &num(denom)?, None)
+            }
+        }
+    };
+    if target.dtype().is_floating_point() {
+        // Probabilities: -sum_c w_c t_c logp_c, the mean over the batch elements.
+        let ts = if label_smoothing > 0.0 {
+            vt::add(
+                &vt::mul(target, &num(1.0 - label_smoothing)?)?,
+                &num(label_smoothing / c as f64)?,
+                Scalar::Int(1),
+            )?
+        } else {
+            target.clone()
+        };
+        let mut prod = vt::mul(&logp, &ts)?;
+        if let Some(w) = &wview {
+            prod = vt::mul(&prod, w)?;
+        }
+        let per = vt::neg(&vt::sum(&prod, Some(&[class_dim]), false, None)?)?;
+        let count = (input.numel() / c.max(1)) as f64;
+        return reduce(per, count);
+    }
+    let nll = nll_loss_nd(&logp, target, weight, reduction, ignore_index)?;
+    if label_smoothing <= 0.0 {
+        return Ok(nll);
+    }
+    let mut lw = logp.clone();
+    if let Some(w) = &wview {
+        lw = vt::mul(&lw, w)?;
+    }
+    let smooth = vt::neg(&vt::sum(&lw, Some(&[class_dim]), false, None)?)?;
+    let ignore = ops::eq(target, &Tensor::wrapped_scalar(Scalar::Int(ignore_index))?)?;
+    let smooth = vt::masked_fill(&smooth, &ignore, Scalar::Float(0.0))?;
+    let denom = {
+        let tg = target.to_dtype(DType::Int64)?.contiguous()?.to_vec::<i64>();
+        let wv = weight
+            .map(|w| w.to_dtype(DType::Float64).map(|w| w.to_vec::<f64>()))
+            .transpose()?;
+        tg.iter()
+            .filter(|&&t| t != ignore_index)
+            .map(|&t| wv.as_ref().map_or(1.0, |w| w[t as usize]))
+            .sum::<f64>()
+    };
+    let smooth = reduce(smooth, denom)?;
+    vt::add(
+        &vt::mul(&nll, &num(1.0 - label_smoothing)?)?,
+        &vt::mul(&smooth, &num(label_smoothing / c as f64)?)?,
+        Scalar::Int(1),
+    )
+}
+
+/// The `inputs` of a node over `(input, weight?, bias?)`: the present ones.
+fn present<'a>(
+    input: &'a Tensor,
+    weight: Option<&'a Tensor>,
+    bias: Option<&'a Tensor>,
+) -> Vec<&'a Tensor> {
+    let mut v = vec![input];
+    v.extend(weight);
+    v.extend(bias);
+    v
+}
+
+pub fn layer_norm(
+    input: &Tensor,
+    normalized_shape: &[i64],
+    weight: Option<&Tensor>,
+    bias: Option<&Tensor>,
+    eps: f64,
+) -> Result<Tensor> {
+    let out = ops::layer_norm(input, normalized_shape, weight, bias, eps)?;
+    let inputs = present(input, weight, bias);
+    if vt::should_record(&inputs) {
+        let len: usize = normalized_shape.iter().map(|&s| s as usize).product();
+        let rows = input.numel().checked_div(len).unwrap_or(0);
+        record(
+            &out,
+            &inputs,
+            NnNode::RowNorm {
+                name: "NativeLayerNormBackward0",
+                kind: RowNorm::Layer,
+                rows,
+                len,
+                eps,
+                input: SavedTensor::input(input),
+                weight: weight.map(SavedTensor::input),
+                bias_sizes: bias.map(|b| b.sizes().into()),
+            },
+        );
+    }
+    Ok(out)
+}
+
+pub fn rms_norm(
+    input: &Tensor,
+    normalized_shape: &[i64],
+    weight: Option<&Tensor>,
+    eps: Option<f64>,
+) -> Result<Tensor> {
+    let out = ops::rms_norm(input, normalized_shape, weight, eps)?;
+    let inputs = present(input, weight, None);
+    if vt::should_record(&inputs) {
+        let len: usize = normalized_shape.iter().map(|&s| s as usize).product();
+        let rows = input.numel().checked_div(len).unwrap_or(0);
+        let eps = eps.unwrap_or(if input.dtype() == DType::Float32 {
+            f32::EPSILON as f64
+        } else {
+            f64::EPSILON
+        });
+        record(
+            &out,
+            &inputs,
+            NnNode::RowNorm {
+                name: "RmsNormBackward0",
+                kind: RowNorm::Rms,
+                rows,
+                len,
+                eps,
+                input: SavedTensor::input(input),
+                weight: weight.map(SavedTensor::input),
+                bias_sizes: None,
+            },
+        );
+    }
+    Ok(out)
+}
+
+pub fn group_norm(
+    input: &Tensor,
+    num_groups: i64,
+    weight: Option<&Tensor>,
+    bias: Option<&Tensor>,
+    eps: f64,
+) -> Result<Tensor> {
+    let out = ops::group_norm(input, num_groups, weight, bias, eps)?;
+    let inputs = present(input, weight, bias);
+    if vt::should_record(&inputs) {
+        let (n, c) = (input.sizes()[0], input.sizes()[1]);
+        let hw: usize = input.sizes()[2..].iter().product();
+        let groups = num_groups as usize;
+        record(
+            &out,
+            &inputs,
+            NnNode::RowNorm {
+                name: "NativeGroupNormBackward0",
+                kind: RowNorm::Group {
+                    channels: c,
+                    groups,
+                    hw,
+                },
+                rows: n * groups,
+                len: c / groups * hw,
+                eps,
+                input: SavedTensor::input(input),
+                weight: weight.map(SavedTensor::input),
+                bias_sizes: bias.map(|b| b.sizes().into()),
+            },
+        );
+    }
+    Ok(out)
+}
+
+#[allow(clippy::too_many_arguments)]
+pub fn batch_norm(
+    input: &Tensor,
+    weight: Option<&Tensor>,
+    bias: Option<&Tensor>,
+    running_mean: Option<&Tensor>,
+    running_var: Option<&Tensor>,
+    training: bool,
+    momentum: f64,
+    eps: f64,
+    cudnn_enabled: bool,
+) -> Result<Tensor> {
+    let inputs = present(input, weight, bias);
+    let rec = vt::should_record(&inputs);
+    // The evaluation statistics, read before the op (which leaves them alone in eval).
+    let running = match (rec && !training, running_mean, running_var) {
+        (true, Some(m), Some(v)) => {
+            let m = m.to_dtype(DType::Float64)?.contiguous()?.to_vec::<f64>();
+            let v = v.to_dtype(DType::Float64)?.contiguous()?.to_vec::<f64>();
+            Some((m, v.iter().map(|v| 1.0 / (v + eps).sqrt()).collect()))
+        }
+        _ => None,
+    };
+    let out = ops::batch_norm(
+        input,
+        weight,
+        bias,
+        running_mean,
+        running_var,
+        training,
+        momentum,
+        eps,
+        cudnn_enabled,
+    )?;
+    if rec {
+        record(
+            &out,
+            &inputs,
+            NnNode::BatchNorm {
+                input: SavedTensor::input(input),
+                weight: weight.map(SavedTensor::input),
+                has_bias: bias.is_some(),
+                running,
+                eps,
+            },
+        );
+    }
+    Ok(out)
+}
+
+#[allow(clippy::too_many_arguments)]
+pub fn convolution(
+    input: &Tensor,
+    weight: &Tensor,
+    bias: Option<&Tensor>,
+    stride: &[i64],
+    padding: &[i64],
+    dilation: &[i64],
+    transposed: bool,
+    output_padding: &[i64],
+    groups: i64,
+) -> Result<Tensor> {
+    let out = ops::convolution(
+        input,
+        weight,
+        bias,
+        stride,
+        padding,
+        dilation,
+        transposed,
+        output_padding,
+        groups,
+    )?;
+    let inputs = present(input, Some(weight), bias);
+    if vt::should_record(&inputs) {
+        record(
+            &out,
+            &inputs,
+            NnNode::Conv {
+                input: SavedTensor::input(input),
+                weight: SavedTensor::input(weight),
+                has_bias: bias.is_some(),
+                params: ConvParams {
+                    stride: stride.to_vec(),
+                    padding: padding.to_vec(),
+                    dilation: dilation.to_vec(),
+                    groups,
+                },
+            },
+        );
+    }
+    Ok(out)
+}
+
+/// conv1d / conv2d with int padding, composed as torch composes them: a batch dim added to
+/// unbatched input, `convolution`, the batch dim removed (all recorded).
+#[allow(clippy::too_many_arguments)]
+fn conv_nd(
+    dims: usize,
+    input: &Tensor,
+    weight: &Tensor,
+    bias: Option<&Tensor>,
+    stride: &[i64],
+    padding: &[i64],
+    dilation: &[i64],
+    groups: i64,
+) -> Result<Tensor> {
+    let unbatched = input.dim() == dims + 1;
+    let x = if unbatched {
+        vt::unsqueeze(input, 0)?
+    } else {
+        input.clone()
+    };
+    let y = convolution(
+        &x,
+        weight,
+        bias,
+        stride,
+        padding,
+        dilation,
+        false,
+        &[0],
+        groups,
+    )?;
+    if unbatched {
+        vt::squeeze_dim(&y, 0)
+    } else {
+        Ok(y)
+    }
+}
+
+macro_rules! conv_wrappers {
+    ($($op:ident, $op_padding:ident, $dims:literal;)*) => {$(
+        #[allow(clippy::too_many_arguments)]
+        pub fn $op(
+            input: &Tensor,
+            weight: &Tensor,
+            bias: Option<&Tensor>,
+            stride: &[i64],
+            padding: &[i64],
+            dilation: &[i64],
+            groups: i64,
+        ) -> Result<Tensor> {
+            if !vt::should_record(&present(input, Some(weight), bias))
+                || !(input.dim() == $dims + 1 || input.dim() == $dims + 2)
+            {
+                return ops::$op(input, weight, bias, stride, padding, dilation, groups);
+            }
+            conv_nd($dims, input, weight, bias, stride, padding, dilation, groups)
+        }
+
+        #[allow(clippy::too_many_arguments)]
+        pub fn $op_padding(
+            input: &Tensor,
+            weight: &Tensor,
+            bias: Option<&Tensor>,
+            stride: &[i64],
+            padding: &str,
+            dilation: &[i64],
+            groups: i64,
+        ) -> Result<Tensor> {
+            let out = ops::$op_padding(input, weight, bias, stride, padding, dilation, groups)?;
+            if !vt::should_record(&present(input, Some(weight), bias)) {
+                return Ok(out);
+            }
+            // The forward succeeded, so the arguments are valid: recompute it recorded.
+            let stride = ops::nn::expand_param(stringify!($op), "stride", stride, $dims, None)?;
+            let dilation = ops::nn::expand_param(stringify!($op), "dilation", dilation, $dims, None)?;
+            if padding == "valid" || weight.dim() != $dims + 2 {
+                return conv_nd($dims, input, weight, bias, &stride, &[0], &dilation, groups);
+            }
+            let mut sym = Vec::new();
+            let mut pads = Vec::new();
+            for i in 0..$dims {
+                let total = dilation[i] * (weight.sizes()[2 + i] as i64 - 1);
+                sym.push(total / 2);
+                pads.push(total - 2 * (total / 2));
+            }
+            let x = if pads.iter().any(|&e| e > 0) {
+                let mut p = Vec::new();
+                for i in (0..$dims).rev() {
+                    p.push(0);
+                    p.push(pads[i]);
+                }
+                pad(input, &p, "constant", None)?
+            } else {
+                input.clone()
+            };
+            conv_nd($dims, &x, weight, bias, &stride, &sym, &dilation, groups)
+        }
+    )*};
+}
+
+conv_wrappers! {
+    conv1d, conv1d_padding, 1;
+    conv2d, conv2d_padding, 2;
+}
+
+pub fn max_pool2d(
+    input: &Tensor,
+    kernel_size: &[i64],
+    stride: &[i64],
+    padding: &[i64],
+    dilation: &[i64],
+    ceil_mode: bool,
+) -> Result<Tensor> {
+    if !vt::should_record(&[input]) {
+        return ops::max_pool2d(input, kernel_size, stride, padding, dilation, ceil_mode);
+    }
+    let (out, indices) =
+        ops::max_pool2d_with_indices(input, kernel_size, stride, padding, dilation, ceil_mode)?;
+    record(
+        &out,
+        &[input],
+        NnNode::MaxPool2d {
+            self_sizes: input.sizes().into(),
+            indices,
+        },
+    );
+    Ok(out)
+}
+
+pub fn embedding(
+    weight: &Tensor,
+    indices: &Tensor,
+    padding_idx: i64,
+    scale_grad_by_freq: bool,
+    sparse: bool,
+) -> Result<Tensor> {
+    let out = ops::embedding(weight, indices, padding_idx, scale_grad_by_freq, sparse)?;
+    if vt::should_record(&[weight]) {
+        if sparse {
+            return Err(Error::not_implemented(
+                "embedding: sparse gradients are not supported by tensorbind (sparse=True); use sparse=False",
+            ));
+        }
+        record(
+            &out,
+            &[weight],
+            NnNode::Embedding {
+                num_weights: weight.sizes()[0],
+                indices: indices.detach(),
+                padding_idx,
+                scale_grad_by_freq,
+            },
+        );
+    }
+    Ok(out)
+}
+
+pub fn dropout(input: &Tensor, p: f64, train: bool) -> Result<Tensor> {
+    if !vt::should_record(&[input]) {
+        return ops::dropout(input, p, train);
+    }
+    match ops::nn::dropout_with_mask(input, p, train)? {
+        (out, Some(mask)) => {
+            record(&out, &[input], NnNode::Dropout { mask });
+            Ok(out)
+        }
+        // Returned unchanged (eval, p == 0): torch returns the input itself, history and all.
+        (out, None) => Ok(out),
+    }
+}
+
+pub fn pad(input: &Tensor, pad: &[i64], mode: &str, value: Option<f64>) -> Result<Tensor> {
+    let out = ops::pad(input, pad, mode, value)?;
+    if vt::should_record(&[input]) {
+        if mode == "constant" {
+            record(&out, &[input], NnNode::ConstantPad { pad: pad.into() });
+        } else {
+            // The same padding of the input's flat element indices says where each output
+            // element came from.
+            let ids = ops::arange(Scalar::Int(input.numel() as i64), Some(DType::Int64))?;
+            let ids = ops::reshape(&ids, &shape_of(input))?;
+            let map = ops::pad(&ids, pad, mode, None)?;
+            let dims = pad.len() / 2;
+            let name = match (mode, dims) {
+                ("reflect", 1) => "ReflectionPad1DBackward0",
+                ("reflect", 2) => "ReflectionPad2DBackward0",
+                ("reflect", _) => "ReflectionPad3DBackward0",
+                ("replicate", 1) => "ReplicationPad1DBackward0",
+                ("replicate", 2) => "ReplicationPad2DBackward0",
+                ("replicate", _) => "ReplicationPad3DBackward0",
+                _ => "CircularPadBackward0",
+            };
+            record(
+                &out,
+                &[input],
+                NnNode::MappedPad {
+                    name,
+                    self_sizes: input.sizes().into(),
+                    map,
+                },
+            );
+        }
+    }
+    Ok(out)
+}

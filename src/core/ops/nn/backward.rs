@@ -1,0 +1,874 @@
+//! src/core/ops/nn/backward.rs: the backward kernels of torch.nn.functional (PyTorch:
+//! `threshold_backward`, `gelu_backward`, `elu_backward`, ... in `cpu/Activation.cpp`,
+//! `nll_loss_backward` in `LossNLL.cpp`, `native_layer_norm_backward`,
+//! `native_batch_norm_backward`, `convolution_backward`, `max_pool2d_with_indices_backward`,
+//! `embedding_dense_backward`): each takes the gradient of the op's output and what the forward
+//! saved, and returns the gradients of the inputs. The autograd nodes that call them are
+//! src/core/autograd/nn_formulas.rs. Float32 and float64 only, as the forward kernels; sums
+//! over many elements are accumulated in f64 (as the forward statistics).
+
+use super::{contiguous_of, elems, float_dispatch, new_with, Float, Reduction};
+use crate::core::dtype::Element;
+use crate::core::error::{Error, Result};
+use crate::core::ops;
+use crate::core::scalar::Scalar;
+use crate::core::tensor::Tensor;
+use crate::core::vecmath::{self, Func};
+
+/// `t` contiguous in dtype `T` (a conversion of the engine's gradient when it differs).
+fn as_t<T: Float>(t: &Tensor) -> Result<Tensor> {
+    if t.dtype() == T::DTYPE {
+        contiguous_of(t)
+    } else {
+        t.to_dtype(T::DTYPE)?.contiguous()
+    }
+}
+
+fn shape_mismatch(op: &str, g: &Tensor, x: &Tensor) -> Error {
+    Error::runtime(format!(
+        "{op}: grad_output of size {:?} does not match the input of size {:?}",
+        g.sizes(),
+        x.sizes()
+    ))
+}
+
+/// `f(g, x)` elementwise over the gradient and the saved input (one shape, float dtype `T`).
+fn zip_grad<T: Float>(op: &str, g: &Tensor, x: &Tensor, f: impl Fn(T, T) -> T) -> Result<Tensor> {
+    if g.sizes() != x.sizes() {
+        return Err(shape_mismatch(op, g, x));
+    }
+    let (g, x) = (as_t::<T>(g)?, as_t::<T>(x)?);
+    new_with::<T>(x.sizes(), |o| {
+        // SAFETY: both are contiguous of dtype `T`, read only here.
+        let (gs, xs) = unsafe { (elems::<T>(&g), elems::<T>(&x)) };
+        for ((o, &g), &x) in o.iter_mut().zip(gs).zip(xs) {
+            *o = f(g, x);
+        }
+        Ok(())
+    })
+}
+
+/// The activation whose derivative an [`activation_backward`] computes, with its parameters.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Activation {
+    LeakyRelu {
+        negative_slope: f64,
+    },
+    /// `elu`, and `selu`/`celu` through it.
+    Elu {
+        alpha: f64,
+        scale: f64,
+        input_scale: f64,
+    },
+    Gelu {
+        tanh: bool,
+    },
+    Silu,
+    Mish,
+    Softplus {
+        beta: f64,
+        threshold: f64,
+    },
+    /// `hardtanh`, and `relu6` (0, 6).
+    Hardtanh {
+        min_val: f64,
+        max_val: f64,
+    },
+    Hardsigmoid,
+    Hardswish,
+    LogSigmoid,
+    Threshold {
+        threshold: f64,
+    },
+}
+
+impl Activation {
+    /// torch's name of the backward kernel.
+    pub fn kernel_name(&self) -> &'static str {
+        match self {
+            Activation::LeakyRelu { .. } => "leaky_relu_backward",
+            Activation::Elu { .. } => "elu_backward",
+            Activation::Gelu { .. } => "gelu_backward",
+            Activation::Silu => "silu_backward",
+            Activation::Mish => "mish_backward",
+            Activation::Softplus { .. } => "softplus_backward",
+            Activation::Hardtanh { .. } => "hardtanh_backward",
+            Activation::Hardsigmoid => "hardsigmoid_backward",
+            Activation::Hardswish => "hardswish_backward",
+            Activation::LogSigmoid => "log_sigmoid_backward",
+            Activation::Threshold { .. } => "threshold_backward",
+        }
+    }
+}
+
+#[inline(always)]
+fn sigmoid<T: Float>(x: T) -> T {
+    T::ONE / (T::ONE + (-x).exp())
+}
+
+/// The gradient of `act(self)` from the gradient `grad` of its output (torch's
+/// `{act}_backward(grad_output, self, ...)`, the formulas of `cpu/Activation.cpp`).
+pub fn activation_backward(act: Activation, grad: &Tensor, input: &Tensor) -> Result<Tensor> {
+    let name = act.kernel_name();
+    float_dispatch!(input.dtype(), name, T => {
+        match act {
+            Activation::LeakyRelu { negative_slope } => {
+                let s = T::of(negative_slope);
+                zip_grad::<T>(name, grad, input, move |g, x| if x > T::ZERO { g } else { g * s })
+            }
+            Activation::Elu { alpha, scale, input_scale } => {
+                let (neg, pos, ipt) = (T::of(alpha * scale), T::of(scale), T::of(input_scale));
+                zip_grad::<T>(name, grad, input, move |g, x| {
+                    if x <= T::ZERO {
+                        g * ipt * neg * (x * ipt).exp()
+                    } else {
+                        g * pos
+                    }
+                })
+            }
+            Activation::Gelu { tanh: false } => {
+                // Phi(x) + x phi(x): erf(x / sqrt 2) and exp(-x^2 / 2) from the vectorised
+                // kernels, then one fused pass.
+                if grad.sizes() != input.sizes() {
+                    return Err(shape_mismatch(name, grad, input));
+                }
+                let (g, x) = (as_t::<T>(grad)?, as_t::<T>(input)?);
+                let n = x.numel();
+                let (e, q) = (x.clone_data()?, x.clone_data()?);
+                if n > 0 {
+                    // SAFETY: `e` and `q` are fresh contiguous tensors of `n` elements of dtype
+                    // `T`, not shared; `x` is contiguous of dtype `T`.
+                    unsafe {
+                        let xs = elems::<T>(&x);
+                        let es = std::slice::from_raw_parts_mut(e.data_ptr::<T>(), n);
+                        let qs = std::slice::from_raw_parts_mut(q.data_ptr::<T>(), n);
+                        let r2 = T::of(std::f64::consts::FRAC_1_SQRT_2);
+                        let mhalf = T::of(-0.5);
+                        for ((e, q), &x) in es.iter_mut().zip(qs.iter_mut()).zip(xs) {
+                            *e = x * r2;
+                            *q = mhalf * x * x;
+                        }
+                        if T::DTYPE == crate::core::dtype::DType::Float64 {
+                            vecmath::map_f64_inplace(Func::Erf, std::slice::from_raw_parts_mut(e.data_ptr::<f64>(), n));
+                            vecmath::map_f64_inplace(Func::Exp, std::slice::from_raw_parts_mut(q.data_ptr::<f64>(), n));
+                        } else {
+                            vecmath::map_f32_inplace(Func::Erf, std::slice::from_raw_parts_mut(e.data_ptr::<f32>(), n));
+                            vecmath::map_f32_inplace(Func::Exp, std::slice::from_raw_parts_mut(q.data_ptr::<f32>(), n));
+                        }
+                    }
+                }
+                let k = T::of(0.5 * std::f64::consts::FRAC_2_SQRT_PI * std::f64::consts::FRAC_1_SQRT_2);
+                let half = T::of(0.5);
+                new_with::<T>(x.sizes(), |o| {
+                    // SAFETY: all four are contiguous of dtype `T` and `n` elements.
+                    let (gs, xs, es, qs) = unsafe { (elems::<T>(&g), elems::<T>(&x), elems::<T>(&e), elems::<T>(&q)) };
+                    for ((((o, &g), &x), &e), &q) in o.iter_mut().zip(gs).zip(xs).zip(es).zip(qs) {
+                        *o = g * (half * (T::ONE + e) + x * k * q);
+                    }
+                    Ok(())
+                })
+            }
+            Activation::Gelu { tanh: true } => {
+                let beta = T::of(std::f64::consts::SQRT_2 * std::f64::consts::FRAC_2_SQRT_PI * 0.5);
+                let kappa = T::of(0.044715);
+                let half = T::of(0.5);
+                let three = T::of(3.0);
+                zip_grad::<T>(name, grad, input, move |g, x| {
+                    let x_sq = x * x;
+                    let inner = beta * (x + kappa * x_sq * x);
+                    let t = inner.tanh();
+                    let left = half * x;
+                    let right = T::ONE + t;
+                    let left_d = half * right;
+                    let right_d = left * (T::ONE - t * t) * beta * (T::ONE + three * kappa * x_sq);
+                    g * (left_d + right_d)
+                })
+            }
+            Activation::Silu => zip_grad::<T>(name, grad, input, |g, x| {
+                let s = sigmoid(x);
+                g * s * (T::ONE + x * (T::ONE - s))
+            }),
+            Activation::Mish => zip_grad::<T>(name, grad, input, |g, x| {
+                let s = sigmoid(x);
+                let t = x.exp().ln_1p().tanh();
+                g * (t + x * s * (T::ONE - t * t))
+            }),
+            Activation::Softplus { beta, threshold } => {
+                let (b, th) = (T::of(beta), T::of(threshold));
+                zip_grad::<T>(name, grad, input, move |g, x| {
+                    let z = (x * b).exp();
+                    if x * b > th { g } else { g * z / (z + T::ONE) }
+                })
+            }
+            Activation::Hardtanh { min_val, max_val } => {
+                let (lo, hi) = (T::of(min_val), T::of(max_val));
+                zip_grad::<T>(name, grad, input, move |g, x| {
+                    if x <= lo || x >= hi { T::ZERO } else { g }
+                })
+            }
+            Activation::Hardsigmoid => {
+                // torch: `one_sixth(1.0f / 6.0f)`, a float constant in both dtypes.
+                let (three, sixth) = (T::of(3.0), T::of((1.0f32 / 6.0f32) as f64));
+                zip_grad::<T>(name, grad, input, move |g, x| {
+                    if x > -three && x < three { g * sixth } else { T::ZERO }
+                })
+            }
+            Activation::Hardswish => {
+                let (three, half) = (T::of(3.0), T::of(0.5));
+                zip_grad::<T>(name, grad, input, move |g, x| {
+                    if x <= -three {
+                        T::ZERO
+                    } else if x < three {
+                        g * (x / three + half)
+                    } else {
+                        g
+                    }
+                })
+            }
+            Activation::LogSigmoid => zip_grad::<T>(name, grad, input, |g, x| {
+                // d/dx log(sigmoid(x)) = sigmoid(-x), computed without overflow.
+                if x < T::ZERO {
+                    g / (T::ONE + x.exp())
+                } else {
+                    let z = (-x).exp();
+                    g * z / (T::ONE + z)
+                }
+            }),
+            Activation::Threshold { threshold } => {
+                let th = T::of(threshold);
+                zip_grad::<T>(name, grad, input, move |g, x| if x <= th { T::ZERO } else { g })
+            }
+        }
+    })
+}
+
+/// The pointwise losses of [`pointwise_loss_backward`].
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum PointLoss {
+    Mse,
+    L1,
+    SmoothL1 { beta: f64 },
+    Huber { delta: f64 },
+}
+
+impl PointLoss {
+    pub fn kernel_name(&self) -> &'static str {
+        match self {
+            PointLoss::Mse => "mse_loss_backward",
+            PointLoss::L1 => "l1_loss_backward",
+            PointLoss::SmoothL1 { .. } => "smooth_l1_loss_backward",
+            PointLoss::Huber { .. } => "huber_loss_backward",
+        }
+    }
+}
+
+/// The gradient of a pointwise loss `loss(input, target)` with respect to `input`, in the
+/// broadcast shape of `input` and `target` (the gradient of `target` is its negation); `grad`
+/// is the gradient of the loss (0-dim for the mean and sum reductions).
+pub fn pointwise_loss_backward(
+    loss: PointLoss,
+    grad: &Tensor,
+    input: &Tensor,
+    target: &Tensor,
+    reduction: i64,
+) -> Result<Tensor> {
+    let red = Reduction::from_int(reduction)?;
+    let dtype = crate::core::promote::result_type(&[input, target]);
+    float_dispatch!(dtype, loss.kernel_name(), T => {
+        let (x, t) = (input.to_dtype(T::DTYPE)?, target.to_dtype(T::DTYPE)?);
+        let d = match loss {
+            PointLoss::Mse => crate::core::iter::binary_op::<T, T>(&x, &t, |a, b| T::of(2.0) * (a - b))?,
+            PointLoss::L1 => crate::core::iter::binary_op::<T, T>(&x, &t, |a, b| {
+                let d = a - b;
+                if d > T::ZERO { T::ONE } else if d < T::ZERO { -T::ONE } else { d * T::ZERO }
+            })?,
+            PointLoss::SmoothL1 { beta } => {
+                let bt = T::of(beta);
+                crate::core::iter::binary_op::<T, T>(&x, &t, move |a, b| {
+                    let d = a - b;
+                    if d < -bt { -T::ONE } else if d > bt { T::ONE } else if bt == T::ZERO { T::ZERO } else { d / bt }
+                })?
+            }
+            PointLoss::Huber { delta } => {
+                let dl = T::of(delta);
+                crate::core::iter::binary_op::<T, T>(&x, &t, move |a, b| {
+                    let d = a - b;
+                    if d < -dl { -dl } else if d > dl { dl } else { d }
+                })?
+            }
+        };
+        let g = grad.to_dtype(T::DTYPE)?;
+        let gd = ops::mul(&d, &g)?;
+        match red {
+            Reduction::Mean if d.numel() > 0 => ops::div(
+                &gd,
+                &Tensor::wrapped_scalar(Scalar::Int(d.numel() as i64))?,
+                None,
+            ),
+            _ => Ok(gd),
+        }
+    })
+}
+
+/// `nll_loss_backward(grad_output, self, target, weight, reduction, ignore_index,
+/// total_weight)`: the gradient of the nll loss with respect to the log-probabilities `input`
+/// (`(C,)`, `(N, C)` or `(N, C, d1, ...)`): `-w[t] * grad` at each target class, 0 elsewhere
+/// and at `ignore_index`; divided by `total_weight` for the mean.
+pub fn nll_loss_backward(
+    grad: &Tensor,
+    input: &Tensor,
+    target: &Tensor,
+    weight: Option<&Tensor>,
+    reduction: i64,
+    ignore_index: i64,
+    total_weight: f64,
+) -> Result<Tensor> {
+    let red = Reduction::from_int(reduction)?;
+    let (n, c, s) = match input.dim() {
+        0 => return Err(Error::runtime("nll_loss_backward: input of 0 dimensions")),
+        1 => (1, input.sizes()[0], 1),
+        _ => (
+            input.sizes()[0],
+            input.sizes()[1],
+            input.sizes()[2..].iter().product(),
+        ),
+    };
+    let tg: Vec<i64> = target
+        .to_dtype(crate::core::dtype::DType::Int64)?
+        .to_vec::<i64>();
+    if tg.len() != n * s {
+        return Err(Error::runtime(
+            "nll_loss_backward: target does not match the input",
+        ));
+    }
+    float_dispatch!(input.dtype(), "nll_loss_backward", T => {
+        let w: Option<Vec<T>> = match weight {
+            Some(w) => Some(w.to_dtype(T::DTYPE)?.to_vec::<T>()),
+            None => None,
+        };
+        let gv: Vec<T> = grad.to_dtype(T::DTYPE)?.contiguous()?.to_vec::<T>();
+        let per_elem = red == Reduction::None;
+        if (per_elem && gv.len() != n * s) || (!per_elem && gv.len() != 1) {
+            return Err(Error::runtime("nll_loss_backward: grad_output has the wrong shape"));
+        }
+        let scale = match red {
+            Reduction::Mean => 1.0 / total_weight,
+            _ => 1.0,
+        };
+        new_with::<T>(input.sizes(), |o| {
+            for i in 0..n {
+                for k in 0..s {
+                    let t = tg[i * s + k];
+                    if t == ignore_index || t < 0 || t as usize >= c {
+                        continue;
+                    }
+                    let gi = if per_elem { gv[i * s + k] } else { gv[0] };
+                    let wi = w.as_ref().map_or(T::ONE, |w| w[t as usize]);
+                    o[(i * c + t as usize) * s + k] = -(wi * gi) * T::of(scale);
+                }
+            }
+            Ok(())
+        })
+    })
+}
+
+/// Which normalisation of rows [`norm_rows_backward`] differentiates.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum RowNorm {
+    /// `layer_norm`: rows are the trailing `len` elements; the affine index is the column.
+    Layer,
+    /// `rms_norm`: as layer norm without the mean.
+    Rms,
+    /// `group_norm` of `(N, C, HxW)` input in `groups` groups: a row is one (sample, group);
+    /// the affine index is the channel.
+    Group {
+        channels: usize,
+        groups: usize,
+        hw: usize,
+    },
+}
+
+/// The gradients `(input, weight, bias)` of a row normalisation `(x - mean) * rstd * w + b`
+/// (torch's `native_layer_norm_backward`, `native_group_norm_backward`, and `rms_norm`'s
+/// formula); the statistics are recomputed from `input` as the forward computed them. `rows`
+/// rows of `len` elements; `weight` has one value per affine index. Gradients of `weight` /
+/// `bias` are `None` unless asked for.
+#[allow(clippy::type_complexity, clippy::too_many_arguments)]
+pub fn norm_rows_backward(
+    kind: RowNorm,
+    grad: &Tensor,
+    input: &Tensor,
+    weight: Option<&Tensor>,
+    rows: usize,
+    len: usize,
+    eps: f64,
+    need_weight: bool,
+    need_bias: bool,
+) -> Result<(Tensor, Option<Tensor>, Option<Tensor>)> {
+    if grad.sizes() != input.sizes() {
+        return Err(shape_mismatch("native_layer_norm_backward", grad, input));
+    }
+    let nparam = match kind {
+        RowNorm::Group { channels, .. } => channels,
+        _ => len,
+    };
+    float_dispatch!(input.dtype(), "native_layer_norm_backward", T => {
+        let (g, x) = (as_t::<T>(grad)?, as_t::<T>(input)?);
+        // SAFETY: both are contiguous of dtype `T`, read only here.
+        let (gs, xs) = unsafe { (elems::<T>(&g), elems::<T>(&x)) };
+        let w: Option<Vec<f64>> = match weight {
+            Some(w) => Some(w.to_dtype(crate::core::dtype::DType::Float64)?.to_vec::<f64>()),
+            None => None,
+        };
+        let rms = kind == RowNorm::Rms;
+        // The weight of each column of a row (for group norm, of the row's group), and the
+        // per-column sums of g * xhat and g (folded into channels per row for group norm).
+        let mut wrow = vec![1.0f64; len];
+        let mut wrow_group = usize::MAX;
+        if let (Some(w), RowNorm::Layer | RowNorm::Rms) = (&w, kind) {
+            wrow.copy_from_slice(&w[..len]);
+        }
+        let mut dwc = vec![0.0f64; if need_weight { len } else { 0 }];
+        let mut dbc = vec![0.0f64; if need_bias { len } else { 0 }];
+        let mut dw = vec![0.0f64; if need_weight { nparam } else { 0 }];
+        let mut db = vec![0.0f64; if need_bias { nparam } else { 0 }];
+        let mut xhat = vec![0.0f64; len];
+        let mut gw = vec![0.0f64; len];
+        let inv_n = if len == 0 { 0.0 } else { 1.0 / len as f64 };
+        let dx = new_with::<T>(input.sizes(), |o| {
+            for r in 0..rows {
+                crate::core::interrupt::checkpoint();
+                if let RowNorm::Group { channels, groups, hw } = kind {
+                    let grp = r % groups;
+                    if grp != wrow_group {
+                        wrow_group = grp;
+                        let cpg = channels / groups;
+                        for (c, v) in wrow.iter_mut().enumerate() {
+                            *v = w.as_ref().map_or(1.0, |w| w[grp * cpg + c / hw]);
+                        }
+                    }
+                }
+                let xr = &xs[r * len..(r + 1) * len];
+                let gr = &gs[r * len..(r + 1) * len];
+                let mean = if rms { 0.0 } else { lanes_sum(xr.iter().map(|v| v.f64()), &mut xhat) * inv_n };
+                let var = lanes_sum(xr.iter().map(|v| { let d = v.f64() - mean; d * d }), &mut xhat) * inv_n;
+                let rstd = 1.0 / (var + eps).sqrt();
+                for c in 0..len {
+                    xhat[c] = (xr[c].f64() - mean) * rstd;
+                    gw[c] = gr[c].f64() * wrow[c];
+                }
+                if need_weight {
+                    for c in 0..len {
+                        dwc[c] += gr[c].f64() * xhat[c];
+                    }
+                }
+                if need_bias {
+                    for c in 0..len {
+                        dbc[c] += gr[c].f64();
+                    }
+                }
+                let a = dot_lanes(&gw, &xhat);
+                let b = if rms { 0.0 } else { sum_lanes(&gw) };
+                let orow = &mut o[r * len..(r + 1) * len];
+                for c in 0..len {
+                    orow[c] = T::of(rstd * (gw[c] - (b + xhat[c] * a) * inv_n));
+                }
+                if let RowNorm::Group { channels, groups, hw } = kind {
+                    let base = (r % groups) * (channels / groups);
+                    if need_weight {
+                        for (k, ch) in dwc.chunks(hw.max(1)).enumerate() {
+                            dw[base + k] += ch.iter().sum::<f64>();
+                        }
+                        dwc.iter_mut().for_each(|v| *v = 0.0);
+                    }
+                    if need_bias {
+                        for (k, ch) in dbc.chunks(hw.max(1)).enumerate() {
+                            db[base + k] += ch.iter().sum::<f64>();
+                        }
+                        dbc.iter_mut().for_each(|v| *v = 0.0);
+                    }
+                }
+            }
+            Ok(())
+        })?;
+        if !matches!(kind, RowNorm::Group { .. }) {
+            dw = dwc;
+            db = dbc;
+        }
+        let to_t = |v: Vec<f64>| -> Result<Tensor> {
+            Tensor::from_vec(v.into_iter().map(T::of).collect::<Vec<T>>(), &[nparam])
+        };
+        let dw = if need_weight { Some(to_t(dw)?) } else { None };
+        let db = if need_bias { Some(to_t(db)?) } else { None };
+        Ok((dx, dw, db))
+    })
+}
+
+/// The sum of `it` (written through `scratch`, at least as long) with eight running sums,
+/// which the compiler keeps in vector registers.
+fn lanes_sum(it: impl Iterator<Item = f64>, scratch: &mut [f64]) -> f64 {
+    let mut n = 0;
+    for (s, v) in scratch.iter_mut().zip(it) {
+        *s = v;
+        n += 1;
+    }
+    sum_lanes(&scratch[..n])
+}
+
+/// The sum of `v` with eight running sums.
+fn sum_lanes(v: &[f64]) -> f64 {
+    let mut acc = [0.0f64; 8];
+    let chunks = v.chunks_exact(8);
+    let rest = chunks.remainder();
+    for ch in chunks {
+        for k in 0..8 {
+            acc[k] += ch[k];
+        }
+    }
+    acc.iter().sum::<f64>() + rest.iter().sum::<f64>()
+}
+
+/// The dot product of `a` and `b` (one length) with eight running sums.
+fn dot_lanes(a: &[f64], b: &[f64]) -> f64 {
+    let mut acc = [0.0f64; 8];
+    let (ca, cb) = (a.chunks_exact(8), b.chunks_exact(8));
+    let rest: f64 = ca
+        .remainder()
+        .iter()
+        .zip(cb.remainder())
+        .map(|(x, y)| x * y)
+        .sum();
+    for (x, y) in ca.zip(cb) {
+        for k in 0..8 {
+            acc[k] += x[k] * y[k];
+        }
+    }
+    acc.iter().sum::<f64>() + rest
+}
+
+/// The gradients `(input, weight, bias)` of `batch_norm` over `(N, C, *)` input (torch's
+/// `native_batch_norm_backward`). `stats` is `None` in training (the batch statistics are
+/// recomputed from `input`, as the forward computed them) or the running `(mean, invstd)` the
+/// forward used in evaluation.
+#[allow(clippy::type_complexity)]
+pub fn batch_norm_backward(
+    grad: &Tensor,
+    input: &Tensor,
+    weight: Option<&Tensor>,
+    stats: Option<(&[f64], &[f64])>,
+    eps: f64,
+    need_weight: bool,
+    need_bias: bool,
+) -> Result<(Tensor, Option<Tensor>, Option<Tensor>)> {
+    if grad.sizes() != input.sizes() {
+        return Err(shape_mismatch("native_batch_norm_backward", grad, input));
+    }
+    let (n, c) = (input.sizes()[0], input.sizes()[1]);
+    let s: usize = input.sizes()[2..].iter().product();
+    let m = n * s;
+    float_dispatch!(input.dtype(), "batch_norm_backward", T => {
+        let (g, x) = (as_t::<T>(grad)?, as_t::<T>(input)?);
+        // SAFETY: both are contiguous of dtype `T`, read only here.
+        let (gs, xs) = unsafe { (elems::<T>(&g), elems::<T>(&x)) };
+        let w: Option<Vec<f64>> = match weight {
+            Some(w) => Some(w.to_dtype(crate::core::dtype::DType::Float64)?.to_vec::<f64>()),
+            None => None,
+        };
+        let mut mean = vec![0.0f64; c];
+        let mut invstd = vec![0.0f64; c];
+        match stats {
+            Some((rm, ri)) => {
+                mean.copy_from_slice(rm);
+                invstd.copy_from_slice(ri);
+            }
+            None => {
+                for ch in 0..c {
+                    let mut sum = 0.0;
+                    for i in 0..n {
+                        sum += xs[(i * c + ch) * s..(i * c + ch + 1) * s].iter().map(|v| v.f64()).sum::<f64>();
+                    }
+                    let mu = if m > 0 { sum / m as f64 } else { f64::NAN };
+                    let mut sq = 0.0;
+                    for i in 0..n {
+                        sq += xs[(i * c + ch) * s..(i * c + ch + 1) * s]
+                            .iter()
+                            .map(|v| (v.f64() - mu) * (v.f64() - mu))
+                            .sum::<f64>();
+                    }
+                    mean[ch] = mu;
+                    invstd[ch] = 1.0 / (sq / m as f64 + eps).sqrt();
+                }
+            }
+        }
+        let mut sum_g = vec![0.0f64; c];
+        let mut sum_gx = vec![0.0f64; c];
+        for i in 0..n {
+            for ch in 0..c {
+                let base = (i * c + ch) * s;
+                for k in base..base + s {
+                    let gv = gs[k].f64();
+                    sum_g[ch] += gv;
+                    sum_gx[ch] += gv * (xs[k].f64() - mean[ch]) * invstd[ch];
+                }
+            }
+        }
+        let training = stats.is_none();
+        let dx = new_with::<T>(input.sizes(), |o| {
+            for i in 0..n {
+                for ch in 0..c {
+                    let wv = w.as_ref().map_or(1.0, |w| w[ch]);
+                    let base = (i * c + ch) * s;
+                    let (mg, mgx) = (sum_g[ch] / m as f64, sum_gx[ch] / m as f64);
+                    for k in base..base + s {
+                        let gv = gs[k].f64();
+                        o[k] = T::of(if training {
+                            let xh = (xs[k].f64() - mean[ch]) * invstd[ch];
+                            wv * invstd[ch] * (gv - mg - xh * mgx)
+                        } else {
+                            gv * wv * invstd[ch]
+                        });
+                    }
+                }
+            }
+            Ok(())
+        })?;
+        let to_t = |v: &[f64]| -> Result<Tensor> {
+            Tensor::from_vec(v.iter().map(|&x| T::of(x)).collect::<Vec<T>>(), &[c])
+        };
+        let dw = if need_weight { Some(to_t(&sum_gx)?) } else { None };
+        let db = if need_bias { Some(to_t(&sum_g)?) } else { None };
+        Ok((dx, dw, db))
+    })
+}
+
+/// col2im: the columns `(N, C * kh * kw, oh * ow)` of [`super::conv`]'s im2col summed back
+/// into a contiguous `(N, C, H, W)` image (the adjoint of im2col).
+#[allow(clippy::too_many_arguments)]
+fn col2im<T: Float>(
+    cols: &[T],
+    (n, c, h, w): (usize, usize, usize, usize),
+    (kh, kw): (usize, usize),
+    (sh, sw): (usize, usize),
+    (ph, pw): (usize, usize),
+    (dh, dw): (usize, usize),
+    (oh, ow): (usize, usize),
+    x: &mut [T],
+) {
+    let l = oh * ow;
+    let rows = c * kh * kw;
+    for b in 0..n {
+        crate::core::interrupt::checkpoint();
+        for ch in 0..c {
+            let plane = &mut x[(b * c + ch) * h * w..(b * c + ch + 1) * h * w];
+            for i in 0..kh {
+                for j in 0..kw {
+                    let r = (ch * kh + i) * kw + j;
+                    let src = &cols[(b * rows + r) * l..(b * rows + r + 1) * l];
+                    for oy in 0..oh {
+                        let iy = (oy * sh + i * dh) as isize - ph as isize;
+                        if iy < 0 || iy >= h as isize {
+                            continue;
+                        }
+                        let dst = &mut plane[iy as usize * w..(iy as usize + 1) * w];
+                        let row = &src[oy * ow..(oy + 1) * ow];
+                        for (ox, &v) in row.iter().enumerate() {
+                            let ix = (ox * sw + j * dw) as isize - pw as isize;
+                            if ix >= 0 && ix < w as isize {
+                                dst[ix as usize] += v;
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// The geometry of a (1-d or 2-d) convolution as the forward computed it.
+#[derive(Clone, Debug)]
+pub struct ConvParams {
+    pub stride: Vec<i64>,
+    pub padding: Vec<i64>,
+    pub dilation: Vec<i64>,
+    pub groups: i64,
+}
+
+/// `convolution_backward(grad_output, input, weight, ...)`: the gradients `(input, weight,
+/// bias)` of a batched 1-d or 2-d convolution (`input` `(N, C, *)`, `weight` `(O, C / groups,
+/// *k)`), each only when `mask` asks for it. The input gradient is `W^T @ grad` per group,
+/// summed back into the image (col2im); the weight gradient `grad @ im2col(input)^T` summed
+/// over the batch; the bias gradient the sum of `grad` over all but the channel dim.
+#[allow(clippy::type_complexity)]
+pub fn convolution_backward(
+    grad: &Tensor,
+    input: &Tensor,
+    weight: &Tensor,
+    p: &ConvParams,
+    mask: [bool; 3],
+) -> Result<(Option<Tensor>, Option<Tensor>, Option<Tensor>)> {
+    let sp = weight.dim() - 2;
+    let param =
+        |v: &[i64], i: usize| -> usize { (if v.len() == 1 { v[0] } else { v[i] }) as usize };
+    let (h, w, kh, kw, sh, sw, ph, pw, dh, dw) = if sp == 1 {
+        (
+            1,
+            input.sizes()[2],
+            1,
+            weight.sizes()[2],
+            1,
+            param(&p.stride, 0),
+            0,
+            param(&p.padding, 0),
+            1,
+            param(&p.dilation, 0),
+        )
+    } else {
+        (
+            input.sizes()[2],
+            input.sizes()[3],
+            weight.sizes()[2],
+            weight.sizes()[3],
+            param(&p.stride, 0),
+            param(&p.stride, 1),
+            param(&p.padding, 0),
+            param(&p.padding, 1),
+            param(&p.dilation, 0),
+            param(&p.dilation, 1),
+        )
+    };
+    let (n, c) = (input.sizes()[0], input.sizes()[1]);
+    let (o, cg) = (weight.sizes()[0], weight.sizes()[1]);
+    let g = p.groups as usize;
+    let (oh, ow) = if sp == 1 {
+        (1, grad.sizes()[2])
+    } else {
+        (grad.sizes()[2], grad.sizes()[3])
+    };
+    let (k, l, og) = (cg * kh * kw, oh * ow, o / g);
+    let gy = ops::reshape(
+        &contiguous_of(grad)?,
+        &[n as i64, g as i64, og as i64, l as i64],
+    )?;
+    let grad_bias = if mask[2] {
+        let mut dims = vec![0i64];
+        dims.extend((2..grad.dim() as i64).collect::<Vec<_>>());
+        Some(ops::sum(grad, Some(&dims), false, None)?)
+    } else {
+        None
+    };
+    let (gi, gw) = float_dispatch!(input.dtype(), "convolution_backward", T => {
+        let gw = if mask[1] {
+            let x = contiguous_of(input)?;
+            // SAFETY: `x` is contiguous of dtype `T`.
+            let xs = unsafe { elems::<T>(&x) };
+            let cols = new_with::<T>(&[n, c * kh * kw, l], |cols| {
+                super::conv::im2col(xs, (n, c, h, w), (kh, kw), (sh, sw), (ph, pw), (dh, dw), (oh, ow), cols);
+                Ok(())
+            })?;
+            let cols = ops::reshape(&cols, &[n as i64, g as i64, k as i64, l as i64])?;
+            // (N, G, Og, L) @ (N, G, L, K) summed over N: (G, Og, K).
+            let per = ops::matmul(&gy, &ops::transpose(&cols, 2, 3)?)?;
+            let s = ops::sum(&per, Some(&[0]), false, None)?;
+            Some(ops::reshape(&s, &weight.sizes().iter().map(|&x| x as i64).collect::<Vec<_>>())?)
+        } else {
+            None
+        };
+        let gi = if mask[0] {
+            // (G, K, Og) @ (N, G, Og, L): (N, G, K, L), the columns of the input gradient.
+            let wg = ops::reshape(weight, &[g as i64, og as i64, k as i64])?;
+            let dcols = ops::matmul(&ops::transpose(&wg, 1, 2)?, &gy)?;
+            let dcols = contiguous_of(&dcols)?;
+            // SAFETY: `dcols` is contiguous of dtype `T` (matmul keeps the dtype).
+            let ds = unsafe { elems::<T>(&dcols) };
+            Some(new_with::<T>(input.sizes(), |xo| {
+                col2im(ds, (n, c, h, w), (kh, kw), (sh, sw), (ph, pw), (dh, dw), (oh, ow), xo);
+                Ok(())
+            })?)
+        } else {
+            None
+        };
+        Ok::<_, Error>((gi, gw))
+    })?;
+    Ok((gi, gw, grad_bias))
+}
+
+/// `max_pool2d_with_indices_backward`: the gradient of each output element added at the input
+/// element its index chose (`indices` are flat indices into each `H * W` plane, as the
+/// forward returns them).
+pub fn max_pool2d_backward(
+    grad: &Tensor,
+    input_sizes: &[usize],
+    indices: &Tensor,
+) -> Result<Tensor> {
+    if grad.sizes() != indices.sizes() {
+        return Err(Error::runtime(
+            "max_pool2d_with_indices_backward: grad_output does not match indices",
+        ));
+    }
+    let nd = input_sizes.len();
+    let plane = input_sizes[nd - 2] * input_sizes[nd - 1];
+    let ol = indices.sizes()[nd - 2] * indices.sizes()[nd - 1];
+    let idx: Vec<i64> = contiguous_of(indices)?.to_vec::<i64>();
+    float_dispatch!(grad.dtype(), "max_pool2d_with_indices_backward", T => {
+        let g = as_t::<T>(grad)?;
+        // SAFETY: contiguous of dtype `T`.
+        let gs = unsafe { elems::<T>(&g) };
+        new_with::<T>(input_sizes, |o| {
+            if ol == 0 {
+                return Ok(());
+            }
+            for (pl, (gp, ip)) in gs.chunks(ol).zip(idx.chunks(ol)).enumerate() {
+                let dst = &mut o[pl * plane..(pl + 1) * plane];
+                for (&gv, &i) in gp.iter().zip(ip) {
+                    if i >= 0 && (i as usize) < plane {
+                        dst[i as usize] += gv;
+                    }
+                }
+            }
+            Ok(())
+        })
+    })
+}
+
+/// `embedding_dense_backward`: the gradient of `weight` `(num_weights, D)` from the gradient of
+/// the gathered rows (`indices.shape + [D]`): each row's gradient added at its index, none at
+/// `padding_idx`; with `scale_grad_by_freq`, divided by how often the index occurs.
+pub fn embedding_backward(
+    grad: &Tensor,
+    indices: &Tensor,
+    num_weights: usize,
+    padding_idx: i64,
+    scale_grad_by_freq: bool,
+) -> Result<Tensor> {
+    let idx: Vec<i64> = indices
+        .to_dtype(crate::core::dtype::DType::Int64)?
+        .contiguous()?
+        .to_vec::<i64>();
+    let d = *grad.sizes().last().unwrap_or(&0);
+    let mut counts = vec![0usize; if scale_grad_by_freq { num_weights } else { 0 }];
+    if scale_grad_by_freq {
+        for &i in &idx {
+            if i >= 0 && (i as usize) < num_weights {
+                counts[i as usize] += 1;
+            }
+        }
+    }
+    float_dispatch!(grad.dtype(), "embedding_dense_backward", T => {
+        let g = as_t::<T>(grad)?;
+        // SAFETY: contiguous of dtype `T`.
+        let gs = unsafe { elems::<T>(&g) };
+        new_with::<T>(&[num_weights, d], |o| {
+            for (r, &i) in idx.iter().enumerate() {
+                if i == padding_idx || i < 0 || i as usize >= num_weights {
+                    continue;
+                }
+                let scale = if scale_grad_by_freq { T::ONE / T::of(counts[i as usize] as f64) } else { T::ONE };
+                let dst = &mut o[i as usize * d..(i as usize + 1) * d];
+                for (o, &gv) in dst.iter_mut().zip(&gs[r * d..(r + 1) * d]) {
+                    *o += gv * scale;
+                }
+            }
+            Ok(())
+        })
+    })
+}

@@ -1,0 +1,105 @@
+"""_C.nn.functional gradients (issue 15 part 2, the nn backward kernels): torch 2.15's gradients
+for the cases of nn_cases.py's "grad" family (recorded in nn_expected.json by
+gen_nn_expected.py; torch is not imported), a small CNN trained for a few steps whose losses
+and weights match torch's, and the behaviour around the nodes (names, dropout's saved mask,
+double backward refused, errors)."""
+
+import pytest
+from nn_harness import cases, check
+
+import _C
+import _C.nn.functional as F
+
+CASES = cases("grad")
+
+
+# float32 gradients pass through sums of products (conv's matmuls, the norms' row sums) that
+# torch and tensorbind order differently, then through `sin`: a looser float32 tolerance.
+TOL32 = {"float32": (2e-4, 2e-5)}
+
+
+@pytest.mark.parametrize("cid", sorted(CASES))
+def test_case(cid):
+    check(CASES[cid], tol=TOL32)
+
+
+@pytest.mark.parametrize(
+    "make, name",
+    [
+        (lambda a: F.gelu(a), "GeluBackward0"),
+        (lambda a: F.leaky_relu(a), "LeakyReluBackward0"),
+        (lambda a: F.selu(a), "EluBackward0"),
+        (lambda a: F.relu6(a), "HardtanhBackward0"),
+        (lambda a: F.layer_norm(a, [3]), "NativeLayerNormBackward0"),
+        (lambda a: F.mse_loss(a, a.detach()), "MseLossBackward0"),
+        (lambda a: F.nll_loss(a, _C.tensor([0, 2])), "NllLossBackward0"),
+        (lambda a: F.batch_norm(a, None, None, training=True), "NativeBatchNormBackward0"),
+        (lambda a: F.conv1d(a.unsqueeze(0), _C.ones(1, 2, 2, dtype=_C.float64)), "ConvolutionBackward0"),
+        (lambda a: F.embedding(_C.tensor([1, 0]), a), "EmbeddingBackward0"),
+        (lambda a: F.pad(a, (1, 1)), "ConstantPadNdBackward0"),
+    ],
+)
+def test_node_names(make, name):
+    a = _C.randn(2, 3, dtype=_C.float64, requires_grad=True)
+    assert make(a).grad_fn.name() == name
+
+
+def test_dropout_gradient_is_the_saved_mask():
+    _C.manual_seed(3)
+    a = (_C.rand(200, dtype=_C.float64) + 0.5).requires_grad_()
+    y = F.dropout(a, 0.3, training=True)
+    assert y.grad_fn.name() == "NativeDropoutBackward0"
+    y.backward(_C.ones_like(y) * 2.0)
+    # Where kept: y = a / 0.7 and the gradient 2 / 0.7; where dropped both are 0.
+    kept = y != 0
+    assert bool((a.grad[kept] == 2.0 / 0.7).all())
+    assert bool((a.grad[~kept] == 0).all())
+    assert 0 < int(kept.sum()) < 200
+
+
+def test_dropout_p1_and_eval():
+    a = _C.randn(5, dtype=_C.float64, requires_grad=True)
+    F.dropout(a, 1.0, training=True).sum().backward()
+    assert a.grad.tolist() == [0.0] * 5
+    y = F.dropout(a, 0.5, training=False)
+    assert y is a
+
+
+def test_create_graph_raises_for_kernel_nodes():
+    a = _C.randn(4, dtype=_C.float64, requires_grad=True)
+    with pytest.raises(NotImplementedError, match="the derivative for 'gelu_backward' is not implemented."):
+        _C.autograd.grad(F.gelu(a).sum(), a, create_graph=True)
+
+
+def test_nll_weight_requiring_grad_is_refused():
+    a = _C.randn(2, 3, dtype=_C.float64, requires_grad=True)
+    w = _C.rand(3, dtype=_C.float64, requires_grad=True)
+    msg = (
+        "The function 'nll_loss_forward' is not differentiable with respect to argument 'weight'. "
+        "This input cannot have requires_grad True."
+    )
+    for f in (F.nll_loss, F.cross_entropy):
+        with pytest.raises(RuntimeError) as info:
+            f(a, _C.tensor([0, 1]), weight=w)
+        assert str(info.value) == msg
+
+
+def test_retain_graph_and_release():
+    a = _C.randn(2, 3, 4, 4, dtype=_C.float64, requires_grad=True)
+    w = _C.randn(2, 3, 3, 3, dtype=_C.float64, requires_grad=True)
+    y = F.conv2d(a, w, padding=1).sum()
+    y.backward(retain_graph=True)
+    g1 = a.grad.clone()
+    y.backward()
+    assert _C.allclose(a.grad, 2 * g1)
+    with pytest.raises(RuntimeError, match="backward through the graph a second time"):
+        y.backward()
+
+
+def test_saved_input_modified_in_place():
+    a = _C.randn(3, dtype=_C.float64, requires_grad=True)
+    b = a * 1
+    y = F.silu(b)
+    b.add_(1)
+    with pytest.raises(RuntimeError, match="modified by an inplace operation"):
+        y.sum().backward()
