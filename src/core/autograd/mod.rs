@@ -35,7 +35,9 @@
 // tensors) and reads the mode only when one does: ops on plain tensors never touch TLS.
 
 pub mod engine;
+pub mod formula_helpers;
 pub mod formulas;
+pub mod generated;
 pub mod meta;
 pub mod node;
 pub mod variable_type;
