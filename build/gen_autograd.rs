@@ -563,7 +563,11 @@ pub(crate) fn gen_nodes(formulas: &[FormulaEntry], ops: &[Op]) -> Result<String,
         );
         let _ = writeln!(out, "        let node = {sid} {{");
         for fl in &fields {
-            let _ = writeln!(out, "            {}: {},", fl.ident, fl.make);
+            if fl.make == fl.ident {
+                let _ = writeln!(out, "            {},", fl.ident);
+            } else {
+                let _ = writeln!(out, "            {}: {},", fl.ident, fl.make);
+            }
         }
         let _ = writeln!(out, "        }};");
         let _ = writeln!(
@@ -618,7 +622,7 @@ pub(crate) fn gen_nodes(formulas: &[FormulaEntry], ops: &[Op]) -> Result<String,
         let items: Vec<String> = fields
             .iter()
             .filter(|fl| fl.tensor)
-            .map(|fl| format!("take(&mut _n.{}, _out);", fl.ident))
+            .map(|fl| format!("take_saved(&mut _n.{}, _out);", fl.ident))
             .collect();
         let _ = writeln!(out, "            Generated::{sid}(_n) => {{ {} }}", items.join(" "));
     }

@@ -22,7 +22,7 @@ pub(crate) fn need(grads: &[Option<Tensor>]) -> Result<&Tensor> {
 }
 
 /// Move a saved tensor into `out` (a node releasing what it saved).
-pub(crate) fn take(s: &mut super::node::SavedTensor, out: &mut Vec<super::node::SavedTensor>) {
+pub(crate) fn take_saved(s: &mut super::node::SavedTensor, out: &mut Vec<super::node::SavedTensor>) {
     use super::node::SavedTensor;
     if !matches!(s, SavedTensor::None | SavedTensor::Released) {
         out.push(std::mem::replace(s, SavedTensor::Released));
@@ -404,4 +404,128 @@ pub(crate) fn index_add_source_backward(
 pub(crate) fn trace_backward(g: &Tensor, sizes: &[usize]) -> Result<Tensor> {
     let eye = ops::eye_m(sizes[0] as i64, sizes[1] as i64, Some(g.dtype()))?;
     vt::mul(&eye, g)
+}
+
+/// torch's `prod_backward` over `dim` (None: all elements): `g * result / self` in slices
+/// without a zero; in a slice with one zero, the product of the others at the zero and 0
+/// elsewhere; 0 in slices with two zeros or more.
+pub(crate) fn prod_backward(
+    g: &Tensor,
+    x: &Tensor,
+    result: &Tensor,
+    dim: Option<i64>,
+    keepdim: bool,
+) -> Result<Tensor> {
+    if x.dim() == 0 {
+        return Ok(g.clone());
+    }
+    let dims = dim.map(|d| [d]);
+    let (g, r) = unsqueeze_reduced(g, result, dims.as_ref().map(|d| &d[..]), keepdim, x.dim())?;
+    let zero = ops::eq(x, &scalar_like(0.0, x)?)?;
+    let count = match dims {
+        Some(d) => ops::sum(&zero, Some(&d), true, None)?,
+        None => ops::sum_all(&zero, None)?,
+    };
+    let int = |v: i64| ops::full(&[], Scalar::Int(v), Some(DType::Int64));
+    let no_zero = ops::eq(&count, &int(0)?)?;
+    let one_zero = ops::logical_and(&ops::eq(&count, &int(1)?)?, &zero)?;
+    let safe = vt::masked_fill(x, &zero, Scalar::Float(1.0))?;
+    let others = match dim {
+        Some(d) => vt::prod_dim_int(&safe, d, true, None)?,
+        None => vt::prod(&safe, None)?,
+    };
+    let zeros = scalar_like(0.0, x)?;
+    let d = vt::where_(
+        &no_zero,
+        &vt::div(&r, &safe, None)?,
+        &vt::where_(&one_zero, &others, &zeros)?,
+    )?;
+    vt::mul(&g, &d)
+}
+
+/// repeat's backward: `g` viewed as `[r0, s0, r1, s1, ...]` summed over the repeats, in the
+/// input's shape (`sizes`, with as many leading 1s as `repeats` has extra dims).
+pub(crate) fn repeat_backward(g: &Tensor, sizes: &[usize], repeats: &[i64]) -> Result<Tensor> {
+    let pad = repeats.len().saturating_sub(sizes.len());
+    let padded: Vec<i64> = std::iter::repeat_n(1, pad)
+        .chain(sizes.iter().map(|&s| s as i64))
+        .collect();
+    let mut split = Vec::with_capacity(2 * repeats.len());
+    for (r, s) in repeats.iter().zip(&padded) {
+        split.push(*r);
+        split.push(*s);
+    }
+    let summed: Vec<i64> = (0..repeats.len()).map(|i| 2 * i as i64).collect();
+    let g = vt::reshape(g, &split)?;
+    let g = if summed.is_empty() {
+        g
+    } else {
+        vt::sum(&g, Some(&summed), false, None)?
+    };
+    vt::reshape(&g, &sizes_i64(sizes))
+}
+
+/// tile's backward: repeat's, with `dims` padded by leading 1s to the input's rank.
+pub(crate) fn tile_backward(g: &Tensor, sizes: &[usize], dims: &[i64]) -> Result<Tensor> {
+    let pad = sizes.len().saturating_sub(dims.len());
+    let reps: Vec<i64> = std::iter::repeat_n(1, pad).chain(dims.iter().copied()).collect();
+    repeat_backward(g, sizes, &reps)
+}
+
+/// take's backward: `g` added at the flat positions `index` of zeros of the input's shape.
+pub(crate) fn take_backward(g: &Tensor, sizes: &[usize], index: &Tensor) -> Result<Tensor> {
+    let numel: usize = sizes.iter().product();
+    let idx = ops::reshape(index, &[-1])?;
+    let neg = ops::lt(&idx, &ops::full(&[], Scalar::Int(0), Some(idx.dtype()))?)?;
+    let shifted = ops::add(
+        &idx,
+        &ops::full(&[], Scalar::Int(numel as i64), Some(idx.dtype()))?,
+        Scalar::Int(1),
+    )?;
+    let idx = ops::where_(&neg, &shifted, &idx)?;
+    let z = ops::zeros(&[numel as i64], Some(g.dtype()))?;
+    let flat = vt::index_add(&z, 0, &idx, &vt::reshape(g, &[-1])?, Scalar::Int(1))?;
+    vt::reshape(&flat, &sizes_i64(sizes))
+}
+
+/// masked_select's backward: `g` written at the true positions of `mask` in zeros of the
+/// broadcast shape of the input and the mask (the engine sums it to the input's shape).
+pub(crate) fn masked_select_backward(g: &Tensor, sizes: &[usize], mask: &Tensor) -> Result<Tensor> {
+    let shape = crate::core::tensor::broadcast_shapes(sizes, mask.sizes())?;
+    let shape = sizes_i64(&shape);
+    let z = ops::zeros(&shape, Some(g.dtype()))?;
+    let m = ops::expand(mask, &shape)?;
+    vt::index_put_accumulate(&z, &[ops::indexing::IndexItem::Tensor(m)], g)
+}
+
+/// The gradient of a filled value (`index_fill` / `masked_fill` with a tensor value): the sum
+/// of `g` over the positions `filled` (a 0/1 tensor of `g`'s shape).
+pub(crate) fn fill_value_backward(g: &Tensor, filled: &Tensor) -> Result<Tensor> {
+    vt::sum_all(&vt::mul(g, filled)?, None)
+}
+
+/// The positions `index_fill(dim, index)` writes, as 1s in zeros of `g`'s shape (each
+/// position once, whatever the duplicates in `index`).
+pub(crate) fn index_fill_mask(g: &Tensor, dim: i64, index: &Tensor) -> Result<Tensor> {
+    ops::index_fill_scalar(&ops::zeros_like(g, None)?, dim, index, Scalar::Int(1))
+}
+
+/// norm.str's backward: the Frobenius norm is the 2-norm; `nuc` has no formula here.
+pub(crate) fn norm_str_backward(
+    g: &Tensor,
+    x: &Tensor,
+    result: &Tensor,
+    p: &str,
+    dim: Option<&[i64]>,
+    keepdim: bool,
+) -> Result<Tensor> {
+    if p != "fro" {
+        return Err(vt::not_implemented("norm (p='nuc')"));
+    }
+    norm_backward(g, x, result, None, dim, keepdim)
+}
+
+/// A 0-dim integer tensor's value (narrow.Tensor's `start`).
+pub(crate) fn int_of(t: &Tensor) -> Result<i64> {
+    Ok(t.item()?.to_f64() as i64)
 }

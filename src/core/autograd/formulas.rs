@@ -12,7 +12,7 @@
 //! (`sum_to`, for broadcast inputs) and casts it to the input's dtype (engine.rs), so a formula
 //! returns the gradient in the broadcast shape.
 
-use super::formula_helpers::{need, sizes_i64, take};
+use super::formula_helpers::{need, sizes_i64, take_saved};
 use super::generated::Generated;
 use super::node::{Node, SavedTensor};
 use super::variable_type as vt;
@@ -148,10 +148,10 @@ impl NodeKind {
         match self {
             Generated(k) => k.release(&mut out),
             Div { self_, other } => {
-                take(self_, &mut out);
-                take(other, &mut out);
+                take_saved(self_, &mut out);
+                take_saved(other, &mut out);
             }
-            MaxMinDim { indices, .. } => take(indices, &mut out),
+            MaxMinDim { indices, .. } => take_saved(indices, &mut out),
             _ => {}
         }
         out
