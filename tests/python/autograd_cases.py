@@ -130,6 +130,7 @@ CASES = {
     "prod_all_one_zero": ([(2, 3)], lambda M, a: (a - a.detach()[0, 1]).prod()),
     "prod_all_two_zeros": ([(2, 3)], lambda M, a: ((a - a.detach()[0, 1]) * (a - a.detach()[1, 2])).prod()),
     "prod_dim_zeros": ([(3, 3)], lambda M, a: ((a - a.detach()[0, 1]) * (a - a.detach()[2, 0]) * (a - a.detach()[2, 2])).prod(1)),
+    "prod_dim_one_zero": ([(2, 3)], lambda M, a: (a - a.detach()[1, 2]).prod(1)),
     "prod_dim_keepdim": ([(2, 3)], lambda M, a: a.prod(0, keepdim=True)),
     "repeat": ([(2, 3)], lambda M, a: a.repeat(2, 1, 3)),
     "tile": ([(2, 3)], lambda M, a: a.tile((2,))),
@@ -146,3 +147,15 @@ CASES = {
     "norm_fro": ([(2, 3)], lambda M, a: a.norm(p="fro") + a.norm(p="fro", dim=1).sum()),
     "narrow_tensor_start": ([(4, 2)], lambda M, a: a.narrow(0, M.tensor(1), 2)),
 }
+
+# Cases also checked to second order (double backward through the formulas, `create_graph`):
+# the gradient of sum(grad_i * w_i) over the first-order gradients, with respect to every input.
+DOUBLE = [
+    "mul", "div", "pow_tensor", "exp_log", "sqrt", "sin_cos", "tanh_sigmoid", "sum_all",
+    "mean_dim", "matmul_2d", "matmul_1d_2d", "softmax", "log_softmax", "logsumexp",
+    "logsumexp_keepdim", "var_std_all", "std_correction_keepdim", "norm", "norm_fro",
+    "prod_all", "prod_all_one_zero", "prod_dim_keepdim", "prod_dim_one_zero", "atan2_hypot",
+    "lerp_tensor", "expm1_log1p", "log2_log10_exp2", "rsqrt_reciprocal", "tan_atan", "asin_acos",
+    "sinh_cosh", "cumsum", "trace_outer", "repeat", "tile", "take", "index_copy",
+    "remainder_fmod", "cross_entropy_by_hand", "where", "gather", "index_select", "select_narrow",
+]

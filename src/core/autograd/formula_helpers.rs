@@ -89,7 +89,8 @@ pub(crate) fn unsqueeze_reduced(
     let (mut g, mut r) = (g.clone(), r.clone());
     for d in reduced_dims(dim, rank)? {
         g = vt::unsqueeze(&g, d as i64)?;
-        r = ops::unsqueeze(&r, d as i64)?;
+        // Recorded too: formulas differentiate through the result (double backward).
+        r = vt::unsqueeze(&r, d as i64)?;
     }
     Ok((g, r))
 }
@@ -408,7 +409,8 @@ pub(crate) fn trace_backward(g: &Tensor, sizes: &[usize]) -> Result<Tensor> {
 
 /// torch's `prod_backward` over `dim` (None: all elements): `g * result / self` in slices
 /// without a zero; in a slice with one zero, the product of the others at the zero and 0
-/// elsewhere; 0 in slices with two zeros or more.
+/// elsewhere; 0 in slices with two zeros or more. Second order: exact except in slices with two
+/// zeros or more (torch's exclusive cumprods give the product of the rest there; this gives 0).
 pub(crate) fn prod_backward(
     g: &Tensor,
     x: &Tensor,
@@ -434,11 +436,27 @@ pub(crate) fn prod_backward(
         Some(d) => vt::prod_dim_int(&safe, d, true, None)?,
         None => vt::prod(&safe, None)?,
     };
+    // In a slice with one zero x_k: at x_k the product of the others; elsewhere
+    // `others / x_j * x_k`, 0 in value but with x_k's derivative (double backward).
+    let zero_f = zero.to_dtype(x.dtype())?;
+    let xk = match dim {
+        Some(d) => vt::sum(&vt::mul(x, &zero_f)?, Some(&[d]), true, None)?,
+        None => vt::sum_all(&vt::mul(x, &zero_f)?, None)?,
+    };
+    let in_one = ops::eq(&count, &int(1)?)?;
     let zeros = scalar_like(0.0, x)?;
     let d = vt::where_(
         &no_zero,
         &vt::div(&r, &safe, None)?,
-        &vt::where_(&one_zero, &others, &zeros)?,
+        &vt::where_(
+            &in_one,
+            &vt::where_(
+                &one_zero,
+                &others,
+                &vt::mul(&vt::div(&others, &safe, None)?, &xk)?,
+            )?,
+            &zeros,
+        )?,
     )?;
     vt::mul(&g, &d)
 }
