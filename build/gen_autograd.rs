@@ -281,7 +281,8 @@ fn value_idents(expr: &str) -> Vec<(usize, usize)> {
             let before = expr[..start].trim_end();
             let after = expr[i..].trim_start();
             let member = before.ends_with('.') || before.ends_with("::");
-            let called = after.starts_with('(') || after.starts_with("::") || after.starts_with('!');
+            let called =
+                after.starts_with('(') || after.starts_with("::") || after.starts_with('!');
             if !member && !called {
                 out.push((start, i));
             }
@@ -330,7 +331,10 @@ fn struct_ident(key: &str) -> String {
 /// Check a formula entry against its schema entry and work out what its node keeps; returns
 /// (fields, inputs as (rust ident, expression with names mapped, names used)).
 #[allow(clippy::type_complexity)]
-fn analyse(f: &FormulaEntry, e: &Entry) -> Result<(Vec<Field>, Vec<(String, String, Vec<String>)>), String> {
+fn analyse(
+    f: &FormulaEntry,
+    e: &Entry,
+) -> Result<(Vec<Field>, Vec<(String, String, Vec<String>)>), String> {
     let at = |m: String| format!("src/derivatives.yaml line {} (`{}`): {m}", f.line, f.key);
     let args = &e.func.args;
     let tensor_arg = |name: &str| {
@@ -353,7 +357,10 @@ fn analyse(f: &FormulaEntry, e: &Entry) -> Result<(Vec<Field>, Vec<(String, Stri
             return Err(at(format!(
                 "`{input}:` names no tensor argument of `{}` (its arguments: {})",
                 e.func.name,
-                args.iter().map(|a| a.name.as_str()).collect::<Vec<_>>().join(", ")
+                args.iter()
+                    .map(|a| a.name.as_str())
+                    .collect::<Vec<_>>()
+                    .join(", ")
             )));
         }
         let mut names = Vec::new();
@@ -364,11 +371,15 @@ fn analyse(f: &FormulaEntry, e: &Entry) -> Result<(Vec<Field>, Vec<(String, Stri
             let known = id == "grad"
                 || id == "result"
                 || args.iter().any(|a| a.name == id)
-                || id
-                    .strip_suffix("_sizes")
-                    .is_some_and(|a| args.iter().any(|x| x.name == a && x.ty.base == BaseTy::Tensor));
+                || id.strip_suffix("_sizes").is_some_and(|a| {
+                    args.iter()
+                        .any(|x| x.name == a && x.ty.base == BaseTy::Tensor)
+                });
             if !known {
-                if id.ends_with("_sizes") || id == "grads" || id.starts_with("result") && id.len() > 6 {
+                if id.ends_with("_sizes")
+                    || id == "grads"
+                    || id.starts_with("result") && id.len() > 6
+                {
                     return Err(at(format!(
                         "the formula for `{input}` names `{id}`, which is not an argument of `{}`, `grad`, `result` or `<tensor argument>_sizes`",
                         e.func.name
@@ -385,7 +396,10 @@ fn analyse(f: &FormulaEntry, e: &Entry) -> Result<(Vec<Field>, Vec<(String, Stri
             last = t;
             if !names.contains(&id.to_string()) {
                 names.push(id.to_string());
-                used_by.entry(id.to_string()).or_default().push(input.clone());
+                used_by
+                    .entry(id.to_string())
+                    .or_default()
+                    .push(input.clone());
             }
         }
         mapped.push_str(&expr[last..]);
@@ -398,7 +412,10 @@ fn analyse(f: &FormulaEntry, e: &Entry) -> Result<(Vec<Field>, Vec<(String, Stri
         if let Some(users) = used_by.get(&a.name) {
             if a.ty.base == BaseTy::Tensor {
                 if a.ty.list.is_some() || a.ty.optional {
-                    return Err(at(format!("cannot save `{}` ({}): mark it `manual:`", a.name, a.ty)));
+                    return Err(at(format!(
+                        "cannot save `{}` ({}): mark it `manual:`",
+                        a.name, a.ty
+                    )));
                 }
                 let all = input_names.iter().all(|i| users.contains(i));
                 let make = if all {
@@ -420,8 +437,12 @@ fn analyse(f: &FormulaEntry, e: &Entry) -> Result<(Vec<Field>, Vec<(String, Stri
                     tensor: true,
                 });
             } else {
-                let t = arg_ty(&a.ty)
-                    .ok_or_else(|| at(format!("cannot save `{}` ({}): mark it `manual:`", a.name, a.ty)))?;
+                let t = arg_ty(&a.ty).ok_or_else(|| {
+                    at(format!(
+                        "cannot save `{}` ({}): mark it `manual:`",
+                        a.name, a.ty
+                    ))
+                })?;
                 let field = format!("self.{id}");
                 fields.push(Field {
                     name: a.name.clone(),
@@ -476,11 +497,20 @@ pub(crate) fn gen_nodes(formulas: &[FormulaEntry], ops: &[Op]) -> Result<String,
             .iter()
             .flat_map(|op| &op.entries)
             .find(|e| !e.plan_inplace && e.manual.is_none() && key(e) == f.key)
-            .ok_or_else(|| format!("src/derivatives.yaml line {}: `{}` names no generated op", f.line, f.key))?;
+            .ok_or_else(|| {
+                format!(
+                    "src/derivatives.yaml line {}: `{}` names no generated op",
+                    f.line, f.key
+                )
+            })?;
         let (fields, inputs) = analyse(f, e)?;
         let sid = struct_ident(&f.key);
         // The node.
-        let _ = writeln!(out, "/// `{}` of `{}` (src/derivatives.yaml line {}).", f.class, f.key, f.line);
+        let _ = writeln!(
+            out,
+            "/// `{}` of `{}` (src/derivatives.yaml line {}).",
+            f.class, f.key, f.line
+        );
         let _ = writeln!(out, "pub struct {sid} {{");
         for fl in &fields {
             let _ = writeln!(out, "    {}: {},", fl.ident, fl.ty);
@@ -492,9 +522,13 @@ pub(crate) fn gen_nodes(formulas: &[FormulaEntry], ops: &[Op]) -> Result<String,
             "    fn apply(&self, node: &Arc<Node>, grads: &[Option<Tensor>]) -> Result<Vec<Option<Tensor>>> {{"
         );
         let any_tensor = inputs.iter().any(|(_, _, names)| {
-            names.iter().any(|nm| fields.iter().any(|fl| &fl.name == nm && fl.tensor))
+            names
+                .iter()
+                .any(|nm| fields.iter().any(|fl| &fl.name == nm && fl.tensor))
         });
-        let any_grad = inputs.iter().any(|(_, _, names)| names.iter().any(|n| n == "grad"));
+        let any_grad = inputs
+            .iter()
+            .any(|(_, _, names)| names.iter().any(|n| n == "grad"));
         if any_tensor {
             let _ = writeln!(out, "        let n = Some(node);");
         }
@@ -515,10 +549,17 @@ pub(crate) fn gen_nodes(formulas: &[FormulaEntry], ops: &[Op]) -> Result<String,
                     let _ = writeln!(out, "                let grad: &Tensor = g;");
                     continue;
                 }
-                let fl = fields.iter().find(|fl| &fl.name == nm).expect("a field per name");
+                let fl = fields
+                    .iter()
+                    .find(|fl| &fl.name == nm)
+                    .expect("a field per name");
                 match &fl.bind {
                     None => {
-                        let _ = writeln!(out, "                let {} = &self.{}.unpack(n)?;", fl.ident, fl.ident);
+                        let _ = writeln!(
+                            out,
+                            "                let {} = &self.{}.unpack(n)?;",
+                            fl.ident, fl.ident
+                        );
                     }
                     Some(b) => {
                         let _ = writeln!(out, "                let {} = {b};", fl.ident);
@@ -550,12 +591,26 @@ pub(crate) fn gen_nodes(formulas: &[FormulaEntry], ops: &[Op]) -> Result<String,
             .collect::<Result<_, String>>()?;
         let call_args: Vec<String> = e.func.args.iter().map(|a| rust_ident(&a.name)).collect();
         let diff: Vec<String> = inputs.iter().map(|(i, _, _)| i.clone()).collect();
-        let _ = writeln!(out, "/// `{}` recorded as `{}` (generated from src/derivatives.yaml).", f.key, f.class);
+        let _ = writeln!(
+            out,
+            "/// `{}` recorded as `{}` (generated from src/derivatives.yaml).",
+            f.key, f.class
+        );
         if params.len() > 7 {
             let _ = writeln!(out, "#[allow(clippy::too_many_arguments)]");
         }
-        let _ = writeln!(out, "pub fn {}({}) -> Result<Tensor> {{", e.impl_fn, params.join(", "));
-        let _ = writeln!(out, "    let out = ops::{}({})?;", e.impl_fn, call_args.join(", "));
+        let _ = writeln!(
+            out,
+            "pub fn {}({}) -> Result<Tensor> {{",
+            e.impl_fn,
+            params.join(", ")
+        );
+        let _ = writeln!(
+            out,
+            "    let out = ops::{}({})?;",
+            e.impl_fn,
+            call_args.join(", ")
+        );
         let _ = writeln!(
             out,
             "    if should_record(&[{}]) && out.dtype().is_floating_point() {{",
@@ -582,7 +637,10 @@ pub(crate) fn gen_nodes(formulas: &[FormulaEntry], ops: &[Op]) -> Result<String,
         variants.push((sid, f.class.clone(), fields));
     }
     // The enum of generated kinds and its tables.
-    let _ = writeln!(out, "/// The generated node kinds (one per `formula:` entry).");
+    let _ = writeln!(
+        out,
+        "/// The generated node kinds (one per `formula:` entry)."
+    );
     let _ = writeln!(out, "pub enum Generated {{");
     for (sid, _, _) in &variants {
         let _ = writeln!(out, "    {sid}({sid}),");
@@ -601,7 +659,11 @@ pub(crate) fn gen_nodes(formulas: &[FormulaEntry], ops: &[Op]) -> Result<String,
             .filter(|fl| fl.tensor)
             .map(|fl| format!("({:?}, &_n.{})", fl.name, fl.ident))
             .collect();
-        let _ = writeln!(out, "            Generated::{sid}(_n) => vec![{}],", items.join(", "));
+        let _ = writeln!(
+            out,
+            "            Generated::{sid}(_n) => vec![{}],",
+            items.join(", ")
+        );
     }
     let _ = writeln!(out, "        }}\n    }}\n");
     let _ = writeln!(out, "    /// The saved numbers by torch's attribute names.\n    pub fn saved_scalars(&self) -> Vec<(&'static str, Scalar)> {{\n        match self {{");
@@ -614,7 +676,11 @@ pub(crate) fn gen_nodes(formulas: &[FormulaEntry], ops: &[Op]) -> Result<String,
                     .map(|s| format!("({:?}, {})", fl.name, s.replace("self.", "_n.")))
             })
             .collect();
-        let _ = writeln!(out, "            Generated::{sid}(_n) => vec![{}],", items.join(", "));
+        let _ = writeln!(
+            out,
+            "            Generated::{sid}(_n) => vec![{}],",
+            items.join(", ")
+        );
     }
     let _ = writeln!(out, "        }}\n    }}\n");
     let _ = writeln!(out, "    /// Take out the saved tensors into `out`.\n    pub fn release(&mut self, _out: &mut Vec<SavedTensor>) {{\n        match self {{");
@@ -624,12 +690,19 @@ pub(crate) fn gen_nodes(formulas: &[FormulaEntry], ops: &[Op]) -> Result<String,
             .filter(|fl| fl.tensor)
             .map(|fl| format!("take_saved(&mut _n.{}, _out);", fl.ident))
             .collect();
-        let _ = writeln!(out, "            Generated::{sid}(_n) => {{ {} }}", items.join(" "));
+        let _ = writeln!(
+            out,
+            "            Generated::{sid}(_n) => {{ {} }}",
+            items.join(" ")
+        );
     }
     let _ = writeln!(out, "        }}\n    }}\n");
     let _ = writeln!(out, "    /// The gradients of the inputs.\n    pub fn apply(&self, node: &Arc<Node>, grads: &[Option<Tensor>]) -> Result<Vec<Option<Tensor>>> {{\n        match self {{");
     for (sid, _, _) in &variants {
-        let _ = writeln!(out, "            Generated::{sid}(n) => n.apply(node, grads),");
+        let _ = writeln!(
+            out,
+            "            Generated::{sid}(n) => n.apply(node, grads),"
+        );
     }
     let _ = writeln!(out, "        }}\n    }}\n}}\n");
     no_self.sort();

@@ -22,7 +22,10 @@ pub(crate) fn need(grads: &[Option<Tensor>]) -> Result<&Tensor> {
 }
 
 /// Move a saved tensor into `out` (a node releasing what it saved).
-pub(crate) fn take_saved(s: &mut super::node::SavedTensor, out: &mut Vec<super::node::SavedTensor>) {
+pub(crate) fn take_saved(
+    s: &mut super::node::SavedTensor,
+    out: &mut Vec<super::node::SavedTensor>,
+) {
     use super::node::SavedTensor;
     if !matches!(s, SavedTensor::None | SavedTensor::Released) {
         out.push(std::mem::replace(s, SavedTensor::Released));
@@ -160,7 +163,10 @@ pub(crate) fn max_min_backward(
         (true, 0) | (false, 1) => ops::gt(a, b)?,
         _ => ops::lt(a, b)?,
     };
-    vt::mul(g, &vt::add(&wins.to_dtype(g.dtype())?, &tie, Scalar::Int(1))?)
+    vt::mul(
+        g,
+        &vt::add(&wins.to_dtype(g.dtype())?, &tie, Scalar::Int(1))?,
+    )
 }
 
 /// `g * d(a^e)/da`: `g * e * a^(e-1)`, 0 where `e == 0`.
@@ -486,7 +492,9 @@ pub(crate) fn repeat_backward(g: &Tensor, sizes: &[usize], repeats: &[i64]) -> R
 /// tile's backward: repeat's, with `dims` padded by leading 1s to the input's rank.
 pub(crate) fn tile_backward(g: &Tensor, sizes: &[usize], dims: &[i64]) -> Result<Tensor> {
     let pad = sizes.len().saturating_sub(dims.len());
-    let reps: Vec<i64> = std::iter::repeat_n(1, pad).chain(dims.iter().copied()).collect();
+    let reps: Vec<i64> = std::iter::repeat_n(1, pad)
+        .chain(dims.iter().copied())
+        .collect();
     repeat_backward(g, sizes, &reps)
 }
 
