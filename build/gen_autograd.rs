@@ -389,7 +389,7 @@ fn analyse(
             }
             mapped.push_str(&expr[last..s]);
             let r = match id.strip_suffix("_sizes") {
-                Some(a) if !args.iter().any(|x| x.name == id) => format!("{}_sizes", rust_ident(a)),
+                Some(_) if !args.iter().any(|x| x.name == id) => id.to_string(),
                 _ => rust_ident(id),
             };
             mapped.push_str(&r);
@@ -457,7 +457,7 @@ fn analyse(
         }
         let sizes = format!("{}_sizes", a.name);
         if used_by.contains_key(&sizes) && !args.iter().any(|x| x.name == sizes) {
-            let sid = format!("{id}_sizes");
+            let sid = sizes.clone();
             fields.push(Field {
                 name: sizes.clone(),
                 ident: sid.clone(),
