@@ -145,6 +145,7 @@ CASES = {
     "index_copy": ([(3, 2), (2, 2)], lambda M, a, s: a.index_copy(0, idx(M, [2, 0]), s)),
     "masked_fill_tensor": ([(4,), ()], lambda M, a, v: a.masked_fill(a > 0, v)),
     "norm_fro": ([(2, 3)], lambda M, a: a.norm(p="fro") + a.norm(p="fro", dim=1).sum()),
+    "norm_p": ([(2, 3)], lambda M, a: a.norm(p=1) + a.norm(p=3, dim=1).sum() + a.norm(p=float("inf")) + a.norm(p=0.5, dim=0, keepdim=True).sum()),
     "narrow_tensor_start": ([(4, 2)], lambda M, a: a.narrow(0, M.tensor(1), 2)),
 }
 
@@ -153,7 +154,7 @@ CASES = {
 DOUBLE = [
     "mul", "div", "pow_tensor", "exp_log", "sqrt", "sin_cos", "tanh_sigmoid", "sum_all",
     "mean_dim", "matmul_2d", "matmul_1d_2d", "softmax", "log_softmax", "logsumexp",
-    "logsumexp_keepdim", "var_std_all", "std_correction_keepdim", "norm", "norm_fro",
+    "logsumexp_keepdim", "var_std_all", "std_correction_keepdim", "norm", "norm_fro", "norm_p",
     "prod_all", "prod_all_one_zero", "prod_dim_keepdim", "prod_dim_one_zero", "atan2_hypot",
     "lerp_tensor", "expm1_log1p", "log2_log10_exp2", "rsqrt_reciprocal", "tan_atan", "asin_acos",
     "sinh_cosh", "cumsum", "trace_outer", "repeat", "tile", "take", "index_copy",

@@ -324,8 +324,9 @@ pub(crate) fn correction_of(c: Option<Scalar>) -> f64 {
     c.map_or(1.0, |c| c.to_f64())
 }
 
-/// torch's `norm_backward` for p = 2 (the default): `g * self / result`, 0 where the norm is 0.
-/// Other p raise torch's NotImplementedError text for a missing formula.
+/// torch's `norm_backward` (p = 2 when None): p = 0 gives zeros; p = 1 `g * sgn(self)`;
+/// p = ±inf `g * sgn(self)` split evenly among the elements whose |self| is the norm; otherwise
+/// `g * self * |self|^(p-2) / norm^(p-1)`, 0 where the norm is 0.
 pub(crate) fn norm_backward(
     g: &Tensor,
     x: &Tensor,
@@ -334,11 +335,30 @@ pub(crate) fn norm_backward(
     dim: Option<&[i64]>,
     keepdim: bool,
 ) -> Result<Tensor> {
-    if p.is_some_and(|p| p.to_f64() != 2.0) {
-        return Err(vt::not_implemented("norm (p != 2)"));
-    }
+    let p = p.map_or(2.0, |p| p.to_f64());
     let (g, r) = unsqueeze_reduced(g, result, dim, keepdim, x.dim())?;
-    let d = vt::div(x, &r, None)?;
+    if p == 0.0 {
+        return zeros_like(x);
+    }
+    if p == 1.0 {
+        return vt::mul(&g, &ops::sign(x)?);
+    }
+    if p.is_infinite() {
+        let mask = ops::eq(&ops::abs(x)?, &r)?.to_dtype(x.dtype())?;
+        let count = match dim {
+            Some(ds) if !ds.is_empty() => ops::sum(&mask, Some(ds), true, None)?,
+            _ => ops::sum_all(&mask, None)?,
+        };
+        let share = vt::div(&vt::mul(&g, &mask)?, &count, None)?;
+        return vt::mul(&share, &ops::sign(x)?);
+    }
+    let d = if p == 2.0 {
+        vt::div(x, &r, None)?
+    } else {
+        let ax = vt::abs(x)?;
+        let num = vt::mul(x, &vt::pow(&ax, &scalar_like(p - 2.0, x)?)?)?;
+        vt::div(&num, &vt::pow(&r, &scalar_like(p - 1.0, x)?)?, None)?
+    };
     let zero = ops::eq(&r, &scalar_like(0.0, &r)?)?;
     let d = vt::masked_fill(&d, &zero, Scalar::Float(0.0))?;
     vt::mul(&g, &d)
