@@ -492,6 +492,7 @@ pub(crate) fn gen_nodes(formulas: &[FormulaEntry], ops: &[Op]) -> Result<String,
     );
     let mut variants = Vec::new();
     let mut no_self = Vec::new();
+    let mut reads_self: Vec<String> = Vec::new();
     for f in formulas {
         let e = ops
             .iter()
@@ -631,8 +632,13 @@ pub(crate) fn gen_nodes(formulas: &[FormulaEntry], ops: &[Op]) -> Result<String,
             diff.join(", ")
         );
         let _ = writeln!(out, "    }}\n    Ok(out)\n}}\n");
-        if e.inplace && !fields.iter().any(|fl| fl.name == "self" && fl.tensor) {
-            no_self.push(format!("{}_", e.name));
+        if e.inplace {
+            // An in-place name shared by overloads (`lerp_`) clones when any of them reads self.
+            if fields.iter().any(|fl| fl.name == "self" && fl.tensor) {
+                reads_self.push(format!("{}_", e.name));
+            } else {
+                no_self.push(format!("{}_", e.name));
+            }
         }
         variants.push((sid, f.class.clone(), fields));
     }
@@ -705,6 +711,7 @@ pub(crate) fn gen_nodes(formulas: &[FormulaEntry], ops: &[Op]) -> Result<String,
         );
     }
     let _ = writeln!(out, "        }}\n    }}\n}}\n");
+    no_self.retain(|n| !reads_self.contains(n));
     no_self.sort();
     no_self.dedup();
     let _ = writeln!(
