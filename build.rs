@@ -53,10 +53,15 @@ fn main() {
         .and_then(schema::group)
         .unwrap_or_else(|e| panic!("src/native_functions.yaml: {e}"));
     let derivatives = std::fs::read_to_string("src/derivatives.yaml").expect("read derivatives");
-    gen_autograd::load(&derivatives, &ops).unwrap_or_else(|e| panic!("src/derivatives.yaml: {e}"));
+    let formulas = gen_autograd::load(&derivatives, &ops)
+        .unwrap_or_else(|e| panic!("src/derivatives.yaml: {e}"));
     let write = |name: &str, text: String| {
         std::fs::write(out_dir.join(name), text).unwrap_or_else(|e| panic!("write {name}: {e}"))
     };
+    write(
+        "generated_autograd.rs",
+        gen_autograd::gen_nodes(&formulas, &ops).unwrap_or_else(|e| panic!("{e}")),
+    );
     write("generated_bindings.rs", gen_bindings::gen_bindings(&ops));
     write("generated_sample.rs", gen_bindings::gen_sample(&ops));
     let prelude = std::fs::read_to_string("src/bindings/stub_prelude.pyi").expect("read prelude");

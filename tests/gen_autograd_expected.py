@@ -10,7 +10,7 @@ import sys
 import torch
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "python"))
-from autograd_cases import CASES, positive, values, weights  # noqa: E402
+from autograd_cases import CASES, DOUBLE, positive, values, weights  # noqa: E402
 
 
 def main():
@@ -20,6 +20,22 @@ def main():
         y = f(torch, *xs)
         w = torch.tensor(weights(tuple(y.shape)), dtype=torch.float64)
         (y * w).sum().backward()
+        grads = [x.grad.tolist() if x.grad is not None else None for x in xs]
+        out.append(f"    {name!r}: {grads!r},")
+    out.append("}")
+    out.append("")
+    out.append("# Second order: the gradients of sum(grad_i * w_i) (the first-order gradients made with")
+    out.append("# create_graph=True), None where torch's is None.")
+    out.append("EXPECTED_DOUBLE = {")
+    for name in DOUBLE:
+        shapes, f = CASES[name]
+        xs = [torch.tensor(values(list(s), i + 1), dtype=torch.float64, requires_grad=True) for i, s in enumerate(shapes)]
+        y = f(torch, *xs)
+        w = torch.tensor(weights(tuple(y.shape)), dtype=torch.float64)
+        gs = torch.autograd.grad((y * w).sum(), xs, create_graph=True, allow_unused=True)
+        terms = [(g * torch.tensor(weights(tuple(x.shape)), dtype=torch.float64)).sum() for g, x in zip(gs, xs) if g is not None and g.requires_grad]
+        if terms:
+            sum(terms).backward()
         grads = [x.grad.tolist() if x.grad is not None else None for x in xs]
         out.append(f"    {name!r}: {grads!r},")
     out.append("}")

@@ -123,4 +123,40 @@ CASES = {
     "topk_values": ([(2, 4)], lambda M, a: a.topk(2, 1)[0]),
     "kthvalue_median_mode": ([(2, 5)], lambda M, a: a.kthvalue(2, 1)[0] + a.median(1)[0]),
     "shared_input_many_paths": ([(3,)], lambda M, a: (a * a).sum() * a + a.exp()),
+    # session 2: formulas generated from src/derivatives.yaml (issue 12)
+    "remainder_fmod": ([(4,), (4,)], lambda M, a, b: M.remainder(a, b * b + 0.5) + M.fmod(a, b * b + 0.5)),
+    "remainder_scalar": ([(4,)], lambda M, a: a % 0.7),
+    "prod_all": ([(2, 3)], lambda M, a: a.prod()),
+    "prod_all_one_zero": ([(2, 3)], lambda M, a: (a - a.detach()[0, 1]).prod()),
+    "prod_all_two_zeros": ([(2, 3)], lambda M, a: ((a - a.detach()[0, 1]) * (a - a.detach()[1, 2])).prod()),
+    "prod_dim_zeros": ([(3, 3)], lambda M, a: ((a - a.detach()[0, 1]) * (a - a.detach()[2, 0]) * (a - a.detach()[2, 2])).prod(1)),
+    "prod_dim_one_zero": ([(2, 3)], lambda M, a: (a - a.detach()[1, 2]).prod(1)),
+    "prod_dim_keepdim": ([(2, 3)], lambda M, a: a.prod(0, keepdim=True)),
+    "repeat": ([(2, 3)], lambda M, a: a.repeat(2, 1, 3)),
+    "tile": ([(2, 3)], lambda M, a: a.tile((2,))),
+    "take": ([(2, 3)], lambda M, a: M.take(a, idx(M, [[0, 5], [-1, 0]]))),
+    "masked_select": ([(2, 3)], lambda M, a: M.masked_select(a, a > 0)),
+    "masked_select_broadcast": ([(1, 3)], lambda M, a: M.masked_select(a, M.tensor([[True, False, True], [True, True, False]]))),
+    "median_all": ([(5,)], lambda M, a: a.median()),
+    "round_decimals": ([(4,)], lambda M, a: a.round(decimals=1) + a),
+    "scatter_value": ([(3, 2)], lambda M, a: a.scatter(0, idx(M, [[0, 1]]), 2.0)),
+    "index_fill_scalar": ([(3, 2)], lambda M, a: a.index_fill(0, idx(M, [0, 2]), -1.0)),
+    "index_fill_tensor": ([(3, 2), ()], lambda M, a, v: a.index_fill(0, idx(M, [0, 2, 0]), v)),
+    "index_copy": ([(3, 2), (2, 2)], lambda M, a, s: a.index_copy(0, idx(M, [2, 0]), s)),
+    "masked_fill_tensor": ([(4,), ()], lambda M, a, v: a.masked_fill(a > 0, v)),
+    "norm_fro": ([(2, 3)], lambda M, a: a.norm(p="fro") + a.norm(p="fro", dim=1).sum()),
+    "norm_p": ([(2, 3)], lambda M, a: a.norm(p=1) + a.norm(p=3, dim=1).sum() + a.norm(p=float("inf")) + a.norm(p=0.5, dim=0, keepdim=True).sum()),
+    "narrow_tensor_start": ([(4, 2)], lambda M, a: a.narrow(0, M.tensor(1), 2)),
 }
+
+# Cases also checked to second order (double backward through the formulas, `create_graph`):
+# the gradient of sum(grad_i * w_i) over the first-order gradients, with respect to every input.
+DOUBLE = [
+    "mul", "div", "pow_tensor", "exp_log", "sqrt", "sin_cos", "tanh_sigmoid", "sum_all",
+    "mean_dim", "matmul_2d", "matmul_1d_2d", "softmax", "log_softmax", "logsumexp",
+    "logsumexp_keepdim", "var_std_all", "std_correction_keepdim", "norm", "norm_fro", "norm_p",
+    "prod_all", "prod_all_one_zero", "prod_dim_keepdim", "prod_dim_one_zero", "atan2_hypot",
+    "lerp_tensor", "expm1_log1p", "log2_log10_exp2", "rsqrt_reciprocal", "tan_atan", "asin_acos",
+    "sinh_cosh", "cumsum", "trace_outer", "repeat", "tile", "take", "index_copy",
+    "remainder_fmod", "cross_entropy_by_hand", "where", "gather", "index_select", "select_narrow",
+]

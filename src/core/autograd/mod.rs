@@ -37,7 +37,9 @@
 
 pub mod copy_slices;
 pub mod engine;
+pub mod formula_helpers;
 pub mod formulas;
+pub mod generated;
 pub mod meta;
 pub mod nn_formulas;
 pub mod node;

@@ -1,19 +1,22 @@
 //! src/core/autograd/variable_type.rs: the recording wrappers (PyTorch: the generated
 //! `VariableType` kernels): for each differentiable op, the same signature as the core op in
 //! `crate::core::ops`; it runs the op and, when an input requires grad and grad mode is on,
-//! makes the op's node (formulas.rs), saves what the formula needs and sets the result's
-//! history. The generated bindings call `vt::op` for the ops src/derivatives.yaml gives a
-//! `node:` (a missing wrapper is a compile error), the bare `ops::op` otherwise, after
-//! `check_pending` for `pending:` ops; in-place methods go through `inplace` (Note [In-place
-//! ops and history]).
+//! makes the op's node, saves what the formula needs and sets the result's history. The
+//! wrappers of the `formula:` entries of src/derivatives.yaml are generated (generated.rs,
+//! re-exported here); this file holds the shared machinery (`should_record`, `record`,
+//! `check_pending`, `inplace`) and the hand-written wrappers of the `manual:` entries. The
+//! generated bindings call `vt::op` for both (a missing wrapper is a compile error), the bare
+//! `ops::op` otherwise, after `check_pending` for `pending:` ops; in-place methods go through
+//! `inplace` (Note [In-place ops and history]).
 
-use super::formulas::{NodeKind, UnaryOp};
+use super::formulas::NodeKind;
+// The generated wrappers (`formula:` entries of src/derivatives.yaml) and `NO_SELF_CLONE`.
+pub use super::generated::*;
 use super::node::{Edge, Node, SavedTensor};
 use crate::core::dtype::DType;
 use crate::core::error::{Error, Result};
 use crate::core::ops;
 use crate::core::ops::indexing::IndexItem as Item;
-use crate::core::scalar::Scalar;
 use crate::core::tensor::Tensor;
 use std::sync::Arc;
 
@@ -56,7 +59,7 @@ pub(crate) fn collect_edges(inputs: &[&Tensor]) -> Vec<Option<Edge>> {
 
 /// Make the node `kind` over `inputs` and set it as `out`'s history (output 0). Outputs of a
 /// non-floating dtype are not differentiable (torch: `x.long()` does not require grad).
-fn record(out: &Tensor, inputs: &[&Tensor], kind: NodeKind) -> Option<Arc<Node>> {
+pub(crate) fn record(out: &Tensor, inputs: &[&Tensor], kind: NodeKind) -> Option<Arc<Node>> {
     if !out.dtype().is_floating_point() {
         return None;
     }
@@ -106,52 +109,7 @@ fn sizes_of(t: &Tensor) -> Box<[usize]> {
     t.sizes().into()
 }
 
-fn save_out(out: &Tensor) -> Result<SavedTensor> {
-    SavedTensor::output(out, 0)
-}
-
-/// A node whose kind saves the output: made after the op, then its saved slot filled.
-fn record_with_result(
-    out: &Tensor,
-    inputs: &[&Tensor],
-    make: impl FnOnce(SavedTensor) -> NodeKind,
-) -> Result<()> {
-    if out.dtype().is_floating_point() {
-        let kind = make(save_out(out)?);
-        record(out, inputs, kind);
-    }
-    Ok(())
-}
-
-// ---- arithmetic ---------------------------------------------------------------------------
-
-pub fn add(a: &Tensor, b: &Tensor, alpha: Scalar) -> Result<Tensor> {
-    let out = ops::add(a, b, alpha)?;
-    if should_record(&[a, b]) {
-        record(&out, &[a, b], NodeKind::Add { alpha });
-    }
-    Ok(out)
-}
-
-pub fn sub(a: &Tensor, b: &Tensor, alpha: Scalar) -> Result<Tensor> {
-    let out = ops::sub(a, b, alpha)?;
-    if should_record(&[a, b]) {
-        record(&out, &[a, b], NodeKind::Sub { alpha });
-    }
-    Ok(out)
-}
-
-pub fn mul(a: &Tensor, b: &Tensor) -> Result<Tensor> {
-    let out = ops::mul(a, b)?;
-    if should_record(&[a, b]) {
-        let kind = NodeKind::Mul {
-            self_: SavedTensor::input_if(a, b.requires_grad()),
-            other: SavedTensor::input_if(b, a.requires_grad()),
-        };
-        record(&out, &[a, b], kind);
-    }
-    Ok(out)
-}
+// ---- hand-written wrappers (`manual:` entries) -----------------------------------------------
 
 pub fn div(a: &Tensor, b: &Tensor, rounding_mode: Option<&str>) -> Result<Tensor> {
     let out = ops::div(a, b, rounding_mode)?;
@@ -172,420 +130,6 @@ pub fn div(a: &Tensor, b: &Tensor, rounding_mode: Option<&str>) -> Result<Tensor
             };
             record(&out, &[a, b], kind);
         }
-    }
-    Ok(out)
-}
-
-pub fn pow(a: &Tensor, e: &Tensor) -> Result<Tensor> {
-    let out = ops::pow(a, e)?;
-    if should_record(&[a, e]) {
-        record_with_result(&out, &[a, e], |r| NodeKind::Pow {
-            self_: SavedTensor::input(a),
-            exponent: SavedTensor::input(e),
-            result: r,
-        })?;
-    }
-    Ok(out)
-}
-
-pub fn neg(a: &Tensor) -> Result<Tensor> {
-    let out = ops::neg(a)?;
-    if should_record(&[a]) {
-        record(&out, &[a], NodeKind::Neg);
-    }
-    Ok(out)
-}
-
-macro_rules! unary_saving_result {
-    ($($name:ident => $kind:ident;)*) => {$(
-        pub fn $name(a: &Tensor) -> Result<Tensor> {
-            let out = ops::$name(a)?;
-            if should_record(&[a]) {
-                record_with_result(&out, &[a], |r| NodeKind::$kind { result: r })?;
-            }
-            Ok(out)
-        }
-    )*};
-}
-
-unary_saving_result! {
-    exp => Exp;
-    sqrt => Sqrt;
-    tanh => Tanh;
-    sigmoid => Sigmoid;
-    relu => Relu;
-}
-
-macro_rules! unary_saving_self {
-    ($($name:ident => $kind:ident;)*) => {$(
-        pub fn $name(a: &Tensor) -> Result<Tensor> {
-            let out = ops::$name(a)?;
-            if should_record(&[a]) {
-                record(&out, &[a], NodeKind::$kind { self_: SavedTensor::input(a) });
-            }
-            Ok(out)
-        }
-    )*};
-}
-
-unary_saving_self! {
-    log => Log;
-    abs => Abs;
-    sin => Sin;
-    cos => Cos;
-    square => Square;
-}
-
-macro_rules! unary_zero_grad {
-    ($($name:ident => $node:literal;)*) => {$(
-        pub fn $name(a: &Tensor) -> Result<Tensor> {
-            let out = ops::$name(a)?;
-            if should_record(&[a]) {
-                record(&out, &[a], NodeKind::Zero { name: $node });
-            }
-            Ok(out)
-        }
-    )*};
-}
-
-unary_zero_grad! {
-    floor => "FloorBackward0";
-    ceil => "CeilBackward0";
-    trunc => "TruncBackward0";
-    round => "RoundBackward0";
-    sign => "SignBackward0";
-}
-
-macro_rules! unary_op {
-    ($($name:ident => $op:ident;)*) => {$(
-        pub fn $name(a: &Tensor) -> Result<Tensor> {
-            let out = ops::$name(a)?;
-            if should_record(&[a]) {
-                record_with_result(&out, &[a], |r| NodeKind::Unary {
-                    op: UnaryOp::$op,
-                    self_: SavedTensor::input(a),
-                    result: r,
-                })?;
-            }
-            Ok(out)
-        }
-    )*};
-}
-
-unary_op! {
-    expm1 => Expm1;
-    log1p => Log1p;
-    log2 => Log2;
-    log10 => Log10;
-    exp2 => Exp2;
-    rsqrt => Rsqrt;
-    reciprocal => Reciprocal;
-    tan => Tan;
-    asin => Asin;
-    acos => Acos;
-    atan => Atan;
-    sinh => Sinh;
-    cosh => Cosh;
-    frac => Frac;
-}
-
-pub fn nan_to_num(
-    a: &Tensor,
-    nan: Option<Scalar>,
-    posinf: Option<Scalar>,
-    neginf: Option<Scalar>,
-) -> Result<Tensor> {
-    let out = ops::nan_to_num(a, nan, posinf, neginf)?;
-    if should_record(&[a]) {
-        record_with_result(&out, &[a], |r| NodeKind::Unary {
-            op: UnaryOp::NanToNum,
-            self_: SavedTensor::input(a),
-            result: r,
-        })?;
-    }
-    Ok(out)
-}
-
-pub fn atan2(a: &Tensor, b: &Tensor) -> Result<Tensor> {
-    let out = ops::atan2(a, b)?;
-    if should_record(&[a, b]) {
-        let kind = NodeKind::Atan2 {
-            self_: SavedTensor::input(a),
-            other: SavedTensor::input(b),
-        };
-        record(&out, &[a, b], kind);
-    }
-    Ok(out)
-}
-
-pub fn hypot(a: &Tensor, b: &Tensor) -> Result<Tensor> {
-    let out = ops::hypot(a, b)?;
-    if should_record(&[a, b]) {
-        record_with_result(&out, &[a, b], |r| NodeKind::Hypot {
-            self_: SavedTensor::input(a),
-            other: SavedTensor::input(b),
-            result: r,
-        })?;
-    }
-    Ok(out)
-}
-
-pub fn lerp_scalar(a: &Tensor, end: &Tensor, weight: Scalar) -> Result<Tensor> {
-    let out = ops::lerp_scalar(a, end, weight)?;
-    if should_record(&[a, end]) {
-        record(&out, &[a, end], NodeKind::LerpScalar { weight });
-    }
-    Ok(out)
-}
-
-pub fn lerp_tensor(a: &Tensor, end: &Tensor, weight: &Tensor) -> Result<Tensor> {
-    let out = ops::lerp_tensor(a, end, weight)?;
-    if should_record(&[a, end, weight]) {
-        let kind = NodeKind::LerpTensor {
-            self_: SavedTensor::input(a),
-            end: SavedTensor::input(end),
-            weight: SavedTensor::input(weight),
-        };
-        record(&out, &[a, end, weight], kind);
-    }
-    Ok(out)
-}
-
-pub fn logsumexp(a: &Tensor, dim: &[i64], keepdim: bool) -> Result<Tensor> {
-    let out = ops::logsumexp(a, dim, keepdim)?;
-    if should_record(&[a]) {
-        record_with_result(&out, &[a], |r| NodeKind::Logsumexp {
-            self_: SavedTensor::input(a),
-            result: r,
-            dims: dim.into(),
-            keepdim,
-        })?;
-    }
-    Ok(out)
-}
-
-pub fn cumsum(a: &Tensor, dim: i64, dtype: Option<DType>) -> Result<Tensor> {
-    let out = ops::cumsum(a, dim, dtype)?;
-    if should_record(&[a]) {
-        record(&out, &[a], NodeKind::Cumsum { dim });
-    }
-    Ok(out)
-}
-
-#[allow(clippy::too_many_arguments)]
-fn var_std(
-    a: &Tensor,
-    out: Tensor,
-    name: &'static str,
-    dims: Option<&[i64]>,
-    correction: f64,
-    keepdim: bool,
-    is_std: bool,
-) -> Result<Tensor> {
-    if should_record(&[a]) {
-        record_with_result(&out, &[a], |r| NodeKind::VarStd {
-            name,
-            self_: SavedTensor::input(a),
-            result: r,
-            dims: dims.map(Into::into),
-            correction,
-            keepdim,
-            is_std,
-        })?;
-    }
-    Ok(out)
-}
-
-fn correction_of(c: Option<Scalar>) -> f64 {
-    c.map_or(1.0, |c| c.to_f64())
-}
-
-pub fn var(a: &Tensor, unbiased: bool) -> Result<Tensor> {
-    var_std(
-        a,
-        ops::var(a, unbiased)?,
-        "VarBackward0",
-        None,
-        unbiased as u8 as f64,
-        false,
-        false,
-    )
-}
-
-pub fn var_dim(a: &Tensor, dim: Option<&[i64]>, unbiased: bool, keepdim: bool) -> Result<Tensor> {
-    let out = ops::var_dim(a, dim, unbiased, keepdim)?;
-    var_std(
-        a,
-        out,
-        "VarBackward0",
-        dim,
-        unbiased as u8 as f64,
-        keepdim,
-        false,
-    )
-}
-
-pub fn var_correction(
-    a: &Tensor,
-    dim: Option<&[i64]>,
-    correction: Option<Scalar>,
-    keepdim: bool,
-) -> Result<Tensor> {
-    let out = ops::var_correction(a, dim, correction, keepdim)?;
-    var_std(
-        a,
-        out,
-        "VarBackward0",
-        dim,
-        correction_of(correction),
-        keepdim,
-        false,
-    )
-}
-
-pub fn std(a: &Tensor, unbiased: bool) -> Result<Tensor> {
-    var_std(
-        a,
-        ops::std(a, unbiased)?,
-        "StdBackward0",
-        None,
-        unbiased as u8 as f64,
-        false,
-        true,
-    )
-}
-
-pub fn std_dim(a: &Tensor, dim: Option<&[i64]>, unbiased: bool, keepdim: bool) -> Result<Tensor> {
-    let out = ops::std_dim(a, dim, unbiased, keepdim)?;
-    var_std(
-        a,
-        out,
-        "StdBackward0",
-        dim,
-        unbiased as u8 as f64,
-        keepdim,
-        true,
-    )
-}
-
-pub fn std_correction(
-    a: &Tensor,
-    dim: Option<&[i64]>,
-    correction: Option<Scalar>,
-    keepdim: bool,
-) -> Result<Tensor> {
-    let out = ops::std_correction(a, dim, correction, keepdim)?;
-    var_std(
-        a,
-        out,
-        "StdBackward0",
-        dim,
-        correction_of(correction),
-        keepdim,
-        true,
-    )
-}
-
-pub fn norm(a: &Tensor, p: Option<Scalar>, dim: Option<&[i64]>, keepdim: bool) -> Result<Tensor> {
-    let out = ops::norm(a, p, dim, keepdim)?;
-    if should_record(&[a]) {
-        if p.is_some_and(|p| p.to_f64() != 2.0) {
-            return Err(not_implemented("norm (p != 2)"));
-        }
-        record_with_result(&out, &[a], |r| NodeKind::Norm2 {
-            self_: SavedTensor::input(a),
-            result: r,
-            dims: dim.map(Into::into),
-            keepdim,
-        })?;
-    }
-    Ok(out)
-}
-
-pub fn flip(a: &Tensor, dims: &[i64]) -> Result<Tensor> {
-    let out = ops::flip(a, dims)?;
-    if should_record(&[a]) {
-        record(&out, &[a], NodeKind::Flip { dims: dims.into() });
-    }
-    Ok(out)
-}
-
-pub fn roll(a: &Tensor, shifts: &[i64], dims: &[i64]) -> Result<Tensor> {
-    let out = ops::roll(a, shifts, dims)?;
-    if should_record(&[a]) {
-        let kind = NodeKind::Roll {
-            shifts: shifts.into(),
-            dims: dims.into(),
-        };
-        record(&out, &[a], kind);
-    }
-    Ok(out)
-}
-
-pub fn tril(a: &Tensor, diagonal: i64) -> Result<Tensor> {
-    let out = ops::tril(a, diagonal)?;
-    if should_record(&[a]) {
-        let kind = NodeKind::TrilTriu {
-            name: "TrilBackward0",
-            diagonal,
-            upper: false,
-        };
-        record(&out, &[a], kind);
-    }
-    Ok(out)
-}
-
-pub fn triu(a: &Tensor, diagonal: i64) -> Result<Tensor> {
-    let out = ops::triu(a, diagonal)?;
-    if should_record(&[a]) {
-        let kind = NodeKind::TrilTriu {
-            name: "TriuBackward0",
-            diagonal,
-            upper: true,
-        };
-        record(&out, &[a], kind);
-    }
-    Ok(out)
-}
-
-pub fn trace(a: &Tensor) -> Result<Tensor> {
-    let out = ops::trace(a)?;
-    if should_record(&[a]) {
-        record(
-            &out,
-            &[a],
-            NodeKind::Trace {
-                self_sizes: sizes_of(a),
-            },
-        );
-    }
-    Ok(out)
-}
-
-pub fn outer(a: &Tensor, b: &Tensor) -> Result<Tensor> {
-    let out = ops::outer(a, b)?;
-    if should_record(&[a, b]) {
-        let kind = NodeKind::Outer {
-            self_: SavedTensor::input(a),
-            vec2: SavedTensor::input(b),
-        };
-        record(&out, &[a, b], kind);
-    }
-    Ok(out)
-}
-
-pub fn movedim(a: &Tensor, source: i64, destination: i64) -> Result<Tensor> {
-    movedim_intlist(a, &[source], &[destination])
-}
-
-pub fn movedim_intlist(a: &Tensor, source: &[i64], destination: &[i64]) -> Result<Tensor> {
-    let out = ops::movedim_intlist(a, source, destination)?;
-    if should_record(&[a]) {
-        let kind = NodeKind::Movedim {
-            source: source.into(),
-            destination: destination.into(),
-        };
-        record(&out, &[a], kind);
     }
     Ok(out)
 }
@@ -650,219 +194,7 @@ pub fn mode(a: &Tensor, dim: i64, keepdim: bool) -> Result<(Tensor, Tensor)> {
     )
 }
 
-pub fn where_(condition: &Tensor, a: &Tensor, b: &Tensor) -> Result<Tensor> {
-    let out = ops::where_(condition, a, b)?;
-    if should_record(&[a, b]) {
-        let kind = NodeKind::Where {
-            condition: SavedTensor::input(condition),
-        };
-        record(&out, &[condition, a, b], kind);
-    }
-    Ok(out)
-}
-
-pub fn clamp(a: &Tensor, min: Option<Scalar>, max: Option<Scalar>) -> Result<Tensor> {
-    let out = ops::clamp(a, min, max)?;
-    if should_record(&[a]) {
-        let kind = NodeKind::Clamp {
-            self_: SavedTensor::input(a),
-            min,
-            max,
-        };
-        record(&out, &[a], kind);
-    }
-    Ok(out)
-}
-
-pub fn clip(a: &Tensor, min: Option<Scalar>, max: Option<Scalar>) -> Result<Tensor> {
-    clamp(a, min, max)
-}
-
-fn max_min(a: &Tensor, b: &Tensor, out: Tensor, name: &'static str, is_max: bool) -> Tensor {
-    if should_record(&[a, b]) {
-        let kind = NodeKind::MaxMin {
-            name,
-            self_: SavedTensor::input(a),
-            other: SavedTensor::input(b),
-            is_max,
-        };
-        record(&out, &[a, b], kind);
-    }
-    out
-}
-
-pub fn maximum(a: &Tensor, b: &Tensor) -> Result<Tensor> {
-    Ok(max_min(a, b, ops::maximum(a, b)?, "MaximumBackward0", true))
-}
-
-pub fn minimum(a: &Tensor, b: &Tensor) -> Result<Tensor> {
-    Ok(max_min(
-        a,
-        b,
-        ops::minimum(a, b)?,
-        "MinimumBackward0",
-        false,
-    ))
-}
-
-pub fn max_other(a: &Tensor, b: &Tensor) -> Result<Tensor> {
-    Ok(max_min(
-        a,
-        b,
-        ops::max_other(a, b)?,
-        "MaximumBackward0",
-        true,
-    ))
-}
-
-pub fn min_other(a: &Tensor, b: &Tensor) -> Result<Tensor> {
-    Ok(max_min(
-        a,
-        b,
-        ops::min_other(a, b)?,
-        "MinimumBackward0",
-        false,
-    ))
-}
-
-pub fn masked_fill(a: &Tensor, mask: &Tensor, value: Scalar) -> Result<Tensor> {
-    let out = ops::masked_fill(a, mask, value)?;
-    if should_record(&[a]) {
-        let kind = NodeKind::MaskedFill {
-            mask: SavedTensor::input(mask),
-        };
-        record(&out, &[a], kind);
-    }
-    Ok(out)
-}
-
 // ---- reductions ---------------------------------------------------------------------------
-
-fn dims_mask(a: &Tensor, dim: Option<&[i64]>) -> Result<Box<[bool]>> {
-    let mut mask = vec![false; a.dim()];
-    match dim {
-        None | Some([]) => mask.iter_mut().for_each(|m| *m = true),
-        Some(ds) => {
-            for &d in ds {
-                mask[crate::core::tensor::maybe_wrap_dim(d, a.dim())?] = true;
-            }
-        }
-    }
-    Ok(mask.into())
-}
-
-pub fn sum_all(a: &Tensor, dtype: Option<DType>) -> Result<Tensor> {
-    let out = ops::sum_all(a, dtype)?;
-    if should_record(&[a]) {
-        record(
-            &out,
-            &[a],
-            NodeKind::Sum {
-                self_sizes: sizes_of(a),
-            },
-        );
-    }
-    Ok(out)
-}
-
-pub fn sum(a: &Tensor, dim: Option<&[i64]>, keepdim: bool, dtype: Option<DType>) -> Result<Tensor> {
-    let out = ops::sum(a, dim, keepdim, dtype)?;
-    if should_record(&[a]) {
-        let kind = NodeKind::SumDim {
-            self_sizes: sizes_of(a),
-            dims: dims_mask(a, dim)?,
-            keepdim,
-        };
-        record(&out, &[a], kind);
-    }
-    Ok(out)
-}
-
-pub fn mean_all(a: &Tensor, dtype: Option<DType>) -> Result<Tensor> {
-    let out = ops::mean_all(a, dtype)?;
-    if should_record(&[a]) {
-        let kind = NodeKind::Mean {
-            self_sizes: sizes_of(a),
-            numel: a.numel(),
-        };
-        record(&out, &[a], kind);
-    }
-    Ok(out)
-}
-
-pub fn mean(
-    a: &Tensor,
-    dim: Option<&[i64]>,
-    keepdim: bool,
-    dtype: Option<DType>,
-) -> Result<Tensor> {
-    let out = ops::mean(a, dim, keepdim, dtype)?;
-    if should_record(&[a]) {
-        let dims = dims_mask(a, dim)?;
-        let count = a
-            .sizes()
-            .iter()
-            .zip(dims.iter())
-            .filter(|(_, &r)| r)
-            .map(|(&s, _)| s)
-            .product();
-        let kind = NodeKind::MeanDim {
-            self_sizes: sizes_of(a),
-            dims,
-            keepdim,
-            count,
-        };
-        record(&out, &[a], kind);
-    }
-    Ok(out)
-}
-
-fn extremum(
-    a: &Tensor,
-    out: Tensor,
-    name: &'static str,
-    dims: Option<&[i64]>,
-    keepdim: bool,
-) -> Result<Tensor> {
-    if should_record(&[a]) {
-        record_with_result(&out, &[a], |r| NodeKind::Extremum {
-            name,
-            self_: SavedTensor::input(a),
-            result: r,
-            dims: dims.map(Into::into),
-            keepdim,
-        })?;
-    }
-    Ok(out)
-}
-
-pub fn max(a: &Tensor) -> Result<Tensor> {
-    extremum(a, ops::max(a)?, "MaxBackward1", None, false)
-}
-
-pub fn min(a: &Tensor) -> Result<Tensor> {
-    extremum(a, ops::min(a)?, "MinBackward1", None, false)
-}
-
-pub fn amax(a: &Tensor, dim: &[i64], keepdim: bool) -> Result<Tensor> {
-    extremum(
-        a,
-        ops::amax(a, dim, keepdim)?,
-        "AmaxBackward0",
-        Some(dim),
-        keepdim,
-    )
-}
-
-pub fn amin(a: &Tensor, dim: &[i64], keepdim: bool) -> Result<Tensor> {
-    extremum(
-        a,
-        ops::amin(a, dim, keepdim)?,
-        "AminBackward0",
-        Some(dim),
-        keepdim,
-    )
-}
 
 fn max_min_dim(
     a: &Tensor,
@@ -905,60 +237,6 @@ pub fn min_dim(a: &Tensor, dim: i64, keepdim: bool) -> Result<(Tensor, Tensor)> 
     )
 }
 
-pub fn softmax(a: &Tensor, dim: i64, dtype: Option<DType>) -> Result<Tensor> {
-    let out = ops::softmax(a, dim, dtype)?;
-    if should_record(&[a]) {
-        record_with_result(&out, &[a], |r| NodeKind::Softmax { result: r, dim })?;
-    }
-    Ok(out)
-}
-
-pub fn log_softmax(a: &Tensor, dim: i64, dtype: Option<DType>) -> Result<Tensor> {
-    let out = ops::log_softmax(a, dim, dtype)?;
-    if should_record(&[a]) {
-        record_with_result(&out, &[a], |r| NodeKind::LogSoftmax { result: r, dim })?;
-    }
-    Ok(out)
-}
-
-// ---- linear algebra -----------------------------------------------------------------------
-
-pub fn mm(a: &Tensor, b: &Tensor) -> Result<Tensor> {
-    let out = ops::mm(a, b)?;
-    if should_record(&[a, b]) {
-        let kind = NodeKind::Mm {
-            self_: SavedTensor::input_if(a, b.requires_grad()),
-            mat2: SavedTensor::input_if(b, a.requires_grad()),
-        };
-        record(&out, &[a, b], kind);
-    }
-    Ok(out)
-}
-
-pub fn matmul(a: &Tensor, b: &Tensor) -> Result<Tensor> {
-    let out = ops::matmul(a, b)?;
-    if should_record(&[a, b]) {
-        let kind = NodeKind::Matmul {
-            self_: SavedTensor::input(a),
-            other: SavedTensor::input(b),
-        };
-        record(&out, &[a, b], kind);
-    }
-    Ok(out)
-}
-
-pub fn dot(a: &Tensor, b: &Tensor) -> Result<Tensor> {
-    let out = ops::dot(a, b)?;
-    if should_record(&[a, b]) {
-        let kind = NodeKind::Dot {
-            self_: SavedTensor::input_if(a, b.requires_grad()),
-            other: SavedTensor::input_if(b, a.requires_grad()),
-        };
-        record(&out, &[a, b], kind);
-    }
-    Ok(out)
-}
-
 // ---- shape --------------------------------------------------------------------------------
 
 fn reshape_like(a: &Tensor, out: Tensor, name: &'static str) -> Tensor {
@@ -973,10 +251,6 @@ fn reshape_like(a: &Tensor, out: Tensor, name: &'static str) -> Tensor {
         );
     }
     out
-}
-
-pub fn view(a: &Tensor, size: &[i64]) -> Result<Tensor> {
-    Ok(reshape_like(a, ops::view(a, size)?, "ViewBackward0"))
 }
 
 pub fn reshape(a: &Tensor, shape: &[i64]) -> Result<Tensor> {
@@ -1000,34 +274,6 @@ pub fn flatten(a: &Tensor, start_dim: i64, end_dim: i64) -> Result<Tensor> {
     Ok(reshape_like(a, out, "ViewBackward0"))
 }
 
-pub fn unflatten(a: &Tensor, dim: i64, sizes: &[i64]) -> Result<Tensor> {
-    Ok(reshape_like(
-        a,
-        ops::unflatten(a, dim, sizes)?,
-        "ViewBackward0",
-    ))
-}
-
-pub fn squeeze(a: &Tensor) -> Result<Tensor> {
-    Ok(reshape_like(a, ops::squeeze(a)?, "SqueezeBackward0"))
-}
-
-pub fn squeeze_dim(a: &Tensor, dim: i64) -> Result<Tensor> {
-    Ok(reshape_like(
-        a,
-        ops::squeeze_dim(a, dim)?,
-        "SqueezeBackward1",
-    ))
-}
-
-pub fn squeeze_dims(a: &Tensor, dim: &[i64]) -> Result<Tensor> {
-    Ok(reshape_like(
-        a,
-        ops::squeeze_dims(a, dim)?,
-        "SqueezeBackward2",
-    ))
-}
-
 pub fn unsqueeze(a: &Tensor, dim: i64) -> Result<Tensor> {
     let out = ops::unsqueeze(a, dim)?;
     if should_record(&[a]) {
@@ -1044,58 +290,12 @@ fn transpose_like(a: &Tensor, out: Tensor, name: &'static str, dim0: i64, dim1: 
     out
 }
 
-pub fn transpose(a: &Tensor, dim0: i64, dim1: i64) -> Result<Tensor> {
-    Ok(transpose_like(
-        a,
-        ops::transpose(a, dim0, dim1)?,
-        "TransposeBackward0",
-        dim0,
-        dim1,
-    ))
-}
-
-pub fn swapaxes(a: &Tensor, dim0: i64, dim1: i64) -> Result<Tensor> {
-    Ok(transpose_like(
-        a,
-        ops::swapaxes(a, dim0, dim1)?,
-        "TransposeBackward0",
-        dim0,
-        dim1,
-    ))
-}
-
-pub fn swapdims(a: &Tensor, dim0: i64, dim1: i64) -> Result<Tensor> {
-    Ok(transpose_like(
-        a,
-        ops::swapdims(a, dim0, dim1)?,
-        "TransposeBackward0",
-        dim0,
-        dim1,
-    ))
-}
-
 pub fn t(a: &Tensor) -> Result<Tensor> {
     let out = ops::t(a)?;
     if a.dim() < 2 {
         return Ok(reshape_like(a, out, "TBackward0"));
     }
     Ok(transpose_like(a, out, "TBackward0", 0, 1))
-}
-
-pub fn permute(a: &Tensor, dims: &[i64]) -> Result<Tensor> {
-    let out = ops::permute(a, dims)?;
-    if should_record(&[a]) {
-        record(&out, &[a], NodeKind::Permute { dims: dims.into() });
-    }
-    Ok(out)
-}
-
-pub fn expand(a: &Tensor, size: &[i64]) -> Result<Tensor> {
-    let out = ops::expand(a, size)?;
-    if should_record(&[a]) {
-        record(&out, &[a], NodeKind::Expand);
-    }
-    Ok(out)
 }
 
 fn identity_like(a: &Tensor, out: Tensor, name: &'static str) -> Tensor {
@@ -1145,20 +345,6 @@ pub fn select(a: &Tensor, dim: i64, index: i64) -> Result<Tensor> {
     Ok(out)
 }
 
-pub fn narrow(a: &Tensor, dim: i64, start: i64, length: i64) -> Result<Tensor> {
-    let out = ops::narrow(a, dim, start, length)?;
-    if should_record(&[a]) {
-        let kind = NodeKind::Narrow {
-            self_sizes: sizes_of(a),
-            dim,
-            start,
-            length,
-        };
-        record(&out, &[a], kind);
-    }
-    Ok(out)
-}
-
 pub fn cat(tensors: &[Tensor], dim: i64) -> Result<Tensor> {
     let out = ops::cat(tensors, dim)?;
     let refs: Vec<&Tensor> = tensors.iter().collect();
@@ -1193,32 +379,6 @@ pub fn stack(tensors: &[Tensor], dim: i64) -> Result<Tensor> {
 }
 
 // ---- indexing -----------------------------------------------------------------------------
-
-pub fn gather(a: &Tensor, dim: i64, index: &Tensor) -> Result<Tensor> {
-    let out = ops::gather(a, dim, index)?;
-    if should_record(&[a]) {
-        let kind = NodeKind::Gather {
-            self_sizes: sizes_of(a),
-            dim,
-            index: SavedTensor::input(index),
-        };
-        record(&out, &[a], kind);
-    }
-    Ok(out)
-}
-
-pub fn index_select(a: &Tensor, dim: i64, index: &Tensor) -> Result<Tensor> {
-    let out = ops::index_select(a, dim, index)?;
-    if should_record(&[a]) {
-        let kind = NodeKind::IndexSelect {
-            self_sizes: sizes_of(a),
-            dim,
-            index: SavedTensor::input(index),
-        };
-        record(&out, &[a], kind);
-    }
-    Ok(out)
-}
 
 /// `t[items]` (the bindings' `__getitem__`).
 pub fn index(a: &Tensor, items: &[Item]) -> Result<Tensor> {
@@ -1284,50 +444,6 @@ pub fn index_put_accumulate(z: &Tensor, items: &[Item], g: &Tensor) -> Result<Te
     Ok(z.clone())
 }
 
-pub fn scatter_src(a: &Tensor, dim: i64, index: &Tensor, src: &Tensor) -> Result<Tensor> {
-    let out = ops::scatter_src(a, dim, index, src)?;
-    if should_record(&[a, src]) {
-        let kind = NodeKind::ScatterSrc {
-            dim,
-            index: SavedTensor::input(index),
-        };
-        record(&out, &[a, src], kind);
-    }
-    Ok(out)
-}
-
-pub fn scatter_add(a: &Tensor, dim: i64, index: &Tensor, src: &Tensor) -> Result<Tensor> {
-    let out = ops::scatter_add(a, dim, index, src)?;
-    if should_record(&[a, src]) {
-        let kind = NodeKind::ScatterAdd {
-            dim,
-            index: SavedTensor::input(index),
-        };
-        record(&out, &[a, src], kind);
-    }
-    Ok(out)
-}
-
-pub fn index_add(
-    a: &Tensor,
-    dim: i64,
-    index: &Tensor,
-    source: &Tensor,
-    alpha: Scalar,
-) -> Result<Tensor> {
-    let out = ops::index_add(a, dim, index, source, alpha)?;
-    if should_record(&[a, source]) {
-        let kind = NodeKind::IndexAdd {
-            dim,
-            index: SavedTensor::input(index),
-            alpha,
-            source_dim: source.dim(),
-        };
-        record(&out, &[a, source], kind);
-    }
-    Ok(out)
-}
-
 // ---- in-place -----------------------------------------------------------------------------
 
 /// torch's `check_inplace`: the leaf errors, and the pending CopySlices case.
@@ -1386,12 +502,6 @@ fn view_of_leaf(this: &Tensor) -> bool {
     }
     false
 }
-
-/// Ops whose formula does not read `self`, so the in-place form needs no clone of it.
-const NO_SELF_CLONE: &[&str] = &[
-    "add_", "sub_", "neg_", "exp_", "sqrt_", "tanh_", "sigmoid_", "relu_", "floor_", "ceil_",
-    "trunc_", "round_", "sign_",
-];
 
 /// An in-place op `name` on `this` with tensor arguments `others` (Note [In-place ops and
 /// history]): `raw` is the bare kernel into `this`; `functional` the recording out-of-place

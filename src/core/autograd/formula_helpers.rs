@@ -1,0 +1,577 @@
+//! src/core/autograd/formula_helpers.rs: the functions the derivative formulas of
+//! src/derivatives.yaml call beside the recording wrappers (PyTorch: `FunctionsManual.cpp` —
+//! `maybe_multiply`, `sum_backward`, `evenly_distribute_backward`, `var_backward`, ...). Written
+//! over the recording wrappers (`vt::`), so that a backward run with `create_graph` records a
+//! graph of its own (double backward); values that only select (masks, index tensors, zeros)
+//! use the bare ops.
+
+use super::variable_type as vt;
+use crate::core::dtype::DType;
+use crate::core::error::{Error, Result};
+use crate::core::ops;
+use crate::core::scalar::Scalar;
+use crate::core::tensor::{maybe_wrap_dim, Tensor};
+
+/// The gradient of the first output, which a formula needs (the engine materialises
+/// single-output gradients).
+pub(crate) fn need(grads: &[Option<Tensor>]) -> Result<&Tensor> {
+    grads
+        .first()
+        .and_then(|g| g.as_ref())
+        .ok_or_else(|| Error::runtime("internal error: a formula got no gradient"))
+}
+
+/// Move a saved tensor into `out` (a node releasing what it saved).
+pub(crate) fn take_saved(
+    s: &mut super::node::SavedTensor,
+    out: &mut Vec<super::node::SavedTensor>,
+) {
+    use super::node::SavedTensor;
+    if !matches!(s, SavedTensor::None | SavedTensor::Released) {
+        out.push(std::mem::replace(s, SavedTensor::Released));
+    }
+}
+
+pub(crate) fn sizes_i64(sizes: &[usize]) -> Vec<i64> {
+    sizes.iter().map(|&s| s as i64).collect()
+}
+
+/// A 0-d tensor holding `v` in `like`'s dtype.
+pub(crate) fn scalar_like(v: f64, like: &Tensor) -> Result<Tensor> {
+    ops::full(&[], Scalar::Float(v), Some(like.dtype()))
+}
+
+/// Zeros of `t`'s shape and dtype (the formula of a function with zero gradient).
+pub(crate) fn zeros_like(t: &Tensor) -> Result<Tensor> {
+    ops::zeros_like(t, None)
+}
+
+/// torch's `maybe_multiply`: `g * alpha`, skipping the multiply for alpha == 1.
+pub(crate) fn maybe_multiply(g: &Tensor, alpha: Scalar) -> Result<Tensor> {
+    let is_one = match alpha {
+        Scalar::Int(1) => true,
+        Scalar::Float(f) => f == 1.0,
+        Scalar::Bool(true) => true,
+        _ => false,
+    };
+    if is_one {
+        Ok(g.clone())
+    } else {
+        let a = ops::full(&[], alpha, Some(g.dtype()))?;
+        vt::mul(g, &a)
+    }
+}
+
+/// The reduced dims of a reduction over `dim` (None or empty: all) of a tensor of rank `rank`,
+/// wrapped and sorted.
+fn reduced_dims(dim: Option<&[i64]>, rank: usize) -> Result<Vec<usize>> {
+    let mut ds: Vec<usize> = match dim {
+        Some(ds) if !ds.is_empty() => ds
+            .iter()
+            .map(|&d| maybe_wrap_dim(d, rank))
+            .collect::<Result<_>>()?,
+        _ => (0..rank).collect(),
+    };
+    ds.sort_unstable();
+    ds.dedup();
+    Ok(ds)
+}
+
+/// `g` and the result `r` of a reduction over `dim` (None or empty: all) of a tensor of rank
+/// `rank`, with the reduced dims put back (size 1) unless `keepdim`.
+pub(crate) fn unsqueeze_reduced(
+    g: &Tensor,
+    r: &Tensor,
+    dim: Option<&[i64]>,
+    keepdim: bool,
+    rank: usize,
+) -> Result<(Tensor, Tensor)> {
+    if keepdim || rank == 0 {
+        return Ok((g.clone(), r.clone()));
+    }
+    let (mut g, mut r) = (g.clone(), r.clone());
+    for d in reduced_dims(dim, rank)? {
+        g = vt::unsqueeze(&g, d as i64)?;
+        // Recorded too: formulas differentiate through the result (double backward).
+        r = vt::unsqueeze(&r, d as i64)?;
+    }
+    Ok((g, r))
+}
+
+/// torch's `sum_backward`: `g` (reduced over `dim`, None or empty: all) expanded back to
+/// `sizes`.
+pub(crate) fn sum_backward(
+    g: &Tensor,
+    sizes: &[usize],
+    dim: Option<&[i64]>,
+    keepdim: bool,
+) -> Result<Tensor> {
+    let mut g = g.clone();
+    if !keepdim && g.dim() != sizes.len() {
+        for d in reduced_dims(dim, sizes.len())? {
+            g = vt::unsqueeze(&g, d as i64)?;
+        }
+    }
+    vt::expand(&g, &sizes_i64(sizes))
+}
+
+/// torch's `mean_backward`: `sum_backward` divided by the number of elements averaged.
+pub(crate) fn mean_backward(
+    g: &Tensor,
+    sizes: &[usize],
+    dim: Option<&[i64]>,
+    keepdim: bool,
+) -> Result<Tensor> {
+    let count: usize = reduced_dims(dim, sizes.len())?
+        .iter()
+        .map(|&d| sizes[d])
+        .product();
+    let e = sum_backward(g, sizes, dim, keepdim)?;
+    vt::div(&e, &scalar_like(count as f64, g)?, None)
+}
+
+/// torch's `evenly_distribute_backward` (max(), min(), amax, amin): the gradient split evenly
+/// among the elements equal to the result.
+pub(crate) fn evenly_distribute_backward(
+    g: &Tensor,
+    input: &Tensor,
+    result: &Tensor,
+    dim: Option<&[i64]>,
+    keepdim: bool,
+) -> Result<Tensor> {
+    let (g, r) = unsqueeze_reduced(g, result, dim, keepdim, input.dim())?;
+    let mask = ops::eq(input, &r)?.to_dtype(input.dtype())?;
+    let count = match dim {
+        Some(ds) if !ds.is_empty() => ops::sum(&mask, Some(ds), true, None)?,
+        _ => ops::sum_all(&mask, None)?,
+    };
+    vt::div(&vt::mul(&g, &mask)?, &count, None)
+}
+
+/// The gradient of `self` (`which` 0) or `other` (1) of maximum (`is_max`) / minimum: to the
+/// larger (smaller) input, half to each where they tie.
+pub(crate) fn max_min_backward(
+    g: &Tensor,
+    a: &Tensor,
+    b: &Tensor,
+    is_max: bool,
+    which: usize,
+) -> Result<Tensor> {
+    let half = scalar_like(0.5, g)?;
+    let tie = vt::mul(&ops::eq(a, b)?.to_dtype(g.dtype())?, &half)?;
+    let wins = match (is_max, which) {
+        (true, 0) | (false, 1) => ops::gt(a, b)?,
+        _ => ops::lt(a, b)?,
+    };
+    vt::mul(
+        g,
+        &vt::add(&wins.to_dtype(g.dtype())?, &tie, Scalar::Int(1))?,
+    )
+}
+
+/// `g * d(a^e)/da`: `g * e * a^(e-1)`, 0 where `e == 0`.
+pub(crate) fn pow_backward_self(g: &Tensor, a: &Tensor, e: &Tensor) -> Result<Tensor> {
+    let em1 = vt::sub(e, &scalar_like(1.0, e)?, Scalar::Int(1))?;
+    let d = vt::mul(e, &vt::pow(a, &em1)?)?;
+    let zero = ops::eq(e, &scalar_like(0.0, e)?)?;
+    let d = vt::masked_fill(&d, &zero, Scalar::Float(0.0))?;
+    vt::mul(g, &d)
+}
+
+/// `g * d(a^e)/de`: `g * result * log(a)`, 0 where `a == 0` and `e >= 0`.
+pub(crate) fn pow_backward_exponent(
+    g: &Tensor,
+    a: &Tensor,
+    e: &Tensor,
+    result: &Tensor,
+) -> Result<Tensor> {
+    let d = vt::mul(result, &vt::log(a)?)?;
+    let a0 = ops::eq(a, &scalar_like(0.0, a)?)?;
+    let e0 = ops::ge(e, &scalar_like(0.0, e)?)?;
+    let mask = ops::logical_and(&a0, &e0)?;
+    let d = vt::masked_fill(&d, &mask, Scalar::Float(0.0))?;
+    vt::mul(g, &d)
+}
+
+/// `g` where `min <= a <= max` (either bound optional), 0 elsewhere.
+pub(crate) fn clamp_backward(
+    g: &Tensor,
+    a: &Tensor,
+    min: Option<Scalar>,
+    max: Option<Scalar>,
+) -> Result<Tensor> {
+    let mut keep = ops::ones_like(a, Some(DType::Bool))?;
+    if let Some(lo) = min {
+        let lo = ops::full(&[], lo, Some(a.dtype()))?;
+        keep = ops::logical_and(&keep, &ops::ge(a, &lo)?)?;
+    }
+    if let Some(hi) = max {
+        let hi = ops::full(&[], hi, Some(a.dtype()))?;
+        keep = ops::logical_and(&keep, &ops::le(a, &hi)?)?;
+    }
+    vt::mul(g, &keep)
+}
+
+/// matmul's backward for every rank combination: the gradient of `self` (`which` 0) or
+/// `other` (1); the engine sums broadcast batch dims away.
+pub(crate) fn matmul_backward(g: &Tensor, a: &Tensor, b: &Tensor, which: usize) -> Result<Tensor> {
+    let (ra, rb) = (a.dim(), b.dim());
+    if ra == 1 && rb == 1 {
+        return vt::mul(g, if which == 0 { b } else { a });
+    }
+    let mut gg = g.clone();
+    if ra == 1 {
+        gg = vt::unsqueeze(&gg, -2)?;
+    }
+    if rb == 1 {
+        gg = vt::unsqueeze(&gg, -1)?;
+    }
+    if which == 0 {
+        let b2 = if rb == 1 {
+            vt::unsqueeze(b, -1)?
+        } else {
+            b.clone()
+        };
+        let r = vt::matmul(&gg, &vt::transpose(&b2, -1, -2)?)?;
+        if ra == 1 {
+            vt::squeeze_dim(&r, -2)
+        } else {
+            Ok(r)
+        }
+    } else {
+        let a2 = if ra == 1 {
+            vt::unsqueeze(a, 0)?
+        } else {
+            a.clone()
+        };
+        let r = vt::matmul(&vt::transpose(&a2, -1, -2)?, &gg)?;
+        if rb == 1 {
+            vt::squeeze_dim(&r, -1)
+        } else {
+            Ok(r)
+        }
+    }
+}
+
+/// `g` permuted back by the inverse of `dims`.
+pub(crate) fn permute_backwards(g: &Tensor, dims: &[i64]) -> Result<Tensor> {
+    let mut inv = vec![0i64; dims.len()];
+    for (i, &d) in dims.iter().enumerate() {
+        inv[maybe_wrap_dim(d, dims.len())?] = i as i64;
+    }
+    vt::permute(g, &inv)
+}
+
+/// `g` rolled back by `shifts`.
+pub(crate) fn roll_backward(g: &Tensor, shifts: &[i64], dims: &[i64]) -> Result<Tensor> {
+    let neg: Vec<i64> = shifts.iter().map(|s| -s).collect();
+    vt::roll(g, &neg, dims)
+}
+
+/// softmax's backward from its result `r`: `r * (g - sum(g * r, dim))`.
+pub(crate) fn softmax_backward_data(g: &Tensor, r: &Tensor, dim: i64) -> Result<Tensor> {
+    let gr = vt::mul(g, r)?;
+    let s = vt::sum(&gr, Some(&[dim]), true, None)?;
+    vt::sub(&gr, &vt::mul(r, &s)?, Scalar::Int(1))
+}
+
+/// log_softmax's backward from its result `r`: `g - exp(r) * sum(g, dim)`.
+pub(crate) fn log_softmax_backward_data(g: &Tensor, r: &Tensor, dim: i64) -> Result<Tensor> {
+    let s = vt::sum(g, Some(&[dim]), true, None)?;
+    vt::sub(g, &vt::mul(&vt::exp(r)?, &s)?, Scalar::Int(1))
+}
+
+/// logsumexp's backward: `g * exp(self - result)` (reduced dims put back).
+pub(crate) fn logsumexp_backward(
+    g: &Tensor,
+    x: &Tensor,
+    result: &Tensor,
+    dim: &[i64],
+    keepdim: bool,
+) -> Result<Tensor> {
+    let (g, r) = unsqueeze_reduced(g, result, Some(dim), keepdim, x.dim())?;
+    vt::mul(&g, &vt::exp(&vt::sub(x, &r, Scalar::Int(1))?)?)
+}
+
+/// torch's `var_backward` / `std_backward` over `dim` (None or empty: all) with `correction`.
+pub(crate) fn var_std_backward(
+    g: &Tensor,
+    x: &Tensor,
+    result: &Tensor,
+    dim: Option<&[i64]>,
+    correction: f64,
+    keepdim: bool,
+    is_std: bool,
+) -> Result<Tensor> {
+    let count: usize = reduced_dims(dim, x.dim())?
+        .iter()
+        .map(|&d| x.sizes()[d])
+        .product();
+    let (g, r) = unsqueeze_reduced(g, result, dim, keepdim, x.dim())?;
+    let mean = vt::mean(x, dim.filter(|d| !d.is_empty()), true, None)?;
+    let centered = vt::sub(x, &mean, Scalar::Int(1))?;
+    let denom = count as f64 - correction;
+    if is_std {
+        let d = vt::div(&centered, &vt::mul(&r, &scalar_like(denom, x)?)?, None)?;
+        vt::mul(&g, &d)
+    } else {
+        vt::mul(&g, &vt::mul(&centered, &scalar_like(2.0 / denom, x)?)?)
+    }
+}
+
+/// The `correction` of var/std from `unbiased` or the `correction=` argument (default 1).
+pub(crate) fn correction_of(c: Option<Scalar>) -> f64 {
+    c.map_or(1.0, |c| c.to_f64())
+}
+
+/// torch's `norm_backward` (p = 2 when None): p = 0 gives zeros; p = 1 `g * sgn(self)`;
+/// p = ±inf `g * sgn(self)` split evenly among the elements whose |self| is the norm; otherwise
+/// `g * self * |self|^(p-2) / norm^(p-1)`, 0 where the norm is 0.
+pub(crate) fn norm_backward(
+    g: &Tensor,
+    x: &Tensor,
+    result: &Tensor,
+    p: Option<Scalar>,
+    dim: Option<&[i64]>,
+    keepdim: bool,
+) -> Result<Tensor> {
+    let p = p.map_or(2.0, |p| p.to_f64());
+    let (g, r) = unsqueeze_reduced(g, result, dim, keepdim, x.dim())?;
+    if p == 0.0 {
+        return zeros_like(x);
+    }
+    if p == 1.0 {
+        return vt::mul(&g, &ops::sign(x)?);
+    }
+    if p.is_infinite() {
+        let mask = ops::eq(&ops::abs(x)?, &r)?.to_dtype(x.dtype())?;
+        let count = match dim {
+            Some(ds) if !ds.is_empty() => ops::sum(&mask, Some(ds), true, None)?,
+            _ => ops::sum_all(&mask, None)?,
+        };
+        let share = vt::div(&vt::mul(&g, &mask)?, &count, None)?;
+        return vt::mul(&share, &ops::sign(x)?);
+    }
+    let d = if p == 2.0 {
+        vt::div(x, &r, None)?
+    } else {
+        let ax = vt::abs(x)?;
+        let num = vt::mul(x, &vt::pow(&ax, &scalar_like(p - 2.0, x)?)?)?;
+        vt::div(&num, &vt::pow(&r, &scalar_like(p - 1.0, x)?)?, None)?
+    };
+    let zero = ops::eq(&r, &scalar_like(0.0, &r)?)?;
+    let d = vt::masked_fill(&d, &zero, Scalar::Float(0.0))?;
+    vt::mul(&g, &d)
+}
+
+/// `zeros(sizes).index_add(dim, index, g)`: the backward of the ops that pick slices along
+/// `dim` (index_select, narrow, select).
+pub(crate) fn index_add_into_zeros(
+    g: &Tensor,
+    sizes: &[usize],
+    dim: i64,
+    index: &Tensor,
+) -> Result<Tensor> {
+    let z = ops::zeros(&sizes_i64(sizes), Some(g.dtype()))?;
+    vt::index_add(&z, dim, index, g, Scalar::Int(1))
+}
+
+/// gather's backward: `zeros(sizes).scatter_add(dim, index, g)`.
+pub(crate) fn gather_backward(
+    g: &Tensor,
+    sizes: &[usize],
+    dim: i64,
+    index: &Tensor,
+) -> Result<Tensor> {
+    let z = ops::zeros(&sizes_i64(sizes), Some(g.dtype()))?;
+    vt::scatter_add(&z, dim, index, g)
+}
+
+/// narrow's backward: `g` added into zeros of the input's shape at `start..start + length`.
+pub(crate) fn narrow_backward(
+    g: &Tensor,
+    sizes: &[usize],
+    dim: i64,
+    start: i64,
+    length: i64,
+) -> Result<Tensor> {
+    let d = maybe_wrap_dim(dim, sizes.len())?;
+    let start = if start < 0 {
+        start + sizes[d] as i64
+    } else {
+        start
+    };
+    let idx = ops::arange_start(
+        Scalar::Int(start),
+        Scalar::Int(start + length),
+        Some(DType::Int64),
+    )?;
+    index_add_into_zeros(g, sizes, dim, &idx)
+}
+
+/// index_add's gradient for `source`: `g.index_select(dim, index) * alpha` (in the shape of a
+/// 0-d source when `source_rank` is 0).
+pub(crate) fn index_add_source_backward(
+    g: &Tensor,
+    dim: i64,
+    index: &Tensor,
+    alpha: Scalar,
+    source_rank: usize,
+) -> Result<Tensor> {
+    let s = vt::index_select(g, dim, index)?;
+    let s = if source_rank == 0 {
+        vt::reshape(&s, &[])?
+    } else {
+        s
+    };
+    maybe_multiply(&s, alpha)
+}
+
+/// trace's backward: `g` on the diagonal of a matrix of `sizes`.
+pub(crate) fn trace_backward(g: &Tensor, sizes: &[usize]) -> Result<Tensor> {
+    let eye = ops::eye_m(sizes[0] as i64, sizes[1] as i64, Some(g.dtype()))?;
+    vt::mul(&eye, g)
+}
+
+/// torch's `prod_backward` over `dim` (None: all elements): `g * result / self` in slices
+/// without a zero; in a slice with one zero, the product of the others at the zero and 0
+/// elsewhere; 0 in slices with two zeros or more. Second order: exact except in slices with two
+/// zeros or more (torch's exclusive cumprods give the product of the rest there; this gives 0).
+pub(crate) fn prod_backward(
+    g: &Tensor,
+    x: &Tensor,
+    result: &Tensor,
+    dim: Option<i64>,
+    keepdim: bool,
+) -> Result<Tensor> {
+    if x.dim() == 0 {
+        return Ok(g.clone());
+    }
+    let dims = dim.map(|d| [d]);
+    let (g, r) = unsqueeze_reduced(g, result, dims.as_ref().map(|d| &d[..]), keepdim, x.dim())?;
+    let zero = ops::eq(x, &scalar_like(0.0, x)?)?;
+    let count = match dims {
+        Some(d) => ops::sum(&zero, Some(&d), true, None)?,
+        None => ops::sum_all(&zero, None)?,
+    };
+    let int = |v: i64| ops::full(&[], Scalar::Int(v), Some(DType::Int64));
+    let no_zero = ops::eq(&count, &int(0)?)?;
+    let one_zero = ops::logical_and(&ops::eq(&count, &int(1)?)?, &zero)?;
+    let safe = vt::masked_fill(x, &zero, Scalar::Float(1.0))?;
+    let others = match dim {
+        Some(d) => vt::prod_dim_int(&safe, d, true, None)?,
+        None => vt::prod(&safe, None)?,
+    };
+    // In a slice with one zero x_k: at x_k the product of the others; elsewhere
+    // `others / x_j * x_k`, 0 in value but with x_k's derivative (double backward).
+    let zero_f = zero.to_dtype(x.dtype())?;
+    let xk = match dim {
+        Some(d) => vt::sum(&vt::mul(x, &zero_f)?, Some(&[d]), true, None)?,
+        None => vt::sum_all(&vt::mul(x, &zero_f)?, None)?,
+    };
+    let in_one = ops::eq(&count, &int(1)?)?;
+    let zeros = scalar_like(0.0, x)?;
+    let d = vt::where_(
+        &no_zero,
+        &vt::div(&r, &safe, None)?,
+        &vt::where_(
+            &in_one,
+            &vt::where_(
+                &one_zero,
+                &others,
+                &vt::mul(&vt::div(&others, &safe, None)?, &xk)?,
+            )?,
+            &zeros,
+        )?,
+    )?;
+    vt::mul(&g, &d)
+}
+
+/// repeat's backward: `g` viewed as `[r0, s0, r1, s1, ...]` summed over the repeats, in the
+/// input's shape (`sizes`, with as many leading 1s as `repeats` has extra dims).
+pub(crate) fn repeat_backward(g: &Tensor, sizes: &[usize], repeats: &[i64]) -> Result<Tensor> {
+    let pad = repeats.len().saturating_sub(sizes.len());
+    let padded: Vec<i64> = std::iter::repeat_n(1, pad)
+        .chain(sizes.iter().map(|&s| s as i64))
+        .collect();
+    let mut split = Vec::with_capacity(2 * repeats.len());
+    for (r, s) in repeats.iter().zip(&padded) {
+        split.push(*r);
+        split.push(*s);
+    }
+    let summed: Vec<i64> = (0..repeats.len()).map(|i| 2 * i as i64).collect();
+    let g = vt::reshape(g, &split)?;
+    let g = if summed.is_empty() {
+        g
+    } else {
+        vt::sum(&g, Some(&summed), false, None)?
+    };
+    vt::reshape(&g, &sizes_i64(sizes))
+}
+
+/// tile's backward: repeat's, with `dims` padded by leading 1s to the input's rank.
+pub(crate) fn tile_backward(g: &Tensor, sizes: &[usize], dims: &[i64]) -> Result<Tensor> {
+    let pad = sizes.len().saturating_sub(dims.len());
+    let reps: Vec<i64> = std::iter::repeat_n(1, pad)
+        .chain(dims.iter().copied())
+        .collect();
+    repeat_backward(g, sizes, &reps)
+}
+
+/// take's backward: `g` added at the flat positions `index` of zeros of the input's shape.
+pub(crate) fn take_backward(g: &Tensor, sizes: &[usize], index: &Tensor) -> Result<Tensor> {
+    let numel: usize = sizes.iter().product();
+    let idx = ops::reshape(index, &[-1])?;
+    let neg = ops::lt(&idx, &ops::full(&[], Scalar::Int(0), Some(idx.dtype()))?)?;
+    let shifted = ops::add(
+        &idx,
+        &ops::full(&[], Scalar::Int(numel as i64), Some(idx.dtype()))?,
+        Scalar::Int(1),
+    )?;
+    let idx = ops::where_(&neg, &shifted, &idx)?;
+    let z = ops::zeros(&[numel as i64], Some(g.dtype()))?;
+    let flat = vt::index_add(&z, 0, &idx, &vt::reshape(g, &[-1])?, Scalar::Int(1))?;
+    vt::reshape(&flat, &sizes_i64(sizes))
+}
+
+/// masked_select's backward: `g` written at the true positions of `mask` in zeros of the
+/// broadcast shape of the input and the mask (the engine sums it to the input's shape).
+pub(crate) fn masked_select_backward(g: &Tensor, sizes: &[usize], mask: &Tensor) -> Result<Tensor> {
+    let shape = crate::core::tensor::broadcast_shapes(sizes, mask.sizes())?;
+    let shape = sizes_i64(&shape);
+    let z = ops::zeros(&shape, Some(g.dtype()))?;
+    let m = ops::expand(mask, &shape)?;
+    vt::index_put_accumulate(&z, &[ops::indexing::IndexItem::Tensor(m)], g)
+}
+
+/// The gradient of a filled value (`index_fill` / `masked_fill` with a tensor value): the sum
+/// of `g` over the positions `filled` (a 0/1 tensor of `g`'s shape).
+pub(crate) fn fill_value_backward(g: &Tensor, filled: &Tensor) -> Result<Tensor> {
+    vt::sum_all(&vt::mul(g, filled)?, None)
+}
+
+/// The positions `index_fill(dim, index)` writes, as 1s in zeros of `g`'s shape (each
+/// position once, whatever the duplicates in `index`).
+pub(crate) fn index_fill_mask(g: &Tensor, dim: i64, index: &Tensor) -> Result<Tensor> {
+    ops::index_fill_scalar(&ops::zeros_like(g, None)?, dim, index, Scalar::Int(1))
+}
+
+/// norm.str's backward: the Frobenius norm is the 2-norm; `nuc` has no formula here.
+pub(crate) fn norm_str_backward(
+    g: &Tensor,
+    x: &Tensor,
+    result: &Tensor,
+    p: &str,
+    dim: Option<&[i64]>,
+    keepdim: bool,
+) -> Result<Tensor> {
+    if p != "fro" {
+        return Err(vt::not_implemented("norm (p='nuc')"));
+    }
+    norm_backward(g, x, result, None, dim, keepdim)
+}
+
+/// A 0-dim integer tensor's value (narrow.Tensor's `start`).
+pub(crate) fn int_of(t: &Tensor) -> Result<i64> {
+    Ok(t.item()?.to_f64() as i64)
+}
