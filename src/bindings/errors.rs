@@ -89,6 +89,8 @@ fn exception_type(kind: ErrorKind) -> *mut ffi::PyObject {
             ErrorKind::Runtime => ffi::PyExc_RuntimeError,
             ErrorKind::NotImplemented => ffi::PyExc_NotImplementedError,
             ErrorKind::OutOfMemory => ffi::PyExc_MemoryError,
+            // Raised from the stash when there is one (`restore`); else a RuntimeError.
+            ErrorKind::External => ffi::PyExc_RuntimeError,
         }
     }
 }
@@ -110,6 +112,9 @@ pub(crate) fn set_error(exc: *mut ffi::PyObject, message: &str) {
 /// Raise `e` in Python (sets the error indicator).
 pub fn restore(e: BindError) {
     match e {
+        // Note [Errors from callbacks] (autograd_hooks.rs): the Python exception itself.
+        BindError::Core(err)
+            if err.kind == ErrorKind::External && super::autograd_hooks::restore_stashed_error() => {}
         BindError::Core(err) => set_error(exception_type(err.kind), &err.message),
         BindError::Python => {
             // SAFETY: reading the error indicator needs only the GIL, which every caller holds.

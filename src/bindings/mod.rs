@@ -35,6 +35,7 @@ pub mod override_protocol;
 pub mod write_out;
 
 // Layer 3 — entry points: the functions, methods and slots CPython calls.
+pub mod autograd_hooks;
 pub mod autograd_methods;
 pub mod c_api;
 pub mod c_view;

@@ -9,7 +9,7 @@ use super::convert::{py_int, py_str, scalar_to_py};
 use super::errors::PyResult;
 use super::gil::assert_gil_held;
 use super::object_ptr::{none, ObjectPtr};
-use super::static_type::{getter, method_noargs, StaticType, TypeSpec, GETSET_END, METHODS_END};
+use super::static_type::{getter, method_noargs, method_o, StaticType, TypeSpec, GETSET_END, METHODS_END};
 use super::tensor_object::wrap;
 use crate::core::autograd::node::set_node_pyobj_release_hook;
 use crate::core::autograd::Node;
@@ -30,8 +30,8 @@ use std::sync::Arc;
 // the handle. When a node that owns its object dies, the release hook (installed at init)
 // drops the reference under the GIL, and the object is freed. The object is a GC type: its
 // traverse visits `metadata`, so cycles through the dict and Python objects are collectable
-// (a cycle through the Rust graph — `grad_fn.metadata["t"] = t` — is not yet: session 2,
-// issue 12, "GC-visible graphs").
+// and so are cycles through the Rust graph (`grad_fn.metadata["t"] = t`, hooks capturing their
+// tensor): bindings Note [Graphs and the cyclic GC] (autograd_hooks.rs).
 
 /// `_C._FunctionBase` instance: a node's Python object.
 #[repr(C)]
@@ -81,6 +81,26 @@ pub fn wrap_node(node: &Arc<Node>) -> PyResult<ObjectPtr> {
         (*p).metadata = null_mut();
         node.set_pyobj(obj.as_ptr() as usize);
         Ok(obj)
+    }
+}
+
+/// The preserved Python object `node` owns, if any (borrowed: the node holds it).
+pub(crate) fn preserved_object(node: &Node) -> Option<*mut ffi::PyObject> {
+    let slot = node.pyobj();
+    (slot & OWNED != 0).then_some((slot & !OWNED) as *mut ffi::PyObject)
+}
+
+/// Drop the node's preserved object, if any (a GC `tp_clear` of the only holder of the node).
+pub(crate) fn release_preserved(node: &Node) {
+    assert_gil_held();
+    let slot = node.pyobj();
+    if slot & OWNED != 0 {
+        node.set_pyobj(0);
+        let obj = (slot & !OWNED) as *mut ffi::PyObject;
+        // SAFETY: the node owned this reference; the slot no longer names the object, so
+        // nothing can hand it out again. The object's `node` is None (preserved), so its
+        // deallocator will not touch the node.
+        unsafe { ffi::Py_DECREF(obj) };
     }
 }
 
@@ -158,6 +178,12 @@ unsafe extern "C" fn node_traverse(
                 return r;
             }
         }
+        // Note [Graphs and the cyclic GC]: a node this object alone holds.
+        if let Some(node) = (*(slf as *mut PyNode)).node.as_ref() {
+            if Arc::strong_count(node) == 1 {
+                return super::autograd_hooks::traverse_node(node, visit, arg);
+            }
+        }
     }
     0
 }
@@ -168,6 +194,11 @@ unsafe extern "C" fn node_clear(slf: *mut ffi::PyObject) -> c_int {
         let md = std::mem::replace(&mut (*(slf as *mut PyNode)).metadata, null_mut());
         if !md.is_null() {
             ffi::Py_DECREF(md);
+        }
+        if let Some(node) = (*(slf as *mut PyNode)).node.clone() {
+            if Arc::strong_count(&node) == 2 {
+                super::autograd_hooks::clear_node(&node);
+            }
         }
     }
     0
@@ -313,11 +344,45 @@ unsafe fn saved_attribute(slf: *mut ffi::PyObject, field: &str) -> PyResult<*mut
     )))
 }
 
-static mut NODE_METHODS: [ffi::PyMethodDef; 2] = [
+unsafe extern "C" fn node_register_hook(
+    slf: *mut ffi::PyObject,
+    f: *mut ffi::PyObject,
+) -> *mut ffi::PyObject {
+    crate::handle_errors!({
+        // SAFETY: method of our type; `f` a live borrowed argument.
+        let node = unsafe { node_of(slf) }.clone();
+        let f = unsafe { super::object_ptr::Borrowed::from_ptr(f) };
+        Ok(super::autograd_hooks::node_register_hook(&node, f)?.release())
+    })
+}
+
+unsafe extern "C" fn node_register_prehook(
+    slf: *mut ffi::PyObject,
+    f: *mut ffi::PyObject,
+) -> *mut ffi::PyObject {
+    crate::handle_errors!({
+        // SAFETY: method of our type; `f` a live borrowed argument.
+        let node = unsafe { node_of(slf) }.clone();
+        let f = unsafe { super::object_ptr::Borrowed::from_ptr(f) };
+        Ok(super::autograd_hooks::node_register_prehook(&node, f)?.release())
+    })
+}
+
+static mut NODE_METHODS: [ffi::PyMethodDef; 4] = [
     method_noargs(
         c"name",
         node_name,
         c"name()\n--\n\nThe node's class name (torch: `MulBackward0`).",
+    ),
+    method_o(
+        c"register_hook",
+        node_register_hook,
+        c"register_hook(fn)\n--\n\nRegisters fn(grad_inputs, grad_outputs) -> tuple or None, run after the node computes its gradients; returns a handle with remove().",
+    ),
+    method_o(
+        c"register_prehook",
+        node_register_prehook,
+        c"register_prehook(fn)\n--\n\nRegisters fn(grad_outputs) -> tuple or None, run before the node; returns a handle with remove().",
     ),
     METHODS_END,
 ];

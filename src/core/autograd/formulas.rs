@@ -24,6 +24,10 @@ pub enum NodeKind {
     AccumulateGrad {
         variable: Tensor,
     },
+    // ---- hand-written, not generated (hooks helper, issue 12 session 2) ----------------------
+    /// A custom `autograd.Function`'s node: calls the bindings' opaque context (hooks.rs).
+    PyFunction(Box<super::hooks::PyFunctionNode>),
+    // ---- end of the hand-written kinds -------------------------------------------------------
     Add {
         alpha: Scalar,
     },
@@ -408,6 +412,7 @@ impl NodeKind {
         use NodeKind::*;
         match self {
             AccumulateGrad { .. } => "AccumulateGrad",
+            PyFunction(f) => f.name,
             Add { .. } => "AddBackward0",
             Sub { .. } => "SubBackward0",
             Mul { .. } => "MulBackward0",
@@ -473,6 +478,14 @@ impl NodeKind {
             ScatterAdd { .. } => "ScatterAddBackward0",
             IndexAdd { .. } => "IndexAddBackward0",
             Released => "Released",
+        }
+    }
+
+    /// The opaque callback this node calls (a custom Function's context), if any.
+    pub fn callback(&self) -> Option<&super::hooks::Callback> {
+        match self {
+            NodeKind::PyFunction(f) => Some(f.ctx.as_ref()),
+            _ => None,
         }
     }
 
@@ -550,6 +563,9 @@ impl NodeKind {
     /// Take out everything the formula saved (after backward without `retain_graph`); what
     /// is returned is dropped by the caller outside the lock.
     pub fn release(&mut self) -> Vec<SavedTensor> {
+        if let NodeKind::PyFunction(f) = self {
+            return f.release();
+        }
         let mut out = Vec::new();
         let mut take = |s: &mut SavedTensor| {
             if !matches!(s, SavedTensor::None) {
@@ -678,7 +694,7 @@ impl NodeKind {
         }
         let g = need(&grads[0])?;
         Ok(match self {
-            AccumulateGrad { .. } | Released => {
+            AccumulateGrad { .. } | PyFunction(_) | Released => {
                 return Err(Error::runtime("internal error: applying a sink node"))
             }
             Add { alpha } => vec![

@@ -36,6 +36,7 @@
 
 pub mod engine;
 pub mod formulas;
+pub mod hooks;
 pub mod meta;
 pub mod node;
 pub mod variable_type;

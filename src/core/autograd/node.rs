@@ -5,6 +5,7 @@
 //! check the version counter when unpacked and are released after backward.
 
 use super::formulas::NodeKind;
+use super::hooks::{Callback, NodeHooks};
 use crate::core::dtype::DType;
 use crate::core::error::{Error, Result};
 use crate::core::tensor::{release_deep, Tensor, WeakTensor};
@@ -40,15 +41,20 @@ pub struct Node {
     name: &'static str,
     /// The formula and what it saved; locked while the engine applies it.
     kind: Mutex<NodeKind>,
-    /// Tensors made by this node that `retain_grad()` (output number, tensor), if any.
-    retains: Mutex<Option<Box<Retained>>>,
+    /// Tensors made by this node that `retain_grad()`, and the node's hooks, if any.
+    extras: Mutex<Option<Box<Extras>>>,
     /// The opaque Python object of this node (`grad_fn`), as the tensor's slot (core Note
     /// [PyObject slot]): set and read by the bindings only.
     pyobj: AtomicUsize,
 }
 
-/// The outputs of a node that retain their gradient: (output number, tensor).
-type Retained = Vec<(u32, WeakTensor)>;
+/// What few nodes have: the outputs that retain their gradient (output number, tensor), and
+/// hooks (hooks.rs).
+#[derive(Default)]
+struct Extras {
+    retains: Vec<(u32, WeakTensor)>,
+    hooks: NodeHooks,
+}
 
 /// The hook the bindings install to release a node's Python object when the node dies.
 static NODE_PYOBJ_RELEASE: std::sync::OnceLock<fn(usize)> = std::sync::OnceLock::new();
@@ -74,7 +80,7 @@ impl Node {
             input_meta,
             name: kind.name(),
             kind: Mutex::new(kind),
-            retains: Mutex::new(None),
+            extras: Mutex::new(None),
             pyobj: AtomicUsize::new(0),
         })
     }
@@ -92,7 +98,7 @@ impl Node {
             input_meta: Box::new([meta]),
             name: "AccumulateGrad",
             kind: Mutex::new(NodeKind::AccumulateGrad { variable: leaf }),
-            retains: Mutex::new(None),
+            extras: Mutex::new(None),
             pyobj: AtomicUsize::new(0),
         })
     }
@@ -119,21 +125,78 @@ impl Node {
         self.seq_nr == u64::MAX
     }
 
+    fn lock_extras(&self) -> std::sync::MutexGuard<'_, Option<Box<Extras>>> {
+        self.extras.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
     /// Remember that output `output_nr` (the tensor `t`) retains its gradient.
     pub(crate) fn add_retained(&self, output_nr: u32, t: &Tensor) {
-        let mut r = self.retains.lock().unwrap_or_else(|e| e.into_inner());
-        r.get_or_insert_with(Default::default)
+        self.lock_extras()
+            .get_or_insert_with(Default::default)
+            .retains
             .push((output_nr, t.downgrade()));
     }
 
     /// The live tensors made by this node that retain their gradient.
     pub(crate) fn retained(&self) -> Vec<(u32, Tensor)> {
-        let r = self.retains.lock().unwrap_or_else(|e| e.into_inner());
-        r.as_ref().map_or(Vec::new(), |v| {
-            v.iter()
+        self.lock_extras().as_ref().map_or(Vec::new(), |x| {
+            x.retains
+                .iter()
                 .filter_map(|(k, w)| w.upgrade().map(|t| (*k, t)))
                 .collect()
         })
+    }
+
+    /// Read or change the node's hooks (the lock is held during `f`: `f` must not call back
+    /// into Python or the engine).
+    pub fn with_hooks<R>(&self, f: impl FnOnce(&mut NodeHooks) -> R) -> R {
+        let mut x = self.lock_extras();
+        f(&mut x.get_or_insert_with(Default::default).hooks)
+    }
+
+    /// True when the node has any hook (a lock-free answer is not needed: few nodes have
+    /// extras, and the engine asks once per node).
+    pub fn has_hooks(&self) -> bool {
+        self.lock_extras().as_ref().is_some_and(|x| {
+            let h = &x.hooks;
+            !h.tensor_pre.is_empty() || h.pre.is_some() || h.post.is_some()
+        })
+    }
+
+    /// Drop the node's hooks (after a backward that did not retain the graph: the graph is
+    /// consumed, and the hooks' Python objects must not outlive it; also the GC's `tp_clear`).
+    pub fn clear_hooks(&self) {
+        let taken = self.lock_extras().as_mut().map(|x| std::mem::take(&mut x.hooks));
+        drop(taken);
+    }
+
+    /// Visit every callback this node holds (its hooks, a custom Function's context), for the
+    /// bindings' GC traversal. `f` must not call back into Python or the engine.
+    pub fn for_each_callback(&self, mut f: impl FnMut(&Callback) -> i32) -> i32 {
+        {
+            let x = self.lock_extras();
+            if let Some(x) = x.as_ref() {
+                let h = &x.hooks;
+                for c in h
+                    .tensor_pre
+                    .iter()
+                    .map(|(_, c)| c)
+                    .chain(h.pre.iter())
+                    .chain(h.post.iter())
+                {
+                    let r = f(c);
+                    if r != 0 {
+                        return r;
+                    }
+                }
+            }
+        }
+        if let Ok(kind) = self.kind.try_lock() {
+            if let Some(c) = kind.callback() {
+                return f(c);
+            }
+        }
+        0
     }
 
     /// The formula and its saved values, locked.
