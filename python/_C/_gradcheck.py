@@ -52,14 +52,15 @@ def _numerical_jacobian(func, inputs, outputs, positions, eps):
         for k in range(inp.numel()):
             idx = _unravel(k, shape)
             orig = data[idx].item()
-            with _C.no_grad():
-                data[idx] = orig - eps
-                r = _as_tuple(func(*inputs))
-                lo = [r[p].detach().clone() for p in positions]
-                data[idx] = orig + eps
-                r = _as_tuple(func(*inputs))
-                hi = [r[p].detach().clone() for p in positions]
-                data[idx] = orig
+            # `data` has no history, so the writes are not recorded; func runs in the caller's
+            # grad mode (gradgradcheck's func differentiates inside).
+            data[idx] = orig - eps
+            r = _as_tuple(func(*inputs))
+            lo = [r[p].detach().clone() for p in positions]
+            data[idx] = orig + eps
+            r = _as_tuple(func(*inputs))
+            hi = [r[p].detach().clone() for p in positions]
+            data[idx] = orig
             for j, (h, lo_) in enumerate(zip(hi, lo)):
                 cols[j][k] = ((h - lo_) / (2 * eps)).reshape(-1)
         jac.append(cols)

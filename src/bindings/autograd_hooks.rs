@@ -743,18 +743,7 @@ pub(crate) fn clear_autograd_owned(t: &Tensor) {
 /// Drop the Python objects `node` holds (`tp_clear`).
 pub(crate) fn clear_node(node: &Arc<Node>) {
     node.clear_hooks();
-    let released = {
-        let mut kind = node.lock_kind();
-        if kind.callback().is_some() {
-            Some(std::mem::replace(
-                &mut *kind,
-                crate::core::autograd::NodeKind::Released,
-            ))
-        } else {
-            None
-        }
-    };
-    drop(released);
+    drop(node.take_callback_kind());
     super::node_object::release_preserved(node);
 }
 

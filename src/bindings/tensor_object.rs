@@ -758,7 +758,8 @@ unsafe fn clear_graph(slf: *mut ffi::PyObject) {
         if (*p).state != ObjState::Owned || (*p).cdata.autograd_meta().is_none() {
             return;
         }
-        let t = (*p).cdata.clone();
+        // (`cdata` is a `ManuallyDrop`: clone the tensor, not the wrapper, so the clone drops.)
+        let t: Tensor = Tensor::clone(&(*p).cdata);
         super::autograd_hooks::clear_autograd_owned(&t);
     }
 }

@@ -204,6 +204,15 @@ impl Node {
         self.kind.lock().unwrap_or_else(|e| e.into_inner())
     }
 
+    /// Replace a formula that holds a callback (a custom Function's context) by `Released`,
+    /// returning it to be dropped by the caller (the GC's `tp_clear`; never blocks: a node being
+    /// applied is left alone).
+    pub fn take_callback_kind(&self) -> Option<NodeKind> {
+        let mut kind = self.kind.try_lock().ok()?;
+        kind.callback()?;
+        Some(std::mem::replace(&mut *kind, NodeKind::Released))
+    }
+
     /// For `AccumulateGrad`: the leaf.
     pub fn variable(&self) -> Option<Tensor> {
         match &*self.lock_kind() {
@@ -313,6 +322,15 @@ impl SavedTensor {
                 version,
                 output_nr,
             } => match weak.upgrade() {
+                // torch names the node that saved the output, also after an in-place op
+                // rebased the output's history.
+                Some(t) if t.version() != *version => {
+                    return Err(modified_error_named(
+                        &t,
+                        *version,
+                        node.map(|n| (*output_nr, n.name())),
+                    ))
+                }
                 Some(t) => (t, *version),
                 None => {
                     if data.version() != *version {
@@ -339,6 +357,21 @@ impl SavedTensor {
 
 /// torch's "modified by an inplace operation" message.
 fn modified_error(t: &Tensor, saved_version: u32) -> Error {
+    modified_error_named(t, saved_version, None)
+}
+
+/// The node's short name for the message (`SigmoidBackward0` → `Sigmoid`, `ExpFBackward` →
+/// `ExpF`).
+fn short_name(name: &str) -> &str {
+    name.strip_suffix("Backward0")
+        .or_else(|| name.strip_suffix("Backward1"))
+        .or_else(|| name.strip_suffix("Backward"))
+        .unwrap_or(name)
+}
+
+/// As `modified_error`, naming `(output_nr, node name)` when given (a saved output), else the
+/// tensor's current history.
+fn modified_error_named(t: &Tensor, saved_version: u32, saver: Option<(u32, &str)>) -> Error {
     let kind = match t.dtype() {
         DType::Float32 => "torch.FloatTensor",
         DType::Float64 => "torch.DoubleTensor",
@@ -348,9 +381,10 @@ fn modified_error(t: &Tensor, saved_version: u32) -> Error {
         _ => "torch.Tensor",
     };
     let sizes: Vec<String> = t.sizes().iter().map(|s| s.to_string()).collect();
-    let which = match t.grad_fn_short_name() {
-        Some(name) => format!(", which is output {} of {}", t.output_nr(), name),
-        None => String::new(),
+    let which = match (saver, t.grad_fn_short_name()) {
+        (Some((nr, name)), _) => format!(", which is output {nr} of {}", short_name(name)),
+        (None, Some(name)) => format!(", which is output {} of {}", t.output_nr(), name),
+        (None, None) => String::new(),
     };
     Error::runtime(format!(
         "one of the variables needed for gradient computation has been modified by an inplace operation: [{kind} [{}]]{which}, is at version {}; expected version {saved_version} instead. Hint: enable anomaly detection to find the operation that failed to compute its gradient, with torch.autograd.set_detect_anomaly(True, check_nan=False).",
