@@ -183,7 +183,9 @@ fn cb_tensor_pre(obj: *mut c_void, grad: Tensor) -> Result<Tensor> {
         for i in 0..n {
             // SAFETY: borrowed item of our list, which keeps it alive while we use it.
             let f = unsafe { ffi::PyList_GET_ITEM(hooks.as_ptr(), i) };
+            // SAFETY: GIL held; `f` is kept alive by `hooks`.
             let r = unsafe { call(f, &tuple(vec![wrap(grad.clone())?])?)? };
+            // SAFETY: reading the None singleton.
             if r.as_ptr() == unsafe { ffi::Py_None() } {
                 continue;
             }
@@ -220,10 +222,12 @@ fn cb_post_accumulate(obj: *mut c_void, leaf: &Tensor) -> Result<()> {
     let run = || -> PyResult<()> {
         // SAFETY: as in `cb_tensor_pre`.
         let hooks = unsafe { hook_list(dict)? };
+        // SAFETY: `hooks` is a list we own.
         let n = unsafe { ffi::PyList_GET_SIZE(hooks.as_ptr()) };
         for i in 0..n {
             // SAFETY: borrowed item of our list.
             let f = unsafe { ffi::PyList_GET_ITEM(hooks.as_ptr(), i) };
+            // SAFETY: GIL held; `f` is kept alive by `hooks`.
             unsafe { call(f, &tuple(vec![wrap(leaf.clone())?])?)? };
         }
         Ok(())
@@ -289,10 +293,12 @@ fn cb_node_pre(obj: *mut c_void, _node: &Arc<Node>, grads: Grads) -> Result<Grad
         let mut grads = grads;
         // SAFETY: as in `cb_tensor_pre`.
         let hooks = unsafe { hook_list(dict)? };
+        // SAFETY: `hooks` is a list we own.
         let n = unsafe { ffi::PyList_GET_SIZE(hooks.as_ptr()) };
         for i in 0..n {
             // SAFETY: borrowed item of our list.
             let f = unsafe { ffi::PyList_GET_ITEM(hooks.as_ptr(), i) };
+            // SAFETY: GIL held; `f` is kept alive by `hooks`.
             let r = unsafe { call(f, &tuple(vec![grads_tuple(&grads)?])?)? };
             grads = hook_result(f, r, grads, false)?;
         }
@@ -314,11 +320,13 @@ fn cb_node_post(
         let go = grads_tuple(grad_outputs)?;
         // SAFETY: as in `cb_tensor_pre`.
         let hooks = unsafe { hook_list(dict)? };
+        // SAFETY: `hooks` is a list we own.
         let n = unsafe { ffi::PyList_GET_SIZE(hooks.as_ptr()) };
         for i in 0..n {
             // SAFETY: borrowed item of our list.
             let f = unsafe { ffi::PyList_GET_ITEM(hooks.as_ptr(), i) };
             let args = tuple(vec![grads_tuple(&gi)?, go.clone()])?;
+            // SAFETY: GIL held; `f` is kept alive by `hooks`.
             let r = unsafe { call(f, &args)? };
             gi = hook_result(f, r, gi, true)?;
         }
@@ -429,10 +437,15 @@ fn hooks_module() -> PyResult<ObjectPtr> {
     unsafe { ObjectPtr::steal_or_err(ffi::PyImport_ImportModule(c"_C._hooks".as_ptr())) }
 }
 
-fn call_attr(module: &ObjectPtr, name: &std::ffi::CStr, args: Vec<ObjectPtr>) -> PyResult<ObjectPtr> {
+fn call_attr(
+    module: &ObjectPtr,
+    name: &std::ffi::CStr,
+    args: Vec<ObjectPtr>,
+) -> PyResult<ObjectPtr> {
     // SAFETY: GIL held; live objects.
     unsafe {
-        let f = ObjectPtr::steal_or_err(ffi::PyObject_GetAttrString(module.as_ptr(), name.as_ptr()))?;
+        let f =
+            ObjectPtr::steal_or_err(ffi::PyObject_GetAttrString(module.as_ptr(), name.as_ptr()))?;
         call(f.as_ptr(), &tuple(args)?)
     }
 }
@@ -456,7 +469,8 @@ fn register(
     let handle = call_attr(&m, c"RemovableHandle", vec![dict.clone()])?;
     // SAFETY: GIL held; live objects; `dict[handle.id] = f`.
     unsafe {
-        let id = ObjectPtr::steal_or_err(ffi::PyObject_GetAttrString(handle.as_ptr(), c"id".as_ptr()))?;
+        let id =
+            ObjectPtr::steal_or_err(ffi::PyObject_GetAttrString(handle.as_ptr(), c"id".as_ptr()))?;
         if ffi::PyObject_SetItem(dict.as_ptr(), id.as_ptr(), f.as_ptr()) < 0 {
             return Err(BindError::Python);
         }
@@ -499,7 +513,11 @@ unsafe extern "C" fn tensor_register_hook(
             }
             None => {
                 let existing = t.with_leaf_hooks(|h| h.tensor_pre.clone());
-                register(existing, |c| t.with_leaf_hooks(|h| h.tensor_pre = Some(c)), f)?
+                register(
+                    existing,
+                    |c| t.with_leaf_hooks(|h| h.tensor_pre = Some(c)),
+                    f,
+                )?
             }
         };
         Ok(h.release())
@@ -556,7 +574,9 @@ fn tensors_of(o: Borrowed<'_>, what: &str) -> PyResult<Vec<Tensor>> {
     // SAFETY: GIL held; `o` live; a tuple is checked before its items are read.
     unsafe {
         if ffi::PyTuple_Check(o.as_ptr()) == 0 {
-            return Err(type_error(format!("_function_record(): {what} must be a tuple")));
+            return Err(type_error(format!(
+                "_function_record(): {what} must be a tuple"
+            )));
         }
         let n = ffi::PyTuple_GET_SIZE(o.as_ptr());
         let mut v = Vec::with_capacity(n as usize);
@@ -689,7 +709,11 @@ unsafe extern "C" fn is_anomaly_check_nan_enabled(
 ///
 /// # Safety
 /// Called from a `tp_traverse` with the GIL held.
-pub(crate) unsafe fn traverse_autograd(t: &Tensor, visit: ffi::visitproc, arg: *mut c_void) -> c_int {
+pub(crate) unsafe fn traverse_autograd(
+    t: &Tensor,
+    visit: ffi::visitproc,
+    arg: *mut c_void,
+) -> c_int {
     let (pre, post) = t.leaf_hooks();
     for c in pre.iter().chain(post.iter()) {
         // SAFETY: the callback's pointer is a live object it owns a reference to.
@@ -712,7 +736,11 @@ pub(crate) unsafe fn traverse_autograd(t: &Tensor, visit: ffi::visitproc, arg: *
 ///
 /// # Safety
 /// GIL held; the node is exclusively owned by the object being traversed.
-pub(crate) unsafe fn traverse_node(node: &Arc<Node>, visit: ffi::visitproc, arg: *mut c_void) -> c_int {
+pub(crate) unsafe fn traverse_node(
+    node: &Arc<Node>,
+    visit: ffi::visitproc,
+    arg: *mut c_void,
+) -> c_int {
     // SAFETY: each callback's pointer is a live object it owns a reference to.
     let r = node.for_each_callback(|c| unsafe { visit(c.as_ptr() as *mut ffi::PyObject, arg) });
     if r != 0 {

@@ -114,7 +114,8 @@ pub fn restore(e: BindError) {
     match e {
         // Note [Errors from callbacks] (autograd_hooks.rs): the Python exception itself.
         BindError::Core(err)
-            if err.kind == ErrorKind::External && super::autograd_hooks::restore_stashed_error() => {}
+            if err.kind == ErrorKind::External
+                && super::autograd_hooks::restore_stashed_error() => {}
         BindError::Core(err) => set_error(exception_type(err.kind), &err.message),
         BindError::Python => {
             // SAFETY: reading the error indicator needs only the GIL, which every caller holds.

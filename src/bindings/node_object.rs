@@ -9,7 +9,9 @@ use super::convert::{py_int, py_str, scalar_to_py};
 use super::errors::PyResult;
 use super::gil::assert_gil_held;
 use super::object_ptr::{none, ObjectPtr};
-use super::static_type::{getter, method_noargs, method_o, StaticType, TypeSpec, GETSET_END, METHODS_END};
+use super::static_type::{
+    getter, method_noargs, method_o, StaticType, TypeSpec, GETSET_END, METHODS_END,
+};
 use super::tensor_object::wrap;
 use crate::core::autograd::node::set_node_pyobj_release_hook;
 use crate::core::autograd::Node;
@@ -351,6 +353,7 @@ unsafe extern "C" fn node_register_hook(
     crate::handle_errors!({
         // SAFETY: method of our type; `f` a live borrowed argument.
         let node = unsafe { node_of(slf) }.clone();
+        // SAFETY: a live borrowed argument of this call.
         let f = unsafe { super::object_ptr::Borrowed::from_ptr(f) };
         Ok(super::autograd_hooks::node_register_hook(&node, f)?.release())
     })
@@ -363,6 +366,7 @@ unsafe extern "C" fn node_register_prehook(
     crate::handle_errors!({
         // SAFETY: method of our type; `f` a live borrowed argument.
         let node = unsafe { node_of(slf) }.clone();
+        // SAFETY: a live borrowed argument of this call.
         let f = unsafe { super::object_ptr::Borrowed::from_ptr(f) };
         Ok(super::autograd_hooks::node_register_prehook(&node, f)?.release())
     })

@@ -735,7 +735,11 @@ pub(crate) unsafe extern "C" fn tensor_traverse(
 ///
 /// # Safety
 /// `tp_traverse` of a live instance that `held_by_rust` said Rust does not hold; GIL held.
-unsafe fn traverse_graph(slf: *mut ffi::PyObject, visit: ffi::visitproc, arg: *mut c_void) -> c_int {
+unsafe fn traverse_graph(
+    slf: *mut ffi::PyObject,
+    visit: ffi::visitproc,
+    arg: *mut c_void,
+) -> c_int {
     // SAFETY: contract; an `Owned` object's `cdata` is a valid handle.
     unsafe {
         let p = slf as *mut PyTensor;

@@ -408,7 +408,9 @@ impl GraphTask {
                 if let Some(post) = post {
                     outputs = post.node_post(&node, outputs, &buffer)?;
                 }
-                if super::hooks::is_anomaly_enabled() && super::hooks::is_anomaly_check_nan_enabled() {
+                if super::hooks::is_anomaly_enabled()
+                    && super::hooks::is_anomaly_check_nan_enabled()
+                {
                     check_nan(&node, &outputs)?;
                 }
                 drop(buffer);

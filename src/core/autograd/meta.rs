@@ -216,10 +216,9 @@ impl Tensor {
             return (None, None);
         }
         self.with_meta(|m| {
-            m.and_then(|m| m.hooks.as_ref())
-                .map_or((None, None), |h| {
-                    (h.tensor_pre.clone(), h.post_accumulate.clone())
-                })
+            m.and_then(|m| m.hooks.as_ref()).map_or((None, None), |h| {
+                (h.tensor_pre.clone(), h.post_accumulate.clone())
+            })
         })
     }
 

@@ -166,7 +166,10 @@ impl Node {
     /// Drop the node's hooks (after a backward that did not retain the graph: the graph is
     /// consumed, and the hooks' Python objects must not outlive it; also the GC's `tp_clear`).
     pub fn clear_hooks(&self) {
-        let taken = self.lock_extras().as_mut().map(|x| std::mem::take(&mut x.hooks));
+        let taken = self
+            .lock_extras()
+            .as_mut()
+            .map(|x| std::mem::take(&mut x.hooks));
         drop(taken);
     }
 
