@@ -29,6 +29,13 @@ use std::sync::{Arc, OnceLock};
 /// Gradients as the engine passes them (None: undefined).
 pub type Grads = Vec<Option<Tensor>>;
 
+/// `node_post(obj, node, grad_inputs, grad_outputs)`.
+pub type NodePostFn = fn(*mut c_void, &Arc<Node>, Grads, &[Option<Tensor>]) -> Result<Grads>;
+
+/// `function_backward(obj, node, saved, materialize_grads, grad_outputs)`.
+pub type FunctionBackwardFn =
+    fn(*mut c_void, &Arc<Node>, Vec<Tensor>, bool, &[Option<Tensor>]) -> Result<Grads>;
+
 /// How the core calls each kind of callback (installed once by the bindings).
 pub struct CallbackFns {
     /// A tensor pre-hook: the gradient of one tensor, replaced by what the hooks return.
@@ -38,21 +45,10 @@ pub struct CallbackFns {
     /// A node's pre-hooks: the gradients of its outputs, possibly replaced.
     pub node_pre: fn(obj: *mut c_void, node: &Arc<Node>, grad_outputs: Grads) -> Result<Grads>,
     /// A node's post-hooks: the gradients it computed for its inputs, possibly replaced.
-    pub node_post: fn(
-        obj: *mut c_void,
-        node: &Arc<Node>,
-        grad_inputs: Grads,
-        grad_outputs: &[Option<Tensor>],
-    ) -> Result<Grads>,
+    pub node_post: NodePostFn,
     /// A custom Function's `backward` given its saved tensors (after the version check) and
     /// whether undefined gradients are materialised; one gradient per edge of `node`.
-    pub function_backward: fn(
-        obj: *mut c_void,
-        node: &Arc<Node>,
-        saved: Vec<Tensor>,
-        materialize_grads: bool,
-        grad_outputs: &[Option<Tensor>],
-    ) -> Result<Grads>,
+    pub function_backward: FunctionBackwardFn,
     /// Release the callback's pointer (any thread).
     pub release: fn(obj: *mut c_void),
 }
