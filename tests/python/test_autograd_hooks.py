@@ -712,3 +712,21 @@ def test_leak_function_backward_run():
         return box
 
     _freed(make)
+
+
+def test_hooks_released_by_a_thread_without_the_gil():
+    import time
+
+    t = ones(3)
+    box = _Box()
+    t.register_hook(lambda g, box=box: g)
+    r = weakref.ref(box)
+    del box
+    # A Rust thread holds the tensor, then drops it (and its hook dict) without the GIL: the
+    # release takes the GIL itself.
+    _C._hold_in_thread(t, 0.01)
+    del t
+    deadline = time.monotonic() + 10
+    while r() is not None and time.monotonic() < deadline:
+        time.sleep(0.01)
+    assert r() is None
