@@ -2,13 +2,14 @@
 //! [Opaque callbacks]; PyTorch: python_hook.cpp, python_function.cpp): `Tensor.register_hook`,
 //! `Tensor.register_post_accumulate_grad_hook`, `grad_fn.register_hook` / `register_prehook`,
 //! the recording of custom `autograd.Function`s (`_C._C._function_record`), anomaly mode's
-//! switches, the re-raising of exceptions from Python hooks (Note [Errors from callbacks]) and
-//! the GC's view of the Python objects a graph holds (Note [Graphs and the cyclic GC]).
+//! switches, and the Python side of the callbacks (errors.rs re-raises their exceptions: Note
+//! [Errors from callbacks]; graph_gc.rs shows their objects to the GC).
 //!
 //! Layer 3 (entry points): see src/bindings/mod.rs.
 
 use super::errors::{runtime_error, type_error, BindError, PyResult};
 use super::gil::assert_gil_held;
+use super::hook_dicts::{call, register, tuple};
 use super::object_ptr::{none, py_bool, Borrowed, ObjectPtr};
 use super::static_type::{method_keywords, method_noargs, method_o};
 use super::tensor_object::{unpack, wrap};
@@ -17,58 +18,16 @@ use crate::core::autograd::Node;
 use crate::core::error::{Error, Result};
 use crate::core::Tensor;
 use pyo3_ffi as ffi;
-use std::cell::Cell;
-use std::ffi::{c_int, c_void};
-use std::ptr::{null_mut, NonNull};
+use std::ffi::c_void;
+use std::ptr::NonNull;
 use std::sync::Arc;
-
-// Note [Errors from callbacks]
-// ~~~~~~~~~~~~~~~~~~~~~~~~~~~~
-// A Python hook (or a custom Function's `backward`) that raises must surface as that very
-// exception (`KeyError('boom')` stays a KeyError, with its traceback), yet the error travels back
-// through the core as a core `Error`. The callback fetches the exception into this thread's
-// stash and returns `ErrorKind::External`; `errors::restore` puts the stashed exception back when
-// an `External` error reaches CPython. One slot per thread suffices: the engine stops at the
-// first error, and a newer stash replaces (and releases) an older one that was never raised.
-
-thread_local! {
-    /// (type, value, traceback) of the last exception a callback raised, new references or NULL.
-    static STASH: Cell<[*mut ffi::PyObject; 3]> = const { Cell::new([null_mut(); 3]) };
-}
-
-/// Move the current Python exception into the stash; the core error that stands for it.
-fn stash_python_error() -> Error {
-    // SAFETY: GIL held (callbacks run under it); PyErr_Fetch gives new references (or NULLs).
-    unsafe {
-        let (mut t, mut v, mut tb) = (null_mut(), null_mut(), null_mut());
-        ffi::PyErr_Fetch(&mut t, &mut v, &mut tb);
-        let old = STASH.with(|s| s.replace([t, v, tb]));
-        for p in old {
-            if !p.is_null() {
-                ffi::Py_DECREF(p);
-            }
-        }
-    }
-    Error::external("an exception raised by a Python hook")
-}
-
-/// Raise the stashed exception (errors::restore, for an `External` error); false if none.
-pub(crate) fn restore_stashed_error() -> bool {
-    let [t, v, tb] = STASH.with(|s| s.replace([null_mut(); 3]));
-    if t.is_null() {
-        return false;
-    }
-    // SAFETY: GIL held by every caller of `restore`; PyErr_Restore steals the three references.
-    unsafe { ffi::PyErr_Restore(t, v, tb) };
-    true
-}
 
 /// A `BindError` raised while a callback runs, as a core error (a Python exception set by the
 /// failing call is stashed; a core error passes through).
 fn to_core(e: BindError) -> Error {
     match e {
         BindError::Core(e) => e,
-        BindError::Python => stash_python_error(),
+        BindError::Python => super::errors::stash_python_error(),
     }
 }
 
@@ -121,27 +80,6 @@ fn hook_name(f: *mut ffi::PyObject) -> String {
 unsafe fn hook_list(dict: *mut ffi::PyObject) -> PyResult<ObjectPtr> {
     // SAFETY: contract; `PyDict_Values` returns a new list.
     unsafe { ObjectPtr::steal_or_err(ffi::PyDict_Values(dict)) }
-}
-
-/// Call `f(*args)` (new reference).
-///
-/// # Safety
-/// GIL held; `f` live; `args` a tuple.
-unsafe fn call(f: *mut ffi::PyObject, args: &ObjectPtr) -> PyResult<ObjectPtr> {
-    // SAFETY: contract.
-    unsafe { ObjectPtr::steal_or_err(ffi::PyObject_Call(f, args.as_ptr(), null_mut())) }
-}
-
-/// A tuple of the given objects (stolen).
-fn tuple(items: Vec<ObjectPtr>) -> PyResult<ObjectPtr> {
-    // SAFETY: a fresh tuple under the GIL; each item is stolen by it.
-    unsafe {
-        let t = ObjectPtr::steal_or_err(ffi::PyTuple_New(items.len() as ffi::Py_ssize_t))?;
-        for (i, o) in items.into_iter().enumerate() {
-            ffi::PyTuple_SET_ITEM(t.as_ptr(), i as ffi::Py_ssize_t, o.release());
-        }
-        Ok(t)
-    }
 }
 
 /// Gradients as a tuple of tensors and Nones.
@@ -418,65 +356,7 @@ fn cb_release(obj: *mut c_void) {
     }
 }
 
-/// A callback owning a new reference to `obj`.
-fn callback_of(obj: Borrowed<'_>) -> Arc<Callback> {
-    // SAFETY: GIL held; we take a reference the callback owns (released by `cb_release`).
-    unsafe {
-        ffi::Py_INCREF(obj.as_ptr());
-        Arc::new(Callback::new(
-            NonNull::new(obj.as_ptr() as *mut c_void).expect("a live object"),
-        ))
-    }
-}
-
 // ---- registration ----------------------------------------------------------------------------
-
-/// `_C._hooks` (python/_C/_hooks.py): `RemovableHandle` and the hook-dict factory.
-fn hooks_module() -> PyResult<ObjectPtr> {
-    // SAFETY: GIL held; a new reference to the module.
-    unsafe { ObjectPtr::steal_or_err(ffi::PyImport_ImportModule(c"_C._hooks".as_ptr())) }
-}
-
-fn call_attr(
-    module: &ObjectPtr,
-    name: &std::ffi::CStr,
-    args: Vec<ObjectPtr>,
-) -> PyResult<ObjectPtr> {
-    // SAFETY: GIL held; live objects.
-    unsafe {
-        let f =
-            ObjectPtr::steal_or_err(ffi::PyObject_GetAttrString(module.as_ptr(), name.as_ptr()))?;
-        call(f.as_ptr(), &tuple(args)?)
-    }
-}
-
-/// Find or make the hook dict a callback slot holds, add `f` to it; the handle.
-fn register(
-    existing: Option<Arc<Callback>>,
-    install: impl FnOnce(Arc<Callback>),
-    f: Borrowed<'_>,
-) -> PyResult<ObjectPtr> {
-    let m = hooks_module()?;
-    let dict = match existing {
-        // SAFETY: the callback keeps its dict alive; we take our own reference.
-        Some(c) => unsafe { ObjectPtr::borrow(c.as_ptr() as *mut ffi::PyObject) },
-        None => {
-            let d = call_attr(&m, c"_hooks_dict", Vec::new())?;
-            install(callback_of(d.as_borrowed()));
-            d
-        }
-    };
-    let handle = call_attr(&m, c"RemovableHandle", vec![dict.clone()])?;
-    // SAFETY: GIL held; live objects; `dict[handle.id] = f`.
-    unsafe {
-        let id =
-            ObjectPtr::steal_or_err(ffi::PyObject_GetAttrString(handle.as_ptr(), c"id".as_ptr()))?;
-        if ffi::PyObject_SetItem(dict.as_ptr(), id.as_ptr(), f.as_ptr()) < 0 {
-            return Err(BindError::Python);
-        }
-    }
-    Ok(handle)
-}
 
 const ERR_HOOK_NO_GRAD: &str = "cannot register a hook on a tensor that doesn't require gradient";
 
@@ -553,18 +433,6 @@ unsafe extern "C" fn tensor_register_post_accumulate_grad_hook(
         )?;
         Ok(h.release())
     })
-}
-
-/// `grad_fn.register_hook(fn)`: `fn(grad_inputs, grad_outputs)` after the node runs.
-pub(crate) fn node_register_hook(node: &Arc<Node>, f: Borrowed<'_>) -> PyResult<ObjectPtr> {
-    let existing = node.with_hooks(|h| h.post.clone());
-    register(existing, |c| node.with_hooks(|h| h.post = Some(c)), f)
-}
-
-/// `grad_fn.register_prehook(fn)`: `fn(grad_outputs)` before the node runs.
-pub(crate) fn node_register_prehook(node: &Arc<Node>, f: Borrowed<'_>) -> PyResult<ObjectPtr> {
-    let existing = node.with_hooks(|h| h.pre.clone());
-    register(existing, |c| node.with_hooks(|h| h.pre = Some(c)), f)
 }
 
 // ---- custom Functions ------------------------------------------------------------------------
@@ -683,96 +551,6 @@ unsafe extern "C" fn is_anomaly_check_nan_enabled(
     _: *mut ffi::PyObject,
 ) -> *mut ffi::PyObject {
     py_bool(core_hooks::is_anomaly_check_nan_enabled()).release()
-}
-
-// ---- the cyclic GC ---------------------------------------------------------------------------
-
-// Note [Graphs and the cyclic GC]
-// ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
-// A hook that captures the tensor it is registered on (`y.register_hook(lambda g: g * y)`), a
-// context attribute holding an output (`ctx.out = out`) or `y.grad_fn.metadata["y"] = y` make a
-// cycle through the Rust graph: Python object → core tensor → node → callback (or the node's
-// preserved object) → … → the Python object. torch never frees these (research §2.1). Here a
-// tensor object that Python alone owns (its core tensor is held by nothing else:
-// `held_by_rust` is false) also reports what its core tensor alone owns: a leaf's hook dicts,
-// and — when the tensor is the only holder of its `grad_fn` (strong count one) — that node's
-// hook dicts, its custom Function context and its preserved Python object. Everything reported
-// is exclusively reachable through the object, which is the GC's contract for `tp_traverse`;
-// `tp_clear` drops the same references. A node object Python owns does the same for its node
-// when it is that node's only holder. Graphs that are consumed by a backward without
-// `retain_graph` drop their hooks at once (engine.rs), so shared graphs leak nothing either once
-// backwarded; a graph shared by several live tensors and dropped without backward is freed when
-// the last of them goes.
-
-/// Visit the Python objects `t`'s autograd state exclusively holds (Note [Graphs and the cyclic
-/// GC]). The caller established that Python alone owns `t`.
-///
-/// # Safety
-/// Called from a `tp_traverse` with the GIL held.
-pub(crate) unsafe fn traverse_autograd(
-    t: &Tensor,
-    visit: ffi::visitproc,
-    arg: *mut c_void,
-) -> c_int {
-    let (pre, post) = t.leaf_hooks();
-    for c in pre.iter().chain(post.iter()) {
-        // SAFETY: the callback's pointer is a live object it owns a reference to.
-        let r = unsafe { visit(c.as_ptr() as *mut ffi::PyObject, arg) };
-        if r != 0 {
-            return r;
-        }
-    }
-    if let Some(node) = t.grad_fn() {
-        // Ours (`t`'s meta) plus the clone just made.
-        if Arc::strong_count(&node) == 2 {
-            // SAFETY: as above; the node is exclusively `t`'s.
-            return unsafe { traverse_node(&node, visit, arg) };
-        }
-    }
-    0
-}
-
-/// Visit what `node` holds of Python: hook dicts, a Function's context, its preserved object.
-///
-/// # Safety
-/// GIL held; the node is exclusively owned by the object being traversed.
-pub(crate) unsafe fn traverse_node(
-    node: &Arc<Node>,
-    visit: ffi::visitproc,
-    arg: *mut c_void,
-) -> c_int {
-    // SAFETY: each callback's pointer is a live object it owns a reference to.
-    let r = node.for_each_callback(|c| unsafe { visit(c.as_ptr() as *mut ffi::PyObject, arg) });
-    if r != 0 {
-        return r;
-    }
-    if let Some(obj) = super::node_object::preserved_object(node) {
-        // SAFETY: the node owns one reference to its preserved object.
-        return unsafe { visit(obj, arg) };
-    }
-    0
-}
-
-/// Drop what `traverse_autograd` visits (`tp_clear`). `t` is a clone of the object's handle
-/// (so the node is exclusively the tensor's when its strong count is two: `t`'s meta and the
-/// clone `grad_fn` returns).
-pub(crate) fn clear_autograd_owned(t: &Tensor) {
-    if t.autograd_meta().is_some() {
-        let taken = t.with_leaf_hooks(std::mem::take);
-        drop(taken);
-    }
-    if let Some(node) = t.grad_fn() {
-        if Arc::strong_count(&node) == 2 {
-            clear_node(&node);
-        }
-    }
-}
-
-/// Drop the Python objects `node` holds (`tp_clear`).
-pub(crate) fn clear_node(node: &Arc<Node>) {
-    node.clear_hooks();
-    drop(node.take_callback_kind());
-    super::node_object::release_preserved(node);
 }
 
 // ---- tables ----------------------------------------------------------------------------------

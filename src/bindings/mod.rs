@@ -20,6 +20,8 @@ pub mod convert;
 pub mod dtype_object;
 pub mod external;
 pub mod generator_object;
+pub mod graph_gc;
+pub mod hook_dicts;
 pub mod node_object;
 pub mod structseq;
 pub mod tensor_object;

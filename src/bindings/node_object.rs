@@ -33,7 +33,7 @@ use std::sync::Arc;
 // drops the reference under the GIL, and the object is freed. The object is a GC type: its
 // traverse visits `metadata`, so cycles through the dict and Python objects are collectable
 // and so are cycles through the Rust graph (`grad_fn.metadata["t"] = t`, hooks capturing their
-// tensor): bindings Note [Graphs and the cyclic GC] (autograd_hooks.rs).
+// tensor): bindings Note [Graphs and the cyclic GC] (graph_gc.rs).
 
 /// `_C._FunctionBase` instance: a node's Python object.
 #[repr(C)]
@@ -52,7 +52,8 @@ pub fn node_type() -> *mut ffi::PyTypeObject {
     NODE_TYPE.as_ptr()
 }
 
-const OWNED: usize = 1;
+/// Bit 0 of a node's slot: the node owns its (preserved) object (graph_gc.rs reads it too).
+const OWNED: usize = super::graph_gc::OWNED;
 
 /// The Python object of `node` (new reference): the existing one if any (Note [Node objects]).
 pub fn wrap_node(node: &Arc<Node>) -> PyResult<ObjectPtr> {
@@ -83,26 +84,6 @@ pub fn wrap_node(node: &Arc<Node>) -> PyResult<ObjectPtr> {
         (*p).metadata = null_mut();
         node.set_pyobj(obj.as_ptr() as usize);
         Ok(obj)
-    }
-}
-
-/// The preserved Python object `node` owns, if any (borrowed: the node holds it).
-pub(crate) fn preserved_object(node: &Node) -> Option<*mut ffi::PyObject> {
-    let slot = node.pyobj();
-    (slot & OWNED != 0).then_some((slot & !OWNED) as *mut ffi::PyObject)
-}
-
-/// Drop the node's preserved object, if any (a GC `tp_clear` of the only holder of the node).
-pub(crate) fn release_preserved(node: &Node) {
-    assert_gil_held();
-    let slot = node.pyobj();
-    if slot & OWNED != 0 {
-        node.set_pyobj(0);
-        let obj = (slot & !OWNED) as *mut ffi::PyObject;
-        // SAFETY: the node owned this reference; the slot no longer names the object, so
-        // nothing can hand it out again. The object's `node` is None (preserved), so its
-        // deallocator will not touch the node.
-        unsafe { ffi::Py_DECREF(obj) };
     }
 }
 
@@ -183,7 +164,7 @@ unsafe extern "C" fn node_traverse(
         // Note [Graphs and the cyclic GC]: a node this object alone holds.
         if let Some(node) = (*(slf as *mut PyNode)).node.as_ref() {
             if Arc::strong_count(node) == 1 {
-                return super::autograd_hooks::traverse_node(node, visit, arg);
+                return super::graph_gc::traverse_node(node, visit, arg);
             }
         }
     }
@@ -199,7 +180,7 @@ unsafe extern "C" fn node_clear(slf: *mut ffi::PyObject) -> c_int {
         }
         if let Some(node) = (*(slf as *mut PyNode)).node.clone() {
             if Arc::strong_count(&node) == 2 {
-                super::autograd_hooks::clear_node(&node);
+                super::graph_gc::clear_node(&node);
             }
         }
     }
@@ -355,7 +336,7 @@ unsafe extern "C" fn node_register_hook(
         let node = unsafe { node_of(slf) }.clone();
         // SAFETY: a live borrowed argument of this call.
         let f = unsafe { super::object_ptr::Borrowed::from_ptr(f) };
-        Ok(super::autograd_hooks::node_register_hook(&node, f)?.release())
+        Ok(super::hook_dicts::node_register_hook(&node, f)?.release())
     })
 }
 
@@ -368,7 +349,7 @@ unsafe extern "C" fn node_register_prehook(
         let node = unsafe { node_of(slf) }.clone();
         // SAFETY: a live borrowed argument of this call.
         let f = unsafe { super::object_ptr::Borrowed::from_ptr(f) };
-        Ok(super::autograd_hooks::node_register_prehook(&node, f)?.release())
+        Ok(super::hook_dicts::node_register_prehook(&node, f)?.release())
     })
 }
 

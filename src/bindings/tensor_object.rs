@@ -730,7 +730,7 @@ pub(crate) unsafe extern "C" fn tensor_traverse(
     }
 }
 
-/// Note [Graphs and the cyclic GC] (autograd_hooks.rs): what the core tensor of an object Python
+/// Note [Graphs and the cyclic GC] (graph_gc.rs): what the core tensor of an object Python
 /// alone owns holds of Python through its autograd state.
 ///
 /// # Safety
@@ -746,7 +746,7 @@ unsafe fn traverse_graph(
         if (*p).state != ObjState::Owned || (*p).cdata.autograd_meta().is_none() {
             return 0;
         }
-        super::autograd_hooks::traverse_autograd(&(*p).cdata, visit, arg)
+        super::graph_gc::traverse_autograd(&(*p).cdata, visit, arg)
     }
 }
 
@@ -764,7 +764,7 @@ unsafe fn clear_graph(slf: *mut ffi::PyObject) {
         }
         // (`cdata` is a `ManuallyDrop`: clone the tensor, not the wrapper, so the clone drops.)
         let t: Tensor = Tensor::clone(&(*p).cdata);
-        super::autograd_hooks::clear_autograd_owned(&t);
+        super::graph_gc::clear_autograd_owned(&t);
     }
 }
 
