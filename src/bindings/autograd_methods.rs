@@ -639,6 +639,9 @@ pub fn tensor_methods() -> Vec<ffi::PyMethodDef> {
         method_noargs(c"detach_", tensor_detach_, c"detach_()\n--\n\nDetaches this tensor from its graph in place: it becomes a leaf that does not require grad."),
         method_noargs(c"retain_grad", tensor_retain_grad, c"retain_grad()\n--\n\nMakes backward fill .grad of this non-leaf tensor."),
     ]
+    .into_iter()
+    .chain(super::autograd_hooks::tensor_methods())
+    .collect()
 }
 
 /// The autograd attributes of `_C.Tensor` (no sentinel).
@@ -991,6 +994,9 @@ pub fn functions() -> Vec<ffi::PyMethodDef> {
         method_keywords(c"_autograd_backward", autograd_backward, 0, c"_autograd_backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False, grad_variables=None, inputs=None)\n--\n\ntorch.autograd.backward (exported as _C.autograd.backward)."),
         method_keywords(c"_autograd_grad", autograd_grad, 0, c"_autograd_grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=False, only_inputs=True, allow_unused=None, is_grads_batched=False, materialize_grads=False)\n--\n\ntorch.autograd.grad (exported as _C.autograd.grad)."),
     ]
+    .into_iter()
+    .chain(super::autograd_hooks::functions())
+    .collect()
 }
 
 /// Ready the grad-mode types and add them to `module`.
@@ -998,6 +1004,7 @@ pub fn functions() -> Vec<ffi::PyMethodDef> {
 /// # Safety
 /// Called once, with the GIL held, at module initialisation.
 pub unsafe fn init(module: *mut ffi::PyObject) -> PyResult<()> {
+    super::autograd_hooks::init();
     let methods = addr_of_mut!(MODE_METHODS) as *mut ffi::PyMethodDef;
     let getset = addr_of_mut!(NO_GETSET) as *mut ffi::PyGetSetDef;
     let size = std::mem::size_of::<PyGradMode>();

@@ -30,9 +30,10 @@ use crate::core::error::{Error, ErrorKind};
 use crate::core::{interrupt, parallel, warnings};
 use pyo3_ffi as ffi;
 use std::any::Any;
-use std::cell::RefCell;
+use std::cell::{Cell, RefCell};
 use std::ffi::{c_int, c_void, CString};
 use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::ptr::null_mut;
 
 /// An error on its way to CPython: a core `Error` still to be raised, or a Python exception that
 /// is already set (PyTorch's `python_error`).
@@ -89,6 +90,8 @@ fn exception_type(kind: ErrorKind) -> *mut ffi::PyObject {
             ErrorKind::Runtime => ffi::PyExc_RuntimeError,
             ErrorKind::NotImplemented => ffi::PyExc_NotImplementedError,
             ErrorKind::OutOfMemory => ffi::PyExc_MemoryError,
+            // Raised from the stash when there is one (`restore`); else a RuntimeError.
+            ErrorKind::External => ffi::PyExc_RuntimeError,
         }
     }
 }
@@ -110,6 +113,8 @@ pub(crate) fn set_error(exc: *mut ffi::PyObject, message: &str) {
 /// Raise `e` in Python (sets the error indicator).
 pub fn restore(e: BindError) {
     match e {
+        // Note [Errors from callbacks]: the Python exception itself.
+        BindError::Core(err) if err.kind == ErrorKind::External && restore_stashed_error() => {}
         BindError::Core(err) => set_error(exception_type(err.kind), &err.message),
         BindError::Python => {
             // SAFETY: reading the error indicator needs only the GIL, which every caller holds.
@@ -409,4 +414,45 @@ macro_rules! handle_errors {
     ($body:block) => {
         $crate::bindings::errors::trampoline(|| $body)
     };
+}
+
+// Note [Errors from callbacks]
+// ~~~~~~~~~~~~~~~~~~~~~~~~~~~~
+// A Python hook (or a custom Function's `backward`) that raises must surface as that very
+// exception (`KeyError('boom')` stays a KeyError, with its traceback), yet the error travels back
+// through the core as a core `Error`. The callback fetches the exception into this thread's
+// stash and returns `ErrorKind::External`; `errors::restore` puts the stashed exception back when
+// an `External` error reaches CPython. One slot per thread suffices: the engine stops at the
+// first error, and a newer stash replaces (and releases) an older one that was never raised.
+
+thread_local! {
+    /// (type, value, traceback) of the last exception a callback raised, new references or NULL.
+    static STASH: Cell<[*mut ffi::PyObject; 3]> = const { Cell::new([null_mut(); 3]) };
+}
+
+/// Move the current Python exception into the stash; the core error that stands for it.
+pub(crate) fn stash_python_error() -> Error {
+    // SAFETY: GIL held (callbacks run under it); PyErr_Fetch gives new references (or NULLs).
+    unsafe {
+        let (mut t, mut v, mut tb) = (null_mut(), null_mut(), null_mut());
+        ffi::PyErr_Fetch(&mut t, &mut v, &mut tb);
+        let old = STASH.with(|s| s.replace([t, v, tb]));
+        for p in old {
+            if !p.is_null() {
+                ffi::Py_DECREF(p);
+            }
+        }
+    }
+    Error::external("an exception raised by a Python hook")
+}
+
+/// Raise the stashed exception (errors::restore, for an `External` error); false if none.
+pub(crate) fn restore_stashed_error() -> bool {
+    let [t, v, tb] = STASH.with(|s| s.replace([null_mut(); 3]));
+    if t.is_null() {
+        return false;
+    }
+    // SAFETY: GIL held by every caller of `restore`; PyErr_Restore steals the three references.
+    unsafe { ffi::PyErr_Restore(t, v, tb) };
+    true
 }

@@ -20,6 +20,8 @@ pub mod convert;
 pub mod dtype_object;
 pub mod external;
 pub mod generator_object;
+pub mod graph_gc;
+pub mod hook_dicts;
 pub mod node_object;
 pub mod structseq;
 pub mod tensor_object;
@@ -35,6 +37,7 @@ pub mod override_protocol;
 pub mod write_out;
 
 // Layer 3 — entry points: the functions, methods and slots CPython calls.
+pub mod autograd_hooks;
 pub mod autograd_methods;
 pub mod c_api;
 pub mod c_view;

@@ -9,7 +9,9 @@ use super::convert::{py_int, py_str, scalar_to_py};
 use super::errors::PyResult;
 use super::gil::assert_gil_held;
 use super::object_ptr::{none, ObjectPtr};
-use super::static_type::{getter, method_noargs, StaticType, TypeSpec, GETSET_END, METHODS_END};
+use super::static_type::{
+    getter, method_noargs, method_o, StaticType, TypeSpec, GETSET_END, METHODS_END,
+};
 use super::tensor_object::wrap;
 use crate::core::autograd::node::set_node_pyobj_release_hook;
 use crate::core::autograd::Node;
@@ -30,8 +32,8 @@ use std::sync::Arc;
 // the handle. When a node that owns its object dies, the release hook (installed at init)
 // drops the reference under the GIL, and the object is freed. The object is a GC type: its
 // traverse visits `metadata`, so cycles through the dict and Python objects are collectable
-// (a cycle through the Rust graph — `grad_fn.metadata["t"] = t` — is not yet: session 2,
-// issue 12, "GC-visible graphs").
+// and so are cycles through the Rust graph (`grad_fn.metadata["t"] = t`, hooks capturing their
+// tensor): bindings Note [Graphs and the cyclic GC] (graph_gc.rs).
 
 /// `_C._FunctionBase` instance: a node's Python object.
 #[repr(C)]
@@ -50,7 +52,8 @@ pub fn node_type() -> *mut ffi::PyTypeObject {
     NODE_TYPE.as_ptr()
 }
 
-const OWNED: usize = 1;
+/// Bit 0 of a node's slot: the node owns its (preserved) object (graph_gc.rs reads it too).
+const OWNED: usize = super::graph_gc::OWNED;
 
 /// The Python object of `node` (new reference): the existing one if any (Note [Node objects]).
 pub fn wrap_node(node: &Arc<Node>) -> PyResult<ObjectPtr> {
@@ -158,6 +161,12 @@ unsafe extern "C" fn node_traverse(
                 return r;
             }
         }
+        // Note [Graphs and the cyclic GC]: a node this object alone holds.
+        if let Some(node) = (*(slf as *mut PyNode)).node.as_ref() {
+            if Arc::strong_count(node) == 1 {
+                return super::graph_gc::traverse_node(node, visit, arg);
+            }
+        }
     }
     0
 }
@@ -168,6 +177,11 @@ unsafe extern "C" fn node_clear(slf: *mut ffi::PyObject) -> c_int {
         let md = std::mem::replace(&mut (*(slf as *mut PyNode)).metadata, null_mut());
         if !md.is_null() {
             ffi::Py_DECREF(md);
+        }
+        if let Some(node) = (*(slf as *mut PyNode)).node.clone() {
+            if Arc::strong_count(&node) == 2 {
+                super::graph_gc::clear_node(&node);
+            }
         }
     }
     0
@@ -320,11 +334,47 @@ unsafe fn saved_attribute(slf: *mut ffi::PyObject, field: &str) -> PyResult<*mut
     )))
 }
 
-static mut NODE_METHODS: [ffi::PyMethodDef; 2] = [
+unsafe extern "C" fn node_register_hook(
+    slf: *mut ffi::PyObject,
+    f: *mut ffi::PyObject,
+) -> *mut ffi::PyObject {
+    crate::handle_errors!({
+        // SAFETY: method of our type; `f` a live borrowed argument.
+        let node = unsafe { node_of(slf) }.clone();
+        // SAFETY: a live borrowed argument of this call.
+        let f = unsafe { super::object_ptr::Borrowed::from_ptr(f) };
+        Ok(super::hook_dicts::node_register_hook(&node, f)?.release())
+    })
+}
+
+unsafe extern "C" fn node_register_prehook(
+    slf: *mut ffi::PyObject,
+    f: *mut ffi::PyObject,
+) -> *mut ffi::PyObject {
+    crate::handle_errors!({
+        // SAFETY: method of our type; `f` a live borrowed argument.
+        let node = unsafe { node_of(slf) }.clone();
+        // SAFETY: a live borrowed argument of this call.
+        let f = unsafe { super::object_ptr::Borrowed::from_ptr(f) };
+        Ok(super::hook_dicts::node_register_prehook(&node, f)?.release())
+    })
+}
+
+static mut NODE_METHODS: [ffi::PyMethodDef; 4] = [
     method_noargs(
         c"name",
         node_name,
         c"name()\n--\n\nThe node's class name (torch: `MulBackward0`).",
+    ),
+    method_o(
+        c"register_hook",
+        node_register_hook,
+        c"register_hook(fn)\n--\n\nRegisters fn(grad_inputs, grad_outputs) -> tuple or None, run after the node computes its gradients; returns a handle with remove().",
+    ),
+    method_o(
+        c"register_prehook",
+        node_register_prehook,
+        c"register_prehook(fn)\n--\n\nRegisters fn(grad_outputs) -> tuple or None, run before the node; returns a handle with remove().",
     ),
     METHODS_END,
 ];

@@ -721,10 +721,51 @@ pub(crate) unsafe extern "C" fn tensor_traverse(
         }
         let dict = (*(slf as *mut PyTensor)).dict;
         if !dict.is_null() {
-            return visit(dict, arg);
+            let r = visit(dict, arg);
+            if r != 0 {
+                return r;
+            }
         }
+        traverse_graph(slf, visit, arg)
     }
-    0
+}
+
+/// Note [Graphs and the cyclic GC] (graph_gc.rs): what the core tensor of an object Python
+/// alone owns holds of Python through its autograd state.
+///
+/// # Safety
+/// `tp_traverse` of a live instance that `held_by_rust` said Rust does not hold; GIL held.
+unsafe fn traverse_graph(
+    slf: *mut ffi::PyObject,
+    visit: ffi::visitproc,
+    arg: *mut c_void,
+) -> c_int {
+    // SAFETY: contract; an `Owned` object's `cdata` is a valid handle.
+    unsafe {
+        let p = slf as *mut PyTensor;
+        if (*p).state != ObjState::Owned || (*p).cdata.autograd_meta().is_none() {
+            return 0;
+        }
+        super::graph_gc::traverse_autograd(&(*p).cdata, visit, arg)
+    }
+}
+
+/// The `tp_clear` counterpart of `traverse_graph`.
+///
+/// # Safety
+/// As `traverse_graph`, from a `tp_clear`.
+unsafe fn clear_graph(slf: *mut ffi::PyObject) {
+    // SAFETY: contract; the handle is cloned so that nothing borrowed from the object is held
+    // while Python code runs (dropping hooks may run `__del__`s).
+    unsafe {
+        let p = slf as *mut PyTensor;
+        if (*p).state != ObjState::Owned || (*p).cdata.autograd_meta().is_none() {
+            return;
+        }
+        // (`cdata` is a `ManuallyDrop`: clone the tensor, not the wrapper, so the clone drops.)
+        let t: Tensor = Tensor::clone(&(*p).cdata);
+        super::graph_gc::clear_autograd_owned(&t);
+    }
 }
 
 pub(crate) unsafe extern "C" fn tensor_clear(slf: *mut ffi::PyObject) -> c_int {
@@ -735,6 +776,7 @@ pub(crate) unsafe extern "C" fn tensor_clear(slf: *mut ffi::PyObject) -> c_int {
         if held_by_rust(slf) {
             return 0;
         }
+        clear_graph(slf);
         let p = slf as *mut PyTensor;
         let dict = std::mem::replace(&mut (*p).dict, null_mut());
         drop(ObjectPtr::steal(dict));
@@ -775,6 +817,10 @@ unsafe extern "C" fn tensor_subclass_traverse(
             if r != 0 {
                 return r;
             }
+        }
+        let r = traverse_graph(slf, visit, arg);
+        if r != 0 {
+            return r;
         }
         visit(tp as *mut ffi::PyObject, arg)
     }

@@ -18,6 +18,9 @@ pub enum ErrorKind {
     NotImplemented,
     /// A failed allocation (`MemoryError`).
     OutOfMemory,
+    /// A callback the bindings gave the core (a Python hook) failed; the bindings hold the
+    /// original exception and raise it again (core Note [Opaque callbacks]).
+    External,
 }
 
 /// A core error: its kind and a complete, human-readable message naming the operation.
@@ -54,6 +57,9 @@ impl Error {
     }
     pub fn out_of_memory(message: impl Into<String>) -> Self {
         Self::new(ErrorKind::OutOfMemory, message)
+    }
+    pub fn external(message: impl Into<String>) -> Self {
+        Self::new(ErrorKind::External, message)
     }
 }
 

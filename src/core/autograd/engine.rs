@@ -327,9 +327,18 @@ impl GraphTask {
         super::with_grad_mode(self.opts.create_graph, || -> Result<()> {
             while let Some((_, k)) = ready.pop() {
                 let node = nodes[&k].clone();
-                let buffer = buffers
+                let mut buffer = buffers
                     .remove(&k)
                     .unwrap_or_else(|| vec![None; node.input_meta().len().max(1)]);
+                let has_hooks = node.has_hooks();
+                let leaf = if node.is_accumulate_grad() {
+                    node.variable()
+                } else {
+                    None
+                };
+                // Note [Hooks ordering] (torch's node.h): tensor pre-hooks, then the
+                // retains_grad capture, then the node's pre-hooks, the node, its post-hooks.
+                call_tensor_pre_hooks(&node, leaf.as_ref(), has_hooks, &mut buffer)?;
                 if let Some(targets) = &targets {
                     for (i, t) in targets.iter().enumerate() {
                         if Arc::ptr_eq(&t.node, &node) {
@@ -347,31 +356,71 @@ impl GraphTask {
                         accumulate_grad(&t, g.clone(), self.opts.create_graph)?;
                     }
                 }
+                let (pre, post) = if has_hooks {
+                    node.with_hooks(|h| (h.pre.clone(), h.post.clone()))
+                } else {
+                    (None, None)
+                };
+                if let Some(pre) = pre {
+                    buffer = pre.node_pre(&node, buffer)?;
+                }
                 if node.is_accumulate_grad() {
                     let execute = self.accumulate
                         && targets
                             .as_ref()
                             .is_none_or(|ts| ts.iter().any(|t| Arc::ptr_eq(&t.node, &node)));
                     if execute {
-                        if let (Some(v), Some(Some(g))) =
-                            (node.variable(), buffer.into_iter().next())
-                        {
-                            accumulate_grad(&v, g, self.opts.create_graph)?;
+                        if let (Some(v), Some(Some(g))) = (leaf.as_ref(), buffer.first()) {
+                            accumulate_grad(v, g.clone(), self.opts.create_graph)?;
+                            if let (_, Some(hook)) = v.leaf_hooks() {
+                                hook.post_accumulate(v)?;
+                            }
                         }
+                    }
+                    if let Some(post) = post {
+                        post.node_post(&node, Vec::new(), &buffer)?;
                     }
                     continue;
                 }
-                let outputs = if buffer.iter().all(|g| g.is_none()) {
+                let mut outputs = if buffer.iter().all(|g| g.is_none()) {
                     vec![None; node.next_edges().len()]
                 } else {
                     let kind = node.lock_kind();
-                    let r = kind.apply(&node, &buffer);
-                    drop(kind);
-                    r?
+                    let r = match super::hooks::prepare_function_backward(&kind, &node) {
+                        // A custom Function's backward runs Python: not under the lock.
+                        Some(prepared) => {
+                            drop(kind);
+                            prepared.and_then(|(ctx, saved, materialize)| {
+                                ctx.function_backward(&node, saved, materialize, &buffer)
+                            })
+                        }
+                        None => {
+                            let r = kind.apply(&node, &buffer);
+                            drop(kind);
+                            r
+                        }
+                    };
+                    match r {
+                        Ok(r) => r,
+                        Err(e) => return Err(anomaly_context(&node, e)),
+                    }
                 };
+                if let Some(post) = post {
+                    outputs = post.node_post(&node, outputs, &buffer)?;
+                }
+                if super::hooks::is_anomaly_enabled()
+                    && super::hooks::is_anomaly_check_nan_enabled()
+                {
+                    check_nan(&node, &outputs)?;
+                }
                 drop(buffer);
                 if !self.opts.keep_graph {
                     node.release_variables();
+                    if has_hooks {
+                        // The graph is consumed: its hooks' Python objects go with it (torch
+                        // keeps them, a known leak).
+                        node.clear_hooks();
+                    }
                 }
                 for (i, e) in node.next_edges().iter().enumerate() {
                     let Some(e) = e else { continue };
@@ -455,6 +504,69 @@ fn add_to_buffer(
                 vt::add(&old, &g, Scalar::Int(1))?
             };
             slot[i] = Some(sum);
+        }
+    }
+    Ok(())
+}
+
+/// Run the tensor pre-hooks of `node`'s inputs on `buffer` (for an `AccumulateGrad`, the
+/// leaf's), replacing each gradient with what the hooks return.
+fn call_tensor_pre_hooks(
+    node: &Arc<Node>,
+    leaf: Option<&Tensor>,
+    has_hooks: bool,
+    buffer: &mut [Option<Tensor>],
+) -> Result<()> {
+    if let Some(v) = leaf {
+        if let (Some(hook), _) = v.leaf_hooks() {
+            if let Some(g) = buffer.first_mut().and_then(|g| g.take()) {
+                buffer[0] = Some(hook.tensor_pre(g)?);
+            }
+        }
+    }
+    if !has_hooks {
+        return Ok(());
+    }
+    let hooks = node.with_hooks(|h| h.tensor_pre.clone());
+    for (nr, hook) in hooks {
+        if let Some(slot) = buffer.get_mut(nr as usize) {
+            if let Some(g) = slot.take() {
+                *slot = Some(hook.tensor_pre(g)?);
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Under anomaly mode, an error in a node's backward is preceded by torch's warning naming it
+/// (torch also prints the forward traceback, which is not recorded here).
+fn anomaly_context(node: &Node, e: Error) -> Error {
+    if super::hooks::is_anomaly_enabled() {
+        crate::core::warnings::warn(
+            crate::core::warnings::WarningKind::User,
+            format!(
+                "Error detected in {}. Traceback of forward call that caused the error is not recorded by tensorbind.",
+                node.name()
+            ),
+        );
+    }
+    e
+}
+
+/// torch's anomaly-mode NaN check of a node's outputs.
+fn check_nan(node: &Node, outputs: &[Option<Tensor>]) -> Result<()> {
+    for (i, g) in outputs.iter().enumerate() {
+        let Some(g) = g else { continue };
+        if !g.dtype().is_floating_point() {
+            continue;
+        }
+        let any = ops::any(&ops::isnan(g)?)?;
+        if matches!(any.item()?, Scalar::Bool(true)) {
+            let e = Error::runtime(format!(
+                "Function '{}' returned nan values in its {i}th output.",
+                node.name()
+            ));
+            return Err(anomaly_context(node, e));
         }
     }
     Ok(())

@@ -32,6 +32,8 @@ pub enum NodeKind {
     },
     /// A node generated from a `formula:` entry of src/derivatives.yaml.
     Generated(Generated),
+    /// A custom `autograd.Function`'s node: calls the bindings' opaque context (hooks.rs).
+    PyFunction(Box<super::hooks::PyFunctionNode>),
     /// The nodes of the nn ops (issue 15), kept in src/core/autograd/nn_formulas.rs.
     Nn(Box<super::nn_formulas::NnNode>),
     // ---- in-place writes into views and `t[key] = value` (copy_slices.rs) ----
@@ -121,6 +123,7 @@ impl NodeKind {
         match self {
             AccumulateGrad { .. } => "AccumulateGrad",
             Generated(k) => k.name(),
+            PyFunction(f) => f.name,
             Nn(nn) => nn.name(),
             CopySlices { .. } => "torch::autograd::CopySlices",
             AsStrided { .. } => "AsStridedBackward0",
@@ -138,6 +141,14 @@ impl NodeKind {
             Index { name, .. } => name,
             Copy => "CopyBackwards",
             Released => "Released",
+        }
+    }
+
+    /// The opaque callback this node calls (a custom Function's context), if any.
+    pub fn callback(&self) -> Option<&super::hooks::Callback> {
+        match self {
+            NodeKind::PyFunction(f) => Some(f.ctx.as_ref()),
+            _ => None,
         }
     }
 
@@ -173,6 +184,9 @@ impl NodeKind {
     pub fn release(&mut self) -> Vec<SavedTensor> {
         if let NodeKind::Nn(nn) = self {
             return nn.release();
+        }
+        if let NodeKind::PyFunction(f) = self {
+            return f.release();
         }
         let mut out = Vec::new();
         use NodeKind::*;
@@ -240,7 +254,8 @@ impl NodeKind {
         }
         let g = need(grads)?;
         Ok(match self {
-            AccumulateGrad { .. } | Released => {
+            // The engine calls a custom Function's backward itself (engine.rs).
+            AccumulateGrad { .. } | PyFunction(_) | Released => {
                 return Err(Error::runtime("internal error: applying a sink node"))
             }
             Generated(_)

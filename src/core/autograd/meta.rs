@@ -3,6 +3,7 @@
 //! `requires_grad`, `grad_fn`, `is_leaf`, `output_nr`, `retain_grad`, `detach`. See core Notes
 //! [Lazy autograd metadata] and [Version counter] in mod.rs.
 
+use super::hooks::{Callback, LeafHooks};
 use super::node::Node;
 use crate::core::error::{Error, Result};
 use crate::core::tensor::Tensor;
@@ -43,6 +44,8 @@ pub struct MetaInner {
     /// For a view: the version of its base when `grad_fn` was set; a different version means
     /// the base was written in place since, and the history is regenerated (Note [CopySlices]).
     pub view_version: u32,
+    /// A leaf's hooks (`register_hook`, `register_post_accumulate_grad_hook`), if any.
+    pub hooks: Option<Box<LeafHooks>>,
 }
 
 impl AutogradMeta {
@@ -228,6 +231,24 @@ impl Tensor {
         })
     }
 
+    /// Read or change a leaf's hooks (GRAD_LOCK is held during `f`: `f` must not call back into
+    /// Python or autograd).
+    pub fn with_leaf_hooks<R>(&self, f: impl FnOnce(&mut LeafHooks) -> R) -> R {
+        self.with_meta_init(|m| f(m.hooks.get_or_insert_with(Default::default)))
+    }
+
+    /// A leaf's (tensor pre-hooks, post-accumulate-grad hooks), without allocating metadata.
+    pub fn leaf_hooks(&self) -> (Option<Arc<Callback>>, Option<Arc<Callback>>) {
+        if self.autograd_meta().is_none() {
+            return (None, None);
+        }
+        self.with_meta(|m| {
+            m.and_then(|m| m.hooks.as_ref()).map_or((None, None), |h| {
+                (h.tensor_pre.clone(), h.post_accumulate.clone())
+            })
+        })
+    }
+
     /// True when this tensor is a leaf requiring grad, or a view of one (the in-place checks).
     pub(crate) fn is_leaf_requiring_grad(&self) -> bool {
         self.requires_grad() && self.is_leaf()
@@ -239,6 +260,7 @@ impl Tensor {
             let name = n.name();
             name.strip_suffix("Backward0")
                 .or_else(|| name.strip_suffix("Backward1"))
+                .or_else(|| name.strip_suffix("Backward"))
                 .unwrap_or(name)
         })
     }

@@ -40,6 +40,7 @@ pub mod engine;
 pub mod formula_helpers;
 pub mod formulas;
 pub mod generated;
+pub mod hooks;
 pub mod meta;
 pub mod nn_formulas;
 pub mod node;

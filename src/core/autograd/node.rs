@@ -5,6 +5,7 @@
 //! check the version counter when unpacked and are released after backward.
 
 use super::formulas::NodeKind;
+use super::hooks::{Callback, NodeHooks};
 use crate::core::dtype::DType;
 use crate::core::error::{Error, Result};
 use crate::core::tensor::{release_deep, Tensor, WeakTensor};
@@ -40,15 +41,20 @@ pub struct Node {
     name: &'static str,
     /// The formula and what it saved; locked while the engine applies it.
     kind: Mutex<NodeKind>,
-    /// Tensors made by this node that `retain_grad()` (output number, tensor), if any.
-    retains: Mutex<Option<Box<Retained>>>,
+    /// Tensors made by this node that `retain_grad()`, and the node's hooks, if any.
+    extras: Mutex<Option<Box<Extras>>>,
     /// The opaque Python object of this node (`grad_fn`), as the tensor's slot (core Note
     /// [PyObject slot]): set and read by the bindings only.
     pyobj: AtomicUsize,
 }
 
-/// The outputs of a node that retain their gradient: (output number, tensor).
-type Retained = Vec<(u32, WeakTensor)>;
+/// What few nodes have: the outputs that retain their gradient (output number, tensor), and
+/// hooks (hooks.rs).
+#[derive(Default)]
+struct Extras {
+    retains: Vec<(u32, WeakTensor)>,
+    hooks: NodeHooks,
+}
 
 /// The hook the bindings install to release a node's Python object when the node dies.
 static NODE_PYOBJ_RELEASE: std::sync::OnceLock<fn(usize)> = std::sync::OnceLock::new();
@@ -74,7 +80,7 @@ impl Node {
             input_meta,
             name: kind.name(),
             kind: Mutex::new(kind),
-            retains: Mutex::new(None),
+            extras: Mutex::new(None),
             pyobj: AtomicUsize::new(0),
         })
     }
@@ -92,7 +98,7 @@ impl Node {
             input_meta: Box::new([meta]),
             name: "AccumulateGrad",
             kind: Mutex::new(NodeKind::AccumulateGrad { variable: leaf }),
-            retains: Mutex::new(None),
+            extras: Mutex::new(None),
             pyobj: AtomicUsize::new(0),
         })
     }
@@ -119,26 +125,95 @@ impl Node {
         self.seq_nr == u64::MAX
     }
 
+    fn lock_extras(&self) -> std::sync::MutexGuard<'_, Option<Box<Extras>>> {
+        self.extras.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
     /// Remember that output `output_nr` (the tensor `t`) retains its gradient.
     pub(crate) fn add_retained(&self, output_nr: u32, t: &Tensor) {
-        let mut r = self.retains.lock().unwrap_or_else(|e| e.into_inner());
-        r.get_or_insert_with(Default::default)
+        self.lock_extras()
+            .get_or_insert_with(Default::default)
+            .retains
             .push((output_nr, t.downgrade()));
     }
 
     /// The live tensors made by this node that retain their gradient.
     pub(crate) fn retained(&self) -> Vec<(u32, Tensor)> {
-        let r = self.retains.lock().unwrap_or_else(|e| e.into_inner());
-        r.as_ref().map_or(Vec::new(), |v| {
-            v.iter()
+        self.lock_extras().as_ref().map_or(Vec::new(), |x| {
+            x.retains
+                .iter()
                 .filter_map(|(k, w)| w.upgrade().map(|t| (*k, t)))
                 .collect()
         })
     }
 
+    /// Read or change the node's hooks (the lock is held during `f`: `f` must not call back
+    /// into Python or the engine).
+    pub fn with_hooks<R>(&self, f: impl FnOnce(&mut NodeHooks) -> R) -> R {
+        let mut x = self.lock_extras();
+        f(&mut x.get_or_insert_with(Default::default).hooks)
+    }
+
+    /// True when the node has any hook (a lock-free answer is not needed: few nodes have
+    /// extras, and the engine asks once per node).
+    pub fn has_hooks(&self) -> bool {
+        self.lock_extras().as_ref().is_some_and(|x| {
+            let h = &x.hooks;
+            !h.tensor_pre.is_empty() || h.pre.is_some() || h.post.is_some()
+        })
+    }
+
+    /// Drop the node's hooks (after a backward that did not retain the graph: the graph is
+    /// consumed, and the hooks' Python objects must not outlive it; also the GC's `tp_clear`).
+    pub fn clear_hooks(&self) {
+        let taken = self
+            .lock_extras()
+            .as_mut()
+            .map(|x| std::mem::take(&mut x.hooks));
+        drop(taken);
+    }
+
+    /// Visit every callback this node holds (its hooks, a custom Function's context), for the
+    /// bindings' GC traversal. `f` must not call back into Python or the engine.
+    pub fn for_each_callback(&self, mut f: impl FnMut(&Callback) -> i32) -> i32 {
+        {
+            let x = self.lock_extras();
+            if let Some(x) = x.as_ref() {
+                let h = &x.hooks;
+                for c in h
+                    .tensor_pre
+                    .iter()
+                    .map(|(_, c)| c)
+                    .chain(h.pre.iter())
+                    .chain(h.post.iter())
+                {
+                    let r = f(c);
+                    if r != 0 {
+                        return r;
+                    }
+                }
+            }
+        }
+        if let Ok(kind) = self.kind.try_lock() {
+            if let Some(c) = kind.callback() {
+                return f(c);
+            }
+        }
+        0
+    }
+
     /// The formula and its saved values, locked.
     pub fn lock_kind(&self) -> std::sync::MutexGuard<'_, NodeKind> {
         self.kind.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// Replace a formula that holds a callback (a custom Function's context) by `Released`,
+    /// returning it to be dropped by the caller (the GC's `tp_clear`; never blocks: a node being
+    /// applied is left alone).
+    pub fn take_callback_kind(&self) -> Option<NodeKind> {
+        let mut kind = self.kind.try_lock().ok()?;
+        kind.callback()?;
+        Some(std::mem::replace(&mut *kind, NodeKind::Released))
     }
 
     /// For `AccumulateGrad`: the leaf.
@@ -236,12 +311,6 @@ impl SavedTensor {
     /// The saved tensor, after the version check (torch's `unpack`). `node` is the node that
     /// saved it (a saved output whose tensor died is rebuilt with `node` as its history).
     pub fn unpack(&self, node: Option<&Arc<Node>>) -> Result<Tensor> {
-        // A saved output names the node that saved it (its tensor may have a newer history
-        // since: an in-place op rebased it), as torch's message does.
-        let producer = match self {
-            SavedTensor::Output { output_nr, .. } => node.map(|n| (n.name(), *output_nr)),
-            _ => None,
-        };
         let (t, saved_version) = match self {
             SavedTensor::None => {
                 return Err(Error::runtime(
@@ -256,10 +325,23 @@ impl SavedTensor {
                 version,
                 output_nr,
             } => match weak.upgrade() {
+                // torch names the node that saved the output, also after an in-place op
+                // rebased the output's history.
+                Some(t) if t.version() != *version => {
+                    return Err(modified_error_named(
+                        &t,
+                        *version,
+                        node.map(|n| (*output_nr, n.name())),
+                    ))
+                }
                 Some(t) => (t, *version),
                 None => {
                     if data.version() != *version {
-                        return Err(modified_error(data, *version, producer));
+                        return Err(modified_error_named(
+                            data,
+                            *version,
+                            node.map(|n| (*output_nr, n.name())),
+                        ));
                     }
                     let t = data.data_alias();
                     if let Some(n) = node {
@@ -270,7 +352,7 @@ impl SavedTensor {
             },
         };
         if t.version() != saved_version {
-            return Err(modified_error(&t, saved_version, producer));
+            return Err(modified_error(&t, saved_version));
         }
         Ok(t)
     }
@@ -281,7 +363,22 @@ impl SavedTensor {
 }
 
 /// torch's "modified by an inplace operation" message.
-fn modified_error(t: &Tensor, saved_version: u32, producer: Option<(&'static str, u32)>) -> Error {
+fn modified_error(t: &Tensor, saved_version: u32) -> Error {
+    modified_error_named(t, saved_version, None)
+}
+
+/// The node's short name for the message (`SigmoidBackward0` → `Sigmoid`, `ExpFBackward` →
+/// `ExpF`).
+fn short_name(name: &str) -> &str {
+    name.strip_suffix("Backward0")
+        .or_else(|| name.strip_suffix("Backward1"))
+        .or_else(|| name.strip_suffix("Backward"))
+        .unwrap_or(name)
+}
+
+/// As `modified_error`, naming `(output_nr, node name)` when given (a saved output), else the
+/// tensor's current history.
+fn modified_error_named(t: &Tensor, saved_version: u32, saver: Option<(u32, &str)>) -> Error {
     let kind = match t.dtype() {
         DType::Float32 => "torch.FloatTensor",
         DType::Float64 => "torch.DoubleTensor",
@@ -291,17 +388,10 @@ fn modified_error(t: &Tensor, saved_version: u32, producer: Option<(&'static str
         _ => "torch.Tensor",
     };
     let sizes: Vec<String> = t.sizes().iter().map(|s| s.to_string()).collect();
-    let short = |name: &'static str| {
-        name.strip_suffix("Backward0")
-            .or_else(|| name.strip_suffix("Backward1"))
-            .unwrap_or(name)
-    };
-    let which = match producer {
-        Some((name, nr)) => format!(", which is output {nr} of {}", short(name)),
-        None => match t.grad_fn_short_name() {
-            Some(name) => format!(", which is output {} of {}", t.output_nr(), name),
-            None => String::new(),
-        },
+    let which = match (saver, t.grad_fn_short_name()) {
+        (Some((nr, name)), _) => format!(", which is output {nr} of {}", short_name(name)),
+        (None, Some(name)) => format!(", which is output {} of {}", t.output_nr(), name),
+        (None, None) => String::new(),
     };
     Error::runtime(format!(
         "one of the variables needed for gradient computation has been modified by an inplace operation: [{kind} [{}]]{which}, is at version {}; expected version {saved_version} instead. Hint: enable anomaly detection to find the operation that failed to compute its gradient, with torch.autograd.set_detect_anomaly(True, check_nan=False).",
