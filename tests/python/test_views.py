@@ -50,6 +50,12 @@ CASES = {
         lambda t: _C.movedim(t, (0, 1), (2, 0)),
         lambda t: t.movedim((0,), (1,)),
     ),
+    "moveaxis.int": (lambda: _C.zeros(2, 3, 4), lambda t: _C.moveaxis(t, 0, 2), lambda t: t.moveaxis(1, 1)),
+    "moveaxis.intlist": (
+        lambda: _C.zeros(2, 3, 4),
+        lambda t: _C.moveaxis(t, (0, 1), (2, 0)),
+        lambda t: t.moveaxis((0,), (1,)),
+    ),
     "swapaxes": (lambda: _C.zeros(2, 3), lambda t: _C.swapaxes(t, 0, 1), lambda t: t.swapaxes(1, 0)),
     "swapdims": (lambda: _C.zeros(2, 3), lambda t: _C.swapdims(t, 0, 1), lambda t: t.swapdims(0, 0)),
     "diagonal": (lambda: _C.zeros(3, 3), lambda t: _C.diagonal(t), lambda t: t.diagonal(1)),

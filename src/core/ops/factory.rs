@@ -358,6 +358,35 @@ pub fn full_like(input: &Tensor, fill_value: Scalar, dtype: Option<DType>) -> Re
     Tensor::full(input.sizes(), fill_value, dtype.unwrap_or(input.dtype()))
 }
 
+/// `Tensor.new_zeros(size, *, dtype=None)`: zeros of `size`; the dtype defaults to `input`'s
+/// (torch: `Tensor.new_zeros`; only the dtype of `input` is read).
+pub fn new_zeros(input: &Tensor, size: &[i64], dtype: Option<DType>) -> Result<Tensor> {
+    zeros(size, Some(dtype.unwrap_or(input.dtype())))
+}
+
+/// `Tensor.new_ones(size, *, dtype=None)`: as `new_zeros`, filled with ones (torch:
+/// `Tensor.new_ones`).
+pub fn new_ones(input: &Tensor, size: &[i64], dtype: Option<DType>) -> Result<Tensor> {
+    ones(size, Some(dtype.unwrap_or(input.dtype())))
+}
+
+/// `Tensor.new_empty(size, *, dtype=None)`: as `new_zeros` (zero-filled here; torch leaves the
+/// memory uninitialised) (torch: `Tensor.new_empty`).
+pub fn new_empty(input: &Tensor, size: &[i64], dtype: Option<DType>) -> Result<Tensor> {
+    empty(size, Some(dtype.unwrap_or(input.dtype())))
+}
+
+/// `Tensor.new_full(size, fill_value, *, dtype=None)`: `size` filled with `fill_value`; the
+/// dtype defaults to `input`'s, not the value's (torch: `Tensor.new_full`).
+pub fn new_full(
+    input: &Tensor,
+    size: &[i64],
+    fill_value: Scalar,
+    dtype: Option<DType>,
+) -> Result<Tensor> {
+    full(size, fill_value, Some(dtype.unwrap_or(input.dtype())))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
