@@ -34,6 +34,7 @@
 // recording wrapper first asks whether any tensor argument requires grad (atomic loads on the
 // tensors) and reads the mode only when one does: ops on plain tensors never touch TLS.
 
+pub mod composite;
 pub mod engine;
 pub mod formulas;
 pub mod meta;

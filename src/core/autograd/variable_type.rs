@@ -17,6 +17,9 @@ use crate::core::scalar::Scalar;
 use crate::core::tensor::Tensor;
 use std::sync::Arc;
 
+// The composite ops (issue 13), called as `vt::op` by the generated bindings like the wrappers here.
+pub use super::composite::*;
+
 // Note [In-place ops and history]
 // ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
 // `x.op_(args)` with nothing requiring grad (or under no_grad) is the bare kernel: the op's
