@@ -507,7 +507,7 @@ def parse_signatures(obj, drop_self: bool) -> list[list[Param]]:
 
 def _writable(name: str) -> bool:
     """True when `name` (an attribute of `_C.Tensor`) can be assigned (it has a setter)."""
-    t = _C.zeros(1)
+    t = _C.zeros(1, 1)  # 2-D: `H` and `mT` raise on fewer dims
     try:
         setattr(t, name, getattr(t, name))
     except AttributeError:

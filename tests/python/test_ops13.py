@@ -351,6 +351,7 @@ def test_matrix_products():
     assert out.tolist() == [8.0, 26.0]
 
 
+@pytest.mark.filterwarnings("ignore:Using torch.cross without specifying the dim arg")
 def test_matrix_product_errors():
     z = _C.zeros
     cases = [
@@ -369,7 +370,7 @@ def test_matrix_product_errors():
         (lambda: _C.cdist(z(3, 2), z(4, 2), p=-1), "cdist only supports non-negative p values"),
         (lambda: _C.cdist(z(3, 2, dtype=_C.int64), z(4, 2, dtype=_C.int64)), "cdist only supports floating-point dtypes, X1 got: Long"),
         (lambda: _C.inner(z(2, 3), z(4, 2)), "inner() the last dimension must match on both input tensors but got shapes [2, 3] and [4, 2]"),
-        (lambda: _C.tensordot(z(2, 3, 4), z(4, 3, 5), [1], [0]), "contracted dimensions need to match, but first has size 3 in dim 1 and second has size 4 in dim 0"),
+        (lambda: _C.tensordot(z(2, 3, 4), z(4, 3, 5), ([1], [0])), "contracted dimensions need to match, but first has size 3 in dim 1 and second has size 4 in dim 0"),
     ]
     for f, msg in cases:
         with pytest.raises(RuntimeError) as e:
@@ -387,7 +388,7 @@ def test_cross_dist_cdist_kron_inner_tensordot():
     assert _C.kron(_C.tensor([[1, 2], [3, 4]]), _C.tensor([[0, 1], [1, 0]])).tolist() == [[0, 1, 0, 2], [1, 0, 2, 0], [0, 3, 0, 4], [3, 0, 4, 0]]
     assert _C.kron(_C.zeros(2, 3), _C.zeros(4)).shape == (2, 12)
     assert _C.inner(_C.arange(6.0).reshape(2, 3), _C.arange(3.0)).tolist() == [5.0, 14.0]
-    assert _C.tensordot(_C.arange(24.0).reshape(2, 3, 4), _C.arange(12.0).reshape(4, 3), [1, 2], [1, 0]).tolist() == [440.0, 1232.0]
+    assert _C.tensordot(_C.arange(24.0).reshape(2, 3, 4), _C.arange(12.0).reshape(4, 3), ([1, 2], [1, 0])).tolist() == [440.0, 1232.0]
     assert _C.tensordot(_C.arange(24.0).reshape(2, 3, 4), _C.arange(24.0).reshape(3, 4, 2), dims=2).tolist() == [[1012.0, 1078.0], [2596.0, 2806.0]]
     # The composites are differentiable through the ops they are made of.
     a = _C.tensor([[1.0, 2.0]], requires_grad=True)
@@ -403,3 +404,140 @@ def test_pending_formulas_raise_under_grad():
         _C.erf(x)
     with _C.no_grad():
         assert _C.erf(x).shape == (2, 2)
+
+
+# ---- reductions, stacking, indices ---------------------------------------------------------------
+
+
+def test_std_mean_var_mean():
+    a = _C.tensor([[1.0, 2.0], [3.0, 5.0]])
+    s, m = _C.std_mean(a, dim=1)
+    assert_values(s, [0.7071067690849304, 1.4142135381698608], rel=1e-6)
+    assert m.tolist() == [1.5, 4.0]
+    v, m = _C.var_mean(a, 0, unbiased=False)
+    assert v.tolist() == [1.0, 2.25] and m.tolist() == [2.0, 3.5]
+    r = _C.var_mean(a, correction=0, keepdim=True, dim=0)
+    assert isinstance(r, tuple) and [x.tolist() for x in r] == [[[1.0, 2.25]], [[2.0, 3.5]]]
+
+
+def test_nansum_nanmean():
+    n = _C.tensor([[1.0, NAN], [NAN, NAN]])
+    assert _C.nansum(n).item() == 1.0
+    assert _C.nansum(n, 1).tolist() == [1.0, 0.0]
+    assert_values(_C.nanmean(n, 1), [1.0, NAN])
+    assert _C.nanmean(n).item() == 1.0
+    assert _C.nansum(_C.tensor([1, 2])).dtype is _C.int64
+    with pytest.raises(NotImplementedError, match="nanmean\\(\\): expected input to have floating point or complex dtype but got Long"):
+        _C.nanmean(_C.tensor([1, 2]))
+    x = _C.tensor([1.0, NAN, 2.0], requires_grad=True)
+    _C.nansum(x).backward()
+    assert x.grad.tolist() == [1.0, 0.0, 1.0]
+
+
+def test_stacking_and_atleast():
+    assert _C.hstack([_C.tensor([1, 2]), _C.tensor(3)]).tolist() == [1, 2, 3]
+    assert _C.vstack([_C.tensor([1, 2]), _C.tensor([[3, 4]])]).tolist() == [[1, 2], [3, 4]]
+    assert _C.row_stack([_C.tensor([1, 2]), _C.tensor([3, 4])]).tolist() == [[1, 2], [3, 4]]
+    assert _C.dstack([_C.tensor([1, 2]), _C.tensor([3, 4])]).tolist() == [[[1, 3], [2, 4]]]
+    assert _C.column_stack([_C.tensor([1, 2]), _C.tensor([[3, 4], [5, 6]])]).tolist() == [[1, 3, 4], [2, 5, 6]]
+    with pytest.raises(RuntimeError, match="hstack expects a non-empty TensorList"):
+        _C.hstack([])
+    assert _C.atleast_3d(_C.tensor([1, 2])).shape == (1, 2, 1)
+    assert _C.atleast_2d(_C.tensor(1.0)).shape == (1, 1)
+    assert [t.shape for t in _C.atleast_1d((_C.tensor(1), _C.tensor([2, 3])))] == [(1,), (2,)]
+    t = _C.ones(2, 2)
+    assert _C.atleast_2d(t) is t
+    assert _C.fliplr(_C.tensor([[1, 2], [3, 4]])).tolist() == [[2, 1], [4, 3]]
+    assert _C.flipud(_C.tensor([1, 2, 3])).tolist() == [3, 2, 1]
+    with pytest.raises(RuntimeError, match="Input must be >= 2-d."):
+        _C.fliplr(_C.zeros(3))
+    assert _C.ravel(_C.zeros(2, 3)).shape == (6,)
+
+
+def test_take_along_dim_argwhere_tri_indices_positive():
+    x = _C.tensor([[10, 30, 20], [60, 40, 50]])
+    assert _C.take_along_dim(x, _C.tensor([[0], [2]]), dim=1).tolist() == [[10], [50]]
+    assert _C.take_along_dim(x, _C.tensor([0, 5])).tolist() == [10, 50]
+    with pytest.raises(RuntimeError, match="input and indices should have the same number of dimensions"):
+        _C.take_along_dim(x, _C.tensor([0]), dim=1)
+    assert _C.argwhere(_C.tensor([[0, 1], [2, 0]])).tolist() == [[0, 1], [1, 0]]
+    assert _C.argwhere(_C.tensor(3)).shape == (1, 0)
+    assert _C.tril_indices(3, 3).tolist() == [[0, 1, 1, 2, 2, 2], [0, 0, 1, 0, 1, 2]]
+    assert _C.triu_indices(3, 4, 1).tolist() == [[0, 0, 0, 1, 1, 2], [1, 2, 3, 2, 3, 3]]
+    assert _C.tril_indices(3, 2, -1).tolist() == [[1, 2, 2], [0, 0, 1]]
+    assert _C.tril_indices(0, 3).shape == (2, 0)
+    assert _C.tril_indices(2, 2, dtype=_C.int32).dtype is _C.int32
+    with pytest.raises(RuntimeError, match="row must be non-negative, got-1"):
+        _C.tril_indices(-1, 3)
+    with pytest.raises(NotImplementedError, match="\"tril_indices\" not implemented for 'Float'"):
+        _C.tril_indices(2, 2, dtype=_C.float32)
+    t = _C.ones(2)
+    assert _C.positive(t) is t
+    with pytest.raises(NotImplementedError, match="The `\\+` operator, on a bool tensor is not supported."):
+        _C.positive(_C.tensor([True]))
+
+
+def test_tensordot_dims_forms_and_cdist_mode():
+    a = _C.arange(24.0).reshape(2, 3, 4)
+    assert _C.tensordot(a, _C.arange(12.0).reshape(4, 3), dims=([1, 2], [1, 0])).tolist() == [440.0, 1232.0]
+    assert _C.tensordot(a, _C.arange(12.0).reshape(4, 3), [[2], [0]]).shape == (2, 3, 3)
+    assert _C.tensordot(a, _C.arange(24.0).reshape(3, 4, 2)).tolist() == [[1012.0, 1078.0], [2596.0, 2806.0]]
+    with pytest.raises(RuntimeError, match="tensordot expects dims to be int or"):
+        _C.tensordot(a, a, dims=1.5)
+    x = _C.zeros(2, 2)
+    assert _C.cdist(x, x, compute_mode="use_mm_for_euclid_dist").shape == (2, 2)
+    with pytest.raises(ValueError, match="foo is not a valid value for compute_mode"):
+        _C.cdist(x, x, compute_mode="foo")
+
+
+# ---- in-place samplers ----------------------------------------------------------------------------
+
+
+def test_in_place_samplers_ranges_and_errors():
+    t = _C.zeros(1000, dtype=_C.float64)
+    assert t.uniform_(2.0, 3.0) is t
+    v = t.tolist()
+    assert min(v) >= 2.0 and max(v) < 3.0
+    t.normal_(5.0, 0.1)
+    assert 4.9 < sum(t.tolist()) / 1000 < 5.1
+    t.exponential_(2.0)
+    assert min(t.tolist()) >= 0.0 and 0.4 < sum(t.tolist()) / 1000 < 0.6
+    b = _C.zeros(1000, dtype=_C.int64).bernoulli_(0.25)
+    assert set(b.tolist()) <= {0, 1} and 150 < sum(b.tolist()) < 350
+    r = _C.zeros(1000, dtype=_C.int32).random_(3, 7)
+    assert set(r.tolist()) == {3, 4, 5, 6} and r.dtype is _C.int32
+    assert set(_C.zeros(200).random_(2).tolist()) == {0.0, 1.0}
+    with pytest.raises(NotImplementedError, match="\"check_uniform_bounds\" not implemented for 'Long'"):
+        _C.zeros(2, dtype=_C.int64).uniform_()
+    with pytest.raises(RuntimeError, match="uniform_ expects to return a \\[from, to\\) range, but found from=2 > to=1"):
+        _C.zeros(2).uniform_(2, 1)
+    with pytest.raises(RuntimeError, match="exponential_ expects lambda > 0.0, but found lambda=0"):
+        _C.zeros(2).exponential_(0)
+    with pytest.raises(RuntimeError, match="Exponential distribution is a continuous probability distribution. dtype must be a floating point but you specified Long"):
+        _C.zeros(2, dtype=_C.int64).exponential_()
+    with pytest.raises(NotImplementedError, match="\"normal_kernel_cpu\" not implemented for 'Long'"):
+        _C.zeros(2, dtype=_C.int64).normal_()
+    with pytest.raises(RuntimeError, match="random_ expects 'from' to be less than 'to', but got from=5 >= to=3"):
+        _C.zeros(2).random_(5, 3)
+    with pytest.raises(RuntimeError, match="bernoulli_ expects p to be in \\[0, 1\\], but got p=1.5"):
+        _C.zeros(2).bernoulli_(1.5)
+    with pytest.raises(RuntimeError, match="normal expects std >= 0.0, but found std -1"):
+        _C.zeros(2).normal_(0, -1)
+
+
+def test_in_place_samplers_use_the_generator_and_bump_the_version():
+    g = _C.Generator().manual_seed(7)
+    a = _C.zeros(5).uniform_(generator=g).tolist()
+    g.manual_seed(7)
+    assert _C.zeros(5).uniform_(generator=g).tolist() == a
+    _C.manual_seed(3)
+    x = _C.zeros(4).normal_().tolist()
+    _C.manual_seed(3)
+    assert _C.zeros(4).normal_().tolist() == x
+    t = _C.zeros(3)
+    v = t._version
+    t.exponential_()
+    assert t._version == v + 1
+    w = _C.zeros(2, requires_grad=True)
+    with pytest.raises(NotImplementedError, match="the derivative for 'uniform_' is not implemented"):
+        w.uniform_()

@@ -149,3 +149,236 @@ pub fn kron(input: &Tensor, other: &Tensor) -> Result<Tensor> {
     let out: Vec<i64> = (0..nd).map(|d| sa[d] * sb[d]).collect();
     vt::reshape(&prod, &out)
 }
+
+/// `atleast_1d(input)`: a 0-dim tensor as shape `[1]`; others unchanged (input itself).
+/// Mirrors `torch.atleast_1d`.
+pub fn atleast_1d(input: &Tensor) -> Result<Tensor> {
+    match input.dim() {
+        0 => vt::reshape(input, &[1]),
+        _ => Ok(input.clone()),
+    }
+}
+
+/// `atleast_2d(input)`: 0-dim as `[1, 1]`, 1-D `[n]` as `[1, n]`; others unchanged. Mirrors
+/// `torch.atleast_2d`.
+pub fn atleast_2d(input: &Tensor) -> Result<Tensor> {
+    match input.dim() {
+        0 => vt::reshape(input, &[1, 1]),
+        1 => vt::unsqueeze(input, 0),
+        _ => Ok(input.clone()),
+    }
+}
+
+/// `atleast_3d(input)`: 0-dim as `[1, 1, 1]`, `[n]` as `[1, n, 1]`, `[m, n]` as `[m, n, 1]`;
+/// others unchanged. Mirrors `torch.atleast_3d`.
+pub fn atleast_3d(input: &Tensor) -> Result<Tensor> {
+    match input.dim() {
+        0 => vt::reshape(input, &[1, 1, 1]),
+        1 => vt::unsqueeze(&vt::unsqueeze(input, 0)?, 2),
+        2 => vt::unsqueeze(input, 2),
+        _ => Ok(input.clone()),
+    }
+}
+
+/// `atleast_1d` of each tensor of a sequence. Mirrors `torch.atleast_1d(*tensors)`.
+pub fn atleast_1d_sequence(tensors: &[Tensor]) -> Result<Vec<Tensor>> {
+    tensors.iter().map(atleast_1d).collect()
+}
+
+/// `atleast_2d` of each tensor of a sequence. Mirrors `torch.atleast_2d(*tensors)`.
+pub fn atleast_2d_sequence(tensors: &[Tensor]) -> Result<Vec<Tensor>> {
+    tensors.iter().map(atleast_2d).collect()
+}
+
+/// `atleast_3d` of each tensor of a sequence. Mirrors `torch.atleast_3d(*tensors)`.
+pub fn atleast_3d_sequence(tensors: &[Tensor]) -> Result<Vec<Tensor>> {
+    tensors.iter().map(atleast_3d).collect()
+}
+
+fn non_empty(tensors: &[Tensor], name: &str) -> Result<()> {
+    if tensors.is_empty() {
+        return Err(Error::runtime(format!(
+            "{name} expects a non-empty TensorList"
+        )));
+    }
+    Ok(())
+}
+
+/// `hstack(tensors)`: 1-D tensors (0-dim ones as `[1]`) concatenated along dim 0, others along
+/// dim 1. RuntimeError "hstack expects a non-empty TensorList". Mirrors `torch.hstack`.
+pub fn hstack(tensors: &[Tensor]) -> Result<Tensor> {
+    non_empty(tensors, "hstack")?;
+    let t = atleast_1d_sequence(tensors)?;
+    let dim = if t[0].dim() == 1 { 0 } else { 1 };
+    vt::cat(&t, dim)
+}
+
+/// `vstack(tensors)`: each as at least 2-D (`[n]` as `[1, n]`), concatenated along dim 0.
+/// Mirrors `torch.vstack` (alias `row_stack`).
+pub fn vstack(tensors: &[Tensor]) -> Result<Tensor> {
+    non_empty(tensors, "vstack")?;
+    vt::cat(&atleast_2d_sequence(tensors)?, 0)
+}
+
+/// `dstack(tensors)`: each as at least 3-D, concatenated along dim 2. Mirrors `torch.dstack`.
+pub fn dstack(tensors: &[Tensor]) -> Result<Tensor> {
+    non_empty(tensors, "dstack")?;
+    vt::cat(&atleast_3d_sequence(tensors)?, 2)
+}
+
+/// `column_stack(tensors)`: 0-dim and 1-D tensors as columns `[n, 1]`, others unchanged,
+/// concatenated along dim 1. Mirrors `torch.column_stack`.
+pub fn column_stack(tensors: &[Tensor]) -> Result<Tensor> {
+    non_empty(tensors, "column_stack")?;
+    let cols: Vec<Tensor> = tensors
+        .iter()
+        .map(|t| {
+            if t.dim() <= 1 {
+                vt::reshape(t, &[t.numel() as i64, 1])
+            } else {
+                Ok(t.clone())
+            }
+        })
+        .collect::<Result<_>>()?;
+    vt::cat(&cols, 1)
+}
+
+/// `fliplr(input)`: `flip(input, [1])`; RuntimeError "Input must be >= 2-d." Mirrors
+/// `torch.fliplr`.
+pub fn fliplr(input: &Tensor) -> Result<Tensor> {
+    if input.dim() < 2 {
+        return Err(Error::runtime("Input must be >= 2-d."));
+    }
+    vt::flip(input, &[1])
+}
+
+/// `flipud(input)`: `flip(input, [0])`; RuntimeError "Input must be >= 1-d." Mirrors
+/// `torch.flipud`.
+pub fn flipud(input: &Tensor) -> Result<Tensor> {
+    if input.dim() < 1 {
+        return Err(Error::runtime("Input must be >= 1-d."));
+    }
+    vt::flip(input, &[0])
+}
+
+/// `ravel(input)`: `input.reshape(-1)`. Mirrors `torch.ravel`.
+pub fn ravel(input: &Tensor) -> Result<Tensor> {
+    vt::reshape(input, &[-1])
+}
+
+/// `std_mean(input, dim=None, *, correction=None, keepdim=False)`: `(std, mean)` over `dim`.
+/// Mirrors `torch.std_mean`.
+pub fn std_mean_correction(
+    input: &Tensor,
+    dim: Option<&[i64]>,
+    correction: Option<crate::core::scalar::Scalar>,
+    keepdim: bool,
+) -> Result<Vec<Tensor>> {
+    Ok(vec![
+        vt::std_correction(input, dim, correction, keepdim)?,
+        vt::mean(input, dim, keepdim, None)?,
+    ])
+}
+
+/// `var_mean(input, dim=None, *, correction=None, keepdim=False)`: `(var, mean)` over `dim`.
+/// Mirrors `torch.var_mean`.
+pub fn var_mean_correction(
+    input: &Tensor,
+    dim: Option<&[i64]>,
+    correction: Option<crate::core::scalar::Scalar>,
+    keepdim: bool,
+) -> Result<Vec<Tensor>> {
+    Ok(vec![
+        vt::var_correction(input, dim, correction, keepdim)?,
+        vt::mean(input, dim, keepdim, None)?,
+    ])
+}
+
+fn unbiased(u: bool) -> Option<crate::core::scalar::Scalar> {
+    Some(crate::core::scalar::Scalar::Int(if u { 1 } else { 0 }))
+}
+
+/// `std_mean(input, unbiased=True)`. Mirrors `torch.std_mean`.
+pub fn std_mean(input: &Tensor, unbiased_: bool) -> Result<Vec<Tensor>> {
+    std_mean_correction(input, None, unbiased(unbiased_), false)
+}
+
+/// `std_mean(input, dim, unbiased=True, keepdim=False)`. Mirrors `torch.std_mean`.
+pub fn std_mean_dim(input: &Tensor, dim: Option<&[i64]>, unbiased_: bool, keepdim: bool) -> Result<Vec<Tensor>> {
+    std_mean_correction(input, dim, unbiased(unbiased_), keepdim)
+}
+
+/// `var_mean(input, unbiased=True)`. Mirrors `torch.var_mean`.
+pub fn var_mean(input: &Tensor, unbiased_: bool) -> Result<Vec<Tensor>> {
+    var_mean_correction(input, None, unbiased(unbiased_), false)
+}
+
+/// `var_mean(input, dim, unbiased=True, keepdim=False)`. Mirrors `torch.var_mean`.
+pub fn var_mean_dim(input: &Tensor, dim: Option<&[i64]>, unbiased_: bool, keepdim: bool) -> Result<Vec<Tensor>> {
+    var_mean_correction(input, dim, unbiased(unbiased_), keepdim)
+}
+
+/// `nansum(input, dim=None, keepdim=False, *, dtype=None)`: the sum treating NaN as 0 (integers:
+/// the sum). Mirrors `torch.nansum`.
+pub fn nansum(
+    input: &Tensor,
+    dim: Option<&[i64]>,
+    keepdim: bool,
+    dtype: Option<crate::core::dtype::DType>,
+) -> Result<Tensor> {
+    if !input.dtype().is_floating_point() {
+        return vt::sum(input, dim, keepdim, dtype);
+    }
+    let nan = crate::core::ops::isnan(input)?;
+    let zeroed = vt::masked_fill(input, &nan, crate::core::scalar::Scalar::Int(0))?;
+    vt::sum(&zeroed, dim, keepdim, dtype)
+}
+
+/// `nanmean(input, dim=None, keepdim=False, *, dtype=None)`: the mean of the elements that are
+/// not NaN (NaN where all are). NotImplementedError "nanmean(): expected input to have floating
+/// point or complex dtype but got Long" for other dtypes. Mirrors `torch.nanmean`.
+pub fn nanmean(
+    input: &Tensor,
+    dim: Option<&[i64]>,
+    keepdim: bool,
+    dtype: Option<crate::core::dtype::DType>,
+) -> Result<Tensor> {
+    if !input.dtype().is_floating_point() {
+        return Err(Error::not_implemented(format!(
+            "nanmean(): expected input to have floating point or complex dtype but got {}",
+            input.dtype().scalar_type_name()
+        )));
+    }
+    let keep = crate::core::ops::logical_not(&crate::core::ops::isnan(input)?)?;
+    let count = crate::core::ops::sum(&keep, dim, keepdim, None)?;
+    vt::div(&nansum(input, dim, keepdim, dtype)?, &count, None)
+}
+
+/// `take_along_dim(input, indices, dim=None)`: `gather` along `dim` after broadcasting `input`
+/// and `indices` over the other dims; without `dim`, over the flattened input. RuntimeError
+/// "torch.take_along_dim(): input and indices should have the same number of dimensions, but
+/// got 2 dimensions for input, and 1 dimensions for indices". Mirrors `torch.take_along_dim`.
+pub fn take_along_dim(input: &Tensor, indices: &Tensor, dim: Option<i64>) -> Result<Tensor> {
+    let Some(dim) = dim else {
+        return vt::gather(&vt::reshape(input, &[-1])?, 0, &crate::core::ops::reshape(indices, &[-1])?);
+    };
+    if input.dim() != indices.dim() {
+        return Err(Error::runtime(format!(
+            "torch.take_along_dim(): input and indices should have the same number of dimensions, but got {} dimensions for input, and {} dimensions for indices",
+            input.dim(),
+            indices.dim()
+        )));
+    }
+    let d = maybe_wrap_dim(dim, input.dim())?;
+    let mut a: Vec<usize> = input.sizes().to_vec();
+    let mut b: Vec<usize> = indices.sizes().to_vec();
+    a[d] = 1;
+    b[d] = 1;
+    let shape = broadcast_shapes(&a, &b)?;
+    let mut si = sizes_i64(&shape);
+    let mut sx = si.clone();
+    si[d] = indices.sizes()[d] as i64;
+    sx[d] = input.sizes()[d] as i64;
+    let idx = crate::core::ops::expand(indices, &si)?;
+    vt::gather(&vt::expand(input, &sx)?, d as i64, &idx)
+}

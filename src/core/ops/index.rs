@@ -1145,3 +1145,9 @@ mod tests {
         );
     }
 }
+
+/// `argwhere(input)`: the `[n, ndim]` int64 indices of the non-zero elements (`nonzero`).
+/// Mirrors `torch.argwhere`.
+pub fn argwhere(input: &Tensor) -> Result<Tensor> {
+    nonzero(input)
+}

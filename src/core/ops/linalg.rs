@@ -847,9 +847,21 @@ pub fn dist(input: &Tensor, other: &Tensor, p: Scalar) -> Result<Tensor> {
 /// computed directly (torch may use a matrix product for p = 2: equal within rounding).
 /// Errors (RuntimeError): "cdist only supports at least 2D tensors, X1 got: 1D", "X1 and X2 must
 /// have the same number of columns. X1: 2 X2: 3", "cdist only supports non-negative p values",
-/// "cdist only supports floating-point dtypes, X1 got: Long". Mirrors `torch.cdist`.
-pub fn cdist(x1: &Tensor, x2: &Tensor, p: f64, compute_mode: Option<i64>) -> Result<Tensor> {
-    let _ = compute_mode;
+/// "cdist only supports floating-point dtypes, X1 got: Long"; ValueError "foo is not a valid
+/// value for compute_mode". Mirrors `torch.cdist`.
+pub fn cdist(x1: &Tensor, x2: &Tensor, p: f64, compute_mode: Option<&str>) -> Result<Tensor> {
+    // The modes choose torch's algorithm for p = 2; the result is the same within rounding.
+    match compute_mode {
+        None
+        | Some("use_mm_for_euclid_dist_if_necessary")
+        | Some("use_mm_for_euclid_dist")
+        | Some("donot_use_mm_for_euclid_dist") => {}
+        Some(m) => {
+            return Err(Error::value(format!(
+                "{m} is not a valid value for compute_mode"
+            )))
+        }
+    }
     for (name, t) in [("X1", x1), ("X2", x2)] {
         if t.dim() < 2 {
             return Err(Error::runtime(format!(

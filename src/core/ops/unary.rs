@@ -758,3 +758,14 @@ mod tests {
         );
     }
 }
+
+/// `positive(input)`: input itself (`+input`); NotImplementedError "The `+` operator, on a bool
+/// tensor is not supported." for bool. Mirrors `torch.positive`.
+pub fn positive(input: &Tensor) -> Result<Tensor> {
+    if input.dtype() == DType::Bool {
+        return Err(Error::not_implemented(
+            "The `+` operator, on a bool tensor is not supported.",
+        ));
+    }
+    Ok(input.clone())
+}
