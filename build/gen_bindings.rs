@@ -420,12 +420,14 @@ fn overload_body(sig: &PySignature<'_>, structseqs: &[(String, Vec<String>)], in
         Returns::One(_) if e.tuple_if.is_some() => {
             out.push_str(&pre);
             let arg = e.tuple_if.as_deref().expect("tuple_if");
-            let n = e.func.args.iter().position(|a| a.name == arg).expect("checked");
+            let n = e
+                .func
+                .args
+                .iter()
+                .position(|a| a.name == arg)
+                .expect("checked");
             let pi = sig.arg_params[n].expect("a bool argument is a parameter");
-            let _ = writeln!(
-                out,
-                "{ind}entry::ret_tuple_if(r.bool({pi})?, {call})"
-            );
+            let _ = writeln!(out, "{ind}entry::ret_tuple_if(r.bool({pi})?, {call})");
         }
         Returns::One(_) if e.unwrap_single => {
             out.push_str(&pre);

@@ -304,7 +304,9 @@ fn doc_ret(e: &Entry) -> String {
     };
     match (ty.base, ty.list.is_some()) {
         (BaseTy::Tensor, false) => "Tensor",
-        (BaseTy::Tensor, true) if e.unwrap_single || e.tuple_if.is_some() => "Tensor | tuple[Tensor, ...]",
+        (BaseTy::Tensor, true) if e.unwrap_single || e.tuple_if.is_some() => {
+            "Tensor | tuple[Tensor, ...]"
+        }
         (BaseTy::Tensor, true) => "tuple[Tensor, ...]",
         (BaseTy::Int, true) => "tuple[int, ...]",
         (BaseTy::Scalar, _) => "Number",
@@ -330,7 +332,9 @@ pub(crate) fn stub_ret(e: &Entry) -> String {
     };
     match (ty.base, ty.list.is_some()) {
         (BaseTy::Tensor, false) => "Tensor",
-        (BaseTy::Tensor, true) if e.unwrap_single || e.tuple_if.is_some() => "Union[Tensor, Tuple[Tensor, ...]]",
+        (BaseTy::Tensor, true) if e.unwrap_single || e.tuple_if.is_some() => {
+            "Union[Tensor, Tuple[Tensor, ...]]"
+        }
         (BaseTy::Tensor, true) => "Tuple[Tensor, ...]",
         (BaseTy::Int, true) => "Tuple[_int, ...]",
         (BaseTy::Scalar, _) => "_Number",

@@ -294,7 +294,8 @@ unsafe extern "C" fn device_new(
                 if v < 0 {
                     return Err(runtime_error("Device index must not be negative"));
                 }
-                d.index = i32::try_from(v).map_err(|_| runtime_error("Device index out of range"))?;
+                d.index =
+                    i32::try_from(v).map_err(|_| runtime_error("Device index out of range"))?;
             }
             d
         } else if super::convert::is_int(first) && index.is_none() && !kw_type {

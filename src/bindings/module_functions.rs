@@ -99,7 +99,9 @@ pub(crate) unsafe extern "C" fn get_num_threads(
 /// int (the last `dims` dims of `a` with the first of `b`), or a pair of int sequences (or of
 /// ints) naming the dims to contract pairwise, as torch's Python-level `torch.tensordot`
 /// accepts; the composite in src/core/autograd/composite.rs records the history.
-pub(crate) fn tensordot(r: &super::arg_parser::ParsedArgs<'_>) -> super::errors::PyResult<*mut ffi::PyObject> {
+pub(crate) fn tensordot(
+    r: &super::arg_parser::ParsedArgs<'_>,
+) -> super::errors::PyResult<*mut ffi::PyObject> {
     use super::convert::{is_int, to_i64};
     use super::errors::type_error;
     let a = r.tensor(0)?;
@@ -109,7 +111,8 @@ pub(crate) fn tensordot(r: &super::arg_parser::ParsedArgs<'_>) -> super::errors:
             return Ok(vec![to_i64(o)?]);
         }
         // SAFETY: type checks of a live object.
-        let seq = unsafe { ffi::PyList_Check(o.as_ptr()) != 0 || ffi::PyTuple_Check(o.as_ptr()) != 0 };
+        let seq =
+            unsafe { ffi::PyList_Check(o.as_ptr()) != 0 || ffi::PyTuple_Check(o.as_ptr()) != 0 };
         if !seq {
             return Err(type_error(format!(
                 "tensordot(): dims must be an int or a pair of lists of ints, got an element of type {}",
@@ -125,7 +128,9 @@ pub(crate) fn tensordot(r: &super::arg_parser::ParsedArgs<'_>) -> super::errors:
         let mut v = Vec::with_capacity(n as usize);
         for i in 0..n {
             // SAFETY: `o` is a live sequence and `i` in range; the item is a new reference.
-            let item = unsafe { super::object_ptr::ObjectPtr::steal_or_err(ffi::PySequence_GetItem(o.as_ptr(), i))? };
+            let item = unsafe {
+                super::object_ptr::ObjectPtr::steal_or_err(ffi::PySequence_GetItem(o.as_ptr(), i))?
+            };
             if !is_int(item.as_borrowed()) {
                 return Err(type_error(format!(
                     "tensordot(): dims must be an int or a pair of lists of ints, got an element of type {}",
@@ -138,7 +143,9 @@ pub(crate) fn tensordot(r: &super::arg_parser::ParsedArgs<'_>) -> super::errors:
     };
     let result = match r.object(2) {
         None => crate::core::autograd::variable_type::tensordot(&a, &b, 2)?,
-        Some(d) if is_int(d) => crate::core::autograd::variable_type::tensordot(&a, &b, to_i64(d)?)?,
+        Some(d) if is_int(d) => {
+            crate::core::autograd::variable_type::tensordot(&a, &b, to_i64(d)?)?
+        }
         Some(d) => {
             let pair = ints_pair(d)?;
             let (da, db) = (ints(pair.0.as_borrowed())?, ints(pair.1.as_borrowed())?);

@@ -60,7 +60,10 @@ unsafe extern "C" fn get_t(slf: *mut ffi::PyObject, _: *mut c_void) -> *mut ffi:
 
 /// `mT`/`mH`/`H`: the core checked the dims (errors, warnings) and built `plain`; a transpose
 /// of the last two dims is taken again through autograd so that it records its node.
-fn matrix_view(t: &crate::core::Tensor, plain: crate::core::Tensor) -> PyResult<crate::core::Tensor> {
+fn matrix_view(
+    t: &crate::core::Tensor,
+    plain: crate::core::Tensor,
+) -> PyResult<crate::core::Tensor> {
     drop(plain);
     if t.dim() >= 2 {
         Ok(crate::core::autograd::variable_type::transpose(t, -2, -1)?)

@@ -314,8 +314,6 @@ def test_addcmul_addcdiv_and_in_place():
     with pytest.raises(NotImplementedError, match="\"addcmul_cpu_out\" not implemented for 'Bool'"):
         _C.addcmul(_C.tensor([True]), _C.tensor([True]), _C.tensor([True]))
     # The optimizer pattern: exp_avg_sq.mul_(beta2).addcmul_(grad, grad, value=1 - beta2).
-    v = _C.tensor([[1.0, 2.0]])
-    g = _C.tensor([[3.0], [4.0]]) * 0 + _C.tensor([3.0, 4.0])[:1]
     v2 = _C.ones(2, 2)
     assert v2.addcmul_(_C.tensor([1.0, 2.0]), _C.tensor([[3.0], [4.0]]), value=0.5) is v2
     assert v2.tolist() == [[2.5, 4.0], [3.0, 5.0]]
@@ -325,7 +323,6 @@ def test_addcmul_addcdiv_and_in_place():
     out = _C.empty(2)
     _C.addcmul(_C.tensor([1.0, 2.0]), _C.tensor([3.0, 4.0]), _C.tensor([5.0, 6.0]), out=out)
     assert out.tolist() == [16.0, 26.0]
-    del v, g
 
 
 # ---- products -----------------------------------------------------------------------------------
@@ -541,3 +538,13 @@ def test_in_place_samplers_use_the_generator_and_bump_the_version():
     w = _C.zeros(2, requires_grad=True)
     with pytest.raises(NotImplementedError, match="the derivative for 'uniform_' is not implemented"):
         w.uniform_()
+
+
+def test_take_along_dim_negative_indices_and_tensordot_size_one_pairs():
+    x = _C.arange(6.0).reshape(2, 3)
+    # torch: negative indices count from the end (Python's modulo).
+    assert _C.take_along_dim(x, _C.tensor([[-1], [0]]), 1).tolist() == [[2.0], [3.0]]
+    assert _C.take_along_dim(x, _C.tensor([[-4], [0]]), 1).tolist() == [[2.0], [3.0]]
+    # A contracted pair of sizes 1 and 2: torch sums the size-2 side first.
+    r = _C.tensordot(_C.ones(1, 1, 1), _C.arange(4.0).reshape(2, 1, 2), dims=([0, 1], [2, 0]))
+    assert r.tolist() == [[6.0]]

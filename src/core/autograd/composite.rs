@@ -50,7 +50,12 @@ pub fn broadcast_tensors(tensors: &[Tensor]) -> Result<Vec<Tensor>> {
 /// sizes, pairwise); the result has `input`'s free dims then `other`'s. RuntimeError
 /// "contracted dimensions need to match, but first has size 3 in dim 1 and second has size 4 in
 /// dim 0".
-pub fn tensordot_dims(input: &Tensor, other: &Tensor, dims_a: &[i64], dims_b: &[i64]) -> Result<Tensor> {
+pub fn tensordot_dims(
+    input: &Tensor,
+    other: &Tensor,
+    dims_a: &[i64],
+    dims_b: &[i64],
+) -> Result<Tensor> {
     if dims_a.len() != dims_b.len() {
         return Err(Error::runtime(
             "both dimension lists should have same length",
@@ -59,8 +64,17 @@ pub fn tensordot_dims(input: &Tensor, other: &Tensor, dims_a: &[i64], dims_b: &[
     let (na, nb) = (input.dim(), other.dim());
     let mut ca = Vec::with_capacity(dims_a.len());
     let mut cb = Vec::with_capacity(dims_b.len());
+    // A contracted pair of sizes 1 and n: torch sums the size-n side over that dim first.
+    let mut input = input.clone();
+    let mut other = other.clone();
     for (&da, &db) in dims_a.iter().zip(dims_b) {
         let (a, b) = (maybe_wrap_dim(da, na)?, maybe_wrap_dim(db, nb)?);
+        let (sa, sb) = (input.sizes()[a], other.sizes()[b]);
+        if sa != sb && sa == 1 {
+            other = vt::sum(&other, Some(&[b as i64]), true, None)?;
+        } else if sa != sb && sb == 1 {
+            input = vt::sum(&input, Some(&[a as i64]), true, None)?;
+        }
         if input.sizes()[a] != other.sizes()[b] {
             return Err(Error::runtime(format!(
                 "contracted dimensions need to match, but first has size {} in dim {} and second has size {} in dim {}",
@@ -80,8 +94,8 @@ pub fn tensordot_dims(input: &Tensor, other: &Tensor, dims_a: &[i64], dims_b: &[
     let n: i64 = free_b.iter().map(|&d| other.sizes()[d] as i64).product();
     let perm_a: Vec<i64> = free_a.iter().chain(&ca).map(|&d| d as i64).collect();
     let perm_b: Vec<i64> = cb.iter().chain(&free_b).map(|&d| d as i64).collect();
-    let a2 = vt::reshape(&vt::permute(input, &perm_a)?, &[m, k])?;
-    let b2 = vt::reshape(&vt::permute(other, &perm_b)?, &[k, n])?;
+    let a2 = vt::reshape(&vt::permute(&input, &perm_a)?, &[m, k])?;
+    let b2 = vt::reshape(&vt::permute(&other, &perm_b)?, &[k, n])?;
     let out_shape: Vec<i64> = free_a
         .iter()
         .map(|&d| input.sizes()[d] as i64)
@@ -118,7 +132,10 @@ pub fn inner(input: &Tensor, other: &Tensor) -> Result<Tensor> {
     if input.dim() == 0 || other.dim() == 0 {
         return vt::mul(input, other);
     }
-    let (la, lb) = (input.sizes()[input.dim() - 1], other.sizes()[other.dim() - 1]);
+    let (la, lb) = (
+        input.sizes()[input.dim() - 1],
+        other.sizes()[other.dim() - 1],
+    );
     if la != lb {
         return Err(Error::runtime(format!(
             "inner() the last dimension must match on both input tensors but got shapes {:?} and {:?}",
@@ -304,7 +321,12 @@ pub fn std_mean(input: &Tensor, unbiased_: bool) -> Result<Vec<Tensor>> {
 }
 
 /// `std_mean(input, dim, unbiased=True, keepdim=False)`. Mirrors `torch.std_mean`.
-pub fn std_mean_dim(input: &Tensor, dim: Option<&[i64]>, unbiased_: bool, keepdim: bool) -> Result<Vec<Tensor>> {
+pub fn std_mean_dim(
+    input: &Tensor,
+    dim: Option<&[i64]>,
+    unbiased_: bool,
+    keepdim: bool,
+) -> Result<Vec<Tensor>> {
     std_mean_correction(input, dim, unbiased(unbiased_), keepdim)
 }
 
@@ -314,7 +336,12 @@ pub fn var_mean(input: &Tensor, unbiased_: bool) -> Result<Vec<Tensor>> {
 }
 
 /// `var_mean(input, dim, unbiased=True, keepdim=False)`. Mirrors `torch.var_mean`.
-pub fn var_mean_dim(input: &Tensor, dim: Option<&[i64]>, unbiased_: bool, keepdim: bool) -> Result<Vec<Tensor>> {
+pub fn var_mean_dim(
+    input: &Tensor,
+    dim: Option<&[i64]>,
+    unbiased_: bool,
+    keepdim: bool,
+) -> Result<Vec<Tensor>> {
     var_mean_correction(input, dim, unbiased(unbiased_), keepdim)
 }
 
@@ -360,7 +387,11 @@ pub fn nanmean(
 /// got 2 dimensions for input, and 1 dimensions for indices". Mirrors `torch.take_along_dim`.
 pub fn take_along_dim(input: &Tensor, indices: &Tensor, dim: Option<i64>) -> Result<Tensor> {
     let Some(dim) = dim else {
-        return vt::gather(&vt::reshape(input, &[-1])?, 0, &crate::core::ops::reshape(indices, &[-1])?);
+        return vt::gather(
+            &vt::reshape(input, &[-1])?,
+            0,
+            &crate::core::ops::reshape(indices, &[-1])?,
+        );
     };
     if input.dim() != indices.dim() {
         return Err(Error::runtime(format!(
@@ -379,6 +410,16 @@ pub fn take_along_dim(input: &Tensor, indices: &Tensor, dim: Option<i64>) -> Res
     let mut sx = si.clone();
     si[d] = indices.sizes()[d] as i64;
     sx[d] = input.sizes()[d] as i64;
-    let idx = crate::core::ops::expand(indices, &si)?;
+    // Negative indices count from the end (Python's modulo, as torch's take_along_dim).
+    let size = crate::core::tensor::Tensor::wrapped_scalar(crate::core::scalar::Scalar::Int(
+        input.sizes()[d] as i64,
+    ))?;
+    let zero = crate::core::tensor::Tensor::wrapped_scalar(crate::core::scalar::Scalar::Int(0))?;
+    let wrapped = crate::core::ops::where_(
+        &crate::core::ops::lt(indices, &zero)?,
+        &crate::core::ops::remainder(indices, &size)?,
+        indices,
+    )?;
+    let idx = crate::core::ops::expand(&wrapped, &si)?;
     vt::gather(&vt::expand(input, &sx)?, d as i64, &idx)
 }

@@ -603,7 +603,10 @@ pub fn copysign(input: &Tensor, other: &Tensor) -> Result<Tensor> {
 }
 
 /// `copysign` checked and ready to run (Note [One kernel per op]).
-pub fn copysign_plan<'a>(input: &'a Tensor, other: &'a Tensor) -> Result<Plan<'a, impl Kernel + 'a>> {
+pub fn copysign_plan<'a>(
+    input: &'a Tensor,
+    other: &'a Tensor,
+) -> Result<Plan<'a, impl Kernel + 'a>> {
     float_binary_plan(input, other, f32::copysign, f64::copysign)
 }
 
@@ -614,7 +617,10 @@ pub fn logaddexp(input: &Tensor, other: &Tensor) -> Result<Tensor> {
 }
 
 /// `logaddexp` checked and ready to run (Note [One kernel per op]).
-pub fn logaddexp_plan<'a>(input: &'a Tensor, other: &'a Tensor) -> Result<Plan<'a, impl Kernel + 'a>> {
+pub fn logaddexp_plan<'a>(
+    input: &'a Tensor,
+    other: &'a Tensor,
+) -> Result<Plan<'a, impl Kernel + 'a>> {
     fn f<T: num_like::Float>(a: T, b: T) -> T {
         if a.is_infinite() && a == b {
             // Both inf or both -inf: the formula below would give NaN (inf - inf).
@@ -639,7 +645,10 @@ pub fn logaddexp2(input: &Tensor, other: &Tensor) -> Result<Tensor> {
 }
 
 /// `logaddexp2` checked and ready to run (Note [One kernel per op]).
-pub fn logaddexp2_plan<'a>(input: &'a Tensor, other: &'a Tensor) -> Result<Plan<'a, impl Kernel + 'a>> {
+pub fn logaddexp2_plan<'a>(
+    input: &'a Tensor,
+    other: &'a Tensor,
+) -> Result<Plan<'a, impl Kernel + 'a>> {
     fn f<T: num_like::Float>(a: T, b: T) -> T {
         if a.is_infinite() && a == b {
             a
@@ -678,6 +687,8 @@ pub fn fmin_plan<'a>(input: &'a Tensor, other: &'a Tensor) -> Result<Plan<'a, im
     fmaxmin_plan(input, other, false)
 }
 
+// The bool arm compares bools with `<` as the other dtypes do.
+#[allow(clippy::bool_comparison)]
 fn fmaxmin_plan<'a>(
     input: &'a Tensor,
     other: &'a Tensor,
@@ -686,15 +697,29 @@ fn fmaxmin_plan<'a>(
     let dtype = binary_result_type(input, other);
     binary_plan(input, other, dtype, move |out, fresh| match dtype {
         // f64::max/min return the other operand when one is NaN: fmax/fmin exactly.
-        DType::Float64 => binary_kernel::<f64, f64>(out, input, other, fresh, move |a: f64, b: f64| {
-            if max { a.max(b) } else { a.min(b) }
-        }),
-        DType::Float32 => binary_kernel::<f32, f32>(out, input, other, fresh, move |a: f32, b: f32| {
-            if max { a.max(b) } else { a.min(b) }
-        }),
-        _ => crate::dispatch!(dtype, T => binary_kernel::<T, T>(out, input, other, fresh, move |a: T, b: T| {
-            if (a < b) == max { b } else { a }
-        })),
+        DType::Float64 => {
+            binary_kernel::<f64, f64>(out, input, other, fresh, move |a: f64, b: f64| {
+                if max {
+                    a.max(b)
+                } else {
+                    a.min(b)
+                }
+            })
+        }
+        DType::Float32 => {
+            binary_kernel::<f32, f32>(out, input, other, fresh, move |a: f32, b: f32| {
+                if max {
+                    a.max(b)
+                } else {
+                    a.min(b)
+                }
+            })
+        }
+        _ => {
+            crate::dispatch!(dtype, T => binary_kernel::<T, T>(out, input, other, fresh, move |a: T, b: T| {
+                if (a < b) == max { b } else { a }
+            }))
+        }
     })
 }
 
@@ -775,7 +800,12 @@ pub fn rsub(input: &Tensor, other: &Tensor, alpha: Scalar) -> Result<Tensor> {
 /// three broadcast, in their promoted dtype (NotImplementedError `"addcmul_cpu_out" not
 /// implemented for 'Bool'`). Mirrors `torch.addcmul` (and `Tensor.addcmul_`, which optimizers
 /// use).
-pub fn addcmul(input: &Tensor, tensor1: &Tensor, tensor2: &Tensor, value: Scalar) -> Result<Tensor> {
+pub fn addcmul(
+    input: &Tensor,
+    tensor1: &Tensor,
+    tensor2: &Tensor,
+    value: Scalar,
+) -> Result<Tensor> {
     addcmul_plan(input, tensor1, tensor2, value)?.run()
 }
 
@@ -806,7 +836,12 @@ pub fn addcmul_plan<'a>(
 /// three broadcast, in their promoted dtype; floats only (torch's RuntimeError "Integer division
 /// with addcdiv is no longer supported, ..." for integer and bool operands). Mirrors
 /// `torch.addcdiv` (and `Tensor.addcdiv_`, which optimizers use).
-pub fn addcdiv(input: &Tensor, tensor1: &Tensor, tensor2: &Tensor, value: Scalar) -> Result<Tensor> {
+pub fn addcdiv(
+    input: &Tensor,
+    tensor1: &Tensor,
+    tensor2: &Tensor,
+    value: Scalar,
+) -> Result<Tensor> {
     addcdiv_plan(input, tensor1, tensor2, value)?.run()
 }
 
@@ -826,16 +861,22 @@ pub fn addcdiv_plan<'a>(
     if !dtype.is_floating_point() {
         return Err(not_implemented("addcdiv_cpu_out", dtype));
     }
-    addc_plan(input, tensor1, tensor2, dtype, move |out, a, b, c| match dtype {
-        DType::Float64 => {
-            let v = value.to_f64();
-            ternary_into::<f64>(out, a, b, c, move |x: f64, y: f64, z: f64| x + v * (y / z))
-        }
-        _ => {
-            let v = value.to_f64() as f32;
-            ternary_into::<f32>(out, a, b, c, move |x: f32, y: f32, z: f32| x + v * (y / z))
-        }
-    })
+    addc_plan(
+        input,
+        tensor1,
+        tensor2,
+        dtype,
+        move |out, a, b, c| match dtype {
+            DType::Float64 => {
+                let v = value.to_f64();
+                ternary_into::<f64>(out, a, b, c, move |x: f64, y: f64, z: f64| x + v * (y / z))
+            }
+            _ => {
+                let v = value.to_f64() as f32;
+                ternary_into::<f32>(out, a, b, c, move |x: f32, y: f32, z: f32| x + v * (y / z))
+            }
+        },
+    )
 }
 
 /// The plan of `addcmul`/`addcdiv`: the broadcast shape of the three operands, dtype `dtype`;

@@ -389,7 +389,14 @@ pub fn new_full(
 
 /// The `[2, N]` row and column indices of the lower (`lower`) or upper triangle of a
 /// `row × col` matrix, row-major, with the diagonal `offset`.
-fn tri_indices(row: i64, col: i64, offset: i64, dtype: Option<DType>, lower: bool, name: &str) -> Result<Tensor> {
+fn tri_indices(
+    row: i64,
+    col: i64,
+    offset: i64,
+    dtype: Option<DType>,
+    lower: bool,
+    name: &str,
+) -> Result<Tensor> {
     let dtype = dtype.unwrap_or(DType::Int64);
     if !dtype.is_integral() {
         return Err(Error::not_implemented(format!(
@@ -398,16 +405,24 @@ fn tri_indices(row: i64, col: i64, offset: i64, dtype: Option<DType>, lower: boo
         )));
     }
     if row < 0 {
-        return Err(Error::runtime(format!("row must be non-negative, got{row}")));
+        return Err(Error::runtime(format!(
+            "row must be non-negative, got{row}"
+        )));
     }
     if col < 0 {
-        return Err(Error::runtime(format!("col must be non-negative, got{col}")));
+        return Err(Error::runtime(format!(
+            "col must be non-negative, got{col}"
+        )));
     }
     let mut rows: Vec<i64> = Vec::new();
     let mut cols: Vec<i64> = Vec::new();
     for r in 0..row {
         for c in 0..col {
-            let keep = if lower { c - r <= offset } else { c - r >= offset };
+            let keep = if lower {
+                c - r <= offset
+            } else {
+                c - r >= offset
+            };
             if keep {
                 rows.push(r);
                 cols.push(c);

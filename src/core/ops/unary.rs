@@ -286,14 +286,18 @@ pub fn logit_plan(input: &Tensor, eps: Option<f64>) -> Result<Plan<'_, impl Kern
         };
         (p / (1.0 - p)).ln()
     };
-    float_unary_plan(input, move |x: f32| {
-        let p = match eps {
-            Some(e) if x < e as f32 => e as f32,
-            Some(e) if x > 1.0 - e as f32 => 1.0 - e as f32,
-            _ => x,
-        };
-        (p / (1.0 - p)).ln()
-    }, f64f)
+    float_unary_plan(
+        input,
+        move |x: f32| {
+            let p = match eps {
+                Some(e) if x < e as f32 => e as f32,
+                Some(e) if x > 1.0 - e as f32 => 1.0 - e as f32,
+                _ => x,
+            };
+            (p / (1.0 - p)).ln()
+        },
+        f64f,
+    )
 }
 
 // ----- dtype-keeping unary ops ----------------------------------------------------------------
@@ -602,6 +606,17 @@ pub fn bitwise_not_plan(input: &Tensor) -> Result<Plan<'_, impl Kernel + '_>> {
     )
 }
 
+/// `positive(input)`: input itself (`+input`); NotImplementedError "The `+` operator, on a bool
+/// tensor is not supported." for bool. Mirrors `torch.positive`.
+pub fn positive(input: &Tensor) -> Result<Tensor> {
+    if input.dtype() == DType::Bool {
+        return Err(Error::not_implemented(
+            "The `+` operator, on a bool tensor is not supported.",
+        ));
+    }
+    Ok(input.clone())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -757,15 +772,4 @@ mod tests {
             vec![true]
         );
     }
-}
-
-/// `positive(input)`: input itself (`+input`); NotImplementedError "The `+` operator, on a bool
-/// tensor is not supported." for bool. Mirrors `torch.positive`.
-pub fn positive(input: &Tensor) -> Result<Tensor> {
-    if input.dtype() == DType::Bool {
-        return Err(Error::not_implemented(
-            "The `+` operator, on a bool tensor is not supported.",
-        ));
-    }
-    Ok(input.clone())
 }
