@@ -214,9 +214,15 @@ impl<'a> PySignature<'a> {
                 } else {
                     stub_type(&p.ty, p.numbers)
                 };
+                // A Python keyword (`from` of `uniform_`) gets torch's stub spelling `from_`.
+                let name = if matches!(p.name.as_str(), "from" | "in" | "is" | "lambda" | "def") {
+                    format!("{}_", p.name)
+                } else {
+                    p.name.clone()
+                };
                 match &p.default {
-                    Some(d) => parts.push(format!("{}: {} = {}", p.name, ty, d.python())),
-                    None => parts.push(format!("{}: {}", p.name, ty)),
+                    Some(d) => parts.push(format!("{name}: {} = {}", ty, d.python())),
+                    None => parts.push(format!("{name}: {}", ty)),
                 }
             }
             if ps.iter().any(|p| p.positional_only) {

@@ -66,6 +66,7 @@ import argparse
 import functools
 import gc
 import json
+import keyword
 import math
 import os
 import random
@@ -840,7 +841,8 @@ def calls(draw, tgt: Target) -> tuple[str, bool]:
         pos.insert(0, draw(_NOT_SELF) if draw(_ints(0, 99)) == 50 else draw(tensors()))
     # Every keyword through one `**{...}` so that any name (and any order) is expressible.
     parts = list(pos)
-    plain = [(k, v) for k, v in kw if k[1:-1].isidentifier()]
+    # A Python keyword (torch's `from` of `uniform_`/`random_`) cannot be written `from=...`.
+    plain = [(k, v) for k, v in kw if k[1:-1].isidentifier() and not keyword.iskeyword(k[1:-1])]
     if len(plain) == len(kw) and len({k for k, _ in kw}) == len(kw):
         parts += [f"{k[1:-1]}={v}" for k, v in kw]
     elif kw:
