@@ -33,6 +33,8 @@ fn param_type(ty: &Type) -> &'static str {
         (BaseTy::Str, _) => "Str",
         (BaseTy::ScalarType, _) => "ScalarType",
         (BaseTy::Generator, _) => "Generator",
+        (BaseTy::Device, _) => "Device",
+        (BaseTy::Layout, _) => "Layout",
         (BaseTy::PyObject, _) => "Object",
     }
 }
@@ -157,6 +159,22 @@ fn arg_code(i: usize, ty: &Type) -> ArgCode {
         (BaseTy::Str, _, true) => ("optional_string", by_value, None, false),
         (BaseTy::ScalarType, _, false) => ("scalar_type", by_value, None, false),
         (BaseTy::ScalarType, _, true) => ("optional_scalar_type", by_value, None, false),
+        (BaseTy::Device, _, _) => {
+            return ArgCode {
+                extract: format!("r.check_device({i})?"),
+                pass: by_value,
+                tensor: None,
+                list: false,
+            }
+        }
+        (BaseTy::Layout, _, _) => {
+            return ArgCode {
+                extract: "()".into(),
+                pass: by_value,
+                tensor: None,
+                list: false,
+            }
+        }
         (BaseTy::Generator, _, true) => {
             return ArgCode {
                 extract: format!("r.object({i}).and_then(unpack_generator)"),
@@ -235,6 +253,24 @@ fn overload_body(sig: &PySignature<'_>, structseqs: &[(String, Vec<String>)], in
     for (n, (local, c)) in codes.iter().enumerate() {
         if Some(n) == rg_pos {
             let _ = writeln!(out, "{ind}let requires_grad = {};", c.extract);
+            continue;
+        }
+        // torch's TensorOptions (`device=`, `layout=`, `pin_memory=`) are checked here and not
+        // passed to the core (src/bindings/device_object.rs, Note [Devices]).
+        let a = &e.func.args[n];
+        if a.ty.base == BaseTy::Device {
+            let _ = writeln!(out, "{ind}{};", c.extract);
+            continue;
+        }
+        if a.ty.base == BaseTy::Layout {
+            // The parser's type check admits `_C.strided` only: nothing left to check.
+            continue;
+        }
+        if a.name == "pin_memory" && a.ty.base == BaseTy::Bool {
+            let Some(pi) = sig.arg_params[n] else {
+                panic!("{}: pin_memory is a bound self", e.name)
+            };
+            let _ = writeln!(out, "{ind}r.check_pin_memory({pi})?;");
             continue;
         }
         if locals {
@@ -407,6 +443,18 @@ fn overload_body(sig: &PySignature<'_>, structseqs: &[(String, Vec<String>)], in
                 "{ind}entry::ret_out({call}, r.object({oi}), {:?})",
                 e.name
             );
+        }
+        Returns::One(_) if e.tuple_if.is_some() => {
+            out.push_str(&pre);
+            let arg = e.tuple_if.as_deref().expect("tuple_if");
+            let n = e
+                .func
+                .args
+                .iter()
+                .position(|a| a.name == arg)
+                .expect("checked");
+            let pi = sig.arg_params[n].expect("a bool argument is a parameter");
+            let _ = writeln!(out, "{ind}entry::ret_tuple_if(r.bool({pi})?, {call})");
         }
         Returns::One(_) if e.unwrap_single => {
             out.push_str(&pre);

@@ -21,6 +21,10 @@ pub(crate) enum BaseTy {
     Str,
     ScalarType,
     Generator,
+    /// torch's `Device` and `Layout`: checked by the binding and not passed to the core
+    /// (src/bindings/device_object.rs, Note [Devices]).
+    Device,
+    Layout,
     /// `PyObject*`: any Python object, converted by hand-written code (ours, not torch's).
     PyObject,
 }
@@ -36,6 +40,8 @@ impl BaseTy {
             "str" => BaseTy::Str,
             "ScalarType" => BaseTy::ScalarType,
             "Generator" => BaseTy::Generator,
+            "Device" => BaseTy::Device,
+            "Layout" => BaseTy::Layout,
             "PyObject*" => BaseTy::PyObject,
             _ => return None,
         })
@@ -51,6 +57,8 @@ impl BaseTy {
             BaseTy::Str => "str",
             BaseTy::ScalarType => "ScalarType",
             BaseTy::Generator => "Generator",
+            BaseTy::Device => "Device",
+            BaseTy::Layout => "Layout",
             BaseTy::PyObject => "PyObject*",
         }
     }
@@ -522,6 +530,9 @@ pub(crate) struct Entry {
     /// (torch's `eq(Tensor input, Number other)`: `eq(2, t)` is a TypeError).
     pub(crate) numbers_not_self: bool,
     pub(crate) unwrap_single: bool,
+    /// `tuple_if: as_tuple`: a `Tensor[]` result is returned as a tuple when the named bool
+    /// argument is True, else as its one tensor (torch's `nonzero(as_tuple=)`).
+    pub(crate) tuple_if: Option<String>,
     pub(crate) out: bool,
     /// `release_gil`: how the generated binding measures the work above which the core call runs
     /// without the GIL (src/bindings/gil.rs).
@@ -633,6 +644,7 @@ const KEYS: &[&str] = &[
     "variants",
     "numbers_as_tensors",
     "unwrap_single",
+    "tuple_if",
     "out",
     "release_gil",
     "inplace",
@@ -815,6 +827,7 @@ fn entry_from_map(line: usize, m: RawEntry) -> Result<Vec<Entry>, String> {
             || flag("numbers_as_tensors")?,
         numbers_not_self: m.get("numbers_as_tensors").map(String::as_str) == Some("other"),
         unwrap_single: flag("unwrap_single")?,
+        tuple_if: m.get("tuple_if").cloned(),
         out,
         out_copy,
         inplace,
@@ -880,6 +893,7 @@ fn derive_inplace(base: &Entry, operators: Vec<Operator>) -> Result<Entry, Strin
         numbers_as_tensors: base.numbers_as_tensors,
         numbers_not_self: base.numbers_not_self,
         unwrap_single: false,
+        tuple_if: None,
         out: false,
         out_copy: false,
         inplace: false,
@@ -904,6 +918,19 @@ fn check_entry(e: &Entry) -> Result<(), String> {
     }
     if e.unwrap_single && ret.is_none_or(|t| !t.is_tensor_list()) {
         return Err("unwrap_single: True needs a Tensor[] return".into());
+    }
+    if let Some(arg) = &e.tuple_if {
+        if ret.is_none_or(|t| !t.is_tensor_list()) {
+            return Err("tuple_if needs a Tensor[] return".into());
+        }
+        if !e
+            .func
+            .args
+            .iter()
+            .any(|a| &a.name == arg && a.ty.base == BaseTy::Bool && !a.ty.optional)
+        {
+            return Err(format!("tuple_if: {arg} names no bool argument"));
+        }
     }
     if e.release_gil == ReleaseGil::Matmul
         && e.func.args.iter().filter(|a| a.ty.is_tensor()).count() < 2

@@ -214,9 +214,15 @@ impl<'a> PySignature<'a> {
                 } else {
                     stub_type(&p.ty, p.numbers)
                 };
+                // A Python keyword (`from` of `uniform_`) gets torch's stub spelling `from_`.
+                let name = if matches!(p.name.as_str(), "from" | "in" | "is" | "lambda" | "def") {
+                    format!("{}_", p.name)
+                } else {
+                    p.name.clone()
+                };
                 match &p.default {
-                    Some(d) => parts.push(format!("{}: {} = {}", p.name, ty, d.python())),
-                    None => parts.push(format!("{}: {}", p.name, ty)),
+                    Some(d) => parts.push(format!("{name}: {} = {}", ty, d.python())),
+                    None => parts.push(format!("{name}: {}", ty)),
                 }
             }
             if ps.iter().any(|p| p.positional_only) {
@@ -257,6 +263,8 @@ pub(crate) fn stub_type(ty: &Type, numbers_as_tensors: bool) -> String {
         (BaseTy::Str, _) => "str",
         (BaseTy::ScalarType, _) => "dtype",
         (BaseTy::Generator, _) => "Generator",
+        (BaseTy::Device, _) => "Union[device, str, _int]",
+        (BaseTy::Layout, _) => "layout",
         (BaseTy::PyObject, _) => "Any",
     };
     if ty.optional {
@@ -282,6 +290,8 @@ fn doc_type(ty: &Type, numbers_as_tensors: bool) -> String {
         (BaseTy::Str, _) => "str",
         (BaseTy::ScalarType, _) => "dtype",
         (BaseTy::Generator, _) => "Generator",
+        (BaseTy::Device, _) => "device | str | int",
+        (BaseTy::Layout, _) => "layout",
         (BaseTy::PyObject, _) => "object",
     };
     if ty.optional {
@@ -300,7 +310,9 @@ fn doc_ret(e: &Entry) -> String {
     };
     match (ty.base, ty.list.is_some()) {
         (BaseTy::Tensor, false) => "Tensor",
-        (BaseTy::Tensor, true) if e.unwrap_single => "Tensor | tuple[Tensor, ...]",
+        (BaseTy::Tensor, true) if e.unwrap_single || e.tuple_if.is_some() => {
+            "Tensor | tuple[Tensor, ...]"
+        }
         (BaseTy::Tensor, true) => "tuple[Tensor, ...]",
         (BaseTy::Int, true) => "tuple[int, ...]",
         (BaseTy::Scalar, _) => "Number",
@@ -308,6 +320,8 @@ fn doc_ret(e: &Entry) -> String {
         (BaseTy::Bool, _) => "bool",
         (BaseTy::Float, _) => "float",
         (BaseTy::Generator, _) => "Generator",
+        (BaseTy::Device, _) => "device | str | int",
+        (BaseTy::Layout, _) => "layout",
         (BaseTy::PyObject, _) => "object",
         (BaseTy::Str, _) => "str",
         (BaseTy::ScalarType, _) => "dtype",
@@ -324,7 +338,9 @@ pub(crate) fn stub_ret(e: &Entry) -> String {
     };
     match (ty.base, ty.list.is_some()) {
         (BaseTy::Tensor, false) => "Tensor",
-        (BaseTy::Tensor, true) if e.unwrap_single => "Union[Tensor, Tuple[Tensor, ...]]",
+        (BaseTy::Tensor, true) if e.unwrap_single || e.tuple_if.is_some() => {
+            "Union[Tensor, Tuple[Tensor, ...]]"
+        }
         (BaseTy::Tensor, true) => "Tuple[Tensor, ...]",
         (BaseTy::Int, true) => "Tuple[_int, ...]",
         (BaseTy::Scalar, _) => "_Number",
@@ -332,6 +348,8 @@ pub(crate) fn stub_ret(e: &Entry) -> String {
         (BaseTy::Bool, _) => "_bool",
         (BaseTy::Float, _) => "_float",
         (BaseTy::Generator, _) => "Generator",
+        (BaseTy::Device, _) => "Union[device, str, _int]",
+        (BaseTy::Layout, _) => "layout",
         (BaseTy::PyObject, _) => "Any",
         (BaseTy::Str, _) => "str",
         (BaseTy::ScalarType, _) => "dtype",

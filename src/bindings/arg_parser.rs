@@ -57,6 +57,10 @@ pub enum ParamType {
     Object,
     /// `Generator`: a `_C.Generator` (its type is registered at init by `register_generator_type`).
     Generator,
+    /// `Device`: a `_C.device`, a device string or an int (Note [Devices]).
+    Device,
+    /// `Layout`: `_C.strided`.
+    Layout,
 }
 
 impl ParamType {
@@ -74,6 +78,8 @@ impl ParamType {
             ParamType::TensorList => "tuple of Tensors",
             ParamType::Object => "object",
             ParamType::Generator => "_C.Generator",
+            ParamType::Device => "_C.device",
+            ParamType::Layout => "_C.layout",
         }
     }
 }
@@ -605,6 +611,10 @@ fn check_type(
         ParamType::Str => is_str(o),
         ParamType::ScalarType => unpack_dtype(o).is_some() || python_type_dtype(o).is_some(),
         ParamType::Object => true,
+        ParamType::Device => {
+            super::device_object::unpack_device(o).is_some() || is_str(o) || convert::is_int(o)
+        }
+        ParamType::Layout => super::device_object::is_layout(o),
         ParamType::Generator => {
             let tp = GENERATOR_TYPE.load(std::sync::atomic::Ordering::Acquire);
             // SAFETY: type check of a live object against a ready static type (if registered).
@@ -1379,6 +1389,33 @@ impl<'a> ParsedArgs<'a> {
         Ok(self
             .slot(i)
             .and_then(|o| unpack_dtype(o).or_else(|| python_type_dtype(o))))
+    }
+
+    /// `Device?` parameter `i`, checked and dropped (Note [Devices]): Ok when absent, None or
+    /// the CPU; RuntimeError for another device or a malformed device string.
+    pub fn check_device(&self, i: usize) -> PyResult<()> {
+        match self.slot(i) {
+            Some(o) => {
+                let d = super::device_object::device_of(o, "device")?;
+                super::device_object::require_cpu(self.sig.name, d)
+            }
+            None => Ok(()),
+        }
+    }
+
+    /// `bool pin_memory` parameter `i`, checked and dropped (Note [Devices]): True is refused.
+    pub fn check_pin_memory(&self, i: usize) -> PyResult<()> {
+        let pinned = match self.slot(i) {
+            Some(_) => self.bool(i)?,
+            None => false,
+        };
+        if pinned {
+            return Err(super::errors::runtime_error(format!(
+                "{}(): pin_memory=True needs an accelerator; tensorbind has the CPU only",
+                self.sig.name
+            )));
+        }
+        Ok(())
     }
 
     /// `Tensor[]` parameter `i`: new handles to the tensors (no data copied).

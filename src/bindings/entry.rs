@@ -226,6 +226,19 @@ pub fn ret_unwrap_single(result: crate::core::Result<Vec<Tensor>>) -> PyResult<*
     ret(Ok(v))
 }
 
+/// A `Tensor[]` result returned as a tuple when `tuple` (the schema's `tuple_if` argument) is
+/// True, else as its one tensor (torch's `nonzero(as_tuple=False)`).
+pub fn ret_tuple_if(
+    tuple: bool,
+    result: crate::core::Result<Vec<Tensor>>,
+) -> PyResult<*mut ffi::PyObject> {
+    let mut v = result?;
+    if !tuple && v.len() == 1 {
+        return ret(Ok(v.pop().expect("one tensor")));
+    }
+    ret(Ok(v))
+}
+
 /// A named-tuple result: `_C.return_types` type number `index` (the generated `RETURN_TYPES`)
 /// holding `values`.
 pub fn ret_named(index: usize, values: Vec<Tensor>) -> PyResult<*mut ffi::PyObject> {

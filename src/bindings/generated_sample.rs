@@ -201,13 +201,15 @@ unsafe extern "C" fn meth_add_(slf: *mut ffi::PyObject, args: *const *mut ffi::P
 }
 
 /// `tensor` (function):
-/// `tensor(PyObject* data, *, ScalarType? dtype=None, bool requires_grad=False) -> Tensor`
+/// `tensor(PyObject* data, *, ScalarType? dtype=None, Device? device=None, bool requires_grad=False, bool pin_memory=False) -> Tensor`
 unsafe extern "C" fn fn_tensor(slf: *mut ffi::PyObject, args: *const *mut ffi::PyObject, nargs: ffi::Py_ssize_t, kwnames: *mut ffi::PyObject) -> *mut ffi::PyObject {
     static PARSER: PythonArgParser = PythonArgParser::new("tensor", &[
         FunctionSignature::new("tensor", false, &[
             FunctionParameter::new(&KW_DATA, ParamType::Object),
             FunctionParameter::new(&KW_DTYPE, ParamType::ScalarType).optional().default(DefaultValue::None).keyword_only(),
+            FunctionParameter::new(&KW_DEVICE, ParamType::Device).optional().default(DefaultValue::None).keyword_only(),
             FunctionParameter::new(&KW_REQUIRES_GRAD, ParamType::Bool).default(DefaultValue::Bool(false)).keyword_only(),
+            FunctionParameter::new(&KW_PIN_MEMORY, ParamType::Bool).default(DefaultValue::Bool(false)).keyword_only(),
         ]),
     ]);
     // SAFETY: CPython calls this function with the METH_FASTCALL | METH_KEYWORDS convention, on the module.

@@ -53,6 +53,8 @@ fn shareable_buffer(o: Borrowed<'_>) -> bool {
 /// returned itself, a numpy array or another buffer exporter of the right dtype is shared — and
 /// copies otherwise (as `_C.tensor`).
 pub(crate) fn as_tensor(r: &ParsedArgs<'_>) -> PyResult<*mut ffi::PyObject> {
+    // `device=` (parameter 2): checked, the tensor is on the CPU (Note [Devices]).
+    r.check_device(2)?;
     let dtype = r.optional_scalar_type(1)?;
     let Some(data) = r.object(0) else {
         return Err(super::errors::runtime_error(

@@ -30,6 +30,7 @@ pub mod tensor_object;
 pub mod arg_parser;
 pub mod buffer;
 pub mod describe;
+pub mod device_object;
 pub mod dlpack;
 pub mod entry;
 pub mod numpy;

@@ -77,6 +77,7 @@ unsafe fn init() -> PyResult<ObjectPtr> {
         let m = ObjectPtr::steal_or_err(ffi::PyModule_Create(def))?;
         super::override_protocol::init()?;
         super::dtype_object::init(m.as_ptr())?;
+        super::device_object::init(m.as_ptr())?;
         super::tensor_type::init(m.as_ptr())?;
         super::structseq::init(m.as_ptr(), super::generated::return_types())?;
         super::generator_methods::init(m.as_ptr(), super::generated::generator_methods())?;

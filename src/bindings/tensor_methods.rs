@@ -58,6 +58,61 @@ unsafe extern "C" fn get_t(slf: *mut ffi::PyObject, _: *mut c_void) -> *mut ffi:
     })
 }
 
+/// `mT`/`mH`/`H`: the core checked the dims (errors, warnings) and built `plain`; a transpose
+/// of the last two dims is taken again through autograd so that it records its node.
+fn matrix_view(
+    t: &crate::core::Tensor,
+    plain: crate::core::Tensor,
+) -> PyResult<crate::core::Tensor> {
+    drop(plain);
+    if t.dim() >= 2 {
+        Ok(crate::core::autograd::variable_type::transpose(t, -2, -1)?)
+    } else {
+        Ok(crate::core::autograd::variable_type::permute(t, &[])?)
+    }
+}
+
+unsafe extern "C" fn get_mt(slf: *mut ffi::PyObject, _: *mut c_void) -> *mut ffi::PyObject {
+    crate::handle_errors!({
+        // SAFETY: getter of `_C.Tensor`.
+        let t = unsafe { this(slf) };
+        Ok(wrap(matrix_view(&t, crate::core::ops::matrix_t(&t, false)?)?)?.release())
+    })
+}
+
+unsafe extern "C" fn get_mh(slf: *mut ffi::PyObject, _: *mut c_void) -> *mut ffi::PyObject {
+    crate::handle_errors!({
+        // SAFETY: getter of `_C.Tensor`.
+        let t = unsafe { this(slf) };
+        Ok(wrap(matrix_view(&t, crate::core::ops::matrix_t(&t, true)?)?)?.release())
+    })
+}
+
+unsafe extern "C" fn get_h(slf: *mut ffi::PyObject, _: *mut c_void) -> *mut ffi::PyObject {
+    crate::handle_errors!({
+        // SAFETY: getter of `_C.Tensor`.
+        let t = unsafe { this(slf) };
+        Ok(wrap(matrix_view(&t, crate::core::ops::matrix_h(&t)?)?)?.release())
+    })
+}
+
+unsafe extern "C" fn get_device(_slf: *mut ffi::PyObject, _: *mut c_void) -> *mut ffi::PyObject {
+    // Every tensor is in CPU memory (Note [Devices]).
+    crate::handle_errors!({ Ok(super::device_object::cpu_device()?.release()) })
+}
+
+unsafe extern "C" fn get_layout(_slf: *mut ffi::PyObject, _: *mut c_void) -> *mut ffi::PyObject {
+    crate::handle_errors!({ Ok(super::device_object::strided().release()) })
+}
+
+unsafe extern "C" fn get_is_cpu(_slf: *mut ffi::PyObject, _: *mut c_void) -> *mut ffi::PyObject {
+    crate::handle_errors!({ Ok(super::object_ptr::py_bool(true).release()) })
+}
+
+unsafe extern "C" fn get_false(_slf: *mut ffi::PyObject, _: *mut c_void) -> *mut ffi::PyObject {
+    crate::handle_errors!({ Ok(super::object_ptr::py_bool(false).release()) })
+}
+
 unsafe extern "C" fn get_base(slf: *mut ffi::PyObject, _: *mut c_void) -> *mut ffi::PyObject {
     crate::handle_errors!({
         // SAFETY: getter of `_C.Tensor`.
@@ -290,6 +345,14 @@ pub fn getset_table() -> Vec<ffi::PyGetSetDef> {
         getter(c"dtype", get_dtype, c"The element type, one of the _C.dtype singletons (torch.Tensor.dtype)."),
         getter(c"ndim", get_ndim, c"The number of dims, as an int (torch.Tensor.ndim)."),
         getter(c"T", get_t, c"A view with all dims reversed (torch.Tensor.T)."),
+        getter(c"mT", get_mt, c"A view with the last two dims swapped (torch.Tensor.mT). RuntimeError for a 1-D tensor."),
+        getter(c"mH", get_mh, c"A view with the last two dims swapped: the conjugate transpose, for real dtypes the same as mT (torch.Tensor.mH)."),
+        getter(c"H", get_h, c"The transpose of a matrix (torch.Tensor.H: the conjugate transpose, for real dtypes a plain transpose). RuntimeError unless 2-D (0-D: the identity, with a warning)."),
+        getter(c"device", get_device, c"The device of the tensor's memory: always _C.device('cpu') (torch.Tensor.device)."),
+        getter(c"layout", get_layout, c"The memory layout: always _C.strided (torch.Tensor.layout)."),
+        getter(c"is_cpu", get_is_cpu, c"True: every tensorbind tensor is in CPU memory (torch.Tensor.is_cpu)."),
+        getter(c"is_cuda", get_false, c"False: tensorbind has no CUDA tensors (torch.Tensor.is_cuda)."),
+        getter(c"is_meta", get_false, c"False: tensorbind has no meta tensors (torch.Tensor.is_meta)."),
         getter(c"_base", get_base, c"For a view, the tensor it views (the root of a chain of views); None otherwise (torch.Tensor._base)."),
         // Static types get no `__dict__` descriptor from CPython; the generic pair reads and
         // replaces the instance dict at `tp_dictoffset`.

@@ -229,6 +229,10 @@ fn buffer_as_sequence(data: Borrowed<'_>, dtype: Option<DType>) -> PyResult<Opti
 /// `_C.tensor(data, *, dtype=None, requires_grad=False)`: the body of the entry point generated from the schema
 /// (`manual_binding: METH_FASTCALL tensor_new::tensor`), which parses the arguments.
 pub(crate) fn tensor(r: &ParsedArgs<'_>) -> PyResult<*mut ffi::PyObject> {
+    // `device=` and `pin_memory=` (parameters 2 and 4): checked, the tensor is on the CPU
+    // (Note [Devices]).
+    r.check_device(2)?;
+    r.check_pin_memory(4)?;
     let dtype = r.optional_scalar_type(1)?;
     // torch: RuntimeError: Could not infer dtype of NoneType
     let data = r
@@ -245,7 +249,7 @@ pub(crate) fn tensor(r: &ParsedArgs<'_>) -> PyResult<*mut ffi::PyObject> {
             return Err(BindError::Python);
         }
     }
-    let requires_grad = r.bool(2)?;
+    let requires_grad = r.bool(3)?;
     let t = from_data(data, dtype, "tensor")?;
     Ok(
         wrap(crate::core::autograd::variable_type::with_requires_grad(

@@ -66,6 +66,7 @@ import argparse
 import functools
 import gc
 import json
+import keyword
 import math
 import os
 import random
@@ -507,7 +508,7 @@ def parse_signatures(obj, drop_self: bool) -> list[list[Param]]:
 
 def _writable(name: str) -> bool:
     """True when `name` (an attribute of `_C.Tensor`) can be assigned (it has a setter)."""
-    t = _C.zeros(1)
+    t = _C.zeros(1, 1)  # 2-D: `H` and `mT` raise on fewer dims
     try:
         setattr(t, name, getattr(t, name))
     except AttributeError:
@@ -840,7 +841,8 @@ def calls(draw, tgt: Target) -> tuple[str, bool]:
         pos.insert(0, draw(_NOT_SELF) if draw(_ints(0, 99)) == 50 else draw(tensors()))
     # Every keyword through one `**{...}` so that any name (and any order) is expressible.
     parts = list(pos)
-    plain = [(k, v) for k, v in kw if k[1:-1].isidentifier()]
+    # A Python keyword (torch's `from` of `uniform_`/`random_`) cannot be written `from=...`.
+    plain = [(k, v) for k, v in kw if k[1:-1].isidentifier() and not keyword.iskeyword(k[1:-1])]
     if len(plain) == len(kw) and len({k for k, _ in kw}) == len(kw):
         parts += [f"{k[1:-1]}={v}" for k, v in kw]
     elif kw:

@@ -141,22 +141,29 @@ P, K, E = inspect.Parameter.POSITIONAL_OR_KEYWORD, inspect.Parameter.KEYWORD_ONL
 
 def test_signature_of_single_signature_function():
     sig = inspect.signature(_C.zeros_like)
-    assert _params(sig) == [("input", P, E), ("dtype", K, None), ("requires_grad", K, False)]
-    assert str(sig) == "(input, *, dtype=None, requires_grad=False)"
+    assert _params(sig) == [
+        ("input", P, E),
+        ("dtype", K, None),
+        ("layout", K, None),
+        ("device", K, None),
+        ("pin_memory", K, False),
+        ("requires_grad", K, False),
+    ]
+    assert str(sig) == "(input, *, dtype=None, layout=None, device=None, pin_memory=False, requires_grad=False)"
 
 
 FUNCTION_SIGNATURES = [
     (_C.add, "(input, other, *, alpha=1, out=None)"),
     (_C.div, "(input, other, *, rounding_mode=None, out=None)"),
     (_C.neg, "(input, *, out=None)"),
-    (_C.full, "(size, fill_value, *, dtype=None, requires_grad=False)"),
+    (_C.full, "(size, fill_value, *, dtype=None, layout=None, device=None, pin_memory=False, requires_grad=False)"),
     (_C.amax, "(input, dim=(), keepdim=False, *, out=None)"),
     (_C.argmax, "(input, dim=None, keepdim=False, *, out=None)"),
     (_C.transpose, "(input, dim0, dim1)"),
     (_C.flatten, "(input, start_dim=0, end_dim=-1)"),
     (_C.cat, "(tensors, dim=0, *, out=None)"),
     (_C.where, "(condition, input, other)"),
-    (_C.tensor, "(data, *, dtype=None, requires_grad=False)"),
+    (_C.tensor, "(data, *, dtype=None, device=None, requires_grad=False, pin_memory=False)"),
     (_C.numel, "(input)"),
 ]
 
@@ -171,7 +178,8 @@ METHOD_SIGNATURES = [
     ("add", "(self, /, other, *, alpha=1)"),
     ("add_", "(self, /, other, *, alpha=1)"),
     ("transpose", "(self, /, dim0, dim1)"),
-    ("to", "(self, /, dtype, non_blocking=False, copy=False)"),
+    ("cpu", "(self, /)"),
+    ("new_zeros", "(self, /, size, *, dtype=None, layout=None, device=None, pin_memory=False, requires_grad=False)"),
     ("item", "(self, /)"),
     ("view", "(self, /, size)"),
     ("fill_", "(self, /, value)"),
@@ -262,7 +270,7 @@ def test_help_on_tensor_type():
 
 def test_help_on_module():
     text = pydoc.render_doc(_C, renderer=pydoc.plaintext)
-    assert "zeros_like(input, *, dtype=None, requires_grad=False)" in text
+    assert "zeros_like(input, *, dtype=None, layout=None, device=None, pin_memory=False, requires_grad=False)" in text
     assert "FUNCTIONS" in text
 
 

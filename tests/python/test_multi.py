@@ -418,8 +418,8 @@ def test_nonzero_as_tuple():
     r = _C.nonzero(_C.tensor(5), as_tuple=True)
     assert len(r) == 1
     same(r[0], [0], _C.int64)
-    # tensorbind returns a 1-tuple here (torch returns the bare tensor for as_tuple=False)
-    (n,) = _C.nonzero(x, as_tuple=False)
+    # as_tuple=False spelled out: the tensor itself, as torch
+    n = _C.nonzero(x, as_tuple=False)
     same(n, [[0, 1], [1, 0], [1, 2]], _C.int64)
 
 

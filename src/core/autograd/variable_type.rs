@@ -22,6 +22,8 @@ use std::sync::Arc;
 
 // ---- nn (issue 15): the recording wrappers of the nn ops live in nn_formulas.rs ----
 pub use super::nn_formulas::*;
+// The composite ops (issue 13), called as `vt::op` by the generated bindings like the wrappers here.
+pub use super::composite::*;
 
 // Note [In-place ops and history]
 // ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~

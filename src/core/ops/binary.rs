@@ -539,6 +539,405 @@ pub fn hypot_plan<'a>(input: &'a Tensor, other: &'a Tensor) -> Result<Plan<'a, i
     })
 }
 
+/// The plan of a float binary op computed by `f32f`/`f64f` in the promoted float dtype
+/// (float32 for integer and bool operands).
+#[inline(always)]
+fn float_binary_plan<'a>(
+    input: &'a Tensor,
+    other: &'a Tensor,
+    f32f: impl Fn(f32, f32) -> f32 + Sync + 'a,
+    f64f: impl Fn(f64, f64) -> f64 + Sync + 'a,
+) -> Result<Plan<'a, impl Kernel + 'a>> {
+    let dtype = float_result_type(input, other);
+    binary_plan(input, other, dtype, move |out, fresh| match dtype {
+        DType::Float64 => binary_kernel::<f64, f64>(out, input, other, fresh, &f64f),
+        _ => binary_kernel::<f32, f32>(out, input, other, fresh, &f32f),
+    })
+}
+
+/// The plan of a binary op defined for float dtypes only (`"{kernel}" not implemented for
+/// 'Long'` otherwise, as torch), in the promoted dtype.
+#[inline(always)]
+fn floats_only_binary_plan<'a>(
+    input: &'a Tensor,
+    other: &'a Tensor,
+    kernel: &str,
+    f32f: impl Fn(f32, f32) -> f32 + Sync + 'a,
+    f64f: impl Fn(f64, f64) -> f64 + Sync + 'a,
+) -> Result<Plan<'a, impl Kernel + 'a>> {
+    let dtype = result_type(&[input, other]);
+    if !dtype.is_floating_point() {
+        return Err(not_implemented(kernel, dtype));
+    }
+    binary_plan(input, other, dtype, move |out, fresh| match dtype {
+        DType::Float64 => binary_kernel::<f64, f64>(out, input, other, fresh, &f64f),
+        _ => binary_kernel::<f32, f32>(out, input, other, fresh, &f32f),
+    })
+}
+
+/// `xlogy(input, other)`: `input * log(other)`, 0 where `input` is 0 (unless `other` is NaN),
+/// broadcast; the promoted float dtype (float32 for integers and bools). Mirrors `torch.xlogy`
+/// (`torch.special.xlogy`).
+pub fn xlogy(input: &Tensor, other: &Tensor) -> Result<Tensor> {
+    xlogy_plan(input, other)?.run()
+}
+
+/// `xlogy` checked and ready to run (Note [One kernel per op]).
+pub fn xlogy_plan<'a>(input: &'a Tensor, other: &'a Tensor) -> Result<Plan<'a, impl Kernel + 'a>> {
+    fn f<T: num_like::Float>(x: T, y: T) -> T {
+        if y.is_nan() {
+            y
+        } else if x == T::zero() {
+            T::zero()
+        } else {
+            x * y.ln()
+        }
+    }
+    float_binary_plan(input, other, f::<f32>, f::<f64>)
+}
+
+/// `copysign(input, other)`: `|input|` with the sign (bit) of `other`, broadcast; the promoted
+/// float dtype (float32 for integers and bools). Mirrors `torch.copysign`.
+pub fn copysign(input: &Tensor, other: &Tensor) -> Result<Tensor> {
+    copysign_plan(input, other)?.run()
+}
+
+/// `copysign` checked and ready to run (Note [One kernel per op]).
+pub fn copysign_plan<'a>(
+    input: &'a Tensor,
+    other: &'a Tensor,
+) -> Result<Plan<'a, impl Kernel + 'a>> {
+    float_binary_plan(input, other, f32::copysign, f64::copysign)
+}
+
+/// `logaddexp(input, other)`: `log(exp(input) + exp(other))` without overflow, broadcast;
+/// floats only (`"logaddexp_cpu" not implemented for 'Long'`). Mirrors `torch.logaddexp`.
+pub fn logaddexp(input: &Tensor, other: &Tensor) -> Result<Tensor> {
+    logaddexp_plan(input, other)?.run()
+}
+
+/// `logaddexp` checked and ready to run (Note [One kernel per op]).
+pub fn logaddexp_plan<'a>(
+    input: &'a Tensor,
+    other: &'a Tensor,
+) -> Result<Plan<'a, impl Kernel + 'a>> {
+    fn f<T: num_like::Float>(a: T, b: T) -> T {
+        if a.is_infinite() && a == b {
+            // Both inf or both -inf: the formula below would give NaN (inf - inf).
+            a
+        } else {
+            let m = if a > b { a } else { b };
+            let d = if a > b { b - a } else { a - b };
+            if m.is_nan() || d.is_nan() {
+                a + b
+            } else {
+                m + d.exp().ln_1p()
+            }
+        }
+    }
+    floats_only_binary_plan(input, other, "logaddexp_cpu", f::<f32>, f::<f64>)
+}
+
+/// `logaddexp2(input, other)`: `log2(2^input + 2^other)` without overflow, broadcast; floats
+/// only (`"logaddexp2_cpu" not implemented for 'Long'`). Mirrors `torch.logaddexp2`.
+pub fn logaddexp2(input: &Tensor, other: &Tensor) -> Result<Tensor> {
+    logaddexp2_plan(input, other)?.run()
+}
+
+/// `logaddexp2` checked and ready to run (Note [One kernel per op]).
+pub fn logaddexp2_plan<'a>(
+    input: &'a Tensor,
+    other: &'a Tensor,
+) -> Result<Plan<'a, impl Kernel + 'a>> {
+    fn f<T: num_like::Float>(a: T, b: T) -> T {
+        if a.is_infinite() && a == b {
+            a
+        } else {
+            let m = if a > b { a } else { b };
+            let d = if a > b { b - a } else { a - b };
+            if m.is_nan() || d.is_nan() {
+                a + b
+            } else {
+                m + d.exp2().ln_1p() / T::ln2()
+            }
+        }
+    }
+    floats_only_binary_plan(input, other, "logaddexp2_cpu", f::<f32>, f::<f64>)
+}
+
+/// `fmax(input, other)`: the elementwise maximum, ignoring NaN (NaN only where both are NaN),
+/// broadcast, in the promoted dtype (integers and bool too). Mirrors `torch.fmax`.
+pub fn fmax(input: &Tensor, other: &Tensor) -> Result<Tensor> {
+    fmax_plan(input, other)?.run()
+}
+
+/// `fmax` checked and ready to run (Note [One kernel per op]).
+pub fn fmax_plan<'a>(input: &'a Tensor, other: &'a Tensor) -> Result<Plan<'a, impl Kernel + 'a>> {
+    fmaxmin_plan(input, other, true)
+}
+
+/// `fmin(input, other)`: the elementwise minimum, ignoring NaN (NaN only where both are NaN),
+/// broadcast, in the promoted dtype (integers and bool too). Mirrors `torch.fmin`.
+pub fn fmin(input: &Tensor, other: &Tensor) -> Result<Tensor> {
+    fmin_plan(input, other)?.run()
+}
+
+/// `fmin` checked and ready to run (Note [One kernel per op]).
+pub fn fmin_plan<'a>(input: &'a Tensor, other: &'a Tensor) -> Result<Plan<'a, impl Kernel + 'a>> {
+    fmaxmin_plan(input, other, false)
+}
+
+// The bool arm compares bools with `<` as the other dtypes do.
+#[allow(clippy::bool_comparison)]
+fn fmaxmin_plan<'a>(
+    input: &'a Tensor,
+    other: &'a Tensor,
+    max: bool,
+) -> Result<Plan<'a, impl Kernel + 'a>> {
+    let dtype = binary_result_type(input, other);
+    binary_plan(input, other, dtype, move |out, fresh| match dtype {
+        // f64::max/min return the other operand when one is NaN: fmax/fmin exactly.
+        DType::Float64 => {
+            binary_kernel::<f64, f64>(out, input, other, fresh, move |a: f64, b: f64| {
+                if max {
+                    a.max(b)
+                } else {
+                    a.min(b)
+                }
+            })
+        }
+        DType::Float32 => {
+            binary_kernel::<f32, f32>(out, input, other, fresh, move |a: f32, b: f32| {
+                if max {
+                    a.max(b)
+                } else {
+                    a.min(b)
+                }
+            })
+        }
+        _ => {
+            crate::dispatch!(dtype, T => binary_kernel::<T, T>(out, input, other, fresh, move |a: T, b: T| {
+                if (a < b) == max { b } else { a }
+            }))
+        }
+    })
+}
+
+/// The float operations the generic float kernels above need (f32 and f64).
+mod num_like {
+    pub trait Float:
+        Copy
+        + PartialOrd
+        + std::ops::Add<Output = Self>
+        + std::ops::Sub<Output = Self>
+        + std::ops::Mul<Output = Self>
+        + std::ops::Div<Output = Self>
+    {
+        fn zero() -> Self;
+        fn ln2() -> Self;
+        fn is_nan(self) -> bool;
+        fn is_infinite(self) -> bool;
+        fn ln(self) -> Self;
+        fn exp(self) -> Self;
+        fn exp2(self) -> Self;
+        fn ln_1p(self) -> Self;
+    }
+    macro_rules! float_impl {
+        ($t:ident) => {
+            impl Float for $t {
+                fn zero() -> Self {
+                    0.0
+                }
+                fn ln2() -> Self {
+                    std::$t::consts::LN_2
+                }
+                fn is_nan(self) -> bool {
+                    $t::is_nan(self)
+                }
+                fn is_infinite(self) -> bool {
+                    $t::is_infinite(self)
+                }
+                fn ln(self) -> Self {
+                    $t::ln(self)
+                }
+                fn exp(self) -> Self {
+                    $t::exp(self)
+                }
+                fn exp2(self) -> Self {
+                    $t::exp2(self)
+                }
+                fn ln_1p(self) -> Self {
+                    $t::ln_1p(self)
+                }
+            }
+        };
+    }
+    float_impl!(f32);
+    float_impl!(f64);
+}
+
+/// `true_divide(input, other)`: `div(input, other)` (true division; integers give float32).
+/// Mirrors `torch.true_divide`.
+pub fn true_divide(input: &Tensor, other: &Tensor) -> Result<Tensor> {
+    div(input, other, None)
+}
+
+/// `true_divide` checked and ready to run (Note [One kernel per op]).
+pub fn true_divide_plan<'a>(
+    input: &'a Tensor,
+    other: &'a Tensor,
+) -> Result<Plan<'a, impl Kernel + 'a>> {
+    div_plan(input, other, None)
+}
+
+/// `rsub(input, other, alpha=1)`: `other - alpha * input` (sub with the operands swapped).
+/// Mirrors `torch.rsub`.
+pub fn rsub(input: &Tensor, other: &Tensor, alpha: Scalar) -> Result<Tensor> {
+    sub(other, input, alpha)
+}
+
+/// `addcmul(input, tensor1, tensor2, *, value=1)`: `input + value * tensor1 * tensor2`, all
+/// three broadcast, in their promoted dtype (NotImplementedError `"addcmul_cpu_out" not
+/// implemented for 'Bool'`). Mirrors `torch.addcmul` (and `Tensor.addcmul_`, which optimizers
+/// use).
+pub fn addcmul(
+    input: &Tensor,
+    tensor1: &Tensor,
+    tensor2: &Tensor,
+    value: Scalar,
+) -> Result<Tensor> {
+    addcmul_plan(input, tensor1, tensor2, value)?.run()
+}
+
+/// `addcmul` checked and ready to run (Note [One kernel per op]).
+pub fn addcmul_plan<'a>(
+    input: &'a Tensor,
+    tensor1: &'a Tensor,
+    tensor2: &'a Tensor,
+    value: Scalar,
+) -> Result<Plan<'a, impl Kernel + 'a>> {
+    let dtype = result_type(&[input, tensor1, tensor2]);
+    if dtype == DType::Bool {
+        return Err(not_implemented("addcmul_cpu_out", dtype));
+    }
+    addc_plan(input, tensor1, tensor2, dtype, move |out, a, b, c| {
+        crate::dispatch!(dtype, T => {
+            let v = if dtype.is_floating_point() {
+                <T as crate::core::dtype::Element>::from_f64(value.to_f64())
+            } else {
+                <T as crate::core::dtype::Element>::from_i64(value.to_i64())
+            };
+            ternary_into::<T>(out, a, b, c, move |x: T, y: T, z: T| x.wadd(v.wmul(y.wmul(z))))
+        })
+    })
+}
+
+/// `addcdiv(input, tensor1, tensor2, *, value=1)`: `input + value * tensor1 / tensor2`, all
+/// three broadcast, in their promoted dtype; floats only (torch's RuntimeError "Integer division
+/// with addcdiv is no longer supported, ..." for integer and bool operands). Mirrors
+/// `torch.addcdiv` (and `Tensor.addcdiv_`, which optimizers use).
+pub fn addcdiv(
+    input: &Tensor,
+    tensor1: &Tensor,
+    tensor2: &Tensor,
+    value: Scalar,
+) -> Result<Tensor> {
+    addcdiv_plan(input, tensor1, tensor2, value)?.run()
+}
+
+/// `addcdiv` checked and ready to run (Note [One kernel per op]).
+pub fn addcdiv_plan<'a>(
+    input: &'a Tensor,
+    tensor1: &'a Tensor,
+    tensor2: &'a Tensor,
+    value: Scalar,
+) -> Result<Plan<'a, impl Kernel + 'a>> {
+    if !tensor1.dtype().is_floating_point() && !tensor2.dtype().is_floating_point() {
+        return Err(Error::runtime(
+            "Integer division with addcdiv is no longer supported, and in a future  release addcdiv will perform a true division of tensor1 and tensor2. The historic addcdiv behavior can be implemented as (input + value * torch.trunc(tensor1 / tensor2)).to(input.dtype) for integer inputs and as (input + value * tensor1 / tensor2) for float inputs. The future addcdiv behavior is just the latter implementation: (input + value * tensor1 / tensor2), for all dtypes.",
+        ));
+    }
+    let dtype = result_type(&[input, tensor1, tensor2]);
+    if !dtype.is_floating_point() {
+        return Err(not_implemented("addcdiv_cpu_out", dtype));
+    }
+    addc_plan(
+        input,
+        tensor1,
+        tensor2,
+        dtype,
+        move |out, a, b, c| match dtype {
+            DType::Float64 => {
+                let v = value.to_f64();
+                ternary_into::<f64>(out, a, b, c, move |x: f64, y: f64, z: f64| x + v * (y / z))
+            }
+            _ => {
+                let v = value.to_f64() as f32;
+                ternary_into::<f32>(out, a, b, c, move |x: f32, y: f32, z: f32| x + v * (y / z))
+            }
+        },
+    )
+}
+
+/// The plan of `addcmul`/`addcdiv`: the broadcast shape of the three operands, dtype `dtype`;
+/// the kernel gets the operands converted to `dtype` (copies only where they differ).
+fn addc_plan<'a>(
+    input: &'a Tensor,
+    t1: &'a Tensor,
+    t2: &'a Tensor,
+    dtype: DType,
+    kernel: impl Fn(&Tensor, &Tensor, &Tensor, &Tensor) -> Result<()> + 'a,
+) -> Result<Plan<'a, impl Kernel + 'a>> {
+    let shape = broadcast_shapes(&broadcast_shapes(input.sizes(), t1.sizes())?, t2.sizes())?;
+    Ok(Plan::new(
+        Cow::Owned(shape),
+        dtype,
+        [Some(input), Some(t1), Some(t2)],
+        move |out: &Tensor, _fresh: bool| {
+            let conv = |t: &'a Tensor| -> Result<Cow<'a, Tensor>> {
+                if t.dtype() == dtype {
+                    Ok(Cow::Borrowed(t))
+                } else {
+                    Ok(Cow::Owned(t.to_dtype(dtype)?))
+                }
+            };
+            let (a, b, c) = (conv(input)?, conv(t1)?, conv(t2)?);
+            kernel(out, &a, &b, &c)
+        },
+    ))
+}
+
+/// `out = f(a, b, c)` elementwise, all three broadcast to `out` (dtype `T`, theirs). `out` may
+/// be exactly one of them: each position is read before it is written.
+fn ternary_into<T: Arith>(
+    out: &Tensor,
+    a: &Tensor,
+    b: &Tensor,
+    c: &Tensor,
+    f: impl Fn(T, T, T) -> T,
+) -> Result<()> {
+    let geometry = |t: &Tensor| -> Result<(*const T, Vec<isize>)> {
+        Ok((
+            t.data_ptr::<T>() as *const T,
+            t.broadcast_strides(out.sizes())?,
+        ))
+    };
+    let ((pa, sa), (pb, sb), (pc, sc)) = (geometry(a)?, geometry(b)?, geometry(c)?);
+    let po = out.data_ptr::<T>();
+    crate::core::iter::strided_for_each(
+        out.sizes(),
+        [out.strides(), &sa, &sb, &sc],
+        |[o, x, y, z]| {
+            // SAFETY: each offset comes from its tensor's own (broadcast) geometry over `out`'s
+            // shape; every read of this position happens before its write.
+            unsafe {
+                *po.offset(o) = f(*pa.offset(x), *pb.offset(y), *pc.offset(z));
+            }
+        },
+    );
+    Ok(())
+}
+
 /// `fmod(input, other)`: C's `fmod`, the remainder with the sign of the dividend, broadcast, in
 /// the promoted dtype (Python numbers are weak). Integer division by zero is a RuntimeError
 /// "ZeroDivisionError"; bools are a NotImplementedError. Mirrors `torch.fmod`.

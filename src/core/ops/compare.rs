@@ -439,6 +439,54 @@ pub fn equal(input: &Tensor, other: &Tensor) -> Result<bool> {
     Ok(!super::conversion::try_to_vec::<bool>(&e)?.contains(&false))
 }
 
+// ----- one-sided clamps (issue 13) --------------------------------------------------------------
+
+/// `clamp_min(input, min)`: `clamp(input, min=min)`. Mirrors `torch.clamp_min`.
+pub fn clamp_min(input: &Tensor, min: Scalar) -> Result<Tensor> {
+    clamp_min_plan(input, min)?.run()
+}
+
+/// `clamp_min` checked and ready to run (Note [One kernel per op]).
+pub fn clamp_min_plan(input: &Tensor, min: Scalar) -> Result<Plan<'_, impl Kernel + '_>> {
+    clamp_plan(input, Some(min), None)
+}
+
+/// `clamp_max(input, max)`: `clamp(input, max=max)`. Mirrors `torch.clamp_max`.
+pub fn clamp_max(input: &Tensor, max: Scalar) -> Result<Tensor> {
+    clamp_max_plan(input, max)?.run()
+}
+
+/// `clamp_max` checked and ready to run (Note [One kernel per op]).
+pub fn clamp_max_plan(input: &Tensor, max: Scalar) -> Result<Plan<'_, impl Kernel + '_>> {
+    clamp_plan(input, None, Some(max))
+}
+
+/// `clamp_min(input, min)` with a tensor bound (broadcast). Mirrors `torch.clamp_min`.
+pub fn clamp_min_tensor(input: &Tensor, min: &Tensor) -> Result<Tensor> {
+    clamp_min_tensor_plan(input, min)?.run()
+}
+
+/// `clamp_min_tensor` checked and ready to run (Note [One kernel per op]).
+pub fn clamp_min_tensor_plan<'a>(
+    input: &'a Tensor,
+    min: &'a Tensor,
+) -> Result<Plan<'a, impl Kernel + 'a>> {
+    clamp_tensor_plan(input, Some(min), None)
+}
+
+/// `clamp_max(input, max)` with a tensor bound (broadcast). Mirrors `torch.clamp_max`.
+pub fn clamp_max_tensor(input: &Tensor, max: &Tensor) -> Result<Tensor> {
+    clamp_max_tensor_plan(input, max)?.run()
+}
+
+/// `clamp_max_tensor` checked and ready to run (Note [One kernel per op]).
+pub fn clamp_max_tensor_plan<'a>(
+    input: &'a Tensor,
+    max: &'a Tensor,
+) -> Result<Plan<'a, impl Kernel + 'a>> {
+    clamp_tensor_plan(input, None, Some(max))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

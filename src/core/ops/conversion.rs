@@ -88,6 +88,44 @@ pub fn bool(input: &Tensor) -> Result<Tensor> {
     to(input, DType::Bool, false, false)
 }
 
+/// `Tensor.byte()`: `to(uint8)`.
+pub fn byte(input: &Tensor) -> Result<Tensor> {
+    to(input, DType::UInt8, false, false)
+}
+
+/// `Tensor.char()`: `to(int8)`.
+pub fn char(input: &Tensor) -> Result<Tensor> {
+    to(input, DType::Int8, false, false)
+}
+
+/// `Tensor.short()`: `to(int16)`.
+pub fn short(input: &Tensor) -> Result<Tensor> {
+    to(input, DType::Int16, false, false)
+}
+
+/// `Tensor.to(device=None, dtype=None, non_blocking=False, copy=False)`: the device was checked
+/// by the caller (every tensor is on the CPU); as `to(dtype)`, with `dtype` defaulting to
+/// `input`'s (input itself unless a copy or a new dtype is asked for).
+pub fn to_device(
+    input: &Tensor,
+    dtype: Option<DType>,
+    non_blocking: bool,
+    copy: bool,
+) -> Result<Tensor> {
+    to(input, dtype.unwrap_or(input.dtype()), non_blocking, copy)
+}
+
+/// `Tensor.to(other, non_blocking=False, copy=False)`: `to(other.dtype)` (and other's device,
+/// the CPU).
+pub fn to_other(input: &Tensor, other: &Tensor, non_blocking: bool, copy: bool) -> Result<Tensor> {
+    to(input, other.dtype(), non_blocking, copy)
+}
+
+/// `Tensor.cpu()`: input itself (every tensor is in CPU memory; torch returns self too).
+pub fn cpu(input: &Tensor) -> Result<Tensor> {
+    Ok(input.clone())
+}
+
 /// `Tensor.item()`: the value of a one-element tensor; `RuntimeError` otherwise.
 pub fn item(input: &Tensor) -> Result<Scalar> {
     input.item()

@@ -358,6 +358,100 @@ pub fn full_like(input: &Tensor, fill_value: Scalar, dtype: Option<DType>) -> Re
     Tensor::full(input.sizes(), fill_value, dtype.unwrap_or(input.dtype()))
 }
 
+/// `Tensor.new_zeros(size, *, dtype=None)`: zeros of `size`; the dtype defaults to `input`'s
+/// (torch: `Tensor.new_zeros`; only the dtype of `input` is read).
+pub fn new_zeros(input: &Tensor, size: &[i64], dtype: Option<DType>) -> Result<Tensor> {
+    zeros(size, Some(dtype.unwrap_or(input.dtype())))
+}
+
+/// `Tensor.new_ones(size, *, dtype=None)`: as `new_zeros`, filled with ones (torch:
+/// `Tensor.new_ones`).
+pub fn new_ones(input: &Tensor, size: &[i64], dtype: Option<DType>) -> Result<Tensor> {
+    ones(size, Some(dtype.unwrap_or(input.dtype())))
+}
+
+/// `Tensor.new_empty(size, *, dtype=None)`: as `new_zeros` (zero-filled here; torch leaves the
+/// memory uninitialised) (torch: `Tensor.new_empty`).
+pub fn new_empty(input: &Tensor, size: &[i64], dtype: Option<DType>) -> Result<Tensor> {
+    empty(size, Some(dtype.unwrap_or(input.dtype())))
+}
+
+/// `Tensor.new_full(size, fill_value, *, dtype=None)`: `size` filled with `fill_value`; the
+/// dtype defaults to `input`'s, not the value's (torch: `Tensor.new_full`).
+pub fn new_full(
+    input: &Tensor,
+    size: &[i64],
+    fill_value: Scalar,
+    dtype: Option<DType>,
+) -> Result<Tensor> {
+    full(size, fill_value, Some(dtype.unwrap_or(input.dtype())))
+}
+
+/// The `[2, N]` row and column indices of the lower (`lower`) or upper triangle of a
+/// `row × col` matrix, row-major, with the diagonal `offset`.
+fn tri_indices(
+    row: i64,
+    col: i64,
+    offset: i64,
+    dtype: Option<DType>,
+    lower: bool,
+    name: &str,
+) -> Result<Tensor> {
+    let dtype = dtype.unwrap_or(DType::Int64);
+    if !dtype.is_integral() {
+        return Err(Error::not_implemented(format!(
+            "\"{name}\" not implemented for '{}'",
+            dtype.scalar_type_name()
+        )));
+    }
+    if row < 0 {
+        return Err(Error::runtime(format!(
+            "row must be non-negative, got{row}"
+        )));
+    }
+    if col < 0 {
+        return Err(Error::runtime(format!(
+            "col must be non-negative, got{col}"
+        )));
+    }
+    let mut rows: Vec<i64> = Vec::new();
+    let mut cols: Vec<i64> = Vec::new();
+    for r in 0..row {
+        for c in 0..col {
+            let keep = if lower {
+                c - r <= offset
+            } else {
+                c - r >= offset
+            };
+            if keep {
+                rows.push(r);
+                cols.push(c);
+            }
+        }
+        crate::core::interrupt::checkpoint();
+    }
+    let n = rows.len();
+    rows.extend(cols);
+    let out = Tensor::from_vec(rows, &[2, n])?;
+    if dtype == DType::Int64 {
+        return Ok(out);
+    }
+    out.to_dtype(dtype)
+}
+
+/// `tril_indices(row, col, offset=0, *, dtype=int64)`: the `[2, N]` indices of the lower
+/// triangle (diagonal `offset`) of a `row × col` matrix, row-major. RuntimeError "row must be
+/// non-negative, got-1"; NotImplementedError for a float dtype. Mirrors `torch.tril_indices`.
+pub fn tril_indices(row: i64, col: i64, offset: i64, dtype: Option<DType>) -> Result<Tensor> {
+    tri_indices(row, col, offset, dtype, true, "tril_indices")
+}
+
+/// `triu_indices(row, col, offset=0, *, dtype=int64)`: as `tril_indices`, the upper triangle.
+/// Mirrors `torch.triu_indices`.
+pub fn triu_indices(row: i64, col: i64, offset: i64, dtype: Option<DType>) -> Result<Tensor> {
+    tri_indices(row, col, offset, dtype, false, "triu_indices")
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

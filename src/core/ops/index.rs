@@ -1092,6 +1092,12 @@ pub fn nonzero_as_tuple(input: &Tensor, as_tuple: bool) -> Result<Vec<Tensor>> {
     Ok(out)
 }
 
+/// `argwhere(input)`: the `[n, ndim]` int64 indices of the non-zero elements (`nonzero`).
+/// Mirrors `torch.argwhere`.
+pub fn argwhere(input: &Tensor) -> Result<Tensor> {
+    nonzero(input)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -8,6 +8,7 @@ use super::view::{expand, reshape, transpose, unsqueeze};
 use crate::core::dtype::DType;
 use crate::core::error::{Error, Result};
 use crate::core::ops::mul_plan;
+use crate::core::scalar::Scalar;
 use crate::core::tensor::{broadcast_shapes, contiguous_strides, Tensor};
 use std::borrow::Cow;
 
@@ -352,6 +353,292 @@ fn matmul_batched(tensor1: &Tensor, tensor2: &Tensor) -> Result<Tensor> {
     let out_view = out.restride_owned(out_sizes, out_strides, 0);
     batched_matmul_into(&out_view, &a, &b, "bmm")?;
     Ok(out)
+}
+
+// ----- products built on mm/matmul (issue 13) --------------------------------------------------
+
+/// torch's `expected scalar type Float but found Double` when `b`'s dtype is not `a`'s.
+fn check_same_scalar_type(a: &Tensor, b: &Tensor) -> Result<()> {
+    if a.dtype() != b.dtype() {
+        return Err(Error::runtime(format!(
+            "expected scalar type {} but found {}",
+            a.dtype().scalar_type_name(),
+            b.dtype().scalar_type_name()
+        )));
+    }
+    Ok(())
+}
+
+/// `bmm(input, mat2)`: batched matrix product of `[b, n, k]` and `[b, k, p]`, `[b, n, p]`.
+/// Errors (RuntimeError): "batch1 must be a 3D tensor", "batch2 must be a 3D tensor",
+/// "Expected size for first two dimensions of batch2 tensor to be: [2, 4] but got: [3, 4].",
+/// "expected scalar type Float but found Double". Mirrors `torch.bmm`.
+pub fn bmm(input: &Tensor, mat2: &Tensor) -> Result<Tensor> {
+    if input.dim() != 3 {
+        return Err(Error::runtime("batch1 must be a 3D tensor"));
+    }
+    if mat2.dim() != 3 {
+        return Err(Error::runtime("batch2 must be a 3D tensor"));
+    }
+    let (a, b) = (input.sizes(), mat2.sizes());
+    if a[0] != b[0] || a[2] != b[1] {
+        return Err(Error::runtime(format!(
+            "Expected size for first two dimensions of batch2 tensor to be: [{}, {}] but got: [{}, {}].",
+            a[0], a[2], b[0], b[1]
+        )));
+    }
+    check_same_scalar_type(input, mat2)?;
+    matmul(input, mat2)
+}
+
+/// `mv(input, vec)`: an `n×k` matrix times a `k` vector, an `n` vector. Errors (RuntimeError):
+/// "vector + matrix @ vector expected, got 1, 1, 1", "size mismatch, got input (3), mat (3x4),
+/// vec (5)". Mirrors `torch.mv`.
+pub fn mv_op(input: &Tensor, vec: &Tensor) -> Result<Tensor> {
+    if input.dim() != 2 || vec.dim() != 1 {
+        return Err(Error::runtime(format!(
+            "vector + matrix @ vector expected, got 1, {}, {}",
+            input.dim(),
+            vec.dim()
+        )));
+    }
+    mv(input, vec)
+}
+
+/// `beta * input + alpha * product`, `input` broadcast to the product's shape (torch's
+/// "The expanded size of the tensor ..." otherwise); `beta == 0` ignores `input` (NaN and inf
+/// in it do not propagate), as BLAS does; bool tensors combine with or/and.
+fn add_scaled(input: &Tensor, product: &Tensor, beta: Scalar, alpha: Scalar) -> Result<Tensor> {
+    let inp = expand(
+        input,
+        &product
+            .sizes()
+            .iter()
+            .map(|&s| s as i64)
+            .collect::<Vec<_>>(),
+    )?;
+    let dtype = crate::core::promote::result_type(&[input, product]);
+    let scale = |t: &Tensor, s: Scalar| -> Result<Tensor> {
+        let t = if t.dtype() == dtype {
+            t.clone()
+        } else {
+            t.to_dtype(dtype)?
+        };
+        let one = match s {
+            Scalar::Bool(b) => b,
+            Scalar::Int(i) => i == 1,
+            Scalar::Float(f) => f == 1.0,
+        };
+        if one {
+            return Ok(t);
+        }
+        let s = if dtype.is_floating_point() {
+            s
+        } else if dtype == DType::Bool {
+            Scalar::Bool(s.to_f64() != 0.0)
+        } else {
+            Scalar::Int(s.to_i64())
+        };
+        super::mul(&t, &Tensor::scalar_tensor(s, dtype)?)
+    };
+    let is_zero = match beta {
+        Scalar::Bool(b) => !b,
+        Scalar::Int(i) => i == 0,
+        Scalar::Float(f) => f == 0.0,
+    };
+    let prod = scale(product, alpha)?;
+    if is_zero {
+        return Ok(prod);
+    }
+    let base = scale(&inp, beta)?;
+    super::add(&base, &prod, Scalar::Int(1))
+}
+
+/// `addmm(input, mat1, mat2, *, beta=1, alpha=1)`: `beta * input + alpha * (mat1 @ mat2)`,
+/// `input` broadcast to `[n, p]`; `beta = 0` ignores `input`. The `mm` errors. Mirrors
+/// `torch.addmm`.
+pub fn addmm(
+    input: &Tensor,
+    mat1: &Tensor,
+    mat2: &Tensor,
+    beta: Scalar,
+    alpha: Scalar,
+) -> Result<Tensor> {
+    add_scaled(input, &mm(mat1, mat2)?, beta, alpha)
+}
+
+/// `addmv(input, mat, vec, *, beta=1, alpha=1)`: `beta * input + alpha * (mat @ vec)`. The `mv`
+/// errors. Mirrors `torch.addmv`.
+pub fn addmv(
+    input: &Tensor,
+    mat: &Tensor,
+    vec: &Tensor,
+    beta: Scalar,
+    alpha: Scalar,
+) -> Result<Tensor> {
+    if mat.dim() != 2 || vec.dim() != 1 {
+        return Err(Error::runtime(format!(
+            "vector + matrix @ vector expected, got {}, {}, {}",
+            input.dim(),
+            mat.dim(),
+            vec.dim()
+        )));
+    }
+    add_scaled(input, &mv(mat, vec)?, beta, alpha)
+}
+
+/// `addr(input, vec1, vec2, *, beta=1, alpha=1)`: `beta * input + alpha * outer(vec1, vec2)`.
+/// Errors (RuntimeError): "addr: Expected 1-D argument vec1, but got 2-D". Mirrors `torch.addr`.
+pub fn addr(
+    input: &Tensor,
+    vec1: &Tensor,
+    vec2: &Tensor,
+    beta: Scalar,
+    alpha: Scalar,
+) -> Result<Tensor> {
+    for (name, v) in [("vec1", vec1), ("vec2", vec2)] {
+        if v.dim() != 1 {
+            return Err(Error::runtime(format!(
+                "addr: Expected 1-D argument {name}, but got {}-D",
+                v.dim()
+            )));
+        }
+    }
+    add_scaled(input, &outer(vec1, vec2)?, beta, alpha)
+}
+
+/// `baddbmm(input, batch1, batch2, *, beta=1, alpha=1)`: `beta * input + alpha * bmm(batch1,
+/// batch2)`. The `bmm` errors. Mirrors `torch.baddbmm`.
+pub fn baddbmm(
+    input: &Tensor,
+    batch1: &Tensor,
+    batch2: &Tensor,
+    beta: Scalar,
+    alpha: Scalar,
+) -> Result<Tensor> {
+    add_scaled(input, &bmm(batch1, batch2)?, beta, alpha)
+}
+
+/// `vdot(input, other)`: the dot product of two 1-D tensors (the first conjugated: the same for
+/// real dtypes). The `dot` errors. Mirrors `torch.vdot`.
+pub fn vdot(input: &Tensor, other: &Tensor) -> Result<Tensor> {
+    dot(input, other)
+}
+
+/// `cross(input, other, dim=None)`: the 3-vector cross product along `dim` of the broadcast
+/// operands; without `dim`, the first dim of size 3 (torch's deprecated default, with its
+/// UserWarning once per process). Errors (RuntimeError): "linalg.cross: inputs dimension 1 must
+/// have length 3. Got 3 and 4", "no dimension of size 3 in input". Mirrors `torch.cross`.
+pub fn cross(input: &Tensor, other: &Tensor, dim: Option<i64>) -> Result<Tensor> {
+    static WARNED: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+    let nd = input.dim().max(other.dim());
+    let dim = match dim {
+        Some(d) => d,
+        None => {
+            crate::core::warnings::warn_once(
+                &WARNED,
+                crate::core::warnings::WarningKind::User,
+                || {
+                    "Using torch.cross without specifying the dim arg is deprecated.\nPlease either pass the dim explicitly or simply use torch.linalg.cross.\nThe default value of dim will change to agree with that of linalg.cross in a future release.".into()
+                },
+            );
+            // torch looks in input's sizes (here aligned to the broadcast rank).
+            match input.sizes().iter().position(|&s| s == 3) {
+                Some(d) => (d + nd - input.dim()) as i64,
+                None => return Err(Error::runtime("no dimension of size 3 in input")),
+            }
+        }
+    };
+    let d = crate::core::tensor::maybe_wrap_dim(dim, nd)?;
+    let size_at = |t: &Tensor| {
+        let off = nd - t.dim();
+        if d < off {
+            1
+        } else {
+            t.sizes()[d - off]
+        }
+    };
+    if size_at(input) != 3 || size_at(other) != 3 {
+        return Err(Error::runtime(format!(
+            "linalg.cross: inputs dimension {dim} must have length 3. Got {} and {}",
+            size_at(input),
+            size_at(other)
+        )));
+    }
+    let shape = broadcast_shapes(input.sizes(), other.sizes())?;
+    let target: Vec<i64> = shape.iter().map(|&s| s as i64).collect();
+    let a = expand(input, &target)?;
+    let b = expand(other, &target)?;
+    let di = d as i64;
+    let comp = |t: &Tensor, i: i64| super::select(t, di, i);
+    let term = |i: i64, j: i64| -> Result<Tensor> {
+        super::sub(
+            &super::mul(&comp(&a, i)?, &comp(&b, j)?)?,
+            &super::mul(&comp(&a, j)?, &comp(&b, i)?)?,
+            Scalar::Int(1),
+        )
+    };
+    super::stack(&[term(1, 2)?, term(2, 0)?, term(0, 1)?], di)
+}
+
+/// `dist(input, other, p=2)`: the p-norm of `input - other` (broadcast), a 0-dim tensor.
+/// Mirrors `torch.dist`.
+pub fn dist(input: &Tensor, other: &Tensor, p: Scalar) -> Result<Tensor> {
+    super::norm(
+        &super::sub(input, other, Scalar::Int(1))?,
+        Some(p),
+        None,
+        false,
+    )
+}
+
+/// `cdist(x1, x2, p=2, compute_mode=None)`: the p-norm distance between each row of `x1`
+/// (`[..., P, M]`) and each row of `x2` (`[..., R, M]`), `[..., P, R]`, batch dims broadcast;
+/// computed directly (torch may use a matrix product for p = 2: equal within rounding).
+/// Errors (RuntimeError): "cdist only supports at least 2D tensors, X1 got: 1D", "X1 and X2 must
+/// have the same number of columns. X1: 2 X2: 3", "cdist only supports non-negative p values",
+/// "cdist only supports floating-point dtypes, X1 got: Long"; ValueError "foo is not a valid
+/// value for compute_mode". Mirrors `torch.cdist`.
+pub fn cdist(x1: &Tensor, x2: &Tensor, p: f64, compute_mode: Option<&str>) -> Result<Tensor> {
+    // The modes choose torch's algorithm for p = 2; the result is the same within rounding.
+    match compute_mode {
+        None
+        | Some("use_mm_for_euclid_dist_if_necessary")
+        | Some("use_mm_for_euclid_dist")
+        | Some("donot_use_mm_for_euclid_dist") => {}
+        Some(m) => {
+            return Err(Error::value(format!(
+                "{m} is not a valid value for compute_mode"
+            )))
+        }
+    }
+    for (name, t) in [("X1", x1), ("X2", x2)] {
+        if t.dim() < 2 {
+            return Err(Error::runtime(format!(
+                "cdist only supports at least 2D tensors, {name} got: {}D",
+                t.dim()
+            )));
+        }
+    }
+    for (name, t) in [("X1", x1), ("X2", x2)] {
+        if !t.dtype().is_floating_point() {
+            return Err(Error::runtime(format!(
+                "cdist only supports floating-point dtypes, {name} got: {}",
+                t.dtype().scalar_type_name()
+            )));
+        }
+    }
+    let (c1, c2) = (x1.sizes()[x1.dim() - 1], x2.sizes()[x2.dim() - 1]);
+    if c1 != c2 {
+        return Err(Error::runtime(format!(
+            "X1 and X2 must have the same number of columns. X1: {c1} X2: {c2}"
+        )));
+    }
+    if p.is_nan() || p < 0.0 {
+        return Err(Error::runtime("cdist only supports non-negative p values"));
+    }
+    let diff = super::sub(&unsqueeze(x1, -2)?, &unsqueeze(x2, -3)?, Scalar::Int(1))?;
+    super::norm(&diff, Some(Scalar::Float(p)), Some(&[-1]), false)
 }
 
 #[cfg(test)]

@@ -41,6 +41,7 @@ pub mod reduce_ops;
 pub mod scan;
 pub mod softmax;
 pub mod sort;
+pub mod special;
 pub mod transform;
 pub mod unary;
 pub mod view;

@@ -361,6 +361,124 @@ pub fn bernoulli_p(input: &Tensor, p: f64, generator: Option<&Mutex<Generator>>)
     }))
 }
 
+// ----- in-place samplers (issue 13) ------------------------------------------------------------
+
+/// Write `values` (a fresh tensor of `self_`'s shape) into `self_` and bump its version.
+fn write_samples(self_: &Tensor, values: &Tensor) -> Result<()> {
+    self_.copy_from(values)?;
+    self_.bump_version();
+    Ok(())
+}
+
+/// `Tensor.uniform_(from=0, to=1, *, generator=None)`: fills self with samples uniform in
+/// `[from, to)`. Errors: a non-floating self → NotImplementedError `"check_uniform_bounds" not
+/// implemented for 'Long'`; RuntimeError "uniform_ expects to return a [from, to) range, but
+/// found from=2 > to=1" (torch: `Tensor.uniform_`).
+pub fn uniform_(
+    self_: &Tensor,
+    from: f64,
+    to: f64,
+    generator: Option<&Mutex<Generator>>,
+) -> Result<()> {
+    let dtype = self_.dtype();
+    if !dtype.is_floating_point() {
+        return Err(not_implemented_for("check_uniform_bounds", dtype));
+    }
+    if from > to {
+        return Err(Error::runtime(format!(
+            "uniform_ expects to return a [from, to) range, but found from={} > to={}",
+            crate::core::scalar::Scalar::Float(from),
+            crate::core::scalar::Scalar::Float(to)
+        )));
+    }
+    let values = {
+        let mut g = lock_generator(generator);
+        let mut s = g.stream();
+        let width = to - from;
+        crate::dispatch!(dtype, T => fill_new::<T>(self_.sizes(), || T::from_f64(from + width * s.uniform_f64())))?
+    };
+    write_samples(self_, &values)
+}
+
+/// `Tensor.normal_(mean=0, std=1, *, generator=None)`: fills self with normal samples.
+/// Errors: a non-floating self → NotImplementedError `"normal_kernel_cpu" not implemented for
+/// 'Long'`; RuntimeError "normal expects std >= 0.0, but found std -1" (torch: `Tensor.normal_`).
+pub fn normal_(
+    self_: &Tensor,
+    mean: f64,
+    std: f64,
+    generator: Option<&Mutex<Generator>>,
+) -> Result<()> {
+    if !self_.dtype().is_floating_point() {
+        return Err(not_implemented_for("normal_kernel_cpu", self_.dtype()));
+    }
+    check_std(std)?;
+    let values = normal_tensor(self_.sizes(), self_.dtype(), generator, |_, z| {
+        mean + std * z
+    })?;
+    write_samples(self_, &values)
+}
+
+/// `Tensor.bernoulli_(p=0.5, *, generator=None)`: fills self (any dtype) with 1 with
+/// probability `p`, else 0. RuntimeError "bernoulli_ expects p to be in [0, 1], but got p=1.5"
+/// (torch: `Tensor.bernoulli_`).
+pub fn bernoulli__float(
+    self_: &Tensor,
+    p: f64,
+    generator: Option<&Mutex<Generator>>,
+) -> Result<()> {
+    let values = bernoulli_p(self_, p, generator)?;
+    write_samples(self_, &values)
+}
+
+/// `Tensor.exponential_(lambd=1, *, generator=None)`: fills self with exponential samples of
+/// rate `lambd`. Errors (RuntimeError): "exponential_ expects lambda > 0.0, but found
+/// lambda=0"; "Exponential distribution is a continuous probability distribution. dtype must be
+/// a floating point but you specified Long" (torch: `Tensor.exponential_`).
+pub fn exponential_(
+    self_: &Tensor,
+    lambd: f64,
+    generator: Option<&Mutex<Generator>>,
+) -> Result<()> {
+    let dtype = self_.dtype();
+    if !dtype.is_floating_point() {
+        return Err(Error::runtime(format!(
+            "Exponential distribution is a continuous probability distribution. dtype must be a floating point but you specified {}",
+            dtype.scalar_type_name()
+        )));
+    }
+    if lambd.is_nan() || lambd <= 0.0 {
+        return Err(Error::runtime(format!(
+            "exponential_ expects lambda > 0.0, but found lambda={}",
+            crate::core::scalar::Scalar::Float(lambd)
+        )));
+    }
+    let values = {
+        let mut g = lock_generator(generator);
+        let mut s = g.stream();
+        crate::dispatch!(dtype, T => fill_new::<T>(self_.sizes(), || T::from_f64(-(1.0 - s.uniform_f64()).ln() / lambd)))?
+    };
+    write_samples(self_, &values)
+}
+
+/// `Tensor.random_(from, to, *, generator=None)`: fills self with integers uniform in
+/// `[from, to)` (the `randint` checks and texts) (torch: `Tensor.random_`).
+pub fn random__from(
+    self_: &Tensor,
+    from: i64,
+    to: i64,
+    generator: Option<&Mutex<Generator>>,
+) -> Result<()> {
+    let size: Vec<i64> = self_.sizes().iter().map(|&s| s as i64).collect();
+    let values = randint_low(from, to, &size, generator, Some(self_.dtype()))?;
+    write_samples(self_, &values)
+}
+
+/// `Tensor.random_(to, *, generator=None)`: `random_(0, to)` (torch: `Tensor.random_`).
+pub fn random__to(self_: &Tensor, to: i64, generator: Option<&Mutex<Generator>>) -> Result<()> {
+    random__from(self_, 0, to, generator)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

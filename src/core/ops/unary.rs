@@ -171,6 +171,9 @@ vec_unary_ops! {
     log1p, log1p_plan => Log1p;
     /// `rsqrt(input)`: `1 / sqrt(input)` (inf at 0, NaN below). Mirrors `torch.rsqrt`.
     rsqrt, rsqrt_plan => Rsqrt;
+    /// `erf(input)`: the error function `2/sqrt(pi) * integral_0^x exp(-t^2) dt`. Mirrors
+    /// `torch.erf` (`torch.special.erf`).
+    erf, erf_plan => Erf;
 }
 
 // ----- float unary ops: the table -------------------------------------------------------------
@@ -239,6 +242,62 @@ float_unary_ops! {
     log10, log10_plan => f32::log10, f64::log10;
     /// `reciprocal(input)`: `1 / input` (±inf at ±0). Mirrors `torch.reciprocal`.
     reciprocal, reciprocal_plan => |x: f32| 1.0 / x, |x: f64| 1.0 / x;
+    /// `asinh(input)`: the inverse hyperbolic sine. Mirrors `torch.asinh` (alias `arcsinh`).
+    asinh, asinh_plan => f32::asinh, f64::asinh;
+    /// `acosh(input)`: the inverse hyperbolic cosine (NaN below 1). Mirrors `torch.acosh`
+    /// (alias `arccosh`).
+    acosh, acosh_plan => f32::acosh, f64::acosh;
+    /// `atanh(input)`: the inverse hyperbolic tangent (±inf at ±1, NaN outside [-1, 1]).
+    /// Mirrors `torch.atanh` (alias `arctanh`).
+    atanh, atanh_plan => f32::atanh, f64::atanh;
+    /// `deg2rad(input)`: degrees to radians, `input * pi / 180`. Mirrors `torch.deg2rad`.
+    deg2rad, deg2rad_plan => |x: f32| x * (std::f32::consts::PI / 180.0), |x: f64| x * (std::f64::consts::PI / 180.0);
+    /// `rad2deg(input)`: radians to degrees, `input * 180 / pi`. Mirrors `torch.rad2deg`.
+    rad2deg, rad2deg_plan => |x: f32| x * (180.0 / std::f32::consts::PI), |x: f64| x * (180.0 / std::f64::consts::PI);
+    /// `erfc(input)`: `1 - erf(input)`, accurate where it is tiny (large inputs). Mirrors
+    /// `torch.erfc` (`torch.special.erfc`).
+    erfc, erfc_plan => |x: f32| super::special::erfc(x as f64) as f32, super::special::erfc;
+    /// `erfinv(input)`: the inverse of `erf` (±inf at ±1, NaN outside [-1, 1]). Mirrors
+    /// `torch.erfinv` (`torch.special.erfinv`).
+    erfinv, erfinv_plan => |x: f32| super::special::erfinv(x as f64) as f32, super::special::erfinv;
+    /// `lgamma(input)`: `log(|gamma(input)|)` (inf at 0 and the negative integers). Mirrors
+    /// `torch.lgamma` (`torch.special.gammaln`).
+    lgamma, lgamma_plan => |x: f32| super::special::lgamma(x as f64) as f32, super::special::lgamma;
+    /// `digamma(input)`: `d/dx log(gamma(x))` (-inf at 0, NaN at the negative integers).
+    /// Mirrors `torch.digamma` (`torch.special.psi`).
+    digamma, digamma_plan => |x: f32| super::special::digamma(x as f64) as f32, super::special::digamma;
+}
+
+/// `logit(input, eps=None)`: `log(p / (1 - p))`, with `p` clamped to `[eps, 1 - eps]` when `eps`
+/// is given (NaN outside [0, 1] otherwise). Float dtypes are kept; integers and bool give
+/// float32. Mirrors `torch.logit` (`torch.special.logit`).
+pub fn logit(input: &Tensor, eps: Option<f64>) -> Result<Tensor> {
+    logit_plan(input, eps)?.run()
+}
+
+/// `logit` checked and ready to run (Note [One kernel per op]).
+pub fn logit_plan(input: &Tensor, eps: Option<f64>) -> Result<Plan<'_, impl Kernel + '_>> {
+    let f64f = move |x: f64| {
+        let p = match eps {
+            // torch's `x < lo ? lo : (x > hi ? hi : x)` (no panic when lo > hi).
+            Some(e) if x < e => e,
+            Some(e) if x > 1.0 - e => 1.0 - e,
+            _ => x,
+        };
+        (p / (1.0 - p)).ln()
+    };
+    float_unary_plan(
+        input,
+        move |x: f32| {
+            let p = match eps {
+                Some(e) if x < e as f32 => e as f32,
+                Some(e) if x > 1.0 - e as f32 => 1.0 - e as f32,
+                _ => x,
+            };
+            (p / (1.0 - p)).ln()
+        },
+        f64f,
+    )
 }
 
 // ----- dtype-keeping unary ops ----------------------------------------------------------------
@@ -545,6 +604,17 @@ pub fn bitwise_not_plan(input: &Tensor) -> Result<Plan<'_, impl Kernel + '_>> {
         d,
         move |out, fresh| crate::dispatch!(d, T => unary_into::<T, T>(out, input, fresh, |x: T| x.bnot())),
     )
+}
+
+/// `positive(input)`: input itself (`+input`); NotImplementedError "The `+` operator, on a bool
+/// tensor is not supported." for bool. Mirrors `torch.positive`.
+pub fn positive(input: &Tensor) -> Result<Tensor> {
+    if input.dtype() == DType::Bool {
+        return Err(Error::not_implemented(
+            "The `+` operator, on a bool tensor is not supported.",
+        ));
+    }
+    Ok(input.clone())
 }
 
 #[cfg(test)]

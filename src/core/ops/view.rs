@@ -205,6 +205,55 @@ pub fn numpy_t(input: &Tensor) -> Result<Tensor> {
     permute(input, &dims)
 }
 
+/// `Tensor.mT` (`mh` false) and `Tensor.mH` (`mh` true; the same for real dtypes): a view with
+/// the last two dims swapped; a 0-dim tensor is returned as a view of itself, with torch's
+/// once-per-process UserWarning. RuntimeError for a 1-D tensor (torch: `matrix_H`/`mT`).
+pub fn matrix_t(input: &Tensor, mh: bool) -> Result<Tensor> {
+    static WARNED_T: AtomicBool = AtomicBool::new(false);
+    static WARNED_H: AtomicBool = AtomicBool::new(false);
+    let name = if mh { "mH" } else { "mT" };
+    match input.dim() {
+        0 => {
+            if mh {
+                warnings::warn_once(&WARNED_H, WarningKind::User, || {
+                    "Tensor.mH is deprecated on 0-D tensors. Consider using x.conj().".into()
+                });
+            } else {
+                warnings::warn_once(&WARNED_T, WarningKind::User, || {
+                    "Tensor.mT is deprecated on 0-D tensors. This function is the identity in these cases.".into()
+                });
+            }
+            permute(input, &[])
+        }
+        1 => Err(Error::runtime(format!(
+            "tensor.{name} is only supported on matrices or batches of matrices. Got 1-D tensor."
+        ))),
+        _ => transpose(input, -2, -1),
+    }
+}
+
+/// `Tensor.H`: the transpose of a matrix (the conjugate transpose; the same for real dtypes);
+/// a 0-dim tensor is returned as a view of itself, with torch's once-per-process UserWarning.
+/// RuntimeError for any other number of dims (torch: `numpy_H`).
+pub fn matrix_h(input: &Tensor) -> Result<Tensor> {
+    static WARNED: AtomicBool = AtomicBool::new(false);
+    match input.dim() {
+        0 => {
+            warnings::warn_once(&WARNED, WarningKind::User, || {
+                "Tensor.H is deprecated on 0-D tensors. Consider using x.conj().".into()
+            });
+            permute(input, &[])
+        }
+        2 => transpose(input, 0, 1),
+        1 => Err(Error::runtime(
+            "tensor.H is only supported on matrices (2-D tensors). Got 1-D tensor.",
+        )),
+        n => Err(Error::runtime(format!(
+            "tensor.H is only supported on matrices (2-D tensors). Got {n}-D tensor. For batches of matrices, consider using tensor.mH"
+        ))),
+    }
+}
+
 /// `permute(input, dims)`: a view whose dim `i` is `input`'s dim `dims[i]`. `dims` must be a
 /// permutation of the dims (negative entries count from the end). Errors: RuntimeError when
 /// `len(dims)` differs from `input.dim()` or a dim repeats; IndexError for an out-of-range dim
