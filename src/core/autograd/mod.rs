@@ -35,8 +35,8 @@
 // recording wrapper first asks whether any tensor argument requires grad (atomic loads on the
 // tensors) and reads the mode only when one does: ops on plain tensors never touch TLS.
 
-pub mod copy_slices;
 pub mod composite;
+pub mod copy_slices;
 pub mod engine;
 pub mod formula_helpers;
 pub mod formulas;
