@@ -2,25 +2,25 @@
 //! `CopySlices` in torch/csrc/autograd/functions/tensor.cpp, and the view's regenerated
 //! `AsStridedBackward0` of `VariableHooks::grad_fn`), and the `IndexPutBackward0` formula of
 //! `t[key] = value` with advanced indices.
-//!
-//! Note [CopySlices]
-//! ~~~~~~~~~~~~~~~~~
-//! `v.op_(args)` where `v` is a view of `b` (its root, `Tensor::base`) changes `b`'s values, so
-//! `b`'s history must change too (torch's rules):
-//! - the op is recorded as usual, out of place, as a node `F` whose edge 0 is `v`'s history
-//!   (vt::inplace / the in-place wrappers); then `finish_inplace` makes `b`'s new history a
-//!   `CopySlices` node over `b`'s old history and `F`'s other edges, remembering `v`'s geometry
-//!   relative to `b`, and `v`'s new history an `AsStridedBackward0` into that node;
-//! - `CopySlices` backward, given `b`'s gradient `g`: `result = g.clone()`; the slice of
-//!   `result` under `v`'s geometry is replaced by `F`'s gradient for its self (0 when `F` gives
-//!   none: the old values were overwritten); `F`'s other gradients go to `F`'s other edges.
-//!   `F`'s own edge 0 (the view's old history) is never followed;
-//! - other views of `b` whose history predates the write are stale: each tensor with a base
-//!   remembers the version at which its `grad_fn` was set (`MetaInner::view_version`), and a
-//!   view whose counter moved since gets a fresh `AsStridedBackward0` into `b`'s current history
-//!   when its history is next read (`grad_fn`, `gradient_edge`), as torch regenerates it.
-//! Limits (errors, never a wrong gradient): a base that is not contiguous, and `create_graph`
-//! through these nodes (their backward is written with bare kernels) raise NotImplementedError.
+
+// Note [CopySlices]
+// ~~~~~~~~~~~~~~~~~
+// `v.op_(args)` where `v` is a view of `b` (its root, `Tensor::base`) changes `b`'s values, so
+// `b`'s history must change too (torch's rules):
+// - the op is recorded as usual, out of place, as a node `F` whose edge 0 is `v`'s history
+//   (vt::inplace / the in-place wrappers); then `finish_inplace` makes `b`'s new history a
+//   `CopySlices` node over `b`'s old history and `F`'s other edges, remembering `v`'s geometry
+//   relative to `b`, and `v`'s new history an `AsStridedBackward0` into that node;
+// - `CopySlices` backward, given `b`'s gradient `g`: `result = g.clone()`; the slice of
+//   `result` under `v`'s geometry is replaced by `F`'s gradient for its self (0 when `F` gives
+//   none: the old values were overwritten); `F`'s other gradients go to `F`'s other edges.
+//   `F`'s own edge 0 (the view's old history) is never followed;
+// - other views of `b` whose history predates the write are stale: each tensor with a base
+//   remembers the version at which its `grad_fn` was set (`MetaInner::view_version`), and a
+//   view whose counter moved since gets a fresh `AsStridedBackward0` into `b`'s current history
+//   when its history is next read (`grad_fn`, `gradient_edge`), as torch regenerates it.
+// Limits (errors, never a wrong gradient): a base that is not contiguous, and `create_graph`
+// through these nodes (their backward is written with bare kernels) raise NotImplementedError.
 
 use super::node::{Edge, Node};
 use super::variable_type as vt;
