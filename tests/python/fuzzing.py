@@ -387,6 +387,7 @@ def G(seed: int | None = None):
 EXCLUDED = {
     "_hold_in_thread": "starts a Rust thread that holds a tensor for up to 60 s",
     "set_num_threads": "changes the process-wide thread count (tested in test_num_threads.py)",
+    "_set_anomaly_enabled": "changes the process-wide anomaly mode, which the rest of the suite would run under (tested in test_autograd_hooks.py)",
     "_TensorMeta": "the metaclass: calling it defines classes, not a tensor operation",
     "_testing_pause_next_unlocked": "test hook: pauses the next released-GIL call until resumed",
     "_testing_paused": "test hook of _testing_pause_next_unlocked",
