@@ -25,7 +25,6 @@
 use super::node::{Edge, Node};
 use super::variable_type as vt;
 use super::NodeKind;
-use crate::core::dtype::DType;
 use crate::core::error::{Error, Result};
 use crate::core::ops;
 use crate::core::ops::indexing::IndexItem;
@@ -34,6 +33,7 @@ use crate::core::tensor::Tensor;
 use std::sync::Arc;
 
 /// A view's geometry relative to its contiguous base (element strides, element offset).
+#[derive(Clone)]
 pub struct ViewGeometry {
     pub base_sizes: Box<[usize]>,
     pub sizes: Box<[usize]>,
@@ -85,12 +85,7 @@ pub(crate) fn finish_inplace(this: &Tensor, f: Option<Arc<Node>>) -> Result<()> 
         input_nr: e.input_nr,
     }));
     edges.extend(f.next_edges().iter().skip(1).cloned());
-    let view_geometry = ViewGeometry {
-        base_sizes: geometry.base_sizes.clone(),
-        sizes: geometry.sizes.clone(),
-        strides: geometry.strides.clone(),
-        offset: geometry.offset,
-    };
+    let view_geometry = geometry.clone();
     let cs = Node::new(NodeKind::CopySlices { geometry, f }, edges, &[base]);
     base.set_grad_fn(cs.clone(), 0);
     let as_strided = Node::new(
@@ -268,14 +263,7 @@ pub fn setitem(t: &Tensor, items: &[IndexItem], value: &Tensor) -> Result<()> {
     let edges = vt::collect_edges(&[t, value]);
     ops::indexing::index_put(t, items, value)?;
     // torch routes a one-element value with a single mask to `masked_fill_`.
-    let single_mask = items
-        .iter()
-        .filter(|i| matches!(i, IndexItem::Tensor(_) | IndexItem::Bool(_)))
-        .count()
-        == 1
-        && items.iter().any(|i| {
-            matches!(i, IndexItem::Tensor(m) if m.dim() > 0 && matches!(m.dtype(), DType::Bool | DType::UInt8))
-        });
+    let single_mask = ops::indexing::is_single_mask(items);
     let name = match (single_mask && value.numel() == 1, value.requires_grad()) {
         (true, false) => "MaskedFillBackward0",
         (true, true) => "MaskedFillBackward1",

@@ -464,6 +464,24 @@ pub fn index_put(input: &Tensor, items: &[IndexItem], values: &Tensor) -> Result
     Ok(())
 }
 
+/// True when `items` hold exactly one advanced index and it is a mask (bool/uint8, not 0-dim):
+/// torch routes such an assignment of a one-element value to `masked_fill_` (converting the
+/// value; autograd names the node `MaskedFillBackward*`).
+pub(crate) fn is_single_mask(items: &[IndexItem]) -> bool {
+    items
+        .iter()
+        .filter(|i| match i {
+            IndexItem::Tensor(t) => t.dim() > 0 || matches!(t.dtype(), DType::Bool | DType::UInt8),
+            IndexItem::Bool(_) => true,
+            _ => false,
+        })
+        .count()
+        == 1
+        && items.iter().any(|i| {
+            matches!(i, IndexItem::Tensor(t) if t.dim() > 0 && matches!(t.dtype(), DType::Bool | DType::UInt8))
+        })
+}
+
 fn index_put_unversioned(input: &Tensor, items: &[IndexItem], values: &Tensor) -> Result<()> {
     let (view, advanced) = apply_basic(input, items)?;
     if advanced.is_empty() && values.dim() == 0 && view.sizes() != values.sizes() {
@@ -481,18 +499,7 @@ fn index_put_unversioned(input: &Tensor, items: &[IndexItem], values: &Tensor) -
     if advanced.is_empty() {
         return view.copy_from(&values);
     }
-    let single_mask = items
-        .iter()
-        .filter(|i| match i {
-            IndexItem::Tensor(t) => t.dim() > 0 || matches!(t.dtype(), DType::Bool | DType::UInt8),
-            IndexItem::Bool(_) => true,
-            _ => false,
-        })
-        .count()
-        == 1
-        && items.iter().any(|i| {
-            matches!(i, IndexItem::Tensor(t) if t.dim() > 0 && matches!(t.dtype(), DType::Bool | DType::UInt8))
-        });
+    let single_mask = is_single_mask(items);
     if values.dtype() != view.dtype() && !(single_mask && values.numel() == 1) {
         return Err(Error::runtime(format!(
             "Index put requires the source and destination dtypes match, got {} for the destination and {} for the source.",
