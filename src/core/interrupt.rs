@@ -20,8 +20,8 @@
 //! Where checkpoints are: before each chunk of `parallel_for` (on the submitting thread and in
 //! the serial fallback) and every few milliseconds while the submitter waits for its workers
 //! (they may have claimed every chunk), per row block of the GEMM, per row of the strided loop driver
-//! (`strided_rows`, through a `Ticker`), per output or row of the reduction driver and per leaf
-//! of the pairwise sum. On a pool worker a checkpoint stops the chunk early when the region was
+//! (`strided_rows`, through a `Ticker`), per output or row of the reduction driver and per 32
+//! leaves (32 Ki elements) of the pairwise sum. On a pool worker a checkpoint stops the chunk early when the region was
 //! cancelled (`parallel::worker_job_cancelled`), so an interrupted matmul does not wait for the
 //! workers' halves of the product.
 //!

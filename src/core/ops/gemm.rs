@@ -316,13 +316,125 @@ x86_micro_kernel!(ukr_f64_avx512, f64, "avx512f,avx2,fma", __m512d, 12, 2, 8,
     zero: _mm512_setzero_pd, load: _mm512_loadu_pd, store: _mm512_storeu_pd,
     set1: _mm512_set1_pd, fmadd: _mm512_fmadd_pd, add: _mm512_add_pd);
 
+/// The unpacked kernel for small products at one x86 level (`is_small_product`): tiles of `$r`
+/// rows × `$nv` vectors of `$lanes` columns with the accumulators in registers, `a`'s elements
+/// broadcast from where they are and `b`'s rows loaded in place; the columns right of the last
+/// full tile element by element. Each element's sum starts from zero, adds its `k` products in
+/// order with fused multiply-adds and is then added to `c` once: what the micro-kernels compute
+/// for a single `KC` slice, so the result equals the packed kernel's bit for bit (Note [GEMM
+/// results across levels]). Below ~64³ the packing, its buffers and the padded edge tiles cost
+/// more than the arithmetic: a batch of 256 products of 32×32 float32 took 2.8× numpy's time
+/// through the packed kernel (BENCHMARKS.md).
+macro_rules! x86_small_kernel {
+    (
+        $name:ident, $t:ty, $feat:literal, $vt:ty, $r:literal, $nv:literal, $lanes:literal,
+        zero: $zero:ident, load: $load:ident, store: $store:ident, set1: $set1:ident,
+        fmadd: $fmadd:ident, add: $add:ident
+    ) => {
+        /// # Safety
+        /// As `gemm_float`, with `b.cs == 1`; the CPU has the features named in
+        /// `target_feature`.
+        #[cfg(target_arch = "x86_64")]
+        #[target_feature(enable = $feat)]
+        unsafe fn $name(m: usize, n: usize, k: usize, a: MatRef<$t>, b: MatRef<$t>, c: &mut [$t]) {
+            use std::arch::x86_64::*;
+            const NR: usize = $nv * $lanes;
+            debug_assert!(b.cs == 1 && c.len() == m * n);
+            let full_n = n / NR * NR;
+            let cp = c.as_mut_ptr();
+            let mut i0 = 0;
+            while i0 < m {
+                let rows = $r.min(m - i0);
+                // Rows past the last one repeat it (the tile's loops keep constant bounds);
+                // their sums are never stored.
+                let mut ri = [0usize; $r];
+                for (r, x) in ri.iter_mut().enumerate() {
+                    *x = (i0 + r).min(m - 1);
+                }
+                let mut j0 = 0;
+                while j0 < full_n {
+                    // SAFETY: (the tile) rows `ri` < m and columns p < k of `a`; row p < k,
+                    // columns j0..j0+NR <= n of `b`, contiguous (b.cs == 1); rows i0..i0+rows,
+                    // columns j0..j0+NR of the m×n `c`; the features are this function's.
+                    unsafe {
+                        let mut acc: [[$vt; $nv]; $r] = [[$zero(); $nv]; $r];
+                        for p in 0..k {
+                            let brow = b.ptr.offset(p as isize * b.rs).add(j0);
+                            let mut bv: [$vt; $nv] = [$zero(); $nv];
+                            for v in 0..$nv {
+                                bv[v] = $load(brow.add(v * $lanes));
+                            }
+                            for r in 0..$r {
+                                let ar = $set1(a.at(ri[r], p));
+                                for v in 0..$nv {
+                                    acc[r][v] = $fmadd(ar, bv[v], acc[r][v]);
+                                }
+                            }
+                        }
+                        for (r, accr) in acc.iter().enumerate().take(rows) {
+                            let row = cp.add((i0 + r) * n + j0);
+                            for v in 0..$nv {
+                                let q = row.add(v * $lanes);
+                                $store(q, $add($load(q), accr[v]));
+                            }
+                        }
+                    }
+                    j0 += NR;
+                }
+                let tail = n - full_n;
+                if tail > 0 {
+                    for r in 0..rows {
+                        // One partial sum per column (independent chains, not one latency-bound
+                        // chain per element), each in `p` order as in the tiles.
+                        let mut acc = [0.0 as $t; NR];
+                        for p in 0..k {
+                            // SAFETY: (i0 + r, p) is inside `a`; row p, columns
+                            // full_n..n of `b` are inside it and contiguous.
+                            let (ar, brow) = unsafe {
+                                (
+                                    a.at(i0 + r, p),
+                                    std::slice::from_raw_parts(
+                                        b.ptr.offset(p as isize * b.rs).add(full_n),
+                                        tail,
+                                    ),
+                                )
+                            };
+                            for (s, &bv) in acc.iter_mut().zip(brow) {
+                                *s = ar.mul_add(bv, *s);
+                            }
+                        }
+                        let crow = &mut c[(i0 + r) * n + full_n..(i0 + r + 1) * n];
+                        for (cv, &s) in crow.iter_mut().zip(&acc) {
+                            *cv += s;
+                        }
+                    }
+                }
+                i0 += $r;
+            }
+        }
+    };
+}
+
+x86_small_kernel!(small_f32_avx2, f32, "avx2,fma", __m256, 6, 2, 8,
+    zero: _mm256_setzero_ps, load: _mm256_loadu_ps, store: _mm256_storeu_ps,
+    set1: _mm256_set1_ps, fmadd: _mm256_fmadd_ps, add: _mm256_add_ps);
+x86_small_kernel!(small_f64_avx2, f64, "avx2,fma", __m256d, 6, 2, 4,
+    zero: _mm256_setzero_pd, load: _mm256_loadu_pd, store: _mm256_storeu_pd,
+    set1: _mm256_set1_pd, fmadd: _mm256_fmadd_pd, add: _mm256_add_pd);
+x86_small_kernel!(small_f32_avx512, f32, "avx512f,avx2,fma", __m512, 8, 2, 16,
+    zero: _mm512_setzero_ps, load: _mm512_loadu_ps, store: _mm512_storeu_ps,
+    set1: _mm512_set1_ps, fmadd: _mm512_fmadd_ps, add: _mm512_add_ps);
+x86_small_kernel!(small_f64_avx512, f64, "avx512f,avx2,fma", __m512d, 8, 2, 8,
+    zero: _mm512_setzero_pd, load: _mm512_loadu_pd, store: _mm512_storeu_pd,
+    set1: _mm512_set1_pd, fmadd: _mm512_fmadd_pd, add: _mm512_add_pd);
+
 /// `FloatElem` for one float type, with its AVX2 + FMA and AVX-512F instances of the blocked
 /// kernel. `#[target_feature]` needs a named function per instantiation, so each type gets
 /// its own wrappers, `$avx2` and `$avx512`, around its micro-kernels `$ukr2` (`$mr2`×`$nr2`)
 /// and `$ukr512` (`$mr5`×`$nr5`).
 macro_rules! impl_float_elem {
-    ($t:ty, $avx2:ident, $ukr2:ident, $mr2:literal, $nr2:literal,
-     $avx512:ident, $ukr512:ident, $mr5:literal, $nr5:literal) => {
+    ($t:ty, $avx2:ident, $ukr2:ident, $small2:ident, $mr2:literal, $nr2:literal,
+     $avx512:ident, $ukr512:ident, $small512:ident, $mr5:literal, $nr5:literal) => {
         impl FloatElem for $t {
             const ZERO: Self = 0.0;
             #[inline(always)]
@@ -364,6 +476,11 @@ macro_rules! impl_float_elem {
         #[cfg(target_arch = "x86_64")]
         #[target_feature(enable = "avx2,fma")]
         unsafe fn $avx2(m: usize, n: usize, k: usize, a: MatRef<$t>, b: MatRef<$t>, c: &mut [$t]) {
+            if is_small_product::<$t>(m, n, k, b) {
+                // SAFETY: forwarded operand contract; `b` has contiguous rows; the small
+                // kernel's features are this function's.
+                return unsafe { $small2(m, n, k, a, b, c) };
+            }
             // SAFETY: forwarded operand contract; the micro-kernel's features are this
             // function's.
             unsafe { gemm_blocked::<$t, $mr2, $nr2>(m, n, k, a, b, c, $ukr2) }
@@ -382,6 +499,11 @@ macro_rules! impl_float_elem {
             b: MatRef<$t>,
             c: &mut [$t],
         ) {
+            if is_small_product::<$t>(m, n, k, b) {
+                // SAFETY: forwarded operand contract; `b` has contiguous rows; the small
+                // kernel's features are this function's.
+                return unsafe { $small512(m, n, k, a, b, c) };
+            }
             // SAFETY: forwarded operand contract; the micro-kernel's features are this
             // function's.
             unsafe { gemm_blocked::<$t, $mr5, $nr5>(m, n, k, a, b, c, $ukr512) }
@@ -393,10 +515,12 @@ impl_float_elem!(
     f32,
     gemm_f32_avx2,
     ukr_f32_avx2,
+    small_f32_avx2,
     6,
     16,
     gemm_f32_avx512,
     ukr_f32_avx512,
+    small_f32_avx512,
     12,
     32
 );
@@ -405,10 +529,12 @@ impl_float_elem!(
     f64,
     gemm_f64_avx2,
     ukr_f64_avx2,
+    small_f64_avx2,
     6,
     8,
     gemm_f64_avx512,
     ukr_f64_avx512,
+    small_f64_avx512,
     12,
     16
 );
@@ -595,6 +721,21 @@ unsafe fn gemm_blocked_at<T: FloatElem>(
     }
     // SAFETY: the caller's operand contract; the portable micro-kernel needs no features.
     unsafe { gemm_blocked::<T, 4, 8>(m, n, k, a, b, c, micro_kernel::<T, 4, 8>) }
+}
+
+/// Multiply-adds up to which a product with row-contiguous `b` skips packing at the fused
+/// levels (`x86_small_kernel!`).
+/// Packing both operands, two pack buffers and zero-padded edge tiles cost more than the
+/// arithmetic below ~64³: a batch of 256 products of 32×32 float32 took 2.8× numpy's time
+/// through the packed kernel (BENCHMARKS.md).
+const SMALL_GEMM_FLOPS: usize = 64 * 64 * 64;
+
+/// Whether the unpacked small-product kernel (`x86_small_kernel!`) serves an m×n×k product:
+/// small, one `KC`-deep slice, and `b`'s rows contiguous (read in place where the packed
+/// kernel would read its copy).
+#[inline(always)]
+fn is_small_product<T>(m: usize, n: usize, k: usize, b: MatRef<T>) -> bool {
+    b.cs == 1 && k <= kc_block::<T>() && m.saturating_mul(n).saturating_mul(k) <= SMALL_GEMM_FLOPS
 }
 
 /// The packed, cache-blocked GEMM (BLIS loop order): for each `NC`-column block of `b` and
@@ -897,6 +1038,7 @@ mod tests {
                 (25, 1100, 33),
                 (97, 64, 129),
                 (12, 8, 32),
+                (64, 64, 64),
             ] {
                 let av: Vec<T> = (0..m * k)
                     .map(|i| conv(((i * 37 % 101) as f64 - 50.0) / 64.0))

@@ -76,13 +76,32 @@ pub(super) fn lanes_reduce<T: Element, R: Reducer<T>>(r: R, s: &[T]) -> R::Acc {
 /// reduced with `reduce_leaf` (`lanes_reduce` unless the reducer has a vectorised kernel),
 /// then combined as a binary tree.
 pub(super) fn pairwise_reduce<T: Element, R: Reducer<T>>(r: R, s: &[T]) -> R::Acc {
-    if s.len() <= PAIRWISE_BLOCK {
-        // One interrupt checkpoint per block (Note [Interrupting kernels]).
+    if s.len() <= CHECKPOINT_SPAN {
+        // One interrupt checkpoint per subtree of at most `CHECKPOINT_SPAN` elements (Note
+        // [Interrupting kernels]).
         interrupt::checkpoint();
-        return r.reduce_leaf(s);
+        return pairwise_subtree(r, s);
     }
     let mid = (s.len() / 2) / LANES * LANES;
     r.merge(pairwise_reduce(r, &s[..mid]), pairwise_reduce(r, &s[mid..]))
+}
+
+/// Elements of the pairwise tree reduced between two interrupt checkpoints. An armed
+/// checkpoint reads the clock (~20 ns through the vDSO); once per 1024-element leaf that was
+/// 15% of a 16M float32 `sum` (BENCHMARKS.md), once per 32 leaves it is noise.
+const CHECKPOINT_SPAN: usize = 32 * PAIRWISE_BLOCK;
+
+/// `pairwise_reduce` below the checkpoint span: the same tree (the same `mid` at every node,
+/// so the same bits), without checkpoints.
+fn pairwise_subtree<T: Element, R: Reducer<T>>(r: R, s: &[T]) -> R::Acc {
+    if s.len() <= PAIRWISE_BLOCK {
+        return r.reduce_leaf(s);
+    }
+    let mid = (s.len() / 2) / LANES * LANES;
+    r.merge(
+        pairwise_subtree(r, &s[..mid]),
+        pairwise_subtree(r, &s[mid..]),
+    )
 }
 
 /// Contiguous runs from which a single-output reduction is split across threads.
