@@ -8,6 +8,7 @@
 
 use super::variable_type as vt;
 use crate::core::error::{Error, Result};
+use crate::core::ops;
 use crate::core::tensor::{broadcast_shapes, maybe_wrap_dim, Tensor};
 
 fn sizes_i64(s: &[usize]) -> Vec<i64> {
@@ -422,4 +423,36 @@ pub fn take_along_dim(input: &Tensor, indices: &Tensor, dim: Option<i64>) -> Res
     )?;
     let idx = crate::core::ops::expand(&wrapped, &si)?;
     vt::gather(&vt::expand(input, &sx)?, d as i64, &idx)
+}
+
+/// `einsum(equation, tensors)`, recorded through the ops it is made of (diagonal, sum, permute,
+/// expand, reshape, matmul), as torch's composite einsum is. Mirrors `torch.einsum`.
+pub fn einsum(equation: &str, tensors: &[Tensor]) -> Result<Tensor> {
+    const RECORDING: ops::einsum::EinsumKernels = ops::einsum::EinsumKernels {
+        diagonal: vt::diagonal,
+        sum: vt::sum,
+        permute: vt::permute,
+        expand: vt::expand,
+        reshape: vt::reshape,
+        matmul: vt::matmul,
+    };
+    if tensors.iter().any(|t| t.requires_grad()) && crate::core::autograd::is_grad_enabled() {
+        ops::einsum::einsum_with(&RECORDING, equation, tensors)
+    } else {
+        ops::einsum(equation, tensors)
+    }
+}
+
+/// `aminmax(input, *, dim=None, keepdim=False)`: `(amin, amax)` over `dim` (all dims when
+/// None), recorded as amin and amax (torch records one `AminmaxBackward0`; the gradients are
+/// the same: split evenly among the tied extremes). Mirrors `torch.aminmax`.
+pub fn aminmax(input: &Tensor, dim: Option<i64>, keepdim: bool) -> Result<(Tensor, Tensor)> {
+    if !vt::should_record(&[input]) || input.dim() == 0 {
+        return ops::aminmax(input, dim, keepdim);
+    }
+    let dims: Vec<i64> = dim.into_iter().collect();
+    Ok((
+        vt::amin(input, &dims, keepdim)?,
+        vt::amax(input, &dims, keepdim)?,
+    ))
 }
