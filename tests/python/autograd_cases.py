@@ -189,6 +189,8 @@ CASES = {
     "einsum_batched": ([(2, 2, 3), (2, 3, 2)], lambda M, a, b: M.einsum("bij,bjk->bik", a, b) * M.einsum("bij->ji", a).sum()),
     "aminmax": ([(3, 4)], lambda M, a: M.aminmax(a, dim=1)[0] * 2 + M.aminmax(a, dim=1, keepdim=True)[1].squeeze(1) + M.aminmax(a)[1]),
     "aminmax_ties": ([(6,)], lambda M, a: M.aminmax(M.clamp(a, min=0.0, max=1.0))[0] + M.aminmax(M.clamp(a, min=0.0, max=1.0))[1] * 2),
+    "split_chunk": ([(2, 5)], lambda M, a: M.cat([p * (i + 1) for i, p in enumerate(a.split(2, 1))] + [q.exp() for q in a.split([1, 4], 1)] + [r * r for r in a.chunk(3, 1)], 1)),
+    "unbind": ([(3, 2)], lambda M, a: M.stack([t * (i + 1) for i, t in enumerate(a.unbind(0))], 1) + M.stack(a.unbind(1), 0) ** 2),
     "to_device_other": ([(3,), (2,)], lambda M, a, b: a.to("cpu", M.float32).double() * a.to(b) * a.to("cpu")),
 }
 
@@ -207,4 +209,5 @@ DOUBLE = [
     "addcmul_addcdiv_inplace", "rsub_true_divide", "bmm_baddbmm", "mv_addmv", "addmm", "addr",
     "vdot_cross", "cross_batched", "dist", "cdist", "cdist_p", "cumprod", "cumprod_zero",
     "cumprod_fixed_zero", "diag_vector", "diag_matrix", "diagonal", "einsum", "einsum_batched", "aminmax",
+    "split_chunk", "unbind",
 ]

@@ -74,6 +74,7 @@ GRADCHECKED = [
     "rsub_true_divide", "bmm_baddbmm", "mv_addmv", "addmm", "addmm_broadcast_self", "addr",
     "vdot_cross", "cross_batched", "dist", "cdist", "cdist_p", "cumprod", "cumprod_fixed_zero",
     "diag_vector", "diag_matrix", "diagonal", "einsum", "einsum_batched", "aminmax",
+    "split_chunk", "unbind",
 ]
 GRADGRADCHECKED = [n for n in GRADCHECKED if n not in ("digamma", "fmax_fmin", "clamp_min_max_tensor", "cdist_p", "dist")]
 

@@ -456,3 +456,51 @@ pub fn aminmax(input: &Tensor, dim: Option<i64>, keepdim: bool) -> Result<(Tenso
         vt::amax(input, &dims, keepdim)?,
     ))
 }
+
+/// The pieces `pieces` (a bare split of `input` along `dim`) recorded as narrows of `input`
+/// when it requires grad (torch records one `SplitBackward0`/`SplitWithSizesBackward0` for all
+/// of them; the gradients are the same: each piece's gradient lands in its slice).
+fn narrow_pieces(input: &Tensor, dim: i64, pieces: Vec<Tensor>) -> Result<Vec<Tensor>> {
+    if !vt::should_record(&[input]) {
+        return Ok(pieces);
+    }
+    let d = maybe_wrap_dim(dim, input.dim())? as i64;
+    let mut start = 0i64;
+    let mut out = Vec::with_capacity(pieces.len());
+    for p in &pieces {
+        let len = p.sizes()[d as usize] as i64;
+        out.push(vt::narrow(input, d, start, len)?);
+        start += len;
+    }
+    Ok(out)
+}
+
+/// `split(input, split_size, dim=0)`: pieces of `split_size` along `dim` (views). Mirrors
+/// `torch.split`.
+pub fn split(input: &Tensor, split_size: i64, dim: i64) -> Result<Vec<Tensor>> {
+    narrow_pieces(input, dim, ops::split(input, split_size, dim)?)
+}
+
+/// `split(input, split_sizes, dim=0)`: pieces of the given sizes along `dim` (views). Mirrors
+/// `torch.split`.
+pub fn split_sizes(input: &Tensor, split_size: &[i64], dim: i64) -> Result<Vec<Tensor>> {
+    narrow_pieces(input, dim, ops::split_sizes(input, split_size, dim)?)
+}
+
+/// `chunk(input, chunks, dim=0)`: at most `chunks` equal pieces along `dim` (views). Mirrors
+/// `torch.chunk`.
+pub fn chunk(input: &Tensor, chunks: i64, dim: i64) -> Result<Vec<Tensor>> {
+    narrow_pieces(input, dim, ops::chunk(input, chunks, dim)?)
+}
+
+/// `unbind(input, dim=0)`: the slices along `dim` (views), recorded as selects (torch: one
+/// `UnbindBackward0`). Mirrors `torch.unbind`.
+pub fn unbind(input: &Tensor, dim: i64) -> Result<Vec<Tensor>> {
+    let pieces = ops::unbind(input, dim)?;
+    if !vt::should_record(&[input]) {
+        return Ok(pieces);
+    }
+    (0..pieces.len() as i64)
+        .map(|i| vt::select(input, dim, i))
+        .collect()
+}

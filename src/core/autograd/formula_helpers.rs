@@ -700,7 +700,11 @@ pub(crate) fn clamp_scalar_backward(
     is_min: bool,
 ) -> Result<Tensor> {
     let b = scalar_tensor(bound, a)?;
-    let keep = if is_min { ops::gt(a, &b)? } else { ops::lt(a, &b)? };
+    let keep = if is_min {
+        ops::gt(a, &b)?
+    } else {
+        ops::lt(a, &b)?
+    };
     vt::where_(&keep, g, &scalar_like(0.0, g)?)
 }
 
@@ -742,7 +746,12 @@ pub(crate) fn diag_backward(g: &Tensor, sizes: &[usize], offset: i64) -> Result<
 /// cumprod's backward along `dim`: without zeros, `flip(cumsum(flip(g * result))) / x`; with a
 /// zero in `x`, the exact sum `d_k = sum_{j >= k} g_j prod_{i <= j, i != k} x_i` (an n×n
 /// product per slice). Both are recorded (double backward).
-pub(crate) fn cumprod_backward(g: &Tensor, x: &Tensor, result: &Tensor, dim: i64) -> Result<Tensor> {
+pub(crate) fn cumprod_backward(
+    g: &Tensor,
+    x: &Tensor,
+    result: &Tensor,
+    dim: i64,
+) -> Result<Tensor> {
     if x.dim() == 0 || x.numel() == 0 {
         return Ok(g.clone());
     }
@@ -812,7 +821,11 @@ pub(crate) fn cdist_backward(
         return zeros_like(&a);
     }
     // diff[..., i, j, m] = a[..., i, m] - b[..., j, m]
-    let diff = vt::sub(&vt::unsqueeze(&a, -2)?, &vt::unsqueeze(&b, -3)?, Scalar::Int(1))?;
+    let diff = vt::sub(
+        &vt::unsqueeze(&a, -2)?,
+        &vt::unsqueeze(&b, -3)?,
+        Scalar::Int(1),
+    )?;
     let r3 = vt::unsqueeze(&r, -1)?;
     let sign = ops::sign(&diff)?;
     let d = if p == 1.0 {
@@ -823,10 +836,18 @@ pub(crate) fn cdist_backward(
     } else if p == 2.0 {
         vt::div(&diff, &r3, None)?
     } else {
-        let num = vt::mul(&sign, &vt::pow(&vt::abs(&diff)?, &scalar_like(p - 1.0, &diff)?)?)?;
+        let num = vt::mul(
+            &sign,
+            &vt::pow(&vt::abs(&diff)?, &scalar_like(p - 1.0, &diff)?)?,
+        )?;
         vt::div(&num, &vt::pow(&r3, &scalar_like(p - 1.0, &diff)?)?, None)?
     };
     let zero = ops::eq(&r3, &scalar_like(0.0, &r3)?)?;
     let d = vt::masked_fill(&d, &zero, Scalar::Float(0.0))?;
-    vt::sum(&vt::mul(&d, &vt::unsqueeze(&g, -1)?)?, Some(&[-2]), false, None)
+    vt::sum(
+        &vt::mul(&d, &vt::unsqueeze(&g, -1)?)?,
+        Some(&[-2]),
+        false,
+        None,
+    )
 }

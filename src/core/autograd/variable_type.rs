@@ -358,7 +358,13 @@ pub fn normal_tensor_float(
 ) -> Result<Tensor> {
     let out = ops::normal_tensor_float(mean, std, generator)?;
     if should_record(&[mean]) {
-        record(&out, &[mean], NodeKind::Zero { name: "NormalBackward1" });
+        record(
+            &out,
+            &[mean],
+            NodeKind::Zero {
+                name: "NormalBackward1",
+            },
+        );
     }
     Ok(out)
 }
@@ -372,7 +378,13 @@ pub fn normal_float_tensor(
 ) -> Result<Tensor> {
     let out = ops::normal_float_tensor(mean, std, generator)?;
     if should_record(&[std]) {
-        record(&out, &[std], NodeKind::Zero { name: "NormalBackward2" });
+        record(
+            &out,
+            &[std],
+            NodeKind::Zero {
+                name: "NormalBackward2",
+            },
+        );
     }
     Ok(out)
 }
