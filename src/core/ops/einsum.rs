@@ -255,12 +255,15 @@ pub fn einsum(equation: &str, tensors: &[Tensor]) -> Result<Tensor> {
     einsum_with(&EINSUM_BARE, equation, tensors)
 }
 
+/// `sum(input, dim, keepdim, dtype)`.
+pub type SumFn = fn(&Tensor, Option<&[i64]>, bool, Option<DType>) -> Result<Tensor>;
+
 /// The ops einsum is made of. `einsum_with` runs it over the bare ops (`EINSUM_BARE`) or over the
 /// recording wrappers (`vt::einsum`, src/core/autograd/composite.rs): einsum is differentiable
 /// through them, as torch's einsum (a composite there too) is.
 pub struct EinsumKernels {
     pub diagonal: fn(&Tensor, i64, i64, i64) -> Result<Tensor>,
-    pub sum: fn(&Tensor, Option<&[i64]>, bool, Option<DType>) -> Result<Tensor>,
+    pub sum: SumFn,
     pub permute: fn(&Tensor, &[i64]) -> Result<Tensor>,
     pub expand: fn(&Tensor, &[i64]) -> Result<Tensor>,
     pub reshape: fn(&Tensor, &[i64]) -> Result<Tensor>,
