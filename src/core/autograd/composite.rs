@@ -504,3 +504,32 @@ pub fn unbind(input: &Tensor, dim: i64) -> Result<Vec<Tensor>> {
         .map(|i| vt::select(input, dim, i))
         .collect()
 }
+
+/// `clamp(input, min=Tensor, max=Tensor)`: recorded as `clamp_min` then `clamp_max` (torch
+/// records one `ClampBackward0`; the gradients are the same, ties split between the input and
+/// the bound, a bound above the other taking it all). Mirrors `torch.clamp`.
+pub fn clamp_tensor(input: &Tensor, min: Option<&Tensor>, max: Option<&Tensor>) -> Result<Tensor> {
+    let out = ops::clamp_tensor(input, min, max)?;
+    let mut inputs = vec![input];
+    inputs.extend(min);
+    inputs.extend(max);
+    if !vt::should_record(&inputs) || !out.dtype().is_floating_point() {
+        return Ok(out);
+    }
+    let mut r = input.clone();
+    if let Some(lo) = min {
+        r = vt::clamp_min_tensor(&r, lo)?;
+    }
+    if let Some(hi) = max {
+        r = vt::clamp_max_tensor(&r, hi)?;
+    }
+    if r.dtype() != out.dtype() {
+        r = vt::to(&r, out.dtype(), false, false)?;
+    }
+    Ok(r)
+}
+
+/// `clip(input, min=Tensor, max=Tensor)`: `clamp`. Mirrors `torch.clip`.
+pub fn clip_tensor(input: &Tensor, min: Option<&Tensor>, max: Option<&Tensor>) -> Result<Tensor> {
+    clamp_tensor(input, min, max)
+}
