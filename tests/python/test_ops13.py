@@ -395,12 +395,12 @@ def test_cross_dist_cdist_kron_inner_tensordot():
 
 def test_pending_formulas_raise_under_grad():
     x = _C.ones(2, 2, requires_grad=True)
-    with pytest.raises(NotImplementedError, match="the derivative for 'bmm' is not implemented"):
-        _C.bmm(x.unsqueeze(0), x.unsqueeze(0))
-    with pytest.raises(NotImplementedError, match="the derivative for 'erf' is not implemented"):
-        _C.erf(x)
+    # (bmm and erf have formulas since issue 12 session 3: normal(mean, std) with two tensors
+    # is still pending)
+    with pytest.raises(NotImplementedError, match="the derivative for 'normal.Tensor_Tensor' is not implemented"):
+        _C.normal(x, x)
     with _C.no_grad():
-        assert _C.erf(x).shape == (2, 2)
+        assert _C.normal(x, x).shape == (2, 2)
 
 
 # ---- reductions, stacking, indices ---------------------------------------------------------------

@@ -8,6 +8,7 @@
 
 use super::variable_type as vt;
 use crate::core::error::{Error, Result};
+use crate::core::ops;
 use crate::core::tensor::{broadcast_shapes, maybe_wrap_dim, Tensor};
 
 fn sizes_i64(s: &[usize]) -> Vec<i64> {
@@ -422,4 +423,113 @@ pub fn take_along_dim(input: &Tensor, indices: &Tensor, dim: Option<i64>) -> Res
     )?;
     let idx = crate::core::ops::expand(&wrapped, &si)?;
     vt::gather(&vt::expand(input, &sx)?, d as i64, &idx)
+}
+
+/// `einsum(equation, tensors)`, recorded through the ops it is made of (diagonal, sum, permute,
+/// expand, reshape, matmul), as torch's composite einsum is. Mirrors `torch.einsum`.
+pub fn einsum(equation: &str, tensors: &[Tensor]) -> Result<Tensor> {
+    const RECORDING: ops::einsum::EinsumKernels = ops::einsum::EinsumKernels {
+        diagonal: vt::diagonal,
+        sum: vt::sum,
+        permute: vt::permute,
+        expand: vt::expand,
+        reshape: vt::reshape,
+        matmul: vt::matmul,
+    };
+    if tensors.iter().any(|t| t.requires_grad()) && crate::core::autograd::is_grad_enabled() {
+        ops::einsum::einsum_with(&RECORDING, equation, tensors)
+    } else {
+        ops::einsum(equation, tensors)
+    }
+}
+
+/// `aminmax(input, *, dim=None, keepdim=False)`: `(amin, amax)` over `dim` (all dims when
+/// None), recorded as amin and amax (torch records one `AminmaxBackward0`; the gradients are
+/// the same: split evenly among the tied extremes). Mirrors `torch.aminmax`.
+pub fn aminmax(input: &Tensor, dim: Option<i64>, keepdim: bool) -> Result<(Tensor, Tensor)> {
+    if !vt::should_record(&[input]) || input.dim() == 0 {
+        return ops::aminmax(input, dim, keepdim);
+    }
+    let dims: Vec<i64> = dim.into_iter().collect();
+    Ok((
+        vt::amin(input, &dims, keepdim)?,
+        vt::amax(input, &dims, keepdim)?,
+    ))
+}
+
+/// The pieces `pieces` (a bare split of `input` along `dim`) recorded as narrows of `input`
+/// when it requires grad (torch records one `SplitBackward0`/`SplitWithSizesBackward0` for all
+/// of them; the gradients are the same: each piece's gradient lands in its slice).
+fn narrow_pieces(input: &Tensor, dim: i64, pieces: Vec<Tensor>) -> Result<Vec<Tensor>> {
+    if !vt::should_record(&[input]) {
+        return Ok(pieces);
+    }
+    let d = maybe_wrap_dim(dim, input.dim())? as i64;
+    let mut start = 0i64;
+    let mut out = Vec::with_capacity(pieces.len());
+    for p in &pieces {
+        let len = p.sizes()[d as usize] as i64;
+        out.push(vt::narrow(input, d, start, len)?);
+        start += len;
+    }
+    Ok(out)
+}
+
+/// `split(input, split_size, dim=0)`: pieces of `split_size` along `dim` (views). Mirrors
+/// `torch.split`.
+pub fn split(input: &Tensor, split_size: i64, dim: i64) -> Result<Vec<Tensor>> {
+    narrow_pieces(input, dim, ops::split(input, split_size, dim)?)
+}
+
+/// `split(input, split_sizes, dim=0)`: pieces of the given sizes along `dim` (views). Mirrors
+/// `torch.split`.
+pub fn split_sizes(input: &Tensor, split_size: &[i64], dim: i64) -> Result<Vec<Tensor>> {
+    narrow_pieces(input, dim, ops::split_sizes(input, split_size, dim)?)
+}
+
+/// `chunk(input, chunks, dim=0)`: at most `chunks` equal pieces along `dim` (views). Mirrors
+/// `torch.chunk`.
+pub fn chunk(input: &Tensor, chunks: i64, dim: i64) -> Result<Vec<Tensor>> {
+    narrow_pieces(input, dim, ops::chunk(input, chunks, dim)?)
+}
+
+/// `unbind(input, dim=0)`: the slices along `dim` (views), recorded as selects (torch: one
+/// `UnbindBackward0`). Mirrors `torch.unbind`.
+pub fn unbind(input: &Tensor, dim: i64) -> Result<Vec<Tensor>> {
+    let pieces = ops::unbind(input, dim)?;
+    if !vt::should_record(&[input]) {
+        return Ok(pieces);
+    }
+    (0..pieces.len() as i64)
+        .map(|i| vt::select(input, dim, i))
+        .collect()
+}
+
+/// `clamp(input, min=Tensor, max=Tensor)`: recorded as `clamp_min` then `clamp_max` (torch
+/// records one `ClampBackward0`; the gradients are the same, ties split between the input and
+/// the bound, a bound above the other taking it all). Mirrors `torch.clamp`.
+pub fn clamp_tensor(input: &Tensor, min: Option<&Tensor>, max: Option<&Tensor>) -> Result<Tensor> {
+    let out = ops::clamp_tensor(input, min, max)?;
+    let mut inputs = vec![input];
+    inputs.extend(min);
+    inputs.extend(max);
+    if !vt::should_record(&inputs) || !out.dtype().is_floating_point() {
+        return Ok(out);
+    }
+    let mut r = input.clone();
+    if let Some(lo) = min {
+        r = vt::clamp_min_tensor(&r, lo)?;
+    }
+    if let Some(hi) = max {
+        r = vt::clamp_max_tensor(&r, hi)?;
+    }
+    if r.dtype() != out.dtype() {
+        r = vt::to(&r, out.dtype(), false, false)?;
+    }
+    Ok(r)
+}
+
+/// `clip(input, min=Tensor, max=Tensor)`: `clamp`. Mirrors `torch.clip`.
+pub fn clip_tensor(input: &Tensor, min: Option<&Tensor>, max: Option<&Tensor>) -> Result<Tensor> {
+    clamp_tensor(input, min, max)
 }

@@ -282,8 +282,13 @@ pub fn setitem(t: &Tensor, items: &[IndexItem], value: &Tensor) -> Result<()> {
     finish_inplace(t, Some(node))
 }
 
-/// True when `t[key] = value` must go through `setitem` (something requires grad, grad mode on).
+/// True when `t[key] = value` must go through `setitem` (something requires grad, grad mode on;
+/// or `t` is a view of a tensor that requires grad, which `setitem` checks: a view made under
+/// no_grad is refused).
 #[inline]
 pub fn setitem_records(t: &Tensor, value: Option<&Tensor>) -> bool {
-    (t.requires_grad() || value.is_some_and(|v| v.requires_grad())) && super::is_grad_enabled()
+    (t.requires_grad()
+        || value.is_some_and(|v| v.requires_grad())
+        || t.base().is_some_and(|b| b.requires_grad()))
+        && super::is_grad_enabled()
 }

@@ -193,7 +193,8 @@ pub(crate) fn pow_backward_exponent(
     vt::mul(g, &d)
 }
 
-/// `g` where `min <= a <= max` (either bound optional), 0 elsewhere.
+/// `g` where `min < a < max` (either bound optional), 0 elsewhere: at a bound, 0 (torch 2.15's
+/// clamp_backward gives ties to the bound, which has no gradient here).
 pub(crate) fn clamp_backward(
     g: &Tensor,
     a: &Tensor,
@@ -203,11 +204,11 @@ pub(crate) fn clamp_backward(
     let mut keep = ops::ones_like(a, Some(DType::Bool))?;
     if let Some(lo) = min {
         let lo = ops::full(&[], lo, Some(a.dtype()))?;
-        keep = ops::logical_and(&keep, &ops::ge(a, &lo)?)?;
+        keep = ops::logical_and(&keep, &ops::gt(a, &lo)?)?;
     }
     if let Some(hi) = max {
         let hi = ops::full(&[], hi, Some(a.dtype()))?;
-        keep = ops::logical_and(&keep, &ops::le(a, &hi)?)?;
+        keep = ops::logical_and(&keep, &ops::lt(a, &hi)?)?;
     }
     vt::mul(g, &keep)
 }
@@ -574,4 +575,279 @@ pub(crate) fn norm_str_backward(
 /// A 0-dim integer tensor's value (narrow.Tensor's `start`).
 pub(crate) fn int_of(t: &Tensor) -> Result<i64> {
     Ok(t.item()?.to_f64() as i64)
+}
+
+// ---- session 3 (issue 12): the formulas of the special, product and clamp ops ---------------
+
+/// A 0-d tensor holding the scalar `v` in `like`'s dtype.
+fn scalar_tensor(v: Scalar, like: &Tensor) -> Result<Tensor> {
+    ops::full(&[], v, Some(like.dtype()))
+}
+
+/// `polygamma(1, x)` (trigamma), elementwise in `x`'s dtype: the recurrence up to 6, then the
+/// asymptotic series; the reflection formula below 0.5. A bare op (digamma's formula: its own
+/// derivative, polygamma(2, x), is not recorded).
+pub(crate) fn trigamma(x: &Tensor) -> Result<Tensor> {
+    fn tri(mut x: f64) -> f64 {
+        if x.is_nan() {
+            return f64::NAN;
+        }
+        if x <= 0.0 && x == x.floor() {
+            return f64::INFINITY;
+        }
+        if x < 0.5 {
+            // trigamma(1 - x) + trigamma(x) = pi^2 / sin^2(pi x)
+            let s = (std::f64::consts::PI * x).sin();
+            return std::f64::consts::PI * std::f64::consts::PI / (s * s) - tri(1.0 - x);
+        }
+        let mut acc = 0.0;
+        while x < 6.0 {
+            acc += 1.0 / (x * x);
+            x += 1.0;
+        }
+        let z2 = 1.0 / (x * x);
+        acc + 1.0 / x
+            + z2 / 2.0
+            + z2 / x * (1.0 / 6.0 - z2 * (1.0 / 30.0 - z2 * (1.0 / 42.0 - z2 / 30.0)))
+    }
+    let xd = x.to_dtype(DType::Float64)?.contiguous()?;
+    let v: Vec<f64> = xd.to_vec::<f64>().into_iter().map(tri).collect();
+    Tensor::from_vec(v, x.sizes())?.to_dtype(x.dtype())
+}
+
+/// torch's `infinitely_differentiable_logit_backward`: `g / (x (1 - x))`; with `eps`, 0 outside
+/// `[eps, 1 - eps]`; without, NaN outside `[0, 1]`.
+pub(crate) fn logit_backward(g: &Tensor, x: &Tensor, eps: Option<f64>) -> Result<Tensor> {
+    let one_minus = vt::sub(&scalar_like(1.0, x)?, x, Scalar::Int(1))?;
+    let d = vt::div(g, &vt::mul(x, &one_minus)?, None)?;
+    let (lo, hi, fill) = match eps {
+        Some(e) => (e, 1.0 - e, 0.0),
+        None => (0.0, 1.0, f64::NAN),
+    };
+    let out = ops::logical_or(
+        &ops::lt(x, &scalar_like(lo, x)?)?,
+        &ops::gt(x, &scalar_like(hi, x)?)?,
+    )?;
+    vt::masked_fill(&d, &out, Scalar::Float(fill))
+}
+
+/// xlogy's gradient for `self`: `xlogy(g, other)`, 0 where `self == 0` and `other <= 0`.
+pub(crate) fn xlogy_self_backward(g: &Tensor, x: &Tensor, y: &Tensor) -> Result<Tensor> {
+    let d = vt::xlogy(g, y)?;
+    let mask = ops::logical_and(
+        &ops::eq(x, &scalar_like(0.0, x)?)?,
+        &ops::le(y, &scalar_like(0.0, y)?)?,
+    )?;
+    vt::masked_fill(&d, &mask, Scalar::Float(0.0))
+}
+
+/// torch's `copysign_tensor_self_backward`: `g * result / self`, 0 where `self == 0`.
+pub(crate) fn copysign_backward(g: &Tensor, x: &Tensor, result: &Tensor) -> Result<Tensor> {
+    let ratio = vt::div(result, x, None)?;
+    let zero = ops::eq(x, &scalar_like(0.0, x)?)?;
+    vt::mul(g, &vt::masked_fill(&ratio, &zero, Scalar::Float(0.0))?)
+}
+
+/// The tie-splitting gradient of fmax/fmin/clamp_min.Tensor/clamp_max.Tensor (torch 2.15):
+/// `where(a == b, g / 2, g)`, 0 where `drop`.
+fn tie_split(g: &Tensor, a: &Tensor, b: &Tensor, drop: &Tensor) -> Result<Tensor> {
+    let half = vt::mul(g, &scalar_like(0.5, g)?)?;
+    let d = vt::where_(&ops::eq(a, b)?, &half, g)?;
+    vt::masked_fill(&d, drop, Scalar::Float(0.0))
+}
+
+/// fmax (`is_max`) / fmin's gradient for `self` (`which` 0) or `other` (1): ties split, NaN
+/// selection as the forward (a NaN loses to a number).
+pub(crate) fn fmax_fmin_backward(
+    g: &Tensor,
+    a: &Tensor,
+    b: &Tensor,
+    is_max: bool,
+    which: usize,
+) -> Result<Tensor> {
+    let b_nan = ops::isnan(b)?;
+    let drop = match (is_max, which) {
+        (true, 0) => ops::logical_not(&ops::logical_or(&ops::ge(a, b)?, &b_nan)?)?,
+        (true, _) => ops::logical_or(&ops::gt(a, b)?, &b_nan)?,
+        (false, 0) => ops::logical_not(&ops::logical_or(&ops::le(a, b)?, &b_nan)?)?,
+        (false, _) => ops::logical_or(&ops::lt(a, b)?, &b_nan)?,
+    };
+    tie_split(g, a, b, &drop)
+}
+
+/// clamp_min.Tensor (`is_min`) / clamp_max.Tensor's gradient for `self` (`which` 0) or the
+/// bound (1): ties split.
+pub(crate) fn clamp_bound_backward(
+    g: &Tensor,
+    a: &Tensor,
+    bound: &Tensor,
+    is_min: bool,
+    which: usize,
+) -> Result<Tensor> {
+    let drop = match (is_min, which) {
+        (true, 0) | (false, 1) => ops::lt(a, bound)?,
+        _ => ops::gt(a, bound)?,
+    };
+    tie_split(g, a, bound, &drop)
+}
+
+/// clamp_min (`is_min`) / clamp_max with a number: `g` where `self > min` (`self < max`),
+/// 0 elsewhere, ties included (torch 2.15).
+pub(crate) fn clamp_scalar_backward(
+    g: &Tensor,
+    a: &Tensor,
+    bound: Scalar,
+    is_min: bool,
+) -> Result<Tensor> {
+    let b = scalar_tensor(bound, a)?;
+    let keep = if is_min {
+        ops::gt(a, &b)?
+    } else {
+        ops::lt(a, &b)?
+    };
+    vt::where_(&keep, g, &scalar_like(0.0, g)?)
+}
+
+/// `g * value`, `value` a number (`maybe_multiply` of a tensor by a number).
+pub(crate) fn times(t: &Tensor, value: Scalar) -> Result<Tensor> {
+    maybe_multiply(t, value)
+}
+
+/// diagonal's backward: `g` written on the diagonal (`offset`, `dim1`, `dim2`) of zeros of
+/// `sizes` (an `index_add` at the diagonal's flat positions, recorded for double backward).
+pub(crate) fn diagonal_backward(
+    g: &Tensor,
+    sizes: &[usize],
+    offset: i64,
+    dim1: i64,
+    dim2: i64,
+) -> Result<Tensor> {
+    let numel: usize = sizes.iter().product();
+    let pos = ops::reshape(
+        &ops::arange(Scalar::Int(numel as i64), Some(DType::Int64))?,
+        &sizes_i64(sizes),
+    )?;
+    let pos = ops::reshape(&ops::diagonal(&pos, offset, dim1, dim2)?, &[-1])?;
+    let z = ops::zeros(&[numel as i64], Some(g.dtype()))?;
+    let flat = vt::index_add(&z, 0, &pos, &vt::reshape(g, &[-1])?, Scalar::Int(1))?;
+    vt::reshape(&flat, &sizes_i64(sizes))
+}
+
+/// diag's backward: of a vector (`sizes` of rank 1), the `offset` diagonal of `g`; of a matrix,
+/// diagonal's backward.
+pub(crate) fn diag_backward(g: &Tensor, sizes: &[usize], offset: i64) -> Result<Tensor> {
+    if sizes.len() == 1 {
+        vt::diagonal(g, offset, 0, 1)
+    } else {
+        diagonal_backward(g, sizes, offset, 0, 1)
+    }
+}
+
+/// cumprod's backward along `dim`: without zeros, `flip(cumsum(flip(g * result))) / x`; with a
+/// zero in `x`, the exact sum `d_k = sum_{j >= k} g_j prod_{i <= j, i != k} x_i` (an n×n
+/// product per slice). Both are recorded (double backward).
+pub(crate) fn cumprod_backward(
+    g: &Tensor,
+    x: &Tensor,
+    result: &Tensor,
+    dim: i64,
+) -> Result<Tensor> {
+    if x.dim() == 0 || x.numel() == 0 {
+        return Ok(g.clone());
+    }
+    let d = maybe_wrap_dim(dim, x.dim())? as i64;
+    let g = if g.dtype() == x.dtype() {
+        g.clone()
+    } else {
+        vt::to(g, x.dtype(), false, false)?
+    };
+    let has_zero = ops::sum_all(&ops::eq(x, &scalar_like(0.0, x)?)?, None)?
+        .item()?
+        .to_f64()
+        > 0.0;
+    if !has_zero {
+        let r = if result.dtype() == x.dtype() {
+            result.clone()
+        } else {
+            vt::to(result, x.dtype(), false, false)?
+        };
+        let s = vt::flip(
+            &vt::cumsum(&vt::flip(&vt::mul(&g, &r)?, &[d])?, d, None)?,
+            &[d],
+        )?;
+        return vt::div(&s, x, None);
+    }
+    let n = x.sizes()[d as usize] as i64;
+    let last = x.dim() as i64 - 1;
+    let xm = vt::movedim_intlist(x, &[d], &[last])?;
+    let gm = vt::movedim_intlist(&g, &[d], &[last])?;
+    // rows[..., k, i] = x_i, with x_k replaced by 1.
+    let mut shape: Vec<i64> = xm.sizes().iter().map(|&s| s as i64).collect();
+    shape.insert(shape.len() - 1, n);
+    let rows = vt::expand(&vt::unsqueeze(&xm, -2)?, &shape)?;
+    let eye = ops::eye_m(n, n, Some(DType::Bool))?;
+    let rows = vt::where_(&eye, &scalar_like(1.0, x)?, &rows)?;
+    let prods = vt::cumprod(&rows, -1, None)?;
+    // Keep j >= k (the upper triangle).
+    let upper = ops::triu(&ops::ones_like(&eye, Some(x.dtype()))?, 0)?;
+    let prods = vt::mul(&prods, &upper)?;
+    let dk = vt::squeeze_dim(&vt::matmul(&prods, &vt::unsqueeze(&gm, -1)?)?, -1)?;
+    vt::movedim_intlist(&dk, &[last], &[d])
+}
+
+/// cdist's gradient for `x1` (`which` 0; for `x2`, the roles swapped and the result
+/// transposed): `sum_j g[i, j] * d dist(x1_i, x2_j) / d x1_i`, written over broadcast
+/// differences (p = 0: zeros; p = 1: sign; p = inf: sign where |diff| is the distance;
+/// otherwise `sign(diff) |diff|^(p-1) / dist^(p-1)`, 0 where the distance is 0).
+pub(crate) fn cdist_backward(
+    g: &Tensor,
+    x1: &Tensor,
+    x2: &Tensor,
+    p: f64,
+    result: &Tensor,
+    which: usize,
+) -> Result<Tensor> {
+    let (a, b, g, r) = if which == 0 {
+        (x1.clone(), x2.clone(), g.clone(), result.clone())
+    } else {
+        (
+            x2.clone(),
+            x1.clone(),
+            vt::transpose(g, -1, -2)?,
+            vt::transpose(result, -1, -2)?,
+        )
+    };
+    if p == 0.0 {
+        return zeros_like(&a);
+    }
+    // diff[..., i, j, m] = a[..., i, m] - b[..., j, m]
+    let diff = vt::sub(
+        &vt::unsqueeze(&a, -2)?,
+        &vt::unsqueeze(&b, -3)?,
+        Scalar::Int(1),
+    )?;
+    let r3 = vt::unsqueeze(&r, -1)?;
+    let sign = ops::sign(&diff)?;
+    let d = if p == 1.0 {
+        vt::mul(&ops::ones_like(&diff, None)?, &sign)?
+    } else if p.is_infinite() {
+        let hit = ops::eq(&ops::abs(&diff)?, &r3)?.to_dtype(diff.dtype())?;
+        vt::mul(&hit, &sign)?
+    } else if p == 2.0 {
+        vt::div(&diff, &r3, None)?
+    } else {
+        let num = vt::mul(
+            &sign,
+            &vt::pow(&vt::abs(&diff)?, &scalar_like(p - 1.0, &diff)?)?,
+        )?;
+        vt::div(&num, &vt::pow(&r3, &scalar_like(p - 1.0, &diff)?)?, None)?
+    };
+    let zero = ops::eq(&r3, &scalar_like(0.0, &r3)?)?;
+    let d = vt::masked_fill(&d, &zero, Scalar::Float(0.0))?;
+    vt::sum(
+        &vt::mul(&d, &vt::unsqueeze(&g, -1)?)?,
+        Some(&[-2]),
+        false,
+        None,
+    )
 }

@@ -326,6 +326,69 @@ pub fn to(a: &Tensor, dtype: DType, non_blocking: bool, copy: bool) -> Result<Te
     ))
 }
 
+/// `Tensor.to(device, dtype)` (every tensor is on the CPU): recorded as `to(dtype)`.
+pub fn to_device(
+    a: &Tensor,
+    dtype: Option<DType>,
+    non_blocking: bool,
+    copy: bool,
+) -> Result<Tensor> {
+    Ok(identity_like(
+        a,
+        ops::to_device(a, dtype, non_blocking, copy)?,
+        "ToCopyBackward0",
+    ))
+}
+
+/// `Tensor.to(other)`: recorded as `to(other.dtype)`; `other` gets no gradient.
+pub fn to_other(a: &Tensor, other: &Tensor, non_blocking: bool, copy: bool) -> Result<Tensor> {
+    Ok(identity_like(
+        a,
+        ops::to_other(a, other, non_blocking, copy)?,
+        "ToCopyBackward0",
+    ))
+}
+
+/// `normal(mean: Tensor, std: float)`: a sample; `mean` gets a zero gradient (torch's
+/// `NormalBackward1`).
+pub fn normal_tensor_float(
+    mean: &Tensor,
+    std: f64,
+    generator: Option<&std::sync::Mutex<crate::core::random::Generator>>,
+) -> Result<Tensor> {
+    let out = ops::normal_tensor_float(mean, std, generator)?;
+    if should_record(&[mean]) {
+        record(
+            &out,
+            &[mean],
+            NodeKind::Zero {
+                name: "NormalBackward1",
+            },
+        );
+    }
+    Ok(out)
+}
+
+/// `normal(mean: float, std: Tensor)`: a sample; `std` gets a zero gradient (torch's
+/// `NormalBackward2`).
+pub fn normal_float_tensor(
+    mean: f64,
+    std: &Tensor,
+    generator: Option<&std::sync::Mutex<crate::core::random::Generator>>,
+) -> Result<Tensor> {
+    let out = ops::normal_float_tensor(mean, std, generator)?;
+    if should_record(&[std]) {
+        record(
+            &out,
+            &[std],
+            NodeKind::Zero {
+                name: "NormalBackward2",
+            },
+        );
+    }
+    Ok(out)
+}
+
 pub fn float(a: &Tensor) -> Result<Tensor> {
     Ok(identity_like(a, ops::float(a)?, "ToCopyBackward0"))
 }
@@ -448,8 +511,26 @@ pub fn index_put_accumulate(z: &Tensor, items: &[Item], g: &Tensor) -> Result<Te
 
 // ---- in-place -----------------------------------------------------------------------------
 
-/// torch's `check_inplace`: the leaf errors, and the pending CopySlices case.
+/// torch's text for an in-place write under grad mode into a view made under no_grad.
+const NO_GRAD_VIEW: &str = "A view was created in no_grad mode and is being modified inplace with grad mode enabled. Given that this use case is ambiguous and error-prone, it is forbidden. You can clarify your code by moving both the view and the inplace either both inside the no_grad block (if you don't want the inplace to be tracked) or both outside (if you want the inplace to be tracked).";
+
+/// A view made under no_grad of a tensor that requires grad (torch's
+/// `CreationMeta::NO_GRAD_MODE`): a view whose base requires grad while the view itself does
+/// not, which only a view made with grad mode off can be (one made under grad mode has the
+/// view op's history; `detach()` and `.data` are not views). Checked by the in-place paths
+/// only under grad mode, where torch refuses the write.
+#[inline]
+pub(crate) fn check_no_grad_view(this: &Tensor) -> Result<()> {
+    if !this.requires_grad() && this.base().is_some_and(|b| b.requires_grad()) {
+        return Err(Error::runtime(NO_GRAD_VIEW));
+    }
+    Ok(())
+}
+
+/// torch's `check_inplace`: the leaf errors, the view made under no_grad, and the pending
+/// CopySlices case.
 pub(crate) fn check_inplace(this: &Tensor) -> Result<()> {
+    check_no_grad_view(this)?;
     if this.is_leaf_requiring_grad() {
         return Err(Error::runtime(
             "a leaf Variable that requires grad is being used in an in-place operation.",
@@ -515,14 +596,26 @@ pub fn inplace(
     raw: impl FnOnce(&Tensor) -> Result<()>,
     functional: impl FnOnce(&Tensor) -> Result<Tensor>,
 ) -> Result<()> {
-    if !(this.requires_grad() || others.iter().any(|t| t.requires_grad()))
-        || !super::is_grad_enabled()
-    {
+    if !(this.requires_grad() || others.iter().any(|t| t.requires_grad())) {
+        if this.base().is_some() && super::is_grad_enabled() {
+            check_no_grad_view(this)?;
+        }
+        return raw(this);
+    }
+    if !super::is_grad_enabled() {
         return raw(this);
     }
     check_inplace(this)?;
+    // The formula reads the original `self`: compute from a copy of it that carries `this`'s
+    // own gradient edge (no `CloneBackward0` node: the new node's edge goes to `this`'s old
+    // history, as torch's rebase_history), saved by the node instead of `this`, which the
+    // write below changes.
     let src = if this.requires_grad() && !NO_SELF_CLONE.contains(&name) {
-        clone(this)?
+        let copy = ops::clone(this)?;
+        if let Some(e) = this.gradient_edge() {
+            copy.set_grad_fn(e.node, e.input_nr);
+        }
+        copy
     } else {
         this.clone()
     };
@@ -556,6 +649,9 @@ fn rebase_history(this: &Tensor, r: &Tensor) -> Result<()> {
 /// `fill_` (value tensor): gradient zero for self.
 pub fn fill_(this: &Tensor, value: &Tensor) -> Result<()> {
     if !should_record(&[this, value]) {
+        if this.base().is_some() && super::is_grad_enabled() {
+            check_no_grad_view(this)?;
+        }
         return ops::fill_(this, value);
     }
     check_inplace(this)?;
@@ -574,6 +670,9 @@ pub fn fill_(this: &Tensor, value: &Tensor) -> Result<()> {
 /// `zero_`: gradient zero for self.
 pub fn zero_(this: &Tensor) -> Result<()> {
     if !should_record(&[this]) {
+        if this.base().is_some() && super::is_grad_enabled() {
+            check_no_grad_view(this)?;
+        }
         return ops::zero_(this);
     }
     check_inplace(this)?;
@@ -591,6 +690,9 @@ pub fn zero_(this: &Tensor) -> Result<()> {
 /// `copy_(src)`: gradient zero for self's old value, `g` (reduced and cast) for `src`.
 pub fn copy_(this: &Tensor, src: &Tensor, non_blocking: bool) -> Result<()> {
     if !should_record(&[this, src]) {
+        if this.base().is_some() && super::is_grad_enabled() {
+            check_no_grad_view(this)?;
+        }
         return ops::copy_(this, src, non_blocking);
     }
     check_inplace(this)?;

@@ -14,6 +14,7 @@ use super::linalg::matmul;
 use super::reduce_ops::sum;
 use super::view::diagonal;
 use super::view::{expand, permute, reshape};
+use crate::core::dtype::DType;
 use crate::core::error::{Error, Result};
 use crate::core::Tensor;
 
@@ -90,7 +91,7 @@ struct Operand {
 
 impl Operand {
     /// Replace each pair of equal labels by their diagonal (the label moves to the end).
-    fn take_diagonals(mut self) -> Result<Operand> {
+    fn take_diagonals(mut self, k: &EinsumKernels) -> Result<Operand> {
         loop {
             let dup = (0..self.labels.len()).find_map(|p| {
                 (p + 1..self.labels.len())
@@ -107,7 +108,7 @@ impl Operand {
                 )));
             }
             let label = self.labels[p];
-            self.t = diagonal(&self.t, 0, p as i64, q as i64)?;
+            self.t = (k.diagonal)(&self.t, 0, p as i64, q as i64)?;
             self.labels.remove(q);
             self.labels.remove(p);
             self.labels.push(label);
@@ -115,7 +116,7 @@ impl Operand {
     }
 
     /// Sum out the dims whose labels `keep` rejects.
-    fn sum_out(self, keep: impl Fn(Label) -> bool) -> Result<Operand> {
+    fn sum_out(self, k: &EinsumKernels, keep: impl Fn(Label) -> bool) -> Result<Operand> {
         let dims: Vec<i64> = (0..self.labels.len())
             .filter(|&d| !keep(self.labels[d]))
             .map(|d| d as i64)
@@ -125,7 +126,7 @@ impl Operand {
         }
         let labels = self.labels.iter().copied().filter(|&l| keep(l)).collect();
         Ok(Operand {
-            t: sum(&self.t, Some(&dims), false, None)?,
+            t: (k.sum)(&self.t, Some(&dims), false, None)?,
             labels,
         })
     }
@@ -139,7 +140,13 @@ impl Operand {
 
     /// The tensor with its dims permuted to `order` (all of its labels) and broadcast to `sizes`,
     /// then reshaped to `groups` (a product of sizes per group).
-    fn arrange(&self, order: &[Label], sizes: &[usize], groups: &[usize]) -> Result<Tensor> {
+    fn arrange(
+        &self,
+        k: &EinsumKernels,
+        order: &[Label],
+        sizes: &[usize],
+        groups: &[usize],
+    ) -> Result<Tensor> {
         let perm: Vec<i64> = order
             .iter()
             .map(|l| {
@@ -149,9 +156,9 @@ impl Operand {
                     .expect("label present") as i64
             })
             .collect();
-        let t = permute(&self.t, &perm)?;
-        let t = expand(&t, &sizes.iter().map(|&s| s as i64).collect::<Vec<_>>())?;
-        reshape(&t, &groups.iter().map(|&s| s as i64).collect::<Vec<_>>())
+        let t = (k.permute)(&self.t, &perm)?;
+        let t = (k.expand)(&t, &sizes.iter().map(|&s| s as i64).collect::<Vec<_>>())?;
+        (k.reshape)(&t, &groups.iter().map(|&s| s as i64).collect::<Vec<_>>())
     }
 }
 
@@ -164,7 +171,12 @@ fn label_name(l: Label) -> String {
 
 /// Contract `a` and `b`, keeping the labels `keep` accepts (needed by the output or by later
 /// operands): one batched matrix product.
-fn contract(a: Operand, b: Operand, keep: &dyn Fn(Label) -> bool) -> Result<Operand> {
+fn contract(
+    k: &EinsumKernels,
+    a: Operand,
+    b: Operand,
+    keep: &dyn Fn(Label) -> bool,
+) -> Result<Operand> {
     let in_b = |l: &Label| b.labels.contains(l);
     let batch: Vec<Label> = a
         .labels
@@ -221,13 +233,13 @@ fn contract(a: Operand, b: Operand, keep: &dyn Fn(Label) -> bool) -> Result<Oper
         .copied()
         .collect();
     let b_sizes: Vec<usize> = bs.iter().chain(&cs).chain(&rs).copied().collect();
-    let am = a.arrange(&a_order, &a_sizes, &[prod(&bs), prod(&ls), prod(&cs)])?;
-    let bm = b.arrange(&b_order, &b_sizes, &[prod(&bs), prod(&cs), prod(&rs)])?;
-    let out = matmul(&am, &bm)?;
+    let am = a.arrange(k, &a_order, &a_sizes, &[prod(&bs), prod(&ls), prod(&cs)])?;
+    let bm = b.arrange(k, &b_order, &b_sizes, &[prod(&bs), prod(&cs), prod(&rs)])?;
+    let out = (k.matmul)(&am, &bm)?;
     let out_sizes: Vec<i64> = bs.iter().chain(&ls).chain(&rs).map(|&s| s as i64).collect();
     let labels = batch.into_iter().chain(left).chain(right).collect();
     Ok(Operand {
-        t: reshape(&out, &out_sizes)?,
+        t: (k.reshape)(&out, &out_sizes)?,
         labels,
     })
 }
@@ -240,6 +252,36 @@ fn contract(a: Operand, b: Operand, keep: &dyn Fn(Label) -> bool) -> Result<Oper
 /// of subscripts that does not match an operand's dims, sizes that differ for one label, an
 /// output subscript that is repeated or appears in no operand, and too many or too few operands.
 pub fn einsum(equation: &str, tensors: &[Tensor]) -> Result<Tensor> {
+    einsum_with(&EINSUM_BARE, equation, tensors)
+}
+
+/// `sum(input, dim, keepdim, dtype)`.
+pub type SumFn = fn(&Tensor, Option<&[i64]>, bool, Option<DType>) -> Result<Tensor>;
+
+/// The ops einsum is made of. `einsum_with` runs it over the bare ops (`EINSUM_BARE`) or over the
+/// recording wrappers (`vt::einsum`, src/core/autograd/composite.rs): einsum is differentiable
+/// through them, as torch's einsum (a composite there too) is.
+pub struct EinsumKernels {
+    pub diagonal: fn(&Tensor, i64, i64, i64) -> Result<Tensor>,
+    pub sum: SumFn,
+    pub permute: fn(&Tensor, &[i64]) -> Result<Tensor>,
+    pub expand: fn(&Tensor, &[i64]) -> Result<Tensor>,
+    pub reshape: fn(&Tensor, &[i64]) -> Result<Tensor>,
+    pub matmul: fn(&Tensor, &Tensor) -> Result<Tensor>,
+}
+
+/// The bare ops (no autograd).
+pub const EINSUM_BARE: EinsumKernels = EinsumKernels {
+    diagonal,
+    sum,
+    permute,
+    expand,
+    reshape,
+    matmul,
+};
+
+/// `einsum` over the ops `k`.
+pub fn einsum_with(k: &EinsumKernels, equation: &str, tensors: &[Tensor]) -> Result<Tensor> {
     if tensors.is_empty() {
         return Err(Error::runtime(
             "einsum(): must provide at least one operand",
@@ -282,7 +324,7 @@ pub fn einsum(equation: &str, tensors: &[Tensor]) -> Result<Tensor> {
                 t: t.clone(),
                 labels,
             }
-            .take_diagonals()?,
+            .take_diagonals(k)?,
         );
     }
     let output: Vec<Label> = match rhs {
@@ -354,7 +396,7 @@ pub fn einsum(equation: &str, tensors: &[Tensor]) -> Result<Tensor> {
                 labels: vec![],
             },
         );
-        ops[i] = op.sum_out(|l| output.contains(&l) || others.contains(&l))?;
+        ops[i] = op.sum_out(k, |l| output.contains(&l) || others.contains(&l))?;
     }
     let mut acc = ops[0].t.clone();
     let mut acc_labels = ops[0].labels.clone();
@@ -369,7 +411,7 @@ pub fn einsum(equation: &str, tensors: &[Tensor]) -> Result<Tensor> {
             t: ops[i].t.clone(),
             labels: ops[i].labels.clone(),
         };
-        let c = contract(a, b, &keep)?;
+        let c = contract(k, a, b, &keep)?;
         acc = c.t;
         acc_labels = c.labels;
     }
@@ -382,7 +424,7 @@ pub fn einsum(equation: &str, tensors: &[Tensor]) -> Result<Tensor> {
                 .expect("output labels survive") as i64
         })
         .collect();
-    permute(&acc, &perm)
+    (k.permute)(&acc, &perm)
 }
 
 #[cfg(test)]
