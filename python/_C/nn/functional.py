@@ -32,6 +32,8 @@ __all__ = [
     "channel_shuffle",
     "conv1d",
     "conv2d",
+    "conv_transpose1d",
+    "conv_transpose2d",
     "cosine_embedding_loss",
     "cosine_similarity",
     "cross_entropy",
@@ -888,6 +890,33 @@ def conv2d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1) 
     / groups, kh, kw)``; ``padding`` an int, a pair, ``'same'`` or ``'valid'``.
     """
     return _C.conv2d(input, weight, bias, stride, padding, dilation, groups)
+
+
+def conv_transpose1d(
+    input, weight, bias=None, stride=1, padding=0, output_padding=0, groups=1, dilation=1
+) -> Tensor:
+    """conv_transpose1d(input, weight, bias=None, stride=1, padding=0, output_padding=0,
+    groups=1, dilation=1) -> Tensor
+
+    The transposed 1-d convolution ("deconvolution") of ``(N, C_in, L)`` (or ``(C_in, L)``)
+    input with weight ``(C_in, C_out / groups, k)``: output length ``(L - 1) * stride - 2 *
+    padding + dilation * (k - 1) + output_padding + 1``. Mirrors ``torch.conv_transpose1d``.
+    """
+    return _C.conv_transpose1d(input, weight, bias, stride, padding, output_padding, groups, dilation)
+
+
+def conv_transpose2d(
+    input, weight, bias=None, stride=1, padding=0, output_padding=0, groups=1, dilation=1
+) -> Tensor:
+    """conv_transpose2d(input, weight, bias=None, stride=1, padding=0, output_padding=0,
+    groups=1, dilation=1) -> Tensor
+
+    The transposed 2-d convolution ("deconvolution") of ``(N, C_in, H, W)`` (or ``(C_in, H,
+    W)``) input with weight ``(C_in, C_out / groups, kh, kw)``: each output size ``(in - 1) *
+    stride - 2 * padding + dilation * (k - 1) + output_padding + 1``. Mirrors
+    ``torch.conv_transpose2d``.
+    """
+    return _C.conv_transpose2d(input, weight, bias, stride, padding, output_padding, groups, dilation)
 
 
 def max_pool2d_with_indices(

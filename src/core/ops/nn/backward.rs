@@ -684,20 +684,157 @@ fn col2im<T: Float>(
     }
 }
 
-/// The geometry of a (1-d or 2-d) convolution as the forward computed it.
+/// The geometry of a (1-d or 2-d) convolution as the forward computed it. `transposed`: the
+/// forward was `conv_transpose` (the adjoint of the convolution these parameters describe).
 #[derive(Clone, Debug)]
 pub struct ConvParams {
     pub stride: Vec<i64>,
     pub padding: Vec<i64>,
     pub dilation: Vec<i64>,
     pub groups: i64,
+    pub transposed: bool,
+}
+
+/// A 1-d or 2-d convolution seen as 2-d (1-d has a height of 1): input `(n, c, h, w)`, kernel
+/// `(kh, kw)`, output `(oh, ow)`, stride, padding, dilation; `k` the column height per group.
+struct Conv2dGeo {
+    n: usize,
+    c: usize,
+    h: usize,
+    w: usize,
+    kh: usize,
+    kw: usize,
+    s: (usize, usize),
+    p: (usize, usize),
+    d: (usize, usize),
+    oh: usize,
+    ow: usize,
+    g: usize,
+    og: usize,
+    k: usize,
+}
+
+/// The geometry of the convolution of an input of `input_sizes` by a weight of `weight_sizes`
+/// whose output has `out_sizes`.
+fn conv_geo(
+    input_sizes: &[usize],
+    weight_sizes: &[usize],
+    out_sizes: &[usize],
+    p: &ConvParams,
+) -> Conv2dGeo {
+    let sp = weight_sizes.len() - 2;
+    let param =
+        |v: &[i64], i: usize| -> usize { (if v.len() == 1 { v[0] } else { v[i] }) as usize };
+    let (h, w, kh, kw, oh, ow, s, pd, d) = if sp == 1 {
+        (
+            1,
+            input_sizes[2],
+            1,
+            weight_sizes[2],
+            1,
+            out_sizes[2],
+            (1, param(&p.stride, 0)),
+            (0, param(&p.padding, 0)),
+            (1, param(&p.dilation, 0)),
+        )
+    } else {
+        (
+            input_sizes[2],
+            input_sizes[3],
+            weight_sizes[2],
+            weight_sizes[3],
+            out_sizes[2],
+            out_sizes[3],
+            (param(&p.stride, 0), param(&p.stride, 1)),
+            (param(&p.padding, 0), param(&p.padding, 1)),
+            (param(&p.dilation, 0), param(&p.dilation, 1)),
+        )
+    };
+    let g = p.groups as usize;
+    Conv2dGeo {
+        n: input_sizes[0],
+        c: input_sizes[1],
+        h,
+        w,
+        kh,
+        kw,
+        s,
+        p: pd,
+        d,
+        oh,
+        ow,
+        g,
+        og: weight_sizes[0] / g,
+        k: weight_sizes[1] * kh * kw,
+    }
+}
+
+/// The gradient of a convolution's input (of `input_sizes`) from the gradient of its output:
+/// `W^T @ grad` per group, summed back into the image (col2im). This is also the forward of
+/// the transposed convolution.
+pub fn conv_input_grad(
+    grad: &Tensor,
+    input_sizes: &[usize],
+    weight: &Tensor,
+    p: &ConvParams,
+) -> Result<Tensor> {
+    let q = conv_geo(input_sizes, weight.sizes(), grad.sizes(), p);
+    let l = q.oh * q.ow;
+    let gy = ops::reshape(
+        &contiguous_of(grad)?,
+        &[q.n as i64, q.g as i64, q.og as i64, l as i64],
+    )?;
+    float_dispatch!(weight.dtype(), "convolution_backward", T => {
+        // (G, K, Og) @ (N, G, Og, L): (N, G, K, L), the columns of the input gradient.
+        let wg = ops::reshape(weight, &[q.g as i64, q.og as i64, q.k as i64])?;
+        let dcols = ops::matmul(&ops::transpose(&wg, 1, 2)?, &as_t::<T>(&gy)?)?;
+        let dcols = contiguous_of(&dcols)?;
+        // SAFETY: `dcols` is contiguous of dtype `T` (matmul keeps the dtype).
+        let ds = unsafe { elems::<T>(&dcols) };
+        new_with::<T>(input_sizes, |xo| {
+            col2im(ds, (q.n, q.c, q.h, q.w), (q.kh, q.kw), q.s, q.p, q.d, (q.oh, q.ow), xo);
+            Ok(())
+        })
+    })
+}
+
+/// The gradient of a convolution's weight (of `weight_sizes`) from the gradient of its output
+/// and its input: `grad @ im2col(input)^T` per group, summed over the batch.
+pub fn conv_weight_grad(
+    grad: &Tensor,
+    input: &Tensor,
+    weight_sizes: &[usize],
+    p: &ConvParams,
+) -> Result<Tensor> {
+    let q = conv_geo(input.sizes(), weight_sizes, grad.sizes(), p);
+    let l = q.oh * q.ow;
+    let gy = ops::reshape(
+        &contiguous_of(grad)?,
+        &[q.n as i64, q.g as i64, q.og as i64, l as i64],
+    )?;
+    float_dispatch!(input.dtype(), "convolution_backward", T => {
+        let x = contiguous_of(input)?;
+        // SAFETY: `x` is contiguous of dtype `T`.
+        let xs = unsafe { elems::<T>(&x) };
+        let cols = new_with::<T>(&[q.n, q.c * q.kh * q.kw, l], |cols| {
+            super::conv::im2col(xs, (q.n, q.c, q.h, q.w), (q.kh, q.kw), q.s, q.p, q.d, (q.oh, q.ow), cols);
+            Ok(())
+        })?;
+        let cols = ops::reshape(&cols, &[q.n as i64, q.g as i64, q.k as i64, l as i64])?;
+        // (N, G, Og, L) @ (N, G, L, K) summed over N: (G, Og, K).
+        let per = ops::matmul(&as_t::<T>(&gy)?, &ops::transpose(&cols, 2, 3)?)?;
+        let s = ops::sum(&per, Some(&[0]), false, None)?;
+        ops::reshape(&s, &weight_sizes.iter().map(|&x| x as i64).collect::<Vec<_>>())
+    })
 }
 
 /// `convolution_backward(grad_output, input, weight, ...)`: the gradients `(input, weight,
 /// bias)` of a batched 1-d or 2-d convolution (`input` `(N, C, *)`, `weight` `(O, C / groups,
-/// *k)`), each only when `mask` asks for it. The input gradient is `W^T @ grad` per group,
-/// summed back into the image (col2im); the weight gradient `grad @ im2col(input)^T` summed
-/// over the batch; the bias gradient the sum of `grad` over all but the channel dim.
+/// *k)`), or of the transposed convolution (`weight` `(C, O / groups, *k)`), each only when
+/// `mask` asks for it. The bias gradient is the sum of `grad` over all but the channel dim.
+/// For the transposed convolution `y = conv^T(x, W)`: the input gradient is the convolution
+/// of `grad`, the weight gradient the convolution's weight gradient with the roles of `x`
+/// (output side) and `grad` (input side) swapped.
 #[allow(clippy::type_complexity)]
 pub fn convolution_backward(
     grad: &Tensor,
@@ -706,49 +843,6 @@ pub fn convolution_backward(
     p: &ConvParams,
     mask: [bool; 3],
 ) -> Result<(Option<Tensor>, Option<Tensor>, Option<Tensor>)> {
-    let sp = weight.dim() - 2;
-    let param =
-        |v: &[i64], i: usize| -> usize { (if v.len() == 1 { v[0] } else { v[i] }) as usize };
-    let (h, w, kh, kw, sh, sw, ph, pw, dh, dw) = if sp == 1 {
-        (
-            1,
-            input.sizes()[2],
-            1,
-            weight.sizes()[2],
-            1,
-            param(&p.stride, 0),
-            0,
-            param(&p.padding, 0),
-            1,
-            param(&p.dilation, 0),
-        )
-    } else {
-        (
-            input.sizes()[2],
-            input.sizes()[3],
-            weight.sizes()[2],
-            weight.sizes()[3],
-            param(&p.stride, 0),
-            param(&p.stride, 1),
-            param(&p.padding, 0),
-            param(&p.padding, 1),
-            param(&p.dilation, 0),
-            param(&p.dilation, 1),
-        )
-    };
-    let (n, c) = (input.sizes()[0], input.sizes()[1]);
-    let (o, cg) = (weight.sizes()[0], weight.sizes()[1]);
-    let g = p.groups as usize;
-    let (oh, ow) = if sp == 1 {
-        (1, grad.sizes()[2])
-    } else {
-        (grad.sizes()[2], grad.sizes()[3])
-    };
-    let (k, l, og) = (cg * kh * kw, oh * ow, o / g);
-    let gy = ops::reshape(
-        &contiguous_of(grad)?,
-        &[n as i64, g as i64, og as i64, l as i64],
-    )?;
     let grad_bias = if mask[2] {
         let mut dims = vec![0i64];
         dims.extend((2..grad.dim() as i64).collect::<Vec<_>>());
@@ -756,40 +850,53 @@ pub fn convolution_backward(
     } else {
         None
     };
-    let (gi, gw) = float_dispatch!(input.dtype(), "convolution_backward", T => {
-        let gw = if mask[1] {
-            let x = contiguous_of(input)?;
-            // SAFETY: `x` is contiguous of dtype `T`.
-            let xs = unsafe { elems::<T>(&x) };
-            let cols = new_with::<T>(&[n, c * kh * kw, l], |cols| {
-                super::conv::im2col(xs, (n, c, h, w), (kh, kw), (sh, sw), (ph, pw), (dh, dw), (oh, ow), cols);
-                Ok(())
-            })?;
-            let cols = ops::reshape(&cols, &[n as i64, g as i64, k as i64, l as i64])?;
-            // (N, G, Og, L) @ (N, G, L, K) summed over N: (G, Og, K).
-            let per = ops::matmul(&gy, &ops::transpose(&cols, 2, 3)?)?;
-            let s = ops::sum(&per, Some(&[0]), false, None)?;
-            Some(ops::reshape(&s, &weight.sizes().iter().map(|&x| x as i64).collect::<Vec<_>>())?)
-        } else {
-            None
-        };
+    let (gi, gw) = if p.transposed {
         let gi = if mask[0] {
-            // (G, K, Og) @ (N, G, Og, L): (N, G, K, L), the columns of the input gradient.
-            let wg = ops::reshape(weight, &[g as i64, og as i64, k as i64])?;
-            let dcols = ops::matmul(&ops::transpose(&wg, 1, 2)?, &gy)?;
-            let dcols = contiguous_of(&dcols)?;
-            // SAFETY: `dcols` is contiguous of dtype `T` (matmul keeps the dtype).
-            let ds = unsafe { elems::<T>(&dcols) };
-            Some(new_with::<T>(input.sizes(), |xo| {
-                col2im(ds, (n, c, h, w), (kh, kw), (sh, sw), (ph, pw), (dh, dw), (oh, ow), xo);
-                Ok(())
-            })?)
+            let gy = as_t_dyn(grad, weight)?;
+            let mut gi = super::conv::convolution(
+                &gy, weight, None, &p.stride, &p.padding, &p.dilation, false, &[0], p.groups,
+            )?;
+            // With an output padding of at least the stride (allowed below the dilation) the
+            // convolution reaches one step past the input: keep the input's extent.
+            for d in 2..input.dim() {
+                if gi.sizes()[d] > input.sizes()[d] {
+                    gi = ops::narrow(&gi, d as i64, 0, input.sizes()[d] as i64)?;
+                }
+            }
+            Some(gi)
         } else {
             None
         };
-        Ok::<_, Error>((gi, gw))
-    })?;
+        let gw = if mask[1] {
+            let gy = as_t_dyn(grad, input)?;
+            Some(conv_weight_grad(input, &gy, weight.sizes(), p)?)
+        } else {
+            None
+        };
+        (gi, gw)
+    } else {
+        let gi = if mask[0] {
+            Some(conv_input_grad(grad, input.sizes(), weight, p)?)
+        } else {
+            None
+        };
+        let gw = if mask[1] {
+            Some(conv_weight_grad(grad, input, weight.sizes(), p)?)
+        } else {
+            None
+        };
+        (gi, gw)
+    };
     Ok((gi, gw, grad_bias))
+}
+
+/// `t` in `like`'s dtype.
+fn as_t_dyn(t: &Tensor, like: &Tensor) -> Result<Tensor> {
+    if t.dtype() == like.dtype() {
+        Ok(t.clone())
+    } else {
+        t.to_dtype(like.dtype())
+    }
 }
 
 /// `max_pool2d_with_indices_backward`: the gradient of each output element added at the input
@@ -866,6 +973,123 @@ pub fn embedding_backward(
                 let dst = &mut o[i as usize * d..(i as usize + 1) * d];
                 for (o, &gv) in dst.iter_mut().zip(&gs[r * d..(r + 1) * d]) {
                     *o += gv * scale;
+                }
+            }
+            Ok(())
+        })
+    })
+}
+
+/// The shape check of the pooling backward kernels: `grad` must have the forward's output shape.
+fn check_pool_grad(op: &str, grad: &Tensor, out_shape: &[usize]) -> Result<()> {
+    if grad.sizes() != out_shape {
+        return Err(Error::runtime(format!(
+            "{op}: grad_output of size {:?} does not match the output of size {out_shape:?}",
+            grad.sizes()
+        )));
+    }
+    Ok(())
+}
+
+/// `avg_pool2d_backward`: each output element's gradient divided by its window's divisor (the
+/// forward's: `divisor_override`, the window size clipped to the padded input, or the elements
+/// inside the input) and added at every input element of the window, as torch's
+/// `avg_pool2d_backward_out_cpu`.
+#[allow(clippy::too_many_arguments)]
+pub fn avg_pool2d_backward(
+    grad: &Tensor,
+    input_sizes: &[usize],
+    kernel_size: &[i64],
+    stride: &[i64],
+    padding: &[i64],
+    ceil_mode: bool,
+    count_include_pad: bool,
+    divisor_override: Option<i64>,
+) -> Result<Tensor> {
+    let op = "avg_pool2d_backward";
+    let g = super::pool::geometry(op, input_sizes, kernel_size, stride, padding, &[1], ceil_mode)?;
+    check_pool_grad(op, grad, &g.out_shape)?;
+    float_dispatch!(grad.dtype(), op, T => {
+        let gr = as_t::<T>(grad)?;
+        // SAFETY: contiguous of dtype `T`.
+        let gs = unsafe { elems::<T>(&gr) };
+        new_with::<T>(input_sizes, |o| {
+            let (h, w) = (g.h as isize, g.w as isize);
+            let (ph, pw) = (g.p[0] as isize, g.p[1] as isize);
+            let mut pos = 0;
+            for pl in 0..g.planes {
+                crate::core::interrupt::checkpoint();
+                let plane = &mut o[pl * g.h * g.w..(pl + 1) * g.h * g.w];
+                for oy in 0..g.oh {
+                    for ox in 0..g.ow {
+                        let mut hs = (oy * g.s[0]) as isize - ph;
+                        let mut ws = (ox * g.s[1]) as isize - pw;
+                        let mut he = (hs + g.k[0] as isize).min(h + ph);
+                        let mut we = (ws + g.k[1] as isize).min(w + pw);
+                        let pool_size = (he - hs) * (we - ws);
+                        hs = hs.max(0);
+                        ws = ws.max(0);
+                        he = he.min(h);
+                        we = we.min(w);
+                        let div = match divisor_override {
+                            Some(d) => d as f64,
+                            None if count_include_pad => pool_size as f64,
+                            None => ((he - hs) * (we - ws)) as f64,
+                        };
+                        let v = gs[pos] / T::of(div);
+                        pos += 1;
+                        for y in hs..he {
+                            let row = &mut plane[y as usize * g.w..(y as usize + 1) * g.w];
+                            for x in &mut row[ws as usize..we.max(ws) as usize] {
+                                *x += v;
+                            }
+                        }
+                    }
+                }
+            }
+            Ok(())
+        })
+    })
+}
+
+/// `_adaptive_avg_pool2d_backward`: each output element's gradient divided by its window's size
+/// and added over the window `[floor(i H / oh), ceil((i + 1) H / oh))` (likewise in W).
+pub fn adaptive_avg_pool2d_backward(grad: &Tensor, input_sizes: &[usize]) -> Result<Tensor> {
+    let op = "adaptive_avg_pool2d_backward";
+    let nd = input_sizes.len();
+    if grad.dim() != nd || grad.sizes()[..nd - 2] != input_sizes[..nd - 2] {
+        return Err(Error::runtime(format!(
+            "{op}: grad_output of size {:?} does not match the input of size {input_sizes:?}",
+            grad.sizes()
+        )));
+    }
+    let (oh, ow) = (grad.sizes()[nd - 2], grad.sizes()[nd - 1]);
+    let (h, w) = (input_sizes[nd - 2], input_sizes[nd - 1]);
+    let planes: usize = input_sizes[..nd - 2].iter().product();
+    float_dispatch!(grad.dtype(), op, T => {
+        let gr = as_t::<T>(grad)?;
+        // SAFETY: contiguous of dtype `T`.
+        let gs = unsafe { elems::<T>(&gr) };
+        new_with::<T>(input_sizes, |o| {
+            if oh == 0 || ow == 0 {
+                return Ok(());
+            }
+            let mut pos = 0;
+            for pl in 0..planes {
+                crate::core::interrupt::checkpoint();
+                let plane = &mut o[pl * h * w..(pl + 1) * h * w];
+                for oy in 0..oh {
+                    let (hs, he) = (oy * h / oh, ((oy + 1) * h).div_ceil(oh));
+                    for ox in 0..ow {
+                        let (ws, we) = (ox * w / ow, ((ox + 1) * w).div_ceil(ow));
+                        let v = gs[pos] / T::of(((he - hs) * (we - ws)) as f64);
+                        pos += 1;
+                        for y in hs..he {
+                            for x in &mut plane[y * w + ws..y * w + we] {
+                                *x += v;
+                            }
+                        }
+                    }
                 }
             }
             Ok(())
