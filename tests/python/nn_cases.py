@@ -368,6 +368,46 @@ def _conv_pool():
             (f"conv_transpose1d_groups_unbatched_{dt}", {"a": ([4, 5], dt, "randn"), "w": ([4, 1, 3], dt, "randn")},
              "out = F.conv_transpose1d(a, w, groups=2, dilation=2)"),
         ]
+    # interpolate / upsample (issue 15 part 3).
+    for dt in (F32, F64):
+        im = {"a": ([2, 3, 5, 4], dt, "randn")}
+        sq = {"a": ([2, 3, 5], dt, "randn")}
+        cases += [
+            (f"interp_nearest_size_{dt}", im, "out = F.interpolate(a, size=(7, 3))"),
+            (f"interp_nearest_scale_{dt}", im, "out = F.interpolate(a, scale_factor=2)"),
+            (f"interp_nearest_scale_frac_{dt}", im, "out = F.interpolate(a, scale_factor=(1.7, 0.6))"),
+            (f"interp_nearest_recompute_{dt}", im, "out = F.interpolate(a, scale_factor=1.7, recompute_scale_factor=True)"),
+            (f"interp_nearest1d_{dt}", sq, "out = F.interpolate(a, size=8)"),
+            (f"interp_nearest1d_scale_{dt}", sq, "out = F.interpolate(a, scale_factor=0.7)"),
+            (f"interp_linear_{dt}", sq, "out = F.interpolate(a, size=9, mode='linear')"),
+            (f"interp_linear_ac_{dt}", sq, "out = F.interpolate(a, size=9, mode='linear', align_corners=True)"),
+            (f"interp_linear_down_{dt}", sq, "out = F.interpolate(a, scale_factor=0.5, mode='linear')"),
+            (f"interp_bilinear_{dt}", im, "out = F.interpolate(a, size=(8, 7), mode='bilinear')"),
+            (f"interp_bilinear_ac_{dt}", im, "out = F.interpolate(a, size=(8, 7), mode='bilinear', align_corners=True)"),
+            (f"interp_bilinear_ac_one_{dt}", im, "out = F.interpolate(a, size=(1, 3), mode='bilinear', align_corners=True)"),
+            (f"interp_bilinear_scale_{dt}", im, "out = F.interpolate(a, scale_factor=(1.5, 2.5), mode='bilinear')"),
+            (f"interp_bilinear_down_{dt}", im, "out = F.interpolate(a, size=(2, 3), mode='bilinear')"),
+            (f"interp_area_{dt}", im, "out = F.interpolate(a, size=(3, 2), mode='area')"),
+            (f"interp_area_scale_{dt}", im, "out = F.interpolate(a, scale_factor=0.5, mode='area')"),
+            (f"upsample_{dt}", im, "out = F.upsample(a, scale_factor=2, mode='bilinear')"),
+            (f"upsample_nearest_{dt}", im, "out = F.upsample_nearest(a, size=6)"),
+            (f"upsample_bilinear_{dt}", im, "out = F.upsample_bilinear(a, scale_factor=2)"),
+        ]
+    e4 = {"a": ([1, 2, 3, 3], F32, "randn")}
+    cases += [
+        ("err_interp_align_nearest", e4, "out = F.interpolate(a, size=4, align_corners=True)"),
+        ("err_interp_both", e4, "out = F.interpolate(a, size=4, scale_factor=2)"),
+        ("err_interp_neither", e4, "out = F.interpolate(a)"),
+        ("err_interp_size_len", e4, "out = F.interpolate(a, size=(4, 4, 4))"),
+        ("err_interp_scale_len", e4, "out = F.interpolate(a, scale_factor=(2.0,))"),
+        ("err_interp_size_type", e4, "out = F.interpolate(a, size=(4.0, 4))"),
+        ("err_interp_recompute_size", e4, "out = F.interpolate(a, size=4, recompute_scale_factor=True)"),
+        ("err_interp_linear_4d", e4, "out = F.interpolate(a, size=4, mode='linear')"),
+        ("err_interp_bilinear_3d", {"a": ([1, 2, 3], F32, "randn")}, "out = F.interpolate(a, size=4, mode='bilinear')"),
+        ("err_interp_2d", {"a": ([2, 3], F32, "randn")}, "out = F.interpolate(a, size=4)"),
+        ("err_interp_zero", e4, "out = F.interpolate(a, size=(0, 2))"),
+        ("err_interp_antialias", e4, "out = F.interpolate(a, size=4, antialias=True)"),
+    ]
     x4 = {"a": ([2, 4, 5, 5], F32, "randn"), "w": ([4, 3, 3, 3], F32, "randn")}
     cases += [
         ("err_conv_transpose2d_outpad", x4, "out = F.conv_transpose2d(a, w, output_padding=1)"),
@@ -739,6 +779,15 @@ def _grads():
             _grad_case(f"pairwise_distance_p1_keepdim_{dt}", pair, "F.pairwise_distance(a, b, p=1.0, keepdim=True)",
                        ["a", "b"]),
             _grad_case(f"pairwise_distance_p3_{dt}", pair, "F.pairwise_distance(a, b, p=3.0, eps=0.1)", ["a", "b"]),
+            _grad_case(f"interp_nearest_{dt}", img, "F.interpolate(a, size=(9, 4))", ["a"]),
+            _grad_case(f"interp_nearest_scale_{dt}", img, "F.interpolate(a, scale_factor=(0.6, 1.5))", ["a"]),
+            _grad_case(f"interp_nearest1d_{dt}", seq, "F.interpolate(a, size=13)", ["a"]),
+            _grad_case(f"interp_linear_{dt}", seq, "F.interpolate(a, size=13, mode='linear')", ["a"]),
+            _grad_case(f"interp_linear_ac_down_{dt}", seq, "F.interpolate(a, size=4, mode='linear', align_corners=True)", ["a"]),
+            _grad_case(f"interp_bilinear_{dt}", img, "F.interpolate(a, size=(10, 5), mode='bilinear')", ["a"]),
+            _grad_case(f"interp_bilinear_ac_{dt}", img, "F.interpolate(a, scale_factor=1.5, mode='bilinear', align_corners=True)",
+                       ["a"]),
+            _grad_case(f"interp_bilinear_scale_{dt}", img, "F.interpolate(a, scale_factor=(0.5, 2.0), mode='bilinear')", ["a"]),
             _grad_case(f"conv_transpose2d_{dt}", {"a": ([2, 4, 3, 4], dt, "randn"), "w": ([4, 3, 3, 2], dt, "randn"),
                                                   "c": ([3], dt, "randn")},
                        "F.conv_transpose2d(a, w, c, stride=2, padding=1, output_padding=1)", ["a", "w", "c"]),
