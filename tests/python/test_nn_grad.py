@@ -52,6 +52,8 @@ def test_case(cid):
         (lambda a: F.interpolate(a.reshape(1, 1, 2, 3), size=4, mode="bilinear"), "UpsampleBilinear2DBackward0"),
         (lambda a: F.interpolate(a.reshape(1, 2, 3), size=4), "UpsampleNearest1DBackward0"),
         (lambda a: F.interpolate(a.reshape(1, 2, 3), size=4, mode="linear"), "UpsampleLinear1DBackward0"),
+        (lambda a: F.interpolate(a.reshape(1, 2, 3), size=4, mode="nearest-exact"), "UpsampleNearestExact1DBackward0"),
+        (lambda a: F.interpolate(a.reshape(1, 1, 2, 3), size=4, mode="nearest-exact"), "UpsampleNearestExact2DBackward0"),
     ],
 )
 def test_node_names(make, name):

@@ -1552,10 +1552,10 @@ def interpolate(
 
     Resamples ``(N, C, W)`` or ``(N, C, H, W)`` input to ``size`` (an int or one per spatial
     dim) or by ``scale_factor`` (output ``floor(in * scale)``; the kernel maps indices by the
-    scale unless ``recompute_scale_factor``). Modes: ``'nearest'`` (3-d, 4-d), ``'linear'``
-    (3-d), ``'bilinear'`` (4-d), ``'area'`` (adaptive average pooling); ``align_corners`` for the
-    linear modes. Differentiable. torch's checks and texts; the modes ``'nearest-exact'``,
-    ``'bicubic'``, ``'trilinear'``, ``'lanczos'``, 5-d input and ``antialias`` are not
+    scale unless ``recompute_scale_factor``). Modes: ``'nearest'`` and ``'nearest-exact'``
+    (3-d, 4-d), ``'linear'`` (3-d), ``'bilinear'`` (4-d), ``'area'`` (adaptive average pooling,
+    3-d, 4-d); ``align_corners`` for the linear modes. Differentiable. torch's checks and texts;
+    the modes ``'bicubic'``, ``'trilinear'``, ``'lanczos'``, 5-d input and ``antialias`` are not
     implemented (NotImplementedError). Mirrors ``torch.nn.functional.interpolate``.
     """
     if mode in ("nearest", "area", "nearest-exact"):
@@ -1621,6 +1621,10 @@ def interpolate(
         return _upsample_vec(_nn.upsample_nearest1d, input, output_size, scale_factors)
     if input.dim() == 4 and mode == "nearest":
         return _upsample_vec(_nn.upsample_nearest2d, input, output_size, scale_factors)
+    if input.dim() == 3 and mode == "nearest-exact":
+        return _upsample_vec(_nn._upsample_nearest_exact1d, input, output_size, scale_factors)
+    if input.dim() == 4 and mode == "nearest-exact":
+        return _upsample_vec(_nn._upsample_nearest_exact2d, input, output_size, scale_factors)
     if input.dim() == 3 and mode == "area":
         return adaptive_avg_pool1d(input, output_size)
     if input.dim() == 4 and mode == "area":

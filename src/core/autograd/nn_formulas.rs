@@ -297,7 +297,8 @@ impl NnNode {
                             // log_sigmoid(-x) - log_sigmoid(x) * pos_weight, with
                             // log_sigmoid(v) = -softplus(-v).
                             Some(pw) => {
-                                let sp = |v: &Tensor| vt::softplus(v, Scalar::Int(1), Scalar::Int(20));
+                                let sp =
+                                    |v: &Tensor| vt::softplus(v, Scalar::Int(1), Scalar::Int(20));
                                 let ls_neg = vt::neg(&sp(&x)?)?;
                                 let ls_pos = vt::neg(&sp(&vt::neg(&x)?)?)?;
                                 vt::sub(&ls_neg, &vt::mul(&ls_pos, pw)?, Scalar::Int(1))?
@@ -703,10 +704,7 @@ pub fn kl_div(input: &Tensor, target: &Tensor, reduction: i64, log_target: bool)
         // (`xlogy(t, t)` as `t * log(t)` where `t != 0`, else 0).
         let prod = vt::mul(target, input)?;
         let pointwise = if log_target {
-            vt::mul(
-                &vt::exp(target)?,
-                &vt::sub(target, input, Scalar::Int(1))?,
-            )?
+            vt::mul(&vt::exp(target)?, &vt::sub(target, input, Scalar::Int(1))?)?
         } else {
             let zero = Tensor::wrapped_scalar(Scalar::Float(0.0))?;
             let nz = ops::ne(target, &zero)?;
@@ -1493,13 +1491,23 @@ fn record_upsample(
     out
 }
 
-pub fn upsample_nearest1d(input: &Tensor, output_size: &[i64], scales: Option<f64>) -> Result<Tensor> {
+pub fn upsample_nearest1d(
+    input: &Tensor,
+    output_size: &[i64],
+    scales: Option<f64>,
+) -> Result<Tensor> {
     let out = ops::upsample_nearest1d(input, output_size, scales)?;
     if !vt::should_record(&[input]) {
         return Ok(out);
     }
-    let taps = up::upsample_nearest1d_taps(input, output_size, scales)?;
-    Ok(record_upsample(out, input, "UpsampleNearest1DBackward0", "upsample_nearest1d_backward", taps))
+    let taps = up::upsample_nearest1d_taps(input, output_size, scales, false)?;
+    Ok(record_upsample(
+        out,
+        input,
+        "UpsampleNearest1DBackward0",
+        "upsample_nearest1d_backward",
+        taps,
+    ))
 }
 
 pub fn upsample_nearest2d(
@@ -1512,8 +1520,14 @@ pub fn upsample_nearest2d(
     if !vt::should_record(&[input]) {
         return Ok(out);
     }
-    let taps = up::upsample_nearest2d_taps(input, output_size, scales_h, scales_w)?;
-    Ok(record_upsample(out, input, "UpsampleNearest2DBackward0", "upsample_nearest2d_backward", taps))
+    let taps = up::upsample_nearest2d_taps(input, output_size, scales_h, scales_w, false)?;
+    Ok(record_upsample(
+        out,
+        input,
+        "UpsampleNearest2DBackward0",
+        "upsample_nearest2d_backward",
+        taps,
+    ))
 }
 
 pub fn upsample_linear1d(
@@ -1527,7 +1541,13 @@ pub fn upsample_linear1d(
         return Ok(out);
     }
     let taps = up::upsample_linear1d_taps(input, output_size, align_corners, scales)?;
-    Ok(record_upsample(out, input, "UpsampleLinear1DBackward0", "upsample_linear1d_backward", taps))
+    Ok(record_upsample(
+        out,
+        input,
+        "UpsampleLinear1DBackward0",
+        "upsample_linear1d_backward",
+        taps,
+    ))
 }
 
 pub fn upsample_bilinear2d(
@@ -1542,5 +1562,50 @@ pub fn upsample_bilinear2d(
         return Ok(out);
     }
     let taps = up::upsample_bilinear2d_taps(input, output_size, align_corners, scales_h, scales_w)?;
-    Ok(record_upsample(out, input, "UpsampleBilinear2DBackward0", "upsample_bilinear2d_backward", taps))
+    Ok(record_upsample(
+        out,
+        input,
+        "UpsampleBilinear2DBackward0",
+        "upsample_bilinear2d_backward",
+        taps,
+    ))
+}
+
+pub fn _upsample_nearest_exact1d(
+    input: &Tensor,
+    output_size: &[i64],
+    scales: Option<f64>,
+) -> Result<Tensor> {
+    let out = ops::_upsample_nearest_exact1d(input, output_size, scales)?;
+    if !vt::should_record(&[input]) {
+        return Ok(out);
+    }
+    let taps = up::upsample_nearest1d_taps(input, output_size, scales, true)?;
+    Ok(record_upsample(
+        out,
+        input,
+        "UpsampleNearestExact1DBackward0",
+        "_upsample_nearest_exact1d_backward",
+        taps,
+    ))
+}
+
+pub fn _upsample_nearest_exact2d(
+    input: &Tensor,
+    output_size: &[i64],
+    scales_h: Option<f64>,
+    scales_w: Option<f64>,
+) -> Result<Tensor> {
+    let out = ops::_upsample_nearest_exact2d(input, output_size, scales_h, scales_w)?;
+    if !vt::should_record(&[input]) {
+        return Ok(out);
+    }
+    let taps = up::upsample_nearest2d_taps(input, output_size, scales_h, scales_w, true)?;
+    Ok(record_upsample(
+        out,
+        input,
+        "UpsampleNearestExact2DBackward0",
+        "_upsample_nearest_exact2d_backward",
+        taps,
+    ))
 }

@@ -448,31 +448,20 @@ pub fn norm_rows_backward(
                         }
                     }
                 }
-                let xr = &xs[r * len..(r + 1) * len];
-                let gr = &gs[r * len..(r + 1) * len];
-                let mean = if rms { 0.0 } else { lanes_sum(xr.iter().map(|v| v.f64()), &mut xhat) * inv_n };
-                let var = lanes_sum(xr.iter().map(|v| { let d = v.f64() - mean; d * d }), &mut xhat) * inv_n;
-                let rstd = 1.0 / (var + eps).sqrt();
-                for c in 0..len {
-                    xhat[c] = (xr[c].f64() - mean) * rstd;
-                    gw[c] = gr[c].f64() * wrow[c];
-                }
-                if need_weight {
-                    for c in 0..len {
-                        dwc[c] += gr[c].f64() * xhat[c];
-                    }
-                }
-                if need_bias {
-                    for c in 0..len {
-                        dbc[c] += gr[c].f64();
-                    }
-                }
-                let a = dot_lanes(&gw, &xhat);
-                let b = if rms { 0.0 } else { sum_lanes(&gw) };
+                let row = NormRow {
+                    xr: &xs[r * len..(r + 1) * len],
+                    gr: &gs[r * len..(r + 1) * len],
+                    wrow: &wrow,
+                    rms,
+                    eps,
+                    inv_n,
+                };
                 let orow = &mut o[r * len..(r + 1) * len];
-                for c in 0..len {
-                    orow[c] = T::of(rstd * (gw[c] - (b + xhat[c] * a) * inv_n));
-                }
+                let (dwr, dbr) = (
+                    if need_weight { Some(&mut dwc[..]) } else { None },
+                    if need_bias { Some(&mut dbc[..]) } else { None },
+                );
+                norm_row_backward_at(&row, orow, &mut xhat, &mut gw, dwr, dbr);
                 if let RowNorm::Group { channels, groups, hw } = kind {
                     let base = (r % groups) * (channels / groups);
                     if need_weight {
@@ -504,8 +493,114 @@ pub fn norm_rows_backward(
     })
 }
 
+/// One row of [`norm_rows_backward`]: its input and gradient, the weight of each column.
+struct NormRow<'a, T> {
+    xr: &'a [T],
+    gr: &'a [T],
+    wrow: &'a [f64],
+    rms: bool,
+    eps: f64,
+    inv_n: f64,
+}
+
+/// The input gradient of one normalised row into `orow` (scratch `xhat`, `gw`), and its
+/// per-column contributions to the weight / bias gradients. The sums run over eight f64 lanes
+/// (the same order at every CPU level).
+#[inline(always)]
+fn norm_row_backward<T: Float>(
+    row: &NormRow<'_, T>,
+    orow: &mut [T],
+    xhat: &mut [f64],
+    gw: &mut [f64],
+    dwc: Option<&mut [f64]>,
+    dbc: Option<&mut [f64]>,
+) {
+    let (xr, gr, len) = (row.xr, row.gr, row.xr.len());
+    let mean = if row.rms {
+        0.0
+    } else {
+        lanes_sum(xr.iter().map(|v| v.f64()), xhat) * row.inv_n
+    };
+    let var = lanes_sum(
+        xr.iter().map(|v| {
+            let d = v.f64() - mean;
+            d * d
+        }),
+        xhat,
+    ) * row.inv_n;
+    let rstd = 1.0 / (var + row.eps).sqrt();
+    for c in 0..len {
+        xhat[c] = (xr[c].f64() - mean) * rstd;
+        gw[c] = gr[c].f64() * row.wrow[c];
+    }
+    if let Some(dwc) = dwc {
+        for c in 0..len {
+            dwc[c] += gr[c].f64() * xhat[c];
+        }
+    }
+    if let Some(dbc) = dbc {
+        for c in 0..len {
+            dbc[c] += gr[c].f64();
+        }
+    }
+    let a = dot_lanes(&gw[..len], &xhat[..len]);
+    let b = if row.rms { 0.0 } else { sum_lanes(&gw[..len]) };
+    for c in 0..len {
+        orow[c] = T::of(rstd * (gw[c] - (b + xhat[c] * a) * row.inv_n));
+    }
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2,fma")]
+unsafe fn norm_row_backward_avx2<T: Float>(
+    row: &NormRow<'_, T>,
+    orow: &mut [T],
+    xhat: &mut [f64],
+    gw: &mut [f64],
+    dwc: Option<&mut [f64]>,
+    dbc: Option<&mut [f64]>,
+) {
+    norm_row_backward(row, orow, xhat, gw, dwc, dbc)
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx512f,avx2,fma")]
+unsafe fn norm_row_backward_avx512<T: Float>(
+    row: &NormRow<'_, T>,
+    orow: &mut [T],
+    xhat: &mut [f64],
+    gw: &mut [f64],
+    dwc: Option<&mut [f64]>,
+    dbc: Option<&mut [f64]>,
+) {
+    norm_row_backward(row, orow, xhat, gw, dwc, dbc)
+}
+
+/// [`norm_row_backward`] at the CPU's vector level (`vecmath::level()`).
+fn norm_row_backward_at<T: Float>(
+    row: &NormRow<'_, T>,
+    orow: &mut [T],
+    xhat: &mut [f64],
+    gw: &mut [f64],
+    dwc: Option<&mut [f64]>,
+    dbc: Option<&mut [f64]>,
+) {
+    match vecmath::level() {
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: `level()` reports AVX-512F only when the CPU has it (and AVX2 + FMA).
+        vecmath::Level::Avx512 => unsafe {
+            norm_row_backward_avx512(row, orow, xhat, gw, dwc, dbc)
+        },
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: `level()` reports AVX2 only when the CPU has AVX2 and FMA.
+        vecmath::Level::Avx2 => unsafe { norm_row_backward_avx2(row, orow, xhat, gw, dwc, dbc) },
+        _ => norm_row_backward(row, orow, xhat, gw, dwc, dbc),
+    }
+}
+
 /// The sum of `it` (written through `scratch`, at least as long) with eight running sums,
 /// which the compiler keeps in vector registers.
+#[inline(always)]
 fn lanes_sum(it: impl Iterator<Item = f64>, scratch: &mut [f64]) -> f64 {
     let mut n = 0;
     for (s, v) in scratch.iter_mut().zip(it) {
@@ -516,6 +611,7 @@ fn lanes_sum(it: impl Iterator<Item = f64>, scratch: &mut [f64]) -> f64 {
 }
 
 /// The sum of `v` with eight running sums.
+#[inline(always)]
 fn sum_lanes(v: &[f64]) -> f64 {
     let mut acc = [0.0f64; 8];
     let chunks = v.chunks_exact(8);
@@ -529,6 +625,7 @@ fn sum_lanes(v: &[f64]) -> f64 {
 }
 
 /// The dot product of `a` and `b` (one length) with eight running sums.
+#[inline(always)]
 fn dot_lanes(a: &[f64], b: &[f64]) -> f64 {
     let mut acc = [0.0f64; 8];
     let (ca, cb) = (a.chunks_exact(8), b.chunks_exact(8));
@@ -854,7 +951,15 @@ pub fn convolution_backward(
         let gi = if mask[0] {
             let gy = as_t_dyn(grad, weight)?;
             let mut gi = super::conv::convolution(
-                &gy, weight, None, &p.stride, &p.padding, &p.dilation, false, &[0], p.groups,
+                &gy,
+                weight,
+                None,
+                &p.stride,
+                &p.padding,
+                &p.dilation,
+                false,
+                &[0],
+                p.groups,
             )?;
             // With an output padding of at least the stride (allowed below the dilation) the
             // convolution reaches one step past the input: keep the input's extent.
@@ -1007,7 +1112,15 @@ pub fn avg_pool2d_backward(
     divisor_override: Option<i64>,
 ) -> Result<Tensor> {
     let op = "avg_pool2d_backward";
-    let g = super::pool::geometry(op, input_sizes, kernel_size, stride, padding, &[1], ceil_mode)?;
+    let g = super::pool::geometry(
+        op,
+        input_sizes,
+        kernel_size,
+        stride,
+        padding,
+        &[1],
+        ceil_mode,
+    )?;
     check_pool_grad(op, grad, &g.out_shape)?;
     float_dispatch!(grad.dtype(), op, T => {
         let gr = as_t::<T>(grad)?;

@@ -358,7 +358,12 @@ fn conv_transpose(
         out_sizes.push(len.max(0) as usize);
     }
     if too_small {
-        let show = |v: &[usize]| v.iter().map(|x| x.to_string()).collect::<Vec<_>>().join(" x ");
+        let show = |v: &[usize]| {
+            v.iter()
+                .map(|x| x.to_string())
+                .collect::<Vec<_>>()
+                .join(" x ")
+        };
         let outs: Vec<i64> = (0..sp)
             .map(|i| {
                 (input.sizes()[2 + i] as i64 - 1) * stride[i] - 2 * padding[i]
@@ -390,7 +395,6 @@ fn conv_transpose(
         }
     }
 }
-
 
 /// `input` with a batch dimension (`unbatched` says whether one was added).
 fn batchify(input: &Tensor, dims: usize, op: &str) -> Result<(Tensor, bool)> {

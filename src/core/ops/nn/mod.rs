@@ -33,7 +33,8 @@ pub use norm::*;
 pub use pad::*;
 pub use pool::*;
 pub use upsample::{
-    upsample_bilinear2d, upsample_linear1d, upsample_nearest1d, upsample_nearest2d,
+    _upsample_nearest_exact1d, _upsample_nearest_exact2d, upsample_bilinear2d, upsample_linear1d,
+    upsample_nearest1d, upsample_nearest2d,
 };
 
 /// The float element types of the nn kernels (`f32`, `f64`): the libm functions they use and

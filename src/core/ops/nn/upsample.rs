@@ -36,15 +36,18 @@ impl Taps {
         self.i0.len()
     }
 
-    /// torch's `nearest_idx` (in float arithmetic, as torch's for every dtype).
-    pub fn nearest(in_len: usize, out_len: usize, scale: Option<f64>) -> Taps {
+    /// torch's `nearest_idx` (in float arithmetic, as torch's for every dtype); `exact`: torch's
+    /// `nearest_neighbor_exact_compute_source_index`, `floor((o + 0.5) * scale)`.
+    pub fn nearest(in_len: usize, out_len: usize, scale: Option<f64>, exact: bool) -> Taps {
         let s: f32 = match scale {
             Some(s) if s > 0.0 => (1.0 / s) as f32,
             _ => in_len as f32 / out_len as f32,
         };
         let i0: Vec<usize> = (0..out_len)
             .map(|o| {
-                if out_len == in_len {
+                if exact {
+                    (((o as f32 + 0.5) * s).floor() as usize).min(in_len - 1)
+                } else if out_len == in_len {
                     o
                 } else if out_len == 2 * in_len {
                     o >> 1
@@ -223,10 +226,14 @@ pub fn upsample_nearest1d_taps(
     input: &Tensor,
     output_size: &[i64],
     scales: Option<f64>,
+    exact: bool,
 ) -> Result<(Taps, Taps)> {
     check_sizes("upsample_nearest1d", input, output_size, 1)?;
     let w = input.sizes()[2];
-    Ok((Taps::unit(), Taps::nearest(w, output_size[0] as usize, scales)))
+    Ok((
+        Taps::unit(),
+        Taps::nearest(w, output_size[0] as usize, scales, exact),
+    ))
 }
 
 /// `upsample_nearest2d`'s taps after its checks.
@@ -235,12 +242,13 @@ pub fn upsample_nearest2d_taps(
     output_size: &[i64],
     scales_h: Option<f64>,
     scales_w: Option<f64>,
+    exact: bool,
 ) -> Result<(Taps, Taps)> {
     check_sizes("upsample_nearest2d", input, output_size, 2)?;
     let (h, w) = (input.sizes()[2], input.sizes()[3]);
     Ok((
-        Taps::nearest(h, output_size[0] as usize, scales_h),
-        Taps::nearest(w, output_size[1] as usize, scales_w),
+        Taps::nearest(h, output_size[0] as usize, scales_h, exact),
+        Taps::nearest(w, output_size[1] as usize, scales_w, exact),
     ))
 }
 
@@ -278,9 +286,38 @@ pub fn upsample_bilinear2d_taps(
 /// `upsample_nearest1d(input, output_size, scales=None)`: `(N, C, W)` resampled to
 /// `output_size` by the nearest source element (`floor(o * in / out)`, or `floor(o / scales)`).
 /// Mirrors `torch._C._nn.upsample_nearest1d`.
-pub fn upsample_nearest1d(input: &Tensor, output_size: &[i64], scales: Option<f64>) -> Result<Tensor> {
-    let (th, tw) = upsample_nearest1d_taps(input, output_size, scales)?;
+pub fn upsample_nearest1d(
+    input: &Tensor,
+    output_size: &[i64],
+    scales: Option<f64>,
+) -> Result<Tensor> {
+    let (th, tw) = upsample_nearest1d_taps(input, output_size, scales, false)?;
     resample("upsample_nearest1d", input, &th, &tw)
+}
+
+/// `_upsample_nearest_exact1d(input, output_size, scales=None)`: as `upsample_nearest1d` with
+/// the source index `floor((o + 0.5) * in / out)` (pixel centres). Mirrors
+/// `torch._C._nn._upsample_nearest_exact1d`.
+pub fn _upsample_nearest_exact1d(
+    input: &Tensor,
+    output_size: &[i64],
+    scales: Option<f64>,
+) -> Result<Tensor> {
+    let (th, tw) = upsample_nearest1d_taps(input, output_size, scales, true)?;
+    resample("_upsample_nearest_exact1d", input, &th, &tw)
+}
+
+/// `_upsample_nearest_exact2d(input, output_size, scales_h=None, scales_w=None)`: as
+/// `upsample_nearest2d` with the source index `floor((o + 0.5) * in / out)` per dim. Mirrors
+/// `torch._C._nn._upsample_nearest_exact2d`.
+pub fn _upsample_nearest_exact2d(
+    input: &Tensor,
+    output_size: &[i64],
+    scales_h: Option<f64>,
+    scales_w: Option<f64>,
+) -> Result<Tensor> {
+    let (th, tw) = upsample_nearest2d_taps(input, output_size, scales_h, scales_w, true)?;
+    resample("_upsample_nearest_exact2d_channels_last", input, &th, &tw)
 }
 
 /// `upsample_nearest2d(input, output_size, scales_h=None, scales_w=None)`: `(N, C, H, W)`
@@ -291,7 +328,7 @@ pub fn upsample_nearest2d(
     scales_h: Option<f64>,
     scales_w: Option<f64>,
 ) -> Result<Tensor> {
-    let (th, tw) = upsample_nearest2d_taps(input, output_size, scales_h, scales_w)?;
+    let (th, tw) = upsample_nearest2d_taps(input, output_size, scales_h, scales_w, false)?;
     resample("upsample_nearest2d_channels_last", input, &th, &tw)
 }
 
