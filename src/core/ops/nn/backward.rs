@@ -432,8 +432,6 @@ pub fn norm_rows_backward(
         let mut dbc = vec![0.0f64; if need_bias { len } else { 0 }];
         let mut dw = vec![0.0f64; if need_weight { nparam } else { 0 }];
         let mut db = vec![0.0f64; if need_bias { nparam } else { 0 }];
-        let mut xhat = vec![0.0f64; len];
-        let mut gw = vec![0.0f64; len];
         let inv_n = if len == 0 { 0.0 } else { 1.0 / len as f64 };
         let dx = new_with::<T>(input.sizes(), |o| {
             for r in 0..rows {
@@ -461,7 +459,7 @@ pub fn norm_rows_backward(
                     if need_weight { Some(&mut dwc[..]) } else { None },
                     if need_bias { Some(&mut dbc[..]) } else { None },
                 );
-                norm_row_backward_at(&row, orow, &mut xhat, &mut gw, dwr, dbr);
+                norm_row_backward_at(&row, orow, dwr, dbr);
                 if let RowNorm::Group { channels, groups, hw } = kind {
                     let base = (r % groups) * (channels / groups);
                     if need_weight {
@@ -503,39 +501,61 @@ struct NormRow<'a, T> {
     inv_n: f64,
 }
 
-/// The input gradient of one normalised row into `orow` (scratch `xhat`, `gw`), and its
-/// per-column contributions to the weight / bias gradients. The sums run over eight f64 lanes
-/// (the same order at every CPU level).
+/// The input gradient of one normalised row into `orow`, and its per-column contributions to
+/// the weight / bias gradients. With `xhat = (x - mean) rstd`, `a = sum(g w xhat)`,
+/// `b = sum(g w)`: `dx = rstd (g w - (b + xhat a) / n)`, written as
+/// `g w c1 + x c2 + c3` in the input's dtype. The statistics and the sums `sum(g w x)`,
+/// `sum(g w)` run over eight f64 lanes (the same order at every CPU level), four passes over
+/// the row in all (mean, variance, the sums, the output with the weight / bias columns).
 #[inline(always)]
 fn norm_row_backward<T: Float>(
     row: &NormRow<'_, T>,
     orow: &mut [T],
-    xhat: &mut [f64],
-    gw: &mut [f64],
     dwc: Option<&mut [f64]>,
     dbc: Option<&mut [f64]>,
 ) {
-    let (xr, gr, len) = (row.xr, row.gr, row.xr.len());
-    let mean = if row.rms {
+    let (xr, gr, wr, len) = (row.xr, row.gr, row.wrow, row.xr.len());
+    if len == 0 {
+        return;
+    }
+    let (mean, var) = row_moments(xr, row.rms);
+    let rstd = 1.0 / (var + row.eps).sqrt();
+    // s1 = sum(g w x), s2 = sum(g w).
+    let mut s1 = [0.0f64; 8];
+    let mut s2 = [0.0f64; 8];
+    let (cx, cg, cw) = (xr.chunks_exact(8), gr.chunks_exact(8), wr.chunks_exact(8));
+    let (rx, rg, rw) = (cx.remainder(), cg.remainder(), cw.remainder());
+    for ((x, g), w) in cx.zip(cg).zip(cw) {
+        for k in 0..8 {
+            let gw = g[k].f64() * w[k];
+            s1[k] += gw * x[k].f64();
+            s2[k] += gw;
+        }
+    }
+    let (mut t1, mut t2) = (0.0, 0.0);
+    for ((x, g), w) in rx.iter().zip(rg).zip(rw) {
+        let gw = g.f64() * w;
+        t1 += gw * x.f64();
+        t2 += gw;
+    }
+    let sum1 = s1.iter().sum::<f64>() + t1;
+    let b = if row.rms {
         0.0
     } else {
-        lanes_sum(xr.iter().map(|v| v.f64()), xhat) * row.inv_n
+        s2.iter().sum::<f64>() + t2
     };
-    let var = lanes_sum(
-        xr.iter().map(|v| {
-            let d = v.f64() - mean;
-            d * d
-        }),
-        xhat,
-    ) * row.inv_n;
-    let rstd = 1.0 / (var + row.eps).sqrt();
+    // a = sum(g w (x - mean)) rstd
+    let a = (sum1 - mean * (s2.iter().sum::<f64>() + t2)) * rstd;
+    let inv_n = row.inv_n;
+    let c2 = -rstd * rstd * a * inv_n;
+    let c3 = -rstd * b * inv_n - c2 * mean;
+    let (c1, c2, c3) = (rstd, c2, c3);
     for c in 0..len {
-        xhat[c] = (xr[c].f64() - mean) * rstd;
-        gw[c] = gr[c].f64() * row.wrow[c];
+        orow[c] = T::of((gr[c].f64() * wr[c]) * c1 + xr[c].f64() * c2 + c3);
     }
     if let Some(dwc) = dwc {
         for c in 0..len {
-            dwc[c] += gr[c].f64() * xhat[c];
+            dwc[c] += gr[c].f64() * ((xr[c].f64() - mean) * rstd);
         }
     }
     if let Some(dbc) = dbc {
@@ -543,11 +563,41 @@ fn norm_row_backward<T: Float>(
             dbc[c] += gr[c].f64();
         }
     }
-    let a = dot_lanes(&gw[..len], &xhat[..len]);
-    let b = if row.rms { 0.0 } else { sum_lanes(&gw[..len]) };
-    for c in 0..len {
-        orow[c] = T::of(rstd * (gw[c] - (b + xhat[c] * a) * row.inv_n));
+}
+
+/// The mean (0 for `rms`) and the biased variance about it (the mean square for `rms`) of a
+/// row, in eight f64 lanes.
+#[inline(always)]
+fn row_moments<T: Float>(xr: &[T], rms: bool) -> (f64, f64) {
+    let n = xr.len() as f64;
+    let chunks = xr.chunks_exact(8);
+    let rest = chunks.remainder();
+    let mean = if rms {
+        0.0
+    } else {
+        let mut acc = [0.0f64; 8];
+        for c in chunks.clone() {
+            for k in 0..8 {
+                acc[k] += c[k].f64();
+            }
+        }
+        (acc.iter().sum::<f64>() + rest.iter().map(|v| v.f64()).sum::<f64>()) / n
+    };
+    let mut sq = [0.0f64; 8];
+    for c in chunks {
+        for k in 0..8 {
+            let d = c[k].f64() - mean;
+            sq[k] += d * d;
+        }
     }
+    let tail: f64 = rest
+        .iter()
+        .map(|v| {
+            let d = v.f64() - mean;
+            d * d
+        })
+        .sum();
+    (mean, (sq.iter().sum::<f64>() + tail) / n)
 }
 
 #[cfg(target_arch = "x86_64")]
@@ -555,12 +605,10 @@ fn norm_row_backward<T: Float>(
 unsafe fn norm_row_backward_avx2<T: Float>(
     row: &NormRow<'_, T>,
     orow: &mut [T],
-    xhat: &mut [f64],
-    gw: &mut [f64],
     dwc: Option<&mut [f64]>,
     dbc: Option<&mut [f64]>,
 ) {
-    norm_row_backward(row, orow, xhat, gw, dwc, dbc)
+    norm_row_backward(row, orow, dwc, dbc)
 }
 
 #[cfg(target_arch = "x86_64")]
@@ -568,79 +616,28 @@ unsafe fn norm_row_backward_avx2<T: Float>(
 unsafe fn norm_row_backward_avx512<T: Float>(
     row: &NormRow<'_, T>,
     orow: &mut [T],
-    xhat: &mut [f64],
-    gw: &mut [f64],
     dwc: Option<&mut [f64]>,
     dbc: Option<&mut [f64]>,
 ) {
-    norm_row_backward(row, orow, xhat, gw, dwc, dbc)
+    norm_row_backward(row, orow, dwc, dbc)
 }
 
 /// [`norm_row_backward`] at the CPU's vector level (`vecmath::level()`).
 fn norm_row_backward_at<T: Float>(
     row: &NormRow<'_, T>,
     orow: &mut [T],
-    xhat: &mut [f64],
-    gw: &mut [f64],
     dwc: Option<&mut [f64]>,
     dbc: Option<&mut [f64]>,
 ) {
     match vecmath::level() {
         #[cfg(target_arch = "x86_64")]
         // SAFETY: `level()` reports AVX-512F only when the CPU has it (and AVX2 + FMA).
-        vecmath::Level::Avx512 => unsafe {
-            norm_row_backward_avx512(row, orow, xhat, gw, dwc, dbc)
-        },
+        vecmath::Level::Avx512 => unsafe { norm_row_backward_avx512(row, orow, dwc, dbc) },
         #[cfg(target_arch = "x86_64")]
         // SAFETY: `level()` reports AVX2 only when the CPU has AVX2 and FMA.
-        vecmath::Level::Avx2 => unsafe { norm_row_backward_avx2(row, orow, xhat, gw, dwc, dbc) },
-        _ => norm_row_backward(row, orow, xhat, gw, dwc, dbc),
+        vecmath::Level::Avx2 => unsafe { norm_row_backward_avx2(row, orow, dwc, dbc) },
+        _ => norm_row_backward(row, orow, dwc, dbc),
     }
-}
-
-/// The sum of `it` (written through `scratch`, at least as long) with eight running sums,
-/// which the compiler keeps in vector registers.
-#[inline(always)]
-fn lanes_sum(it: impl Iterator<Item = f64>, scratch: &mut [f64]) -> f64 {
-    let mut n = 0;
-    for (s, v) in scratch.iter_mut().zip(it) {
-        *s = v;
-        n += 1;
-    }
-    sum_lanes(&scratch[..n])
-}
-
-/// The sum of `v` with eight running sums.
-#[inline(always)]
-fn sum_lanes(v: &[f64]) -> f64 {
-    let mut acc = [0.0f64; 8];
-    let chunks = v.chunks_exact(8);
-    let rest = chunks.remainder();
-    for ch in chunks {
-        for k in 0..8 {
-            acc[k] += ch[k];
-        }
-    }
-    acc.iter().sum::<f64>() + rest.iter().sum::<f64>()
-}
-
-/// The dot product of `a` and `b` (one length) with eight running sums.
-#[inline(always)]
-fn dot_lanes(a: &[f64], b: &[f64]) -> f64 {
-    let mut acc = [0.0f64; 8];
-    let (ca, cb) = (a.chunks_exact(8), b.chunks_exact(8));
-    let rest: f64 = ca
-        .remainder()
-        .iter()
-        .zip(cb.remainder())
-        .map(|(x, y)| x * y)
-        .sum();
-    for (x, y) in ca.zip(cb) {
-        for k in 0..8 {
-            acc[k] += x[k] * y[k];
-        }
-    }
-    acc.iter().sum::<f64>() + rest
 }
 
 /// The gradients `(input, weight, bias)` of `batch_norm` over `(N, C, *)` input (torch's
