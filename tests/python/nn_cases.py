@@ -347,6 +347,84 @@ def _conv_pool():
         ("err_max_pool_small", {"a": ([1, 1, 1, 1], F32, "randn")}, "out = F.max_pool2d(a, 3)"),
         ("err_avg_pool_pad", {"a": ([1, 1, 4, 4], F32, "randn")}, "out = F.avg_pool2d(a, 2, padding=2)"),
     ]
+    # Transposed convolution (issue 15 part 3).
+    for dt in (F32, F64):
+        t2 = {"a": ([2, 4, 5, 4], dt, "randn"), "w": ([4, 3, 3, 2], dt, "randn"), "b": ([3], dt, "randn")}
+        t1 = {"a": ([2, 4, 6], dt, "randn"), "w": ([4, 3, 3], dt, "randn"), "b": ([3], dt, "randn")}
+        cases += [
+            (f"conv_transpose2d_{dt}", t2, "out = F.conv_transpose2d(a, w, b)"),
+            (f"conv_transpose2d_stride_pad_{dt}", t2,
+             "out = F.conv_transpose2d(a, w, b, stride=2, padding=1, output_padding=1)"),
+            (f"conv_transpose2d_pairs_{dt}", t2,
+             "out = F.conv_transpose2d(a, w, None, stride=(2, 3), padding=(1, 0), output_padding=(0, 2), dilation=(2, 1))"),
+            (f"conv_transpose2d_groups_{dt}", {"a": ([2, 4, 3, 3], dt, "randn"), "w": ([4, 2, 2, 3], dt, "randn"),
+                                               "b": ([4], dt, "randn")},
+             "out = F.conv_transpose2d(a, w, b, stride=2, groups=2)"),
+            (f"conv_transpose2d_dil_outpad_{dt}", t2,
+             "out = F.conv_transpose2d(a, w, b, stride=1, output_padding=1, dilation=2)"),
+            (f"conv_transpose2d_unbatched_{dt}", {"a": ([4, 3, 3], dt, "randn"), "w": ([4, 2, 2, 2], dt, "randn")},
+             "out = F.conv_transpose2d(a, w, stride=2)"),
+            (f"conv_transpose1d_{dt}", t1, "out = F.conv_transpose1d(a, w, b, stride=3, padding=1, output_padding=2)"),
+            (f"conv_transpose1d_groups_unbatched_{dt}", {"a": ([4, 5], dt, "randn"), "w": ([4, 1, 3], dt, "randn")},
+             "out = F.conv_transpose1d(a, w, groups=2, dilation=2)"),
+        ]
+    # interpolate / upsample (issue 15 part 3).
+    for dt in (F32, F64):
+        im = {"a": ([2, 3, 5, 4], dt, "randn")}
+        sq = {"a": ([2, 3, 5], dt, "randn")}
+        cases += [
+            (f"interp_nearest_size_{dt}", im, "out = F.interpolate(a, size=(7, 3))"),
+            (f"interp_nearest_scale_{dt}", im, "out = F.interpolate(a, scale_factor=2)"),
+            (f"interp_nearest_scale_frac_{dt}", im, "out = F.interpolate(a, scale_factor=(1.7, 0.6))"),
+            (f"interp_nearest_recompute_{dt}", im, "out = F.interpolate(a, scale_factor=1.7, recompute_scale_factor=True)"),
+            (f"interp_nearest1d_{dt}", sq, "out = F.interpolate(a, size=8)"),
+            (f"interp_nearest1d_scale_{dt}", sq, "out = F.interpolate(a, scale_factor=0.7)"),
+            (f"interp_linear_{dt}", sq, "out = F.interpolate(a, size=9, mode='linear')"),
+            (f"interp_linear_ac_{dt}", sq, "out = F.interpolate(a, size=9, mode='linear', align_corners=True)"),
+            (f"interp_linear_down_{dt}", sq, "out = F.interpolate(a, scale_factor=0.5, mode='linear')"),
+            (f"interp_bilinear_{dt}", im, "out = F.interpolate(a, size=(8, 7), mode='bilinear')"),
+            (f"interp_bilinear_ac_{dt}", im, "out = F.interpolate(a, size=(8, 7), mode='bilinear', align_corners=True)"),
+            (f"interp_bilinear_ac_one_{dt}", im, "out = F.interpolate(a, size=(1, 3), mode='bilinear', align_corners=True)"),
+            (f"interp_bilinear_scale_{dt}", im, "out = F.interpolate(a, scale_factor=(1.5, 2.5), mode='bilinear')"),
+            (f"interp_bilinear_down_{dt}", im, "out = F.interpolate(a, size=(2, 3), mode='bilinear')"),
+            (f"interp_area_{dt}", im, "out = F.interpolate(a, size=(3, 2), mode='area')"),
+            (f"interp_nearest_exact_{dt}", im, "out = F.interpolate(a, size=(7, 3), mode='nearest-exact')"),
+            (f"interp_nearest_exact_scale_{dt}", im, "out = F.interpolate(a, scale_factor=(1.7, 0.6), mode='nearest-exact')"),
+            (f"interp_nearest_exact1d_{dt}", sq, "out = F.interpolate(a, size=8, mode='nearest-exact')"),
+            (f"interp_area_scale_{dt}", im, "out = F.interpolate(a, scale_factor=0.5, mode='area')"),
+            (f"upsample_{dt}", im, "out = F.upsample(a, scale_factor=2, mode='bilinear')"),
+            (f"upsample_nearest_{dt}", im, "out = F.upsample_nearest(a, size=6)"),
+            (f"upsample_bilinear_{dt}", im, "out = F.upsample_bilinear(a, scale_factor=2)"),
+        ]
+    e4 = {"a": ([1, 2, 3, 3], F32, "randn")}
+    cases += [
+        ("err_interp_align_nearest", e4, "out = F.interpolate(a, size=4, align_corners=True)"),
+        ("err_interp_both", e4, "out = F.interpolate(a, size=4, scale_factor=2)"),
+        ("err_interp_neither", e4, "out = F.interpolate(a)"),
+        ("err_interp_size_len", e4, "out = F.interpolate(a, size=(4, 4, 4))"),
+        ("err_interp_scale_len", e4, "out = F.interpolate(a, scale_factor=(2.0,))"),
+        ("err_interp_size_type", e4, "out = F.interpolate(a, size=(4.0, 4))"),
+        ("err_interp_recompute_size", e4, "out = F.interpolate(a, size=4, recompute_scale_factor=True)"),
+        ("err_interp_linear_4d", e4, "out = F.interpolate(a, size=4, mode='linear')"),
+        ("err_interp_bilinear_3d", {"a": ([1, 2, 3], F32, "randn")}, "out = F.interpolate(a, size=4, mode='bilinear')"),
+        ("err_interp_2d", {"a": ([2, 3], F32, "randn")}, "out = F.interpolate(a, size=4)"),
+        ("err_interp_zero", e4, "out = F.interpolate(a, size=(0, 2))"),
+        ("err_interp_antialias", e4, "out = F.interpolate(a, size=4, antialias=True)"),
+    ]
+    x4 = {"a": ([2, 4, 5, 5], F32, "randn"), "w": ([4, 3, 3, 3], F32, "randn")}
+    cases += [
+        ("err_conv_transpose2d_outpad", x4, "out = F.conv_transpose2d(a, w, output_padding=1)"),
+        ("err_conv_transpose2d_outpad_stride", x4, "out = F.conv_transpose2d(a, w, stride=2, output_padding=2)"),
+        ("err_conv_transpose2d_channels", {"a": ([2, 4, 5, 5], F32, "randn"), "w": ([3, 3, 3, 3], F32, "randn")},
+         "out = F.conv_transpose2d(a, w)"),
+        ("err_conv_transpose2d_bias", {**x4, "b": ([4], F32, "randn")}, "out = F.conv_transpose2d(a, w, b)"),
+        ("err_conv_transpose2d_negpad", x4, "out = F.conv_transpose2d(a, w, padding=-1)"),
+        ("err_conv_transpose2d_dim", {"a": ([5, 5], F32, "randn"), "w": ([4, 3, 3, 3], F32, "randn")},
+         "out = F.conv_transpose2d(a, w)"),
+        ("err_conv_transpose2d_stride", x4, "out = F.conv_transpose2d(a, w, stride=0)"),
+        ("err_conv_transpose1d_channels", {"a": ([4, 5, 5], F32, "randn"), "w": ([4, 3, 3], F32, "randn")},
+         "out = F.conv_transpose1d(a, w)"),
+    ]
     return cases
 
 
@@ -658,6 +736,96 @@ def _grads():
                        "F.pad(a, (2, 1, 0, 3), mode='replicate')", ["a"]),
             _grad_case(f"pad_circular_{dt}", {"a": ([1, 2, 3, 4], dt, "randn")}, "F.pad(a, (2, 1, 1, 2), mode='circular')",
                        ["a"]),
+        ]
+    # Issue 15 part 3: the pools' backward kernels (avg, adaptive avg, the 1-d forms, indices),
+    # bilinear / cosine_similarity / pairwise_distance, and the losses' target gradients.
+    for dt in (F32, F64):
+        img = {"a": ([2, 3, 7, 6], dt, "randn")}
+        seq = {"a": ([2, 3, 9], dt, "randn")}
+        prob = {"a": ([4, 5], dt, "rand"), "b": ([4, 5], dt, "rand"), "w": ([5], dt, "rand"), "pw": ([5], dt, "rand")}
+        pair = {"a": ([4, 5], dt, "randn"), "b": ([4, 5], dt, "randn")}
+        cases += [
+            _grad_case(f"avg_pool2d_{dt}", img, "F.avg_pool2d(a, 2)", ["a"]),
+            _grad_case(f"avg_pool2d_pad_{dt}", img, "F.avg_pool2d(a, 3, stride=2, padding=1)", ["a"]),
+            _grad_case(f"avg_pool2d_pad_exclude_{dt}", img,
+                       "F.avg_pool2d(a, 3, stride=2, padding=1, count_include_pad=False)", ["a"]),
+            _grad_case(f"avg_pool2d_ceil_{dt}", img, "F.avg_pool2d(a, (3, 2), stride=(2, 3), padding=1, ceil_mode=True)",
+                       ["a"]),
+            _grad_case(f"avg_pool2d_ceil_exclude_{dt}", img,
+                       "F.avg_pool2d(a, 3, stride=2, padding=1, ceil_mode=True, count_include_pad=False)", ["a"]),
+            _grad_case(f"avg_pool2d_divisor_{dt}", img, "F.avg_pool2d(a, 2, stride=1, divisor_override=3)", ["a"]),
+            _grad_case(f"avg_pool2d_unbatched_{dt}", {"a": ([3, 5, 5], dt, "randn")}, "F.avg_pool2d(a, 2, stride=1)", ["a"]),
+            _grad_case(f"avg_pool1d_{dt}", seq, "F.avg_pool1d(a, 3, stride=2, padding=1, ceil_mode=True)", ["a"]),
+            _grad_case(f"avg_pool1d_exclude_{dt}", seq, "F.avg_pool1d(a, 4, padding=2, count_include_pad=False)", ["a"]),
+            _grad_case(f"adaptive_avg_pool2d_{dt}", img, "F.adaptive_avg_pool2d(a, (3, 4))", ["a"]),
+            _grad_case(f"adaptive_avg_pool2d_none_{dt}", img, "F.adaptive_avg_pool2d(a, (None, 4))", ["a"]),
+            _grad_case(f"adaptive_avg_pool2d_up_{dt}", {"a": ([1, 2, 3, 2], dt, "randn")}, "F.adaptive_avg_pool2d(a, 5)", ["a"]),
+            _grad_case(f"adaptive_avg_pool2d_one_{dt}", img, "F.adaptive_avg_pool2d(a, 1)", ["a"]),
+            _grad_case(f"adaptive_avg_pool1d_{dt}", seq, "F.adaptive_avg_pool1d(a, 4)", ["a"]),
+            _grad_case(f"max_pool1d_{dt}", seq, "F.max_pool1d(a, 3, stride=2, padding=1)", ["a"]),
+            _grad_case(f"max_pool1d_indices_{dt}", seq, "F.max_pool1d(a, 2, return_indices=True)[0]", ["a"]),
+            _grad_case(f"max_pool2d_indices_{dt}", img, "F.max_pool2d(a, 2, return_indices=True)[0]", ["a"]),
+            _grad_case(f"lp_pool2d_{dt}", {"a": ([1, 2, 4, 4], dt, "rand")}, "F.lp_pool2d(a + 0.1, 2, 2)", ["a"]),
+            _grad_case(f"bilinear_{dt}", {"a": ([4, 3], dt, "randn"), "b": ([4, 5], dt, "randn"),
+                                          "w": ([2, 3, 5], dt, "randn"), "c": ([2], dt, "randn")},
+                       "F.bilinear(a, b, w, c)", ["a", "b", "w", "c"]),
+            _grad_case(f"bilinear_3d_nobias_{dt}", {"a": ([2, 3, 3], dt, "randn"), "b": ([2, 3, 4], dt, "randn"),
+                                                    "w": ([5, 3, 4], dt, "randn")},
+                       "F.bilinear(a, b, w)", ["a", "b", "w"]),
+            _grad_case(f"cosine_similarity_{dt}", pair, "F.cosine_similarity(a, b)", ["a", "b"]),
+            _grad_case(f"cosine_similarity_bcast_{dt}", {"a": ([3, 4, 5], dt, "randn"), "b": ([4, 1], dt, "randn")},
+                       "F.cosine_similarity(a, b, dim=-1)", ["a", "b"]),
+            _grad_case(f"cosine_similarity_eps_{dt}", {"a": ([2, 3], dt, [0.0, 0.0, 0.0, 1.0, 2.0, 3.0]),
+                                                       "b": ([2, 3], dt, "randn")},
+                       "F.cosine_similarity(a, b, eps=0.5)", ["a", "b"]),
+            _grad_case(f"pairwise_distance_{dt}", pair, "F.pairwise_distance(a, b)", ["a", "b"]),
+            _grad_case(f"pairwise_distance_p1_keepdim_{dt}", pair, "F.pairwise_distance(a, b, p=1.0, keepdim=True)",
+                       ["a", "b"]),
+            _grad_case(f"pairwise_distance_p3_{dt}", pair, "F.pairwise_distance(a, b, p=3.0, eps=0.1)", ["a", "b"]),
+            _grad_case(f"interp_nearest_{dt}", img, "F.interpolate(a, size=(9, 4))", ["a"]),
+            _grad_case(f"interp_nearest_scale_{dt}", img, "F.interpolate(a, scale_factor=(0.6, 1.5))", ["a"]),
+            _grad_case(f"interp_nearest1d_{dt}", seq, "F.interpolate(a, size=13)", ["a"]),
+            _grad_case(f"interp_nearest_exact_{dt}", img, "F.interpolate(a, size=(4, 9), mode='nearest-exact')", ["a"]),
+            _grad_case(f"interp_nearest_exact1d_{dt}", seq, "F.interpolate(a, scale_factor=0.7, mode='nearest-exact')", ["a"]),
+            _grad_case(f"interp_linear_{dt}", seq, "F.interpolate(a, size=13, mode='linear')", ["a"]),
+            _grad_case(f"interp_linear_ac_down_{dt}", seq, "F.interpolate(a, size=4, mode='linear', align_corners=True)", ["a"]),
+            _grad_case(f"interp_bilinear_{dt}", img, "F.interpolate(a, size=(10, 5), mode='bilinear')", ["a"]),
+            _grad_case(f"interp_bilinear_ac_{dt}", img, "F.interpolate(a, scale_factor=1.5, mode='bilinear', align_corners=True)",
+                       ["a"]),
+            _grad_case(f"interp_bilinear_scale_{dt}", img, "F.interpolate(a, scale_factor=(0.5, 2.0), mode='bilinear')", ["a"]),
+            _grad_case(f"conv_transpose2d_{dt}", {"a": ([2, 4, 3, 4], dt, "randn"), "w": ([4, 3, 3, 2], dt, "randn"),
+                                                  "c": ([3], dt, "randn")},
+                       "F.conv_transpose2d(a, w, c, stride=2, padding=1, output_padding=1)", ["a", "w", "c"]),
+            _grad_case(f"conv_transpose2d_groups_dil_{dt}", {"a": ([1, 4, 3, 3], dt, "randn"),
+                                                             "w": ([4, 2, 2, 3], dt, "randn")},
+                       "F.conv_transpose2d(a, w, groups=2, output_padding=1, dilation=2)", ["a", "w"]),
+            _grad_case(f"conv_transpose1d_unbatched_{dt}", {"a": ([4, 6], dt, "randn"), "w": ([4, 2, 3], dt, "randn"),
+                                                            "c": ([2], dt, "randn")},
+                       "F.conv_transpose1d(a, w, c, stride=2, output_padding=1)", ["a", "w", "c"]),
+        ]
+        for red in ("none", "mean", "sum"):
+            cases += [
+                _grad_case(f"bce_target_{red}_{dt}", prob,
+                           f"F.binary_cross_entropy(a * 0.9 + 0.05, b, weight=w, reduction='{red}')", ["a", "b"]),
+                _grad_case(f"bce_target_only_{red}_{dt}", prob,
+                           f"F.binary_cross_entropy(a * 0.9 + 0.05, b, reduction='{red}')", ["b"]),
+                _grad_case(f"bce_logits_target_{red}_{dt}", pair,
+                           f"F.binary_cross_entropy_with_logits(a, b.sigmoid(), reduction='{red}')", ["a", "b"]),
+                _grad_case(f"bce_logits_pw_target_{red}_{dt}", {**pair, "w": ([5], dt, "rand"), "pw": ([5], dt, "rand")},
+                           f"F.binary_cross_entropy_with_logits(a, b, weight=w, pos_weight=pw, reduction='{red}')",
+                           ["a", "b"]),
+                _grad_case(f"kl_div_target_{red}_{dt}", prob, f"F.kl_div(a.log(), b, reduction='{red}')", ["a", "b"]),
+                _grad_case(f"kl_div_log_target_{red}_{dt}", pair,
+                           f"F.kl_div(a, b.log_softmax(1), reduction='{red}', log_target=True)", ["a", "b"]),
+            ]
+        cases += [
+            _grad_case(f"kl_div_target_batchmean_{dt}", prob, "F.kl_div(a.log(), b, reduction='batchmean')", ["a", "b"]),
+            _grad_case(f"kl_div_target_zero_{dt}", {"a": ([2, 3], dt, "rand"), "b": ([2, 3], dt, [0.0, 0.5, 0.5, 0.2, 0.0, 0.8])},
+                       "F.kl_div(a.log(), b, reduction='sum')", ["a", "b"]),
+            _grad_case(f"bce_weight_requires_grad_{dt}", prob, "F.binary_cross_entropy(a * 0.9 + 0.05, b, weight=w)",
+                       ["a", "w"]),
+            _grad_case(f"bce_logits_pos_weight_requires_grad_{dt}", prob,
+                       "F.binary_cross_entropy_with_logits(a, b, pos_weight=pw)", ["a", "pw"]),
         ]
     # A small CNN trained for a few SGD steps from torch's initial weights (float64).
     cnn = {

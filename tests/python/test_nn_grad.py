@@ -37,6 +37,23 @@ def test_case(cid):
         (lambda a: F.conv1d(a.unsqueeze(0), _C.ones(1, 2, 2, dtype=_C.float64)), "ConvolutionBackward0"),
         (lambda a: F.embedding(_C.tensor([1, 0]), a), "EmbeddingBackward0"),
         (lambda a: F.pad(a, (1, 1)), "ConstantPadNdBackward0"),
+        (lambda a: F.avg_pool2d(a.reshape(1, 1, 2, 3), 2, 1), "AvgPool2DBackward0"),
+        (lambda a: F.adaptive_avg_pool2d(a.reshape(1, 1, 2, 3), (1, 2)), "AdaptiveAvgPool2DBackward0"),
+        (lambda a: F.adaptive_avg_pool2d(a.reshape(1, 1, 2, 3), 1), "MeanBackward1"),
+        (lambda a: F.max_pool2d(a.reshape(1, 1, 2, 3), 2, 1, return_indices=True)[0], "MaxPool2DWithIndicesBackward0"),
+        (lambda a: F.avg_pool1d(a.reshape(1, 2, 3), 2), "SqueezeBackward1"),
+        (lambda a: F.cosine_similarity(a, a.detach() + 1), "SumBackward1"),
+        (lambda a: F.pairwise_distance(a, a.detach() + 1), "NormBackward1"),
+        (lambda a: F.bilinear(a, a, _C.ones(4, 3, 3, dtype=_C.float64), _C.ones(4, dtype=_C.float64)), "AddBackward0"),
+        (lambda a: F.binary_cross_entropy(a.detach().sigmoid(), a.sigmoid()), "BinaryCrossEntropyBackward0"),
+        (lambda a: F.conv_transpose2d(a.reshape(1, 1, 2, 3), _C.ones(1, 2, 2, 2, dtype=_C.float64)), "ConvolutionBackward0"),
+        (lambda a: F.conv_transpose1d(a.reshape(1, 2, 3), _C.ones(2, 1, 2, dtype=_C.float64)), "ConvolutionBackward0"),
+        (lambda a: F.interpolate(a.reshape(1, 1, 2, 3), size=4), "UpsampleNearest2DBackward0"),
+        (lambda a: F.interpolate(a.reshape(1, 1, 2, 3), size=4, mode="bilinear"), "UpsampleBilinear2DBackward0"),
+        (lambda a: F.interpolate(a.reshape(1, 2, 3), size=4), "UpsampleNearest1DBackward0"),
+        (lambda a: F.interpolate(a.reshape(1, 2, 3), size=4, mode="linear"), "UpsampleLinear1DBackward0"),
+        (lambda a: F.interpolate(a.reshape(1, 2, 3), size=4, mode="nearest-exact"), "UpsampleNearestExact1DBackward0"),
+        (lambda a: F.interpolate(a.reshape(1, 1, 2, 3), size=4, mode="nearest-exact"), "UpsampleNearestExact2DBackward0"),
     ],
 )
 def test_node_names(make, name):
@@ -103,3 +120,30 @@ def test_saved_input_modified_in_place():
     b.add_(1)
     with pytest.raises(RuntimeError, match="modified by an inplace operation"):
         y.sum().backward()
+
+
+def test_create_graph_through_the_pool_and_upsample_nodes():
+    # Their backward kernels are linear in the gradient: with a constant incoming gradient the
+    # input gradient is a constant (no history needed); with an incoming gradient that requires
+    # grad, the unrecorded kernel refuses, as the other kernel nodes do.
+    a = _C.randn(1, 1, 4, 4, dtype=_C.float64, requires_grad=True)
+    for y, kernel in [
+        (F.avg_pool2d(a, 2), "avg_pool2d_backward"),
+        (F.adaptive_avg_pool2d(a, 3), "_adaptive_avg_pool2d_backward"),
+        (F.interpolate(a, size=5, mode="bilinear"), "upsample_bilinear2d_backward"),
+    ]:
+        (g,) = _C.autograd.grad(y.sum(), a, create_graph=True, retain_graph=True)
+        assert g.grad_fn is None
+        v = _C.ones_like(y).requires_grad_()
+        with pytest.raises(NotImplementedError, match=f"the derivative for '{kernel}' is not implemented."):
+            _C.autograd.grad(y, a, grad_outputs=v, create_graph=True)
+
+
+def test_target_gradient_of_bce_composes_with_create_graph():
+    # The target's gradient is composed of recorded ops: a second derivative exists
+    # (d2/dt dx of bce(x, t) summed = -1 / (x (1 - x)), torch 2.15's value for x = 0.25: -16/3).
+    x = _C.tensor([0.25], dtype=_C.float64, requires_grad=True)
+    t = _C.tensor([0.5], dtype=_C.float64, requires_grad=True)
+    (gt,) = _C.autograd.grad(F.binary_cross_entropy(x, t, reduction="sum"), t, create_graph=True)
+    (gxt,) = _C.autograd.grad(gt.sum(), x)
+    assert abs(gxt.item() - (-16.0 / 3.0)) < 1e-12

@@ -9,7 +9,8 @@ functions torch writes in Python (``softsign``, ``softmin``, ``normalize``, ``kl
 own functions where torch's are in the ``torch`` namespace (``conv2d``, ``layer_norm``,
 ``batch_norm``, ``dropout``, ``embedding``, ...); see ``src/core/ops/nn/``.
 
-Forward only for now: autograd, and with it the derivative formulas, come in a later change.
+Differentiable: the kernels record their nodes (src/core/autograd/nn_formulas.rs), and what
+torch composes is composed of recorded ops here too.
 """
 
 import math
@@ -32,6 +33,8 @@ __all__ = [
     "channel_shuffle",
     "conv1d",
     "conv2d",
+    "conv_transpose1d",
+    "conv_transpose2d",
     "cosine_embedding_loss",
     "cosine_similarity",
     "cross_entropy",
@@ -54,6 +57,7 @@ __all__ = [
     "hinge_embedding_loss",
     "huber_loss",
     "instance_norm",
+    "interpolate",
     "kl_div",
     "l1_loss",
     "layer_norm",
@@ -102,6 +106,9 @@ __all__ = [
     "threshold",
     "threshold_",
     "triplet_margin_loss",
+    "upsample",
+    "upsample_bilinear",
+    "upsample_nearest",
 ]
 
 
@@ -890,6 +897,33 @@ def conv2d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1) 
     return _C.conv2d(input, weight, bias, stride, padding, dilation, groups)
 
 
+def conv_transpose1d(
+    input, weight, bias=None, stride=1, padding=0, output_padding=0, groups=1, dilation=1
+) -> Tensor:
+    """conv_transpose1d(input, weight, bias=None, stride=1, padding=0, output_padding=0,
+    groups=1, dilation=1) -> Tensor
+
+    The transposed 1-d convolution ("deconvolution") of ``(N, C_in, L)`` (or ``(C_in, L)``)
+    input with weight ``(C_in, C_out / groups, k)``: output length ``(L - 1) * stride - 2 *
+    padding + dilation * (k - 1) + output_padding + 1``. Mirrors ``torch.conv_transpose1d``.
+    """
+    return _C.conv_transpose1d(input, weight, bias, stride, padding, output_padding, groups, dilation)
+
+
+def conv_transpose2d(
+    input, weight, bias=None, stride=1, padding=0, output_padding=0, groups=1, dilation=1
+) -> Tensor:
+    """conv_transpose2d(input, weight, bias=None, stride=1, padding=0, output_padding=0,
+    groups=1, dilation=1) -> Tensor
+
+    The transposed 2-d convolution ("deconvolution") of ``(N, C_in, H, W)`` (or ``(C_in, H,
+    W)``) input with weight ``(C_in, C_out / groups, kh, kw)``: each output size ``(in - 1) *
+    stride - 2 * padding + dilation * (k - 1) + output_padding + 1``. Mirrors
+    ``torch.conv_transpose2d``.
+    """
+    return _C.conv_transpose2d(input, weight, bias, stride, padding, output_padding, groups, dilation)
+
+
 def max_pool2d_with_indices(
     input: Tensor,
     kernel_size,
@@ -1479,3 +1513,178 @@ def scaled_dot_product_attention(
     if dropout_p > 0.0:
         attn = dropout(attn, dropout_p, True)
     return _C.matmul(attn, value)
+
+
+# ---- resampling (issue 15 part 3) -----------------------------------------------------------
+
+
+def _is_integer(x) -> bool:
+    """Whether ``x`` is an integer for ``interpolate``'s ``size`` (int, numpy integer, or an
+    integer tensor), as torch's ``_is_integer``."""
+    if isinstance(x, int) and not isinstance(x, bool):
+        return True
+    if type(x).__module__ == "numpy" and hasattr(x, "dtype") and x.dtype.kind in "iu":
+        return True
+    return isinstance(x, Tensor) and not x.is_floating_point()
+
+
+def _upsample_vec(fn, input: Tensor, output_size, scale_factors, *extra) -> Tensor:
+    """torch's ``upsample_*.vec`` overloads: an output size as given, or ``floor(in * scale)``
+    with the scales passed on to the kernel (which then maps output to input indices by them)."""
+    dim = input.dim() - 2
+    if output_size is not None:
+        return fn(input, list(output_size), *extra, *([None] * dim))
+    sizes = [int(input.shape[i + 2] * float(scale_factors[i])) for i in range(dim)]
+    return fn(input, sizes, *extra, *[float(s) for s in scale_factors])
+
+
+def interpolate(
+    input: Tensor,
+    size=None,
+    scale_factor=None,
+    mode: str = "nearest",
+    align_corners: Optional[bool] = None,
+    recompute_scale_factor: Optional[bool] = None,
+    antialias: bool = False,
+) -> Tensor:
+    """interpolate(input, size=None, scale_factor=None, mode='nearest', align_corners=None,
+    recompute_scale_factor=None, antialias=False) -> Tensor
+
+    Resamples ``(N, C, W)`` or ``(N, C, H, W)`` input to ``size`` (an int or one per spatial
+    dim) or by ``scale_factor`` (output ``floor(in * scale)``; the kernel maps indices by the
+    scale unless ``recompute_scale_factor``). Modes: ``'nearest'`` and ``'nearest-exact'``
+    (3-d, 4-d), ``'linear'`` (3-d), ``'bilinear'`` (4-d), ``'area'`` (adaptive average pooling,
+    3-d, 4-d); ``align_corners`` for the linear modes. Differentiable. torch's checks and texts;
+    the modes ``'bicubic'``, ``'trilinear'``, ``'lanczos'``, 5-d input and ``antialias`` are not
+    implemented (NotImplementedError). Mirrors ``torch.nn.functional.interpolate``.
+    """
+    if mode in ("nearest", "area", "nearest-exact"):
+        if align_corners is not None:
+            raise ValueError(
+                "align_corners option can only be set with the "
+                "interpolating modes: linear | bilinear | bicubic | trilinear"
+            )
+    else:
+        if align_corners is None:
+            align_corners = False
+    dim = input.dim() - 2
+    if size is not None and scale_factor is not None:
+        raise ValueError("only one of size or scale_factor should be defined")
+    elif size is not None:
+        scale_factors = None
+        if isinstance(size, (list, tuple)):
+            if len(size) != dim:
+                raise ValueError(
+                    "Input and output must have the same number of spatial dimensions, but got "
+                    f"input with spatial dimensions of {list(input.shape[2:])} and output size of {size}. "
+                    "Please provide input tensor in (N, C, d1, d2, ...,dK) format and "
+                    "output size in (o1, o2, ...,oK) format."
+                )
+            if not all(_is_integer(x) for x in size):
+                raise TypeError(
+                    "expected size to be one of int or Tuple[int] or Tuple[int, int] or "
+                    f"Tuple[int, int, int], but got size with types {[type(x) for x in size]}"
+                )
+            output_size = [int(x) for x in size]
+        else:
+            output_size = [size for _ in range(dim)]
+    elif scale_factor is not None:
+        output_size = None
+        if isinstance(scale_factor, (list, tuple)):
+            if len(scale_factor) != dim:
+                raise ValueError(
+                    "Input and scale_factor must have the same number of spatial dimensions, but "
+                    f"got input with spatial dimensions of {list(input.shape[2:])} and "
+                    f"scale_factor of shape {scale_factor}. "
+                    "Please provide input tensor in (N, C, d1, d2, ...,dK) format and "
+                    "scale_factor in (s1, s2, ...,sK) format."
+                )
+            scale_factors = scale_factor
+        else:
+            scale_factors = [scale_factor for _ in range(dim)]
+    else:
+        raise ValueError("either size or scale_factor should be defined")
+    if recompute_scale_factor is not None and recompute_scale_factor and size is not None:
+        raise ValueError("recompute_scale_factor is not meaningful with an explicit size.")
+    if mode == "area" and output_size is None:
+        recompute_scale_factor = True
+    if recompute_scale_factor is not None and recompute_scale_factor:
+        output_size = [int(input.shape[i + 2] * scale_factors[i]) for i in range(dim)]
+        scale_factors = None
+    if antialias and not (mode in ("bilinear", "bicubic", "lanczos") and input.dim() == 4):
+        raise ValueError(
+            "Anti-alias option is restricted to bilinear, bicubic, and lanczos modes and requires a 4-D tensor as input"
+        )
+    if antialias:
+        raise NotImplementedError("interpolate: antialias=True is not implemented in tensorbind yet")
+    if input.dim() == 3 and mode == "nearest":
+        return _upsample_vec(_nn.upsample_nearest1d, input, output_size, scale_factors)
+    if input.dim() == 4 and mode == "nearest":
+        return _upsample_vec(_nn.upsample_nearest2d, input, output_size, scale_factors)
+    if input.dim() == 3 and mode == "nearest-exact":
+        return _upsample_vec(_nn._upsample_nearest_exact1d, input, output_size, scale_factors)
+    if input.dim() == 4 and mode == "nearest-exact":
+        return _upsample_vec(_nn._upsample_nearest_exact2d, input, output_size, scale_factors)
+    if input.dim() == 3 and mode == "area":
+        return adaptive_avg_pool1d(input, output_size)
+    if input.dim() == 4 and mode == "area":
+        return adaptive_avg_pool2d(input, output_size)
+    if input.dim() == 3 and mode == "linear":
+        return _upsample_vec(_nn.upsample_linear1d, input, output_size, scale_factors, align_corners)
+    if input.dim() == 4 and mode == "bilinear":
+        return _upsample_vec(_nn.upsample_bilinear2d, input, output_size, scale_factors, align_corners)
+    if input.dim() == 3 and mode == "bilinear":
+        raise NotImplementedError("Got 3D input, but bilinear mode needs 4D input")
+    if input.dim() == 3 and mode == "trilinear":
+        raise NotImplementedError("Got 3D input, but trilinear mode needs 5D input")
+    if input.dim() == 4 and mode == "linear":
+        raise NotImplementedError("Got 4D input, but linear mode needs 3D input")
+    if input.dim() == 4 and mode == "trilinear":
+        raise NotImplementedError("Got 4D input, but trilinear mode needs 5D input")
+    if input.dim() == 5 and mode == "linear":
+        raise NotImplementedError("Got 5D input, but linear mode needs 3D input")
+    if input.dim() == 5 and mode == "bilinear":
+        raise NotImplementedError("Got 5D input, but bilinear mode needs 4D input")
+    if input.dim() in (3, 4, 5) and mode in ("nearest", "nearest-exact", "area", "bicubic", "trilinear", "lanczos"):
+        raise NotImplementedError(
+            f"interpolate: mode '{mode}' for {input.dim()}D input is not implemented in tensorbind yet"
+        )
+    raise NotImplementedError(
+        "Input Error: Only 3D, 4D and 5D input Tensors supported"
+        f" (got {input.dim()}D) for the modes: nearest | linear | bilinear | bicubic | trilinear | lanczos | area | nearest-exact"
+        f" (got {mode})"
+    )
+
+
+def upsample(input: Tensor, size=None, scale_factor=None, mode: str = "nearest", align_corners=None) -> Tensor:
+    """upsample(input, size=None, scale_factor=None, mode='nearest', align_corners=None) -> Tensor
+
+    Deprecated alias of :func:`interpolate` (with torch's deprecation warning)."""
+    warnings.warn(
+        "`nn.functional.upsample` is deprecated. Use `nn.functional.interpolate` instead.",
+        stacklevel=2,
+    )
+    return interpolate(input, size, scale_factor, mode, align_corners)
+
+
+def upsample_nearest(input: Tensor, size=None, scale_factor=None) -> Tensor:
+    """upsample_nearest(input, size=None, scale_factor=None) -> Tensor
+
+    Deprecated: ``interpolate(..., mode='nearest')`` (with torch's deprecation warning)."""
+    warnings.warn(
+        "`nn.functional.upsample_nearest` is deprecated. Use `nn.functional.interpolate` instead.",
+        stacklevel=2,
+    )
+    return interpolate(input, size, scale_factor, mode="nearest")
+
+
+def upsample_bilinear(input: Tensor, size=None, scale_factor=None) -> Tensor:
+    """upsample_bilinear(input, size=None, scale_factor=None) -> Tensor
+
+    Deprecated: ``interpolate(..., mode='bilinear', align_corners=True)`` (with torch's
+    deprecation warning)."""
+    warnings.warn(
+        "`nn.functional.upsample_bilinear` is deprecated. Use `nn.functional.interpolate` instead.",
+        stacklevel=2,
+    )
+    return interpolate(input, size, scale_factor, mode="bilinear", align_corners=True)

@@ -19,6 +19,7 @@ use crate::core::dtype::DType;
 use crate::core::error::{Error, Result};
 use crate::core::ops;
 use crate::core::ops::nn::backward::{self as bw, Activation, ConvParams, PointLoss, RowNorm};
+use crate::core::ops::nn::upsample::{self as up, Taps};
 use crate::core::scalar::Scalar;
 use crate::core::tensor::Tensor;
 use std::sync::Arc;
@@ -40,7 +41,8 @@ pub enum NnNode {
         target: SavedTensor,
     },
     /// `binary_cross_entropy` (`logits` false) and `binary_cross_entropy_with_logits` over
-    /// `self`; the target and weights are not differentiated here.
+    /// `(self, target)` (torch's `*_target_backward` for the target); the weights are not
+    /// differentiable, as torch's.
     Bce {
         logits: bool,
         input: SavedTensor,
@@ -97,6 +99,25 @@ pub enum NnNode {
         self_sizes: Box<[usize]>,
         indices: Tensor,
     },
+    /// `avg_pool2d` over `self`: the geometry saved.
+    AvgPool2d {
+        self_sizes: Box<[usize]>,
+        kernel_size: Box<[i64]>,
+        stride: Box<[i64]>,
+        padding: Box<[i64]>,
+        ceil_mode: bool,
+        count_include_pad: bool,
+        divisor_override: Option<i64>,
+    },
+    /// `adaptive_avg_pool2d` over `self` (the windows follow from the shapes).
+    AdaptiveAvgPool2d { self_sizes: Box<[usize]> },
+    /// `upsample_*` over `self`: the taps of the height (the unit taps for 1-d) and width.
+    Upsample {
+        name: &'static str,
+        kernel: &'static str,
+        self_sizes: Box<[usize]>,
+        taps: Box<(Taps, Taps)>,
+    },
     /// `embedding` over `weight`.
     Embedding {
         num_weights: usize,
@@ -130,6 +151,9 @@ impl NnNode {
             NnNode::BatchNorm { .. } => "NativeBatchNormBackward0",
             NnNode::Conv { .. } => "ConvolutionBackward0",
             NnNode::MaxPool2d { .. } => "MaxPool2DWithIndicesBackward0",
+            NnNode::AvgPool2d { .. } => "AvgPool2DBackward0",
+            NnNode::AdaptiveAvgPool2d { .. } => "AdaptiveAvgPool2DBackward0",
+            NnNode::Upsample { name, .. } => name,
             NnNode::Embedding { .. } => "EmbeddingBackward0",
             NnNode::Dropout { .. } => "NativeDropoutBackward0",
             NnNode::ConstantPad { .. } => "ConstantPadNdBackward0",
@@ -232,33 +256,68 @@ impl NnNode {
                 reduction,
             } => {
                 // Composed of recorded ops (so create_graph records it), as torch's
-                // `binary_cross_entropy_backward` / `binary_cross_entropy_with_logits_backward`.
+                // `binary_cross_entropy_backward` / `binary_cross_entropy_with_logits_backward`
+                // and their `_target_backward`s.
                 let x = input.unpack(n)?;
                 let one = Tensor::wrapped_scalar(Scalar::Int(1))?;
-                let d = if *logits {
-                    let s = vt::sigmoid(&x)?;
-                    match pos_weight {
-                        Some(pw) => {
-                            let tp = vt::mul(pw, target)?;
-                            let c = vt::sub(
-                                &vt::add(&tp, &one, Scalar::Int(1))?,
-                                target,
-                                Scalar::Int(1),
-                            )?;
-                            vt::sub(&vt::mul(&c, &s)?, &tp, Scalar::Int(1))?
-                        }
-                        None => vt::sub(&s, target, Scalar::Int(1))?,
+                let weigh = |mut t: Tensor| -> Result<Tensor> {
+                    t = vt::mul(&t, g)?;
+                    if let Some(w) = weight {
+                        t = vt::mul(&t, w)?;
                     }
-                } else {
-                    let p = vt::mul(&vt::sub(&one, &x, Scalar::Int(1))?, &x)?;
-                    let p = vt::clamp(&p, Some(Scalar::Float(1e-12)), None)?;
-                    vt::div(&vt::sub(&x, target, Scalar::Int(1))?, &p, None)?
+                    mean_scale(t, *reduction)
                 };
-                let mut gi = vt::mul(&d, g)?;
-                if let Some(w) = weight {
-                    gi = vt::mul(&gi, w)?;
-                }
-                vec![Some(mean_scale(gi, *reduction)?)]
+                let gi = if needs(0) {
+                    let d = if *logits {
+                        let s = vt::sigmoid(&x)?;
+                        match pos_weight {
+                            Some(pw) => {
+                                let tp = vt::mul(pw, target)?;
+                                let c = vt::sub(
+                                    &vt::add(&tp, &one, Scalar::Int(1))?,
+                                    target,
+                                    Scalar::Int(1),
+                                )?;
+                                vt::sub(&vt::mul(&c, &s)?, &tp, Scalar::Int(1))?
+                            }
+                            None => vt::sub(&s, target, Scalar::Int(1))?,
+                        }
+                    } else {
+                        let p = vt::mul(&vt::sub(&one, &x, Scalar::Int(1))?, &x)?;
+                        let p = vt::clamp(&p, Some(Scalar::Float(1e-12)), None)?;
+                        vt::div(&vt::sub(&x, target, Scalar::Int(1))?, &p, None)?
+                    };
+                    Some(weigh(d)?)
+                } else {
+                    None
+                };
+                let gt = if needs(1) {
+                    let d = if *logits {
+                        match pos_weight {
+                            // log_sigmoid(-x) - log_sigmoid(x) * pos_weight, with
+                            // log_sigmoid(v) = -softplus(-v).
+                            Some(pw) => {
+                                let sp =
+                                    |v: &Tensor| vt::softplus(v, Scalar::Int(1), Scalar::Int(20));
+                                let ls_neg = vt::neg(&sp(&x)?)?;
+                                let ls_pos = vt::neg(&sp(&vt::neg(&x)?)?)?;
+                                vt::sub(&ls_neg, &vt::mul(&ls_pos, pw)?, Scalar::Int(1))?
+                            }
+                            None => vt::neg(&x)?,
+                        }
+                    } else {
+                        // -logit(x) = log(1 - x) - log(x)
+                        vt::sub(
+                            &vt::log(&vt::sub(&one, &x, Scalar::Int(1))?)?,
+                            &vt::log(&x)?,
+                            Scalar::Int(1),
+                        )?
+                    };
+                    Some(weigh(d)?)
+                } else {
+                    None
+                };
+                vec![gi, gt]
             }
             NnNode::KlDiv {
                 target,
@@ -381,6 +440,43 @@ impl NnNode {
                     v.push(gb);
                 }
                 v
+            }
+            NnNode::AvgPool2d {
+                self_sizes,
+                kernel_size,
+                stride,
+                padding,
+                ceil_mode,
+                count_include_pad,
+                divisor_override,
+            } => {
+                no_double("avg_pool2d_backward", &[])?;
+                vec![Some(bw::avg_pool2d_backward(
+                    g,
+                    self_sizes,
+                    kernel_size,
+                    stride,
+                    padding,
+                    *ceil_mode,
+                    *count_include_pad,
+                    *divisor_override,
+                )?)]
+            }
+            NnNode::Upsample {
+                kernel,
+                self_sizes,
+                taps,
+                ..
+            } => {
+                no_double(kernel, &[])?;
+                let (th, tw) = &**taps;
+                vec![Some(ops::nn::upsample::resample_backward(
+                    kernel, g, self_sizes, th, tw,
+                )?)]
+            }
+            NnNode::AdaptiveAvgPool2d { self_sizes } => {
+                no_double("_adaptive_avg_pool2d_backward", &[])?;
+                vec![Some(bw::adaptive_avg_pool2d_backward(g, self_sizes)?)]
             }
             NnNode::MaxPool2d {
                 self_sizes,
@@ -547,16 +643,6 @@ pub fn nll_loss_nd(
     Ok(out)
 }
 
-/// A gradient asked of an argument whose formula is not written here yet.
-fn check_pending_arg(op: &str, arg: &str, t: Option<&Tensor>) -> Result<()> {
-    if t.is_some_and(|t| t.requires_grad()) && super::is_grad_enabled() {
-        return Err(Error::not_implemented(format!(
-            "the derivative for '{op}' with respect to '{arg}' is not implemented."
-        )));
-    }
-    Ok(())
-}
-
 pub fn binary_cross_entropy(
     input: &Tensor,
     target: &Tensor,
@@ -564,12 +650,11 @@ pub fn binary_cross_entropy(
     reduction: i64,
 ) -> Result<Tensor> {
     let out = ops::binary_cross_entropy(input, target, weight, reduction)?;
-    check_pending_arg("binary_cross_entropy", "target", Some(target))?;
-    check_pending_arg("binary_cross_entropy", "weight", weight)?;
-    if vt::should_record(&[input]) {
+    check_no_grad("binary_cross_entropy", "weight", weight)?;
+    if vt::should_record(&[input, target]) {
         record(
             &out,
-            &[input],
+            &[input, target],
             NnNode::Bce {
                 logits: false,
                 input: SavedTensor::input(input),
@@ -592,13 +677,12 @@ pub fn binary_cross_entropy_with_logits(
 ) -> Result<Tensor> {
     let out = ops::binary_cross_entropy_with_logits(input, target, weight, pos_weight, reduction)?;
     let op = "binary_cross_entropy_with_logits";
-    check_pending_arg(op, "target", Some(target))?;
-    check_pending_arg(op, "weight", weight)?;
-    check_pending_arg(op, "pos_weight", pos_weight)?;
-    if vt::should_record(&[input]) {
+    check_no_grad(op, "weight", weight)?;
+    check_no_grad(op, "pos_weight", pos_weight)?;
+    if vt::should_record(&[input, target]) {
         record(
             &out,
-            &[input],
+            &[input, target],
             NnNode::Bce {
                 logits: true,
                 input: SavedTensor::input(input),
@@ -614,7 +698,25 @@ pub fn binary_cross_entropy_with_logits(
 
 pub fn kl_div(input: &Tensor, target: &Tensor, reduction: i64, log_target: bool) -> Result<Tensor> {
     let out = ops::kl_div(input, target, reduction, log_target)?;
-    check_pending_arg("kl_div", "target", Some(target))?;
+    if target.requires_grad() && super::is_grad_enabled() {
+        // torch's kl_div is a composite: `exp(t) * (t - x)` for log targets, else
+        // `xlogy(t, t) - t * x`, then the reduction; composed of recorded ops here too
+        // (`xlogy(t, t)` as `t * log(t)` where `t != 0`, else 0).
+        let prod = vt::mul(target, input)?;
+        let pointwise = if log_target {
+            vt::mul(&vt::exp(target)?, &vt::sub(target, input, Scalar::Int(1))?)?
+        } else {
+            let zero = Tensor::wrapped_scalar(Scalar::Float(0.0))?;
+            let nz = ops::ne(target, &zero)?;
+            let tlogt = vt::where_(&nz, &vt::mul(target, &vt::log(target)?)?, &zero)?;
+            vt::sub(&tlogt, &prod, Scalar::Int(1))?
+        };
+        return match reduction {
+            0 => Ok(pointwise),
+            1 => vt::mean_all(&pointwise, None),
+            _ => vt::sum_all(&pointwise, None),
+        };
+    }
     if vt::should_record(&[input]) {
         record(
             &out,
@@ -956,6 +1058,7 @@ pub fn convolution(
                     padding: padding.to_vec(),
                     dilation: dilation.to_vec(),
                     groups,
+                    transposed,
                 },
             },
         );
@@ -1166,4 +1269,343 @@ pub fn pad(input: &Tensor, pad: &[i64], mode: &str, value: Option<f64>) -> Resul
         }
     }
     Ok(out)
+}
+
+pub fn max_pool2d_with_indices(
+    input: &Tensor,
+    kernel_size: &[i64],
+    stride: &[i64],
+    padding: &[i64],
+    dilation: &[i64],
+    ceil_mode: bool,
+) -> Result<(Tensor, Tensor)> {
+    let (out, indices) =
+        ops::max_pool2d_with_indices(input, kernel_size, stride, padding, dilation, ceil_mode)?;
+    if vt::should_record(&[input]) {
+        record(
+            &out,
+            &[input],
+            NnNode::MaxPool2d {
+                self_sizes: input.sizes().into(),
+                indices: indices.clone(),
+            },
+        );
+    }
+    Ok((out, indices))
+}
+
+pub fn avg_pool2d(
+    input: &Tensor,
+    kernel_size: &[i64],
+    stride: &[i64],
+    padding: &[i64],
+    ceil_mode: bool,
+    count_include_pad: bool,
+    divisor_override: Option<i64>,
+) -> Result<Tensor> {
+    let out = ops::avg_pool2d(
+        input,
+        kernel_size,
+        stride,
+        padding,
+        ceil_mode,
+        count_include_pad,
+        divisor_override,
+    )?;
+    if vt::should_record(&[input]) {
+        record(
+            &out,
+            &[input],
+            NnNode::AvgPool2d {
+                self_sizes: input.sizes().into(),
+                kernel_size: kernel_size.into(),
+                stride: stride.into(),
+                padding: padding.into(),
+                ceil_mode,
+                count_include_pad,
+                divisor_override,
+            },
+        );
+    }
+    Ok(out)
+}
+
+/// `adaptive_avg_pool2d`: an output size of 1 is the mean over the last two dims (recorded as
+/// `mean`, as torch's composite does), else the kernel with its own node.
+pub fn adaptive_avg_pool2d(input: &Tensor, output_size: &[i64]) -> Result<Tensor> {
+    let out = ops::adaptive_avg_pool2d(input, output_size)?;
+    if !vt::should_record(&[input]) {
+        return Ok(out);
+    }
+    if output_size.iter().all(|&s| s == 1) && input.numel() > 0 {
+        return vt::mean(input, Some(&[-1, -2]), true, None);
+    }
+    record(
+        &out,
+        &[input],
+        NnNode::AdaptiveAvgPool2d {
+            self_sizes: input.sizes().into(),
+        },
+    );
+    Ok(out)
+}
+
+/// `bilinear`: composed of recorded ops when an input requires grad (torch composes it of
+/// `_trilinear`): `sum_j (x1 @ W_(i, o j)) * x2_j`, then the bias.
+pub fn bilinear(
+    input1: &Tensor,
+    input2: &Tensor,
+    weight: &Tensor,
+    bias: Option<&Tensor>,
+) -> Result<Tensor> {
+    let out = ops::bilinear(input1, input2, weight, bias)?;
+    let mut all = vec![input1, input2, weight];
+    all.extend(bias);
+    if !vt::should_record(&all) {
+        return Ok(out);
+    }
+    let (o, i, j) = (
+        weight.sizes()[0] as i64,
+        weight.sizes()[1] as i64,
+        weight.sizes()[2] as i64,
+    );
+    let lead = &input1.sizes()[..input1.dim() - 1];
+    let b = lead.iter().product::<usize>() as i64;
+    let x1 = vt::reshape(input1, &[b, i])?;
+    let x2 = vt::reshape(input2, &[b, 1, j])?;
+    let w = vt::reshape(&vt::permute(weight, &[1, 0, 2])?, &[i, o * j])?;
+    let t = vt::reshape(&vt::matmul(&x1, &w)?, &[b, o, j])?;
+    let y = vt::sum(&vt::mul(&t, &x2)?, Some(&[2]), false, None)?;
+    let mut shape = shape_of_sizes(lead);
+    shape.push(o);
+    let y = vt::reshape(&y, &shape)?;
+    match bias {
+        Some(bias) => vt::add(&y, bias, Scalar::Int(1)),
+        None => Ok(y),
+    }
+}
+
+/// `cosine_similarity`: composed of recorded ops when an input requires grad, as torch's
+/// composite: `sum((x1 / max(|x1|, eps)) * (x2 / max(|x2|, eps)), dim)`, the norms clamped
+/// without recording the clamp (the gradient flows through the unclamped norm, as torch's
+/// `clamp_min_` under no_grad).
+pub fn cosine_similarity(x1: &Tensor, x2: &Tensor, dim: i64, eps: f64) -> Result<Tensor> {
+    let out = ops::cosine_similarity(x1, x2, dim, eps)?;
+    if !vt::should_record(&[x1, x2]) {
+        return Ok(out);
+    }
+    let shape = crate::core::tensor::broadcast_shapes(x1.sizes(), x2.sizes())?;
+    let s = shape_of_sizes(&shape);
+    let (a, b) = (vt::expand(x1, &s)?, vt::expand(x2, &s)?);
+    let d = [dim];
+    let clamped_norm = |t: &Tensor| -> Result<Tensor> {
+        let n = vt::norm(t, Some(Scalar::Int(2)), Some(&d), true)?;
+        let v = n.detach();
+        // The clamp's shift is a constant: value max(|t|, eps), gradient of |t|.
+        let shift = ops::sub(
+            &ops::clamp(&v, Some(Scalar::Float(eps)), None)?,
+            &v,
+            Scalar::Int(1),
+        )?;
+        vt::add(&n, &shift, Scalar::Int(1))
+    };
+    let (na, nb) = (clamped_norm(&a)?, clamped_norm(&b)?);
+    let prod = vt::mul(&vt::div(&a, &na, None)?, &vt::div(&b, &nb, None)?)?;
+    vt::sum(&prod, Some(&d), false, None)
+}
+
+/// `pairwise_distance`: `norm(x1 - x2 + eps, p, -1, keepdim)` of recorded ops when an input
+/// requires grad, as torch's composite.
+pub fn pairwise_distance(
+    x1: &Tensor,
+    x2: &Tensor,
+    p: f64,
+    eps: f64,
+    keepdim: bool,
+) -> Result<Tensor> {
+    let out = ops::pairwise_distance(x1, x2, p, eps, keepdim)?;
+    if !vt::should_record(&[x1, x2]) {
+        return Ok(out);
+    }
+    let e = Tensor::wrapped_scalar(Scalar::Float(eps))?;
+    let d = vt::add(&vt::sub(x1, x2, Scalar::Int(1))?, &e, Scalar::Int(1))?;
+    let last = if d.dim() == 0 { 0 } else { -1 };
+    vt::norm(&d, Some(Scalar::Float(p)), Some(&[last]), keepdim)
+}
+
+/// conv_transpose1d / conv_transpose2d, composed as torch composes them: a batch dim added to
+/// unbatched input, the transposed `convolution`, the batch dim removed (all recorded).
+macro_rules! conv_transpose_wrappers {
+    ($($op:ident, $dims:literal;)*) => {$(
+        #[allow(clippy::too_many_arguments)]
+        pub fn $op(
+            input: &Tensor,
+            weight: &Tensor,
+            bias: Option<&Tensor>,
+            stride: &[i64],
+            padding: &[i64],
+            output_padding: &[i64],
+            groups: i64,
+            dilation: &[i64],
+        ) -> Result<Tensor> {
+            if !vt::should_record(&present(input, Some(weight), bias))
+                || !(input.dim() == $dims + 1 || input.dim() == $dims + 2)
+            {
+                return ops::$op(input, weight, bias, stride, padding, output_padding, groups, dilation);
+            }
+            let unbatched = input.dim() == $dims + 1;
+            let x = if unbatched { vt::unsqueeze(input, 0)? } else { input.clone() };
+            let y = convolution(&x, weight, bias, stride, padding, dilation, true, output_padding, groups)?;
+            if unbatched {
+                vt::squeeze_dim(&y, 0)
+            } else {
+                Ok(y)
+            }
+        }
+    )*};
+}
+
+conv_transpose_wrappers! {
+    conv_transpose1d, 1;
+    conv_transpose2d, 2;
+}
+
+/// Records an `upsample_*` result over `input` with its taps.
+fn record_upsample(
+    out: Tensor,
+    input: &Tensor,
+    name: &'static str,
+    kernel: &'static str,
+    taps: (Taps, Taps),
+) -> Tensor {
+    record(
+        &out,
+        &[input],
+        NnNode::Upsample {
+            name,
+            kernel,
+            self_sizes: input.sizes().into(),
+            taps: Box::new(taps),
+        },
+    );
+    out
+}
+
+pub fn upsample_nearest1d(
+    input: &Tensor,
+    output_size: &[i64],
+    scales: Option<f64>,
+) -> Result<Tensor> {
+    let out = ops::upsample_nearest1d(input, output_size, scales)?;
+    if !vt::should_record(&[input]) {
+        return Ok(out);
+    }
+    let taps = up::upsample_nearest1d_taps(input, output_size, scales, false)?;
+    Ok(record_upsample(
+        out,
+        input,
+        "UpsampleNearest1DBackward0",
+        "upsample_nearest1d_backward",
+        taps,
+    ))
+}
+
+pub fn upsample_nearest2d(
+    input: &Tensor,
+    output_size: &[i64],
+    scales_h: Option<f64>,
+    scales_w: Option<f64>,
+) -> Result<Tensor> {
+    let out = ops::upsample_nearest2d(input, output_size, scales_h, scales_w)?;
+    if !vt::should_record(&[input]) {
+        return Ok(out);
+    }
+    let taps = up::upsample_nearest2d_taps(input, output_size, scales_h, scales_w, false)?;
+    Ok(record_upsample(
+        out,
+        input,
+        "UpsampleNearest2DBackward0",
+        "upsample_nearest2d_backward",
+        taps,
+    ))
+}
+
+pub fn upsample_linear1d(
+    input: &Tensor,
+    output_size: &[i64],
+    align_corners: bool,
+    scales: Option<f64>,
+) -> Result<Tensor> {
+    let out = ops::upsample_linear1d(input, output_size, align_corners, scales)?;
+    if !vt::should_record(&[input]) {
+        return Ok(out);
+    }
+    let taps = up::upsample_linear1d_taps(input, output_size, align_corners, scales)?;
+    Ok(record_upsample(
+        out,
+        input,
+        "UpsampleLinear1DBackward0",
+        "upsample_linear1d_backward",
+        taps,
+    ))
+}
+
+pub fn upsample_bilinear2d(
+    input: &Tensor,
+    output_size: &[i64],
+    align_corners: bool,
+    scales_h: Option<f64>,
+    scales_w: Option<f64>,
+) -> Result<Tensor> {
+    let out = ops::upsample_bilinear2d(input, output_size, align_corners, scales_h, scales_w)?;
+    if !vt::should_record(&[input]) {
+        return Ok(out);
+    }
+    let taps = up::upsample_bilinear2d_taps(input, output_size, align_corners, scales_h, scales_w)?;
+    Ok(record_upsample(
+        out,
+        input,
+        "UpsampleBilinear2DBackward0",
+        "upsample_bilinear2d_backward",
+        taps,
+    ))
+}
+
+pub fn _upsample_nearest_exact1d(
+    input: &Tensor,
+    output_size: &[i64],
+    scales: Option<f64>,
+) -> Result<Tensor> {
+    let out = ops::_upsample_nearest_exact1d(input, output_size, scales)?;
+    if !vt::should_record(&[input]) {
+        return Ok(out);
+    }
+    let taps = up::upsample_nearest1d_taps(input, output_size, scales, true)?;
+    Ok(record_upsample(
+        out,
+        input,
+        "UpsampleNearestExact1DBackward0",
+        "_upsample_nearest_exact1d_backward",
+        taps,
+    ))
+}
+
+pub fn _upsample_nearest_exact2d(
+    input: &Tensor,
+    output_size: &[i64],
+    scales_h: Option<f64>,
+    scales_w: Option<f64>,
+) -> Result<Tensor> {
+    let out = ops::_upsample_nearest_exact2d(input, output_size, scales_h, scales_w)?;
+    if !vt::should_record(&[input]) {
+        return Ok(out);
+    }
+    let taps = up::upsample_nearest2d_taps(input, output_size, scales_h, scales_w, true)?;
+    Ok(record_upsample(
+        out,
+        input,
+        "UpsampleNearestExact2DBackward0",
+        "_upsample_nearest_exact2d_backward",
+        taps,
+    ))
 }

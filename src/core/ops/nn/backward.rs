@@ -432,8 +432,6 @@ pub fn norm_rows_backward(
         let mut dbc = vec![0.0f64; if need_bias { len } else { 0 }];
         let mut dw = vec![0.0f64; if need_weight { nparam } else { 0 }];
         let mut db = vec![0.0f64; if need_bias { nparam } else { 0 }];
-        let mut xhat = vec![0.0f64; len];
-        let mut gw = vec![0.0f64; len];
         let inv_n = if len == 0 { 0.0 } else { 1.0 / len as f64 };
         let dx = new_with::<T>(input.sizes(), |o| {
             for r in 0..rows {
@@ -448,31 +446,20 @@ pub fn norm_rows_backward(
                         }
                     }
                 }
-                let xr = &xs[r * len..(r + 1) * len];
-                let gr = &gs[r * len..(r + 1) * len];
-                let mean = if rms { 0.0 } else { lanes_sum(xr.iter().map(|v| v.f64()), &mut xhat) * inv_n };
-                let var = lanes_sum(xr.iter().map(|v| { let d = v.f64() - mean; d * d }), &mut xhat) * inv_n;
-                let rstd = 1.0 / (var + eps).sqrt();
-                for c in 0..len {
-                    xhat[c] = (xr[c].f64() - mean) * rstd;
-                    gw[c] = gr[c].f64() * wrow[c];
-                }
-                if need_weight {
-                    for c in 0..len {
-                        dwc[c] += gr[c].f64() * xhat[c];
-                    }
-                }
-                if need_bias {
-                    for c in 0..len {
-                        dbc[c] += gr[c].f64();
-                    }
-                }
-                let a = dot_lanes(&gw, &xhat);
-                let b = if rms { 0.0 } else { sum_lanes(&gw) };
+                let row = NormRow {
+                    xr: &xs[r * len..(r + 1) * len],
+                    gr: &gs[r * len..(r + 1) * len],
+                    wrow: &wrow,
+                    rms,
+                    eps,
+                    inv_n,
+                };
                 let orow = &mut o[r * len..(r + 1) * len];
-                for c in 0..len {
-                    orow[c] = T::of(rstd * (gw[c] - (b + xhat[c] * a) * inv_n));
-                }
+                let (dwr, dbr) = (
+                    if need_weight { Some(&mut dwc[..]) } else { None },
+                    if need_bias { Some(&mut dbc[..]) } else { None },
+                );
+                norm_row_backward_at(&row, orow, dwr, dbr);
                 if let RowNorm::Group { channels, groups, hw } = kind {
                     let base = (r % groups) * (channels / groups);
                     if need_weight {
@@ -504,46 +491,153 @@ pub fn norm_rows_backward(
     })
 }
 
-/// The sum of `it` (written through `scratch`, at least as long) with eight running sums,
-/// which the compiler keeps in vector registers.
-fn lanes_sum(it: impl Iterator<Item = f64>, scratch: &mut [f64]) -> f64 {
-    let mut n = 0;
-    for (s, v) in scratch.iter_mut().zip(it) {
-        *s = v;
-        n += 1;
-    }
-    sum_lanes(&scratch[..n])
+/// One row of [`norm_rows_backward`]: its input and gradient, the weight of each column.
+struct NormRow<'a, T> {
+    xr: &'a [T],
+    gr: &'a [T],
+    wrow: &'a [f64],
+    rms: bool,
+    eps: f64,
+    inv_n: f64,
 }
 
-/// The sum of `v` with eight running sums.
-fn sum_lanes(v: &[f64]) -> f64 {
-    let mut acc = [0.0f64; 8];
-    let chunks = v.chunks_exact(8);
+/// The input gradient of one normalised row into `orow`, and its per-column contributions to
+/// the weight / bias gradients. With `xhat = (x - mean) rstd`, `a = sum(g w xhat)`,
+/// `b = sum(g w)`: `dx = rstd (g w - (b + xhat a) / n)`, written as
+/// `g w c1 + x c2 + c3` in the input's dtype. The statistics and the sums `sum(g w x)`,
+/// `sum(g w)` run over eight f64 lanes (the same order at every CPU level), four passes over
+/// the row in all (mean, variance, the sums, the output with the weight / bias columns).
+#[inline(always)]
+fn norm_row_backward<T: Float>(
+    row: &NormRow<'_, T>,
+    orow: &mut [T],
+    dwc: Option<&mut [f64]>,
+    dbc: Option<&mut [f64]>,
+) {
+    let (xr, gr, wr, len) = (row.xr, row.gr, row.wrow, row.xr.len());
+    if len == 0 {
+        return;
+    }
+    let (mean, var) = row_moments(xr, row.rms);
+    let rstd = 1.0 / (var + row.eps).sqrt();
+    // s1 = sum(g w x), s2 = sum(g w).
+    let mut s1 = [0.0f64; 8];
+    let mut s2 = [0.0f64; 8];
+    let (cx, cg, cw) = (xr.chunks_exact(8), gr.chunks_exact(8), wr.chunks_exact(8));
+    let (rx, rg, rw) = (cx.remainder(), cg.remainder(), cw.remainder());
+    for ((x, g), w) in cx.zip(cg).zip(cw) {
+        for k in 0..8 {
+            let gw = g[k].f64() * w[k];
+            s1[k] += gw * x[k].f64();
+            s2[k] += gw;
+        }
+    }
+    let (mut t1, mut t2) = (0.0, 0.0);
+    for ((x, g), w) in rx.iter().zip(rg).zip(rw) {
+        let gw = g.f64() * w;
+        t1 += gw * x.f64();
+        t2 += gw;
+    }
+    let sum1 = s1.iter().sum::<f64>() + t1;
+    let b = if row.rms {
+        0.0
+    } else {
+        s2.iter().sum::<f64>() + t2
+    };
+    // a = sum(g w (x - mean)) rstd
+    let a = (sum1 - mean * (s2.iter().sum::<f64>() + t2)) * rstd;
+    let inv_n = row.inv_n;
+    let c2 = -rstd * rstd * a * inv_n;
+    let c3 = -rstd * b * inv_n - c2 * mean;
+    let (c1, c2, c3) = (rstd, c2, c3);
+    for c in 0..len {
+        orow[c] = T::of((gr[c].f64() * wr[c]) * c1 + xr[c].f64() * c2 + c3);
+    }
+    if let Some(dwc) = dwc {
+        for c in 0..len {
+            dwc[c] += gr[c].f64() * ((xr[c].f64() - mean) * rstd);
+        }
+    }
+    if let Some(dbc) = dbc {
+        for c in 0..len {
+            dbc[c] += gr[c].f64();
+        }
+    }
+}
+
+/// The mean (0 for `rms`) and the biased variance about it (the mean square for `rms`) of a
+/// row, in eight f64 lanes.
+#[inline(always)]
+fn row_moments<T: Float>(xr: &[T], rms: bool) -> (f64, f64) {
+    let n = xr.len() as f64;
+    let chunks = xr.chunks_exact(8);
     let rest = chunks.remainder();
-    for ch in chunks {
+    let mean = if rms {
+        0.0
+    } else {
+        let mut acc = [0.0f64; 8];
+        for c in chunks.clone() {
+            for k in 0..8 {
+                acc[k] += c[k].f64();
+            }
+        }
+        (acc.iter().sum::<f64>() + rest.iter().map(|v| v.f64()).sum::<f64>()) / n
+    };
+    let mut sq = [0.0f64; 8];
+    for c in chunks {
         for k in 0..8 {
-            acc[k] += ch[k];
+            let d = c[k].f64() - mean;
+            sq[k] += d * d;
         }
     }
-    acc.iter().sum::<f64>() + rest.iter().sum::<f64>()
+    let tail: f64 = rest
+        .iter()
+        .map(|v| {
+            let d = v.f64() - mean;
+            d * d
+        })
+        .sum();
+    (mean, (sq.iter().sum::<f64>() + tail) / n)
 }
 
-/// The dot product of `a` and `b` (one length) with eight running sums.
-fn dot_lanes(a: &[f64], b: &[f64]) -> f64 {
-    let mut acc = [0.0f64; 8];
-    let (ca, cb) = (a.chunks_exact(8), b.chunks_exact(8));
-    let rest: f64 = ca
-        .remainder()
-        .iter()
-        .zip(cb.remainder())
-        .map(|(x, y)| x * y)
-        .sum();
-    for (x, y) in ca.zip(cb) {
-        for k in 0..8 {
-            acc[k] += x[k] * y[k];
-        }
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2,fma")]
+unsafe fn norm_row_backward_avx2<T: Float>(
+    row: &NormRow<'_, T>,
+    orow: &mut [T],
+    dwc: Option<&mut [f64]>,
+    dbc: Option<&mut [f64]>,
+) {
+    norm_row_backward(row, orow, dwc, dbc)
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx512f,avx2,fma")]
+unsafe fn norm_row_backward_avx512<T: Float>(
+    row: &NormRow<'_, T>,
+    orow: &mut [T],
+    dwc: Option<&mut [f64]>,
+    dbc: Option<&mut [f64]>,
+) {
+    norm_row_backward(row, orow, dwc, dbc)
+}
+
+/// [`norm_row_backward`] at the CPU's vector level (`vecmath::level()`).
+fn norm_row_backward_at<T: Float>(
+    row: &NormRow<'_, T>,
+    orow: &mut [T],
+    dwc: Option<&mut [f64]>,
+    dbc: Option<&mut [f64]>,
+) {
+    match vecmath::level() {
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: `level()` reports AVX-512F only when the CPU has it (and AVX2 + FMA).
+        vecmath::Level::Avx512 => unsafe { norm_row_backward_avx512(row, orow, dwc, dbc) },
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: `level()` reports AVX2 only when the CPU has AVX2 and FMA.
+        vecmath::Level::Avx2 => unsafe { norm_row_backward_avx2(row, orow, dwc, dbc) },
+        _ => norm_row_backward(row, orow, dwc, dbc),
     }
-    acc.iter().sum::<f64>() + rest
 }
 
 /// The gradients `(input, weight, bias)` of `batch_norm` over `(N, C, *)` input (torch's
@@ -684,20 +778,157 @@ fn col2im<T: Float>(
     }
 }
 
-/// The geometry of a (1-d or 2-d) convolution as the forward computed it.
+/// The geometry of a (1-d or 2-d) convolution as the forward computed it. `transposed`: the
+/// forward was `conv_transpose` (the adjoint of the convolution these parameters describe).
 #[derive(Clone, Debug)]
 pub struct ConvParams {
     pub stride: Vec<i64>,
     pub padding: Vec<i64>,
     pub dilation: Vec<i64>,
     pub groups: i64,
+    pub transposed: bool,
+}
+
+/// A 1-d or 2-d convolution seen as 2-d (1-d has a height of 1): input `(n, c, h, w)`, kernel
+/// `(kh, kw)`, output `(oh, ow)`, stride, padding, dilation; `k` the column height per group.
+struct Conv2dGeo {
+    n: usize,
+    c: usize,
+    h: usize,
+    w: usize,
+    kh: usize,
+    kw: usize,
+    s: (usize, usize),
+    p: (usize, usize),
+    d: (usize, usize),
+    oh: usize,
+    ow: usize,
+    g: usize,
+    og: usize,
+    k: usize,
+}
+
+/// The geometry of the convolution of an input of `input_sizes` by a weight of `weight_sizes`
+/// whose output has `out_sizes`.
+fn conv_geo(
+    input_sizes: &[usize],
+    weight_sizes: &[usize],
+    out_sizes: &[usize],
+    p: &ConvParams,
+) -> Conv2dGeo {
+    let sp = weight_sizes.len() - 2;
+    let param =
+        |v: &[i64], i: usize| -> usize { (if v.len() == 1 { v[0] } else { v[i] }) as usize };
+    let (h, w, kh, kw, oh, ow, s, pd, d) = if sp == 1 {
+        (
+            1,
+            input_sizes[2],
+            1,
+            weight_sizes[2],
+            1,
+            out_sizes[2],
+            (1, param(&p.stride, 0)),
+            (0, param(&p.padding, 0)),
+            (1, param(&p.dilation, 0)),
+        )
+    } else {
+        (
+            input_sizes[2],
+            input_sizes[3],
+            weight_sizes[2],
+            weight_sizes[3],
+            out_sizes[2],
+            out_sizes[3],
+            (param(&p.stride, 0), param(&p.stride, 1)),
+            (param(&p.padding, 0), param(&p.padding, 1)),
+            (param(&p.dilation, 0), param(&p.dilation, 1)),
+        )
+    };
+    let g = p.groups as usize;
+    Conv2dGeo {
+        n: input_sizes[0],
+        c: input_sizes[1],
+        h,
+        w,
+        kh,
+        kw,
+        s,
+        p: pd,
+        d,
+        oh,
+        ow,
+        g,
+        og: weight_sizes[0] / g,
+        k: weight_sizes[1] * kh * kw,
+    }
+}
+
+/// The gradient of a convolution's input (of `input_sizes`) from the gradient of its output:
+/// `W^T @ grad` per group, summed back into the image (col2im). This is also the forward of
+/// the transposed convolution.
+pub fn conv_input_grad(
+    grad: &Tensor,
+    input_sizes: &[usize],
+    weight: &Tensor,
+    p: &ConvParams,
+) -> Result<Tensor> {
+    let q = conv_geo(input_sizes, weight.sizes(), grad.sizes(), p);
+    let l = q.oh * q.ow;
+    let gy = ops::reshape(
+        &contiguous_of(grad)?,
+        &[q.n as i64, q.g as i64, q.og as i64, l as i64],
+    )?;
+    float_dispatch!(weight.dtype(), "convolution_backward", T => {
+        // (G, K, Og) @ (N, G, Og, L): (N, G, K, L), the columns of the input gradient.
+        let wg = ops::reshape(weight, &[q.g as i64, q.og as i64, q.k as i64])?;
+        let dcols = ops::matmul(&ops::transpose(&wg, 1, 2)?, &as_t::<T>(&gy)?)?;
+        let dcols = contiguous_of(&dcols)?;
+        // SAFETY: `dcols` is contiguous of dtype `T` (matmul keeps the dtype).
+        let ds = unsafe { elems::<T>(&dcols) };
+        new_with::<T>(input_sizes, |xo| {
+            col2im(ds, (q.n, q.c, q.h, q.w), (q.kh, q.kw), q.s, q.p, q.d, (q.oh, q.ow), xo);
+            Ok(())
+        })
+    })
+}
+
+/// The gradient of a convolution's weight (of `weight_sizes`) from the gradient of its output
+/// and its input: `grad @ im2col(input)^T` per group, summed over the batch.
+pub fn conv_weight_grad(
+    grad: &Tensor,
+    input: &Tensor,
+    weight_sizes: &[usize],
+    p: &ConvParams,
+) -> Result<Tensor> {
+    let q = conv_geo(input.sizes(), weight_sizes, grad.sizes(), p);
+    let l = q.oh * q.ow;
+    let gy = ops::reshape(
+        &contiguous_of(grad)?,
+        &[q.n as i64, q.g as i64, q.og as i64, l as i64],
+    )?;
+    float_dispatch!(input.dtype(), "convolution_backward", T => {
+        let x = contiguous_of(input)?;
+        // SAFETY: `x` is contiguous of dtype `T`.
+        let xs = unsafe { elems::<T>(&x) };
+        let cols = new_with::<T>(&[q.n, q.c * q.kh * q.kw, l], |cols| {
+            super::conv::im2col(xs, (q.n, q.c, q.h, q.w), (q.kh, q.kw), q.s, q.p, q.d, (q.oh, q.ow), cols);
+            Ok(())
+        })?;
+        let cols = ops::reshape(&cols, &[q.n as i64, q.g as i64, q.k as i64, l as i64])?;
+        // (N, G, Og, L) @ (N, G, L, K) summed over N: (G, Og, K).
+        let per = ops::matmul(&as_t::<T>(&gy)?, &ops::transpose(&cols, 2, 3)?)?;
+        let s = ops::sum(&per, Some(&[0]), false, None)?;
+        ops::reshape(&s, &weight_sizes.iter().map(|&x| x as i64).collect::<Vec<_>>())
+    })
 }
 
 /// `convolution_backward(grad_output, input, weight, ...)`: the gradients `(input, weight,
 /// bias)` of a batched 1-d or 2-d convolution (`input` `(N, C, *)`, `weight` `(O, C / groups,
-/// *k)`), each only when `mask` asks for it. The input gradient is `W^T @ grad` per group,
-/// summed back into the image (col2im); the weight gradient `grad @ im2col(input)^T` summed
-/// over the batch; the bias gradient the sum of `grad` over all but the channel dim.
+/// *k)`), or of the transposed convolution (`weight` `(C, O / groups, *k)`), each only when
+/// `mask` asks for it. The bias gradient is the sum of `grad` over all but the channel dim.
+/// For the transposed convolution `y = conv^T(x, W)`: the input gradient is the convolution
+/// of `grad`, the weight gradient the convolution's weight gradient with the roles of `x`
+/// (output side) and `grad` (input side) swapped.
 #[allow(clippy::type_complexity)]
 pub fn convolution_backward(
     grad: &Tensor,
@@ -706,49 +937,6 @@ pub fn convolution_backward(
     p: &ConvParams,
     mask: [bool; 3],
 ) -> Result<(Option<Tensor>, Option<Tensor>, Option<Tensor>)> {
-    let sp = weight.dim() - 2;
-    let param =
-        |v: &[i64], i: usize| -> usize { (if v.len() == 1 { v[0] } else { v[i] }) as usize };
-    let (h, w, kh, kw, sh, sw, ph, pw, dh, dw) = if sp == 1 {
-        (
-            1,
-            input.sizes()[2],
-            1,
-            weight.sizes()[2],
-            1,
-            param(&p.stride, 0),
-            0,
-            param(&p.padding, 0),
-            1,
-            param(&p.dilation, 0),
-        )
-    } else {
-        (
-            input.sizes()[2],
-            input.sizes()[3],
-            weight.sizes()[2],
-            weight.sizes()[3],
-            param(&p.stride, 0),
-            param(&p.stride, 1),
-            param(&p.padding, 0),
-            param(&p.padding, 1),
-            param(&p.dilation, 0),
-            param(&p.dilation, 1),
-        )
-    };
-    let (n, c) = (input.sizes()[0], input.sizes()[1]);
-    let (o, cg) = (weight.sizes()[0], weight.sizes()[1]);
-    let g = p.groups as usize;
-    let (oh, ow) = if sp == 1 {
-        (1, grad.sizes()[2])
-    } else {
-        (grad.sizes()[2], grad.sizes()[3])
-    };
-    let (k, l, og) = (cg * kh * kw, oh * ow, o / g);
-    let gy = ops::reshape(
-        &contiguous_of(grad)?,
-        &[n as i64, g as i64, og as i64, l as i64],
-    )?;
     let grad_bias = if mask[2] {
         let mut dims = vec![0i64];
         dims.extend((2..grad.dim() as i64).collect::<Vec<_>>());
@@ -756,40 +944,61 @@ pub fn convolution_backward(
     } else {
         None
     };
-    let (gi, gw) = float_dispatch!(input.dtype(), "convolution_backward", T => {
-        let gw = if mask[1] {
-            let x = contiguous_of(input)?;
-            // SAFETY: `x` is contiguous of dtype `T`.
-            let xs = unsafe { elems::<T>(&x) };
-            let cols = new_with::<T>(&[n, c * kh * kw, l], |cols| {
-                super::conv::im2col(xs, (n, c, h, w), (kh, kw), (sh, sw), (ph, pw), (dh, dw), (oh, ow), cols);
-                Ok(())
-            })?;
-            let cols = ops::reshape(&cols, &[n as i64, g as i64, k as i64, l as i64])?;
-            // (N, G, Og, L) @ (N, G, L, K) summed over N: (G, Og, K).
-            let per = ops::matmul(&gy, &ops::transpose(&cols, 2, 3)?)?;
-            let s = ops::sum(&per, Some(&[0]), false, None)?;
-            Some(ops::reshape(&s, &weight.sizes().iter().map(|&x| x as i64).collect::<Vec<_>>())?)
-        } else {
-            None
-        };
+    let (gi, gw) = if p.transposed {
         let gi = if mask[0] {
-            // (G, K, Og) @ (N, G, Og, L): (N, G, K, L), the columns of the input gradient.
-            let wg = ops::reshape(weight, &[g as i64, og as i64, k as i64])?;
-            let dcols = ops::matmul(&ops::transpose(&wg, 1, 2)?, &gy)?;
-            let dcols = contiguous_of(&dcols)?;
-            // SAFETY: `dcols` is contiguous of dtype `T` (matmul keeps the dtype).
-            let ds = unsafe { elems::<T>(&dcols) };
-            Some(new_with::<T>(input.sizes(), |xo| {
-                col2im(ds, (n, c, h, w), (kh, kw), (sh, sw), (ph, pw), (dh, dw), (oh, ow), xo);
-                Ok(())
-            })?)
+            let gy = as_t_dyn(grad, weight)?;
+            let mut gi = super::conv::convolution(
+                &gy,
+                weight,
+                None,
+                &p.stride,
+                &p.padding,
+                &p.dilation,
+                false,
+                &[0],
+                p.groups,
+            )?;
+            // With an output padding of at least the stride (allowed below the dilation) the
+            // convolution reaches one step past the input: keep the input's extent.
+            for d in 2..input.dim() {
+                if gi.sizes()[d] > input.sizes()[d] {
+                    gi = ops::narrow(&gi, d as i64, 0, input.sizes()[d] as i64)?;
+                }
+            }
+            Some(gi)
         } else {
             None
         };
-        Ok::<_, Error>((gi, gw))
-    })?;
+        let gw = if mask[1] {
+            let gy = as_t_dyn(grad, input)?;
+            Some(conv_weight_grad(input, &gy, weight.sizes(), p)?)
+        } else {
+            None
+        };
+        (gi, gw)
+    } else {
+        let gi = if mask[0] {
+            Some(conv_input_grad(grad, input.sizes(), weight, p)?)
+        } else {
+            None
+        };
+        let gw = if mask[1] {
+            Some(conv_weight_grad(grad, input, weight.sizes(), p)?)
+        } else {
+            None
+        };
+        (gi, gw)
+    };
     Ok((gi, gw, grad_bias))
+}
+
+/// `t` in `like`'s dtype.
+fn as_t_dyn(t: &Tensor, like: &Tensor) -> Result<Tensor> {
+    if t.dtype() == like.dtype() {
+        Ok(t.clone())
+    } else {
+        t.to_dtype(like.dtype())
+    }
 }
 
 /// `max_pool2d_with_indices_backward`: the gradient of each output element added at the input
@@ -866,6 +1075,131 @@ pub fn embedding_backward(
                 let dst = &mut o[i as usize * d..(i as usize + 1) * d];
                 for (o, &gv) in dst.iter_mut().zip(&gs[r * d..(r + 1) * d]) {
                     *o += gv * scale;
+                }
+            }
+            Ok(())
+        })
+    })
+}
+
+/// The shape check of the pooling backward kernels: `grad` must have the forward's output shape.
+fn check_pool_grad(op: &str, grad: &Tensor, out_shape: &[usize]) -> Result<()> {
+    if grad.sizes() != out_shape {
+        return Err(Error::runtime(format!(
+            "{op}: grad_output of size {:?} does not match the output of size {out_shape:?}",
+            grad.sizes()
+        )));
+    }
+    Ok(())
+}
+
+/// `avg_pool2d_backward`: each output element's gradient divided by its window's divisor (the
+/// forward's: `divisor_override`, the window size clipped to the padded input, or the elements
+/// inside the input) and added at every input element of the window, as torch's
+/// `avg_pool2d_backward_out_cpu`.
+#[allow(clippy::too_many_arguments)]
+pub fn avg_pool2d_backward(
+    grad: &Tensor,
+    input_sizes: &[usize],
+    kernel_size: &[i64],
+    stride: &[i64],
+    padding: &[i64],
+    ceil_mode: bool,
+    count_include_pad: bool,
+    divisor_override: Option<i64>,
+) -> Result<Tensor> {
+    let op = "avg_pool2d_backward";
+    let g = super::pool::geometry(
+        op,
+        input_sizes,
+        kernel_size,
+        stride,
+        padding,
+        &[1],
+        ceil_mode,
+    )?;
+    check_pool_grad(op, grad, &g.out_shape)?;
+    float_dispatch!(grad.dtype(), op, T => {
+        let gr = as_t::<T>(grad)?;
+        // SAFETY: contiguous of dtype `T`.
+        let gs = unsafe { elems::<T>(&gr) };
+        new_with::<T>(input_sizes, |o| {
+            let (h, w) = (g.h as isize, g.w as isize);
+            let (ph, pw) = (g.p[0] as isize, g.p[1] as isize);
+            let mut pos = 0;
+            for pl in 0..g.planes {
+                crate::core::interrupt::checkpoint();
+                let plane = &mut o[pl * g.h * g.w..(pl + 1) * g.h * g.w];
+                for oy in 0..g.oh {
+                    for ox in 0..g.ow {
+                        let mut hs = (oy * g.s[0]) as isize - ph;
+                        let mut ws = (ox * g.s[1]) as isize - pw;
+                        let mut he = (hs + g.k[0] as isize).min(h + ph);
+                        let mut we = (ws + g.k[1] as isize).min(w + pw);
+                        let pool_size = (he - hs) * (we - ws);
+                        hs = hs.max(0);
+                        ws = ws.max(0);
+                        he = he.min(h);
+                        we = we.min(w);
+                        let div = match divisor_override {
+                            Some(d) => d as f64,
+                            None if count_include_pad => pool_size as f64,
+                            None => ((he - hs) * (we - ws)) as f64,
+                        };
+                        let v = gs[pos] / T::of(div);
+                        pos += 1;
+                        for y in hs..he {
+                            let row = &mut plane[y as usize * g.w..(y as usize + 1) * g.w];
+                            for x in &mut row[ws as usize..we.max(ws) as usize] {
+                                *x += v;
+                            }
+                        }
+                    }
+                }
+            }
+            Ok(())
+        })
+    })
+}
+
+/// `_adaptive_avg_pool2d_backward`: each output element's gradient divided by its window's size
+/// and added over the window `[floor(i H / oh), ceil((i + 1) H / oh))` (likewise in W).
+pub fn adaptive_avg_pool2d_backward(grad: &Tensor, input_sizes: &[usize]) -> Result<Tensor> {
+    let op = "adaptive_avg_pool2d_backward";
+    let nd = input_sizes.len();
+    if grad.dim() != nd || grad.sizes()[..nd - 2] != input_sizes[..nd - 2] {
+        return Err(Error::runtime(format!(
+            "{op}: grad_output of size {:?} does not match the input of size {input_sizes:?}",
+            grad.sizes()
+        )));
+    }
+    let (oh, ow) = (grad.sizes()[nd - 2], grad.sizes()[nd - 1]);
+    let (h, w) = (input_sizes[nd - 2], input_sizes[nd - 1]);
+    let planes: usize = input_sizes[..nd - 2].iter().product();
+    float_dispatch!(grad.dtype(), op, T => {
+        let gr = as_t::<T>(grad)?;
+        // SAFETY: contiguous of dtype `T`.
+        let gs = unsafe { elems::<T>(&gr) };
+        new_with::<T>(input_sizes, |o| {
+            if oh == 0 || ow == 0 {
+                return Ok(());
+            }
+            let mut pos = 0;
+            for pl in 0..planes {
+                crate::core::interrupt::checkpoint();
+                let plane = &mut o[pl * h * w..(pl + 1) * h * w];
+                for oy in 0..oh {
+                    let (hs, he) = (oy * h / oh, ((oy + 1) * h).div_ceil(oh));
+                    for ox in 0..ow {
+                        let (ws, we) = (ox * w / ow, ((ox + 1) * w).div_ceil(ow));
+                        let v = gs[pos] / T::of(((he - hs) * (we - ws)) as f64);
+                        pos += 1;
+                        for y in hs..he {
+                            for x in &mut plane[y * w + ws..y * w + we] {
+                                *x += v;
+                            }
+                        }
+                    }
                 }
             }
             Ok(())

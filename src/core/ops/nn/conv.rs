@@ -66,8 +66,8 @@ pub(super) fn im2col<T: Float>(
 
 /// `convolution(input, weight, bias, stride, padding, dilation, transposed, output_padding,
 /// groups)`: the 1-d or 2-d convolution (cross-correlation) of batched `input` `(N, C, *)` with
-/// `weight` `(O, C / groups, *k)`. Transposed convolution is not implemented yet. Mirrors
-/// `torch.convolution`.
+/// `weight` `(O, C / groups, *k)`; with `transposed`, its adjoint (`weight` `(C, O / groups,
+/// *k)`, see [`conv_transpose`]). Mirrors `torch.convolution`.
 #[allow(clippy::too_many_arguments)]
 pub fn convolution(
     input: &Tensor,
@@ -80,11 +80,17 @@ pub fn convolution(
     output_padding: &[i64],
     groups: i64,
 ) -> Result<Tensor> {
-    let _ = output_padding;
     if transposed {
-        return Err(Error::not_implemented(
-            "convolution: transposed convolution is not implemented yet",
-        ));
+        return conv_transpose(
+            input,
+            weight,
+            bias,
+            stride,
+            padding,
+            dilation,
+            output_padding,
+            groups,
+        );
     }
     let d = weight.dim();
     if !(3..=4).contains(&d) || input.dim() != d {
@@ -228,6 +234,158 @@ pub fn convolution(
     }
     shape.push(ow as i64);
     let y = ops::reshape(&out, &shape)?;
+    match bias {
+        None => Ok(y),
+        Some(b) => {
+            let mut bs = vec![1i64, o as i64];
+            bs.extend(std::iter::repeat_n(1, sp));
+            ops::add(&y, &ops::reshape(b, &bs)?, Scalar::Int(1))
+        }
+    }
+}
+
+/// The transposed convolution (`convolution(..., transposed=True)`): the adjoint of the
+/// convolution of an output-sized image by `weight` `(C, O / groups, *k)`, i.e. each input
+/// element's contribution `W^T x` scattered back over its window (col2im), the output size
+/// `(in - 1) stride - 2 padding + dilation (k - 1) + output_padding + 1`. torch's
+/// `slow_conv_transpose2d` checks and texts.
+#[allow(clippy::too_many_arguments)]
+fn conv_transpose(
+    input: &Tensor,
+    weight: &Tensor,
+    bias: Option<&Tensor>,
+    stride: &[i64],
+    padding: &[i64],
+    dilation: &[i64],
+    output_padding: &[i64],
+    groups: i64,
+) -> Result<Tensor> {
+    let d = weight.dim();
+    if !(3..=4).contains(&d) || input.dim() != d {
+        return Err(Error::runtime(format!(
+            "Expected {d}-dimensional input for {d}-dimensional weight {}, but got {}-dimensional input of size {} instead",
+            fmt_sizes(weight.sizes()),
+            input.dim(),
+            fmt_sizes(input.sizes())
+        )));
+    }
+    let sp = d - 2;
+    let op = "conv_transpose";
+    let stride = expand_param(op, "stride", stride, sp, None)?;
+    let padding = expand_param(op, "padding", padding, sp, None)?;
+    let dilation = expand_param(op, "dilation", dilation, sp, None)?;
+    let out_pad = expand_param(op, "output_padding", output_padding, sp, None)?;
+    if stride.iter().any(|&s| s <= 0) {
+        return Err(Error::runtime("non-positive stride is not supported"));
+    }
+    if [&stride, &padding, &dilation, &out_pad]
+        .iter()
+        .any(|v| v.iter().any(|&x| x > super::MAX_PARAM))
+    {
+        return Err(Error::runtime(format!(
+            "convolution: stride, padding, dilation and output_padding must be at most {}",
+            super::MAX_PARAM
+        )));
+    }
+    if padding.iter().any(|&p| p < 0) {
+        return Err(Error::runtime("negative padding is not supported"));
+    }
+    if out_pad.iter().any(|&p| p < 0) {
+        return Err(Error::runtime("negative output_padding is not supported"));
+    }
+    if dilation.iter().any(|&p| p <= 0) {
+        return Err(Error::runtime("dilation should be greater than zero"));
+    }
+    if weight.sizes()[2..].contains(&0) {
+        return Err(Error::runtime(format!(
+            "convolution: weight of size {} has a zero-size kernel dimension",
+            fmt_sizes(weight.sizes())
+        )));
+    }
+    // As 2-d: (height, width) of each parameter, 1-d with a height of 1.
+    let hw = |v: &[i64], one: i64| if sp == 1 { (one, v[0]) } else { (v[0], v[1]) };
+    let ((oph, opw), (sh, sw), (dh, dw)) = (hw(&out_pad, 0), hw(&stride, 1), hw(&dilation, 1));
+    if (oph >= sh && oph >= dh) || (opw >= sw && opw >= dw) {
+        return Err(Error::runtime(format!(
+            "output padding must be smaller than either stride or dilation, but got output_padding_height: {oph} output_padding_width: {opw} stride_height: {sh} stride_width: {sw} dilation_height: {dh} dilation_width: {dw}"
+        )));
+    }
+    if groups <= 0 {
+        return Err(Error::runtime("non-positive groups is not supported"));
+    }
+    let g = groups as usize;
+    let (ci, og) = (weight.sizes()[0], weight.sizes()[1]);
+    let c = input.sizes()[1];
+    if ci % g != 0 {
+        return Err(Error::runtime(format!(
+            "Given groups={g}, expected weight to be divisible by {g} at dimension 0, but got weight of size [{}] instead",
+            fmt_sizes(weight.sizes())
+        )));
+    }
+    if c != ci {
+        return Err(Error::runtime(format!(
+            "Given transposed=1, weight of size {}, expected input{} to have {ci} channels, but got {c} channels instead",
+            fmt_sizes(weight.sizes()),
+            fmt_sizes(input.sizes()),
+        )));
+    }
+    let o = og * g;
+    if let Some(b) = bias {
+        if b.dim() != 1 || b.numel() != o {
+            return Err(Error::runtime(format!(
+                "Given transposed=1, weight of size {}, expected bias to be 1-dimensional with {o} elements, but got bias of size {} instead",
+                fmt_sizes(weight.sizes()),
+                fmt_sizes(b.sizes())
+            )));
+        }
+    }
+    if input.dtype() != weight.dtype() {
+        return Err(Error::runtime(format!(
+            "Input type ({}) and weight type ({}) should be the same",
+            input.dtype().scalar_type_name(),
+            weight.dtype().scalar_type_name()
+        )));
+    }
+    let mut out_sizes = vec![input.sizes()[0], o];
+    let mut too_small = false;
+    for i in 0..sp {
+        let k = weight.sizes()[2 + i] as i64;
+        let len = (input.sizes()[2 + i] as i64 - 1) * stride[i] - 2 * padding[i]
+            + dilation[i] * (k - 1)
+            + out_pad[i]
+            + 1;
+        too_small |= len < 1;
+        out_sizes.push(len.max(0) as usize);
+    }
+    if too_small {
+        let show = |v: &[usize]| {
+            v.iter()
+                .map(|x| x.to_string())
+                .collect::<Vec<_>>()
+                .join(" x ")
+        };
+        let outs: Vec<i64> = (0..sp)
+            .map(|i| {
+                (input.sizes()[2 + i] as i64 - 1) * stride[i] - 2 * padding[i]
+                    + dilation[i] * (weight.sizes()[2 + i] as i64 - 1)
+                    + out_pad[i]
+                    + 1
+            })
+            .collect();
+        return Err(Error::runtime(format!(
+            "Given input size per channel: ({}). Calculated output size per channel: ({}). Output size is too small",
+            show(&input.sizes()[2..]),
+            outs.iter().map(|x| x.to_string()).collect::<Vec<_>>().join(" x ")
+        )));
+    }
+    let p = super::backward::ConvParams {
+        stride,
+        padding,
+        dilation,
+        groups,
+        transposed: true,
+    };
+    let y = super::backward::conv_input_grad(input, &out_sizes, weight, &p)?;
     match bias {
         None => Ok(y),
         Some(b) => {
@@ -417,5 +575,95 @@ pub fn conv2d_padding(
 ) -> Result<Tensor> {
     conv_nd_mode(
         "conv2d", 2, input, weight, bias, stride, padding, dilation, groups,
+    )
+}
+
+/// `conv_transpose{1,2}d`: a batch dim added to unbatched input, the transposed `convolution`.
+#[allow(clippy::too_many_arguments)]
+fn conv_transpose_nd(
+    op: &str,
+    dims: usize,
+    input: &Tensor,
+    weight: &Tensor,
+    bias: Option<&Tensor>,
+    stride: &[i64],
+    padding: &[i64],
+    output_padding: &[i64],
+    groups: i64,
+    dilation: &[i64],
+) -> Result<Tensor> {
+    let (x, unbatched) = batchify(input, dims, op)?;
+    let y = convolution(
+        &x,
+        weight,
+        bias,
+        stride,
+        padding,
+        dilation,
+        true,
+        output_padding,
+        groups,
+    )?;
+    if unbatched {
+        ops::squeeze_dim(&y, 0)
+    } else {
+        Ok(y)
+    }
+}
+
+/// `conv_transpose1d(input, weight, bias=None, stride=1, padding=0, output_padding=0,
+/// groups=1, dilation=1)`: the transposed 1-d convolution of `(N, C_in, L)` or `(C_in, L)`
+/// input with weight `(C_in, C_out / groups, k)`. Mirrors `torch.conv_transpose1d`.
+#[allow(clippy::too_many_arguments)]
+pub fn conv_transpose1d(
+    input: &Tensor,
+    weight: &Tensor,
+    bias: Option<&Tensor>,
+    stride: &[i64],
+    padding: &[i64],
+    output_padding: &[i64],
+    groups: i64,
+    dilation: &[i64],
+) -> Result<Tensor> {
+    conv_transpose_nd(
+        "conv_transpose1d",
+        1,
+        input,
+        weight,
+        bias,
+        stride,
+        padding,
+        output_padding,
+        groups,
+        dilation,
+    )
+}
+
+/// `conv_transpose2d(input, weight, bias=None, stride=1, padding=0, output_padding=0,
+/// groups=1, dilation=1)`: the transposed 2-d convolution of `(N, C_in, H, W)` or
+/// `(C_in, H, W)` input with weight `(C_in, C_out / groups, kh, kw)`. Mirrors
+/// `torch.conv_transpose2d`.
+#[allow(clippy::too_many_arguments)]
+pub fn conv_transpose2d(
+    input: &Tensor,
+    weight: &Tensor,
+    bias: Option<&Tensor>,
+    stride: &[i64],
+    padding: &[i64],
+    output_padding: &[i64],
+    groups: i64,
+    dilation: &[i64],
+) -> Result<Tensor> {
+    conv_transpose_nd(
+        "conv_transpose2d",
+        2,
+        input,
+        weight,
+        bias,
+        stride,
+        padding,
+        output_padding,
+        groups,
+        dilation,
     )
 }

@@ -22,6 +22,7 @@ pub mod misc;
 pub mod norm;
 pub mod pad;
 pub mod pool;
+pub mod upsample;
 
 pub use activation::*;
 pub use conv::*;
@@ -31,6 +32,10 @@ pub use misc::*;
 pub use norm::*;
 pub use pad::*;
 pub use pool::*;
+pub use upsample::{
+    _upsample_nearest_exact1d, _upsample_nearest_exact2d, upsample_bilinear2d, upsample_linear1d,
+    upsample_nearest1d, upsample_nearest2d,
+};
 
 /// The float element types of the nn kernels (`f32`, `f64`): the libm functions they use and
 /// conversions through `f64` for the op's scalar parameters.

@@ -19,23 +19,24 @@ fn pool_out(input: i64, k: i64, pad: i64, stride: i64, dilation: i64, ceil: bool
 
 /// The pooling geometry: `(planes, h, w, oh, ow)` and the normalised parameters, after torch's
 /// checks (`pool2d_shape_check`).
-struct Geo {
-    planes: usize,
-    h: usize,
-    w: usize,
-    oh: usize,
-    ow: usize,
-    k: [usize; 2],
-    s: [usize; 2],
-    p: [usize; 2],
-    d: [usize; 2],
-    out_shape: Vec<usize>,
+pub(super) struct Geo {
+    pub(super) planes: usize,
+    pub(super) h: usize,
+    pub(super) w: usize,
+    pub(super) oh: usize,
+    pub(super) ow: usize,
+    pub(super) k: [usize; 2],
+    pub(super) s: [usize; 2],
+    pub(super) p: [usize; 2],
+    pub(super) d: [usize; 2],
+    pub(super) out_shape: Vec<usize>,
 }
 
+/// `sizes` are the input's (the backward kernels pass the saved input shape).
 #[allow(clippy::too_many_arguments)]
-fn geometry(
+pub(super) fn geometry(
     op: &str,
-    input: &Tensor,
+    sizes: &[usize],
     kernel_size: &[i64],
     stride: &[i64],
     padding: &[i64],
@@ -55,10 +56,9 @@ fn geometry(
             super::MAX_PARAM
         )));
     }
-    if !(3..=4).contains(&input.dim()) {
+    if !(3..=4).contains(&sizes.len()) {
         return Err(Error::runtime(format!(
-            "non-empty 3D or 4D (batch mode) tensor expected for input, but got: {:?}",
-            input.sizes()
+            "non-empty 3D or 4D (batch mode) tensor expected for input, but got: {sizes:?}"
         )));
     }
     if k.iter().any(|&x| x <= 0) {
@@ -87,21 +87,21 @@ fn geometry(
             )));
         }
     }
-    let nd = input.dim();
-    let (h, w) = (input.sizes()[nd - 2] as i64, input.sizes()[nd - 1] as i64);
+    let nd = sizes.len();
+    let (h, w) = (sizes[nd - 2] as i64, sizes[nd - 1] as i64);
     let oh = pool_out(h, k[0], p[0], s[0], d[0], ceil_mode);
     let ow = pool_out(w, k[1], p[1], s[1], d[1], ceil_mode);
-    let c = input.sizes()[nd - 3];
+    let c = sizes[nd - 3];
     if oh < 1 || ow < 1 {
         return Err(Error::runtime(format!(
             "Given input size: ({c}x{h}x{w}). Calculated output size: ({c}x{oh}x{ow}). Output size is too small"
         )));
     }
-    let mut out_shape = input.sizes()[..nd - 2].to_vec();
+    let mut out_shape = sizes[..nd - 2].to_vec();
     out_shape.extend([oh as usize, ow as usize]);
     let u = |v: &[i64]| [v[0] as usize, v[1] as usize];
     Ok(Geo {
-        planes: input.sizes()[..nd - 2].iter().product(),
+        planes: sizes[..nd - 2].iter().product(),
         h: h as usize,
         w: w as usize,
         oh: oh as usize,
@@ -141,7 +141,7 @@ pub fn max_pool2d_with_indices(
 ) -> Result<(Tensor, Tensor)> {
     let g = geometry(
         "max_pool2d",
-        input,
+        input.sizes(),
         kernel_size,
         stride,
         padding,
@@ -224,7 +224,7 @@ pub fn avg_pool2d(
     }
     let g = geometry(
         "avg_pool2d",
-        input,
+        input.sizes(),
         kernel_size,
         stride,
         padding,
