@@ -158,7 +158,7 @@ pub fn trapezoid(y: &Tensor, x: &Tensor, dim: i64) -> Result<Tensor> {
         return zeros_except(y, d);
     }
     if y.dtype() == DType::Bool || x.dtype() == DType::Bool {
-        return Err(Error::runtime(
+        return Err(Error::not_implemented(
             "trapezoid: received a bool input for `x` or `y`, but bool is not supported.",
         ));
     }
