@@ -334,3 +334,73 @@ def test_ldexp_float_power():
     assert t.float_power_(_C.tensor([0.5, 2.0])) is t
     same(t, [1.4142135623730951, 9.0], rel=1e-12)
     raises(RuntimeError, "the base given to float_power_ has dtype Float but the operation's result requires dtype Double", lambda: _C.tensor([2.0, 3.0]).float_power_(2))
+
+
+# ---- nanmedian, frexp, scalar_tensor, addbmm ----------------------------------------------------
+
+
+def test_nanmedian():
+    same(_C.nanmedian(_C.tensor([1.0, NAN, 3.0, 2.0])), 2.0, _C.float32)
+    same(_C.nanmedian(_C.tensor([NAN, NAN])), NAN)
+    same(_C.tensor([], dtype=_C.float32).nanmedian(), NAN)
+    same(_C.nanmedian(_C.tensor([3, 1, 2, 4])), 2, _C.int64)
+    x = _C.tensor([[2.0, NAN, 1.0], [NAN, NAN, NAN], [5.0, 5.0, 1.0]])
+    r = _C.nanmedian(x, 1)
+    assert type(r).__name__ == "nanmedian"
+    same(r.values, [1.0, NAN, 5.0])
+    same(r.indices, [2, 0, 0], _C.int64)
+    r = x.nanmedian(0, keepdim=True)
+    same(r.values, [[2.0, 5.0, 1.0]])
+    same(r.indices, [[0, 2, 0]])
+    same(_C.tensor([[2.0, 2.0, 2.0]]).nanmedian(1).indices, [1])
+    r = _C.nanmedian(_C.zeros(2, 0), 0)
+    assert r.values.shape == (0,) and r.indices.dtype == _C.int64
+    r = _C.nanmedian(_C.tensor(5.0), 0)
+    assert r.values.tolist() == 5.0 and r.indices.tolist() == 0
+    raises(IndexError, "median(): Expected reduction dim 1 to have non-zero size.", lambda: _C.nanmedian(_C.zeros(2, 0), 1))
+    raises(NotImplementedError, "\"median_cpu\" not implemented for 'Bool'", lambda: _C.nanmedian(_C.tensor([True, False])))
+
+
+def test_frexp():
+    r = _C.frexp(_C.tensor([8.0, 0.3, 0.0, -5.0, INF, NAN, -0.0, 1e-40]))
+    assert type(r).__name__ == "frexp"
+    same(r.mantissa, [0.5, 0.6000000238418579, 0.0, -0.625, INF, NAN, -0.0, 0.5444488525390625], _C.float32, rel=1e-6)
+    same(r.exponent, [4, -1, 0, 3, 0, 0, 0, -132], _C.int32)
+    r = _C.tensor([8.0], dtype=_C.float64).frexp()
+    same(r.mantissa, [0.5], _C.float64)
+    raises(RuntimeError, "torch.frexp() only supports floating-point dtypes", lambda: _C.frexp(_C.tensor([8, 1])))
+
+
+def test_scalar_tensor():
+    t = _C.scalar_tensor(3)
+    assert t.shape == () and t.dtype == _C.float32 and t.tolist() == 3.0
+    assert _C.scalar_tensor(3.5, dtype=_C.float64).dtype == _C.float64
+    assert _C.scalar_tensor(True).tolist() == 1.0
+
+
+def test_addbmm():
+    b1, b2 = _C.ones(3, 2, 4), _C.ones(3, 4, 2)
+    same(_C.addbmm(_C.ones(2, 2), b1, b2), [[13.0, 13.0], [13.0, 13.0]], _C.float32)
+    same(_C.ones(2).addbmm(b1, b2, beta=0.5, alpha=2), [[24.5, 24.5], [24.5, 24.5]])
+    same(_C.addbmm(_C.full((2, 2), NAN), b1, b2, beta=0), [[12.0, 12.0], [12.0, 12.0]])
+    one = _C.ones(3, 2, 4, dtype=_C.int64)
+    same(_C.addbmm(_C.ones(2, 2, dtype=_C.int64), one, _C.ones(3, 4, 2, dtype=_C.int64)), [[13, 13], [13, 13]], _C.int64)
+    t = _C.ones(2, 2)
+    assert t.addbmm_(b1, b2) is t and t.tolist() == [[13.0, 13.0], [13.0, 13.0]]
+    out = _C.zeros(2, 2)
+    assert _C.addbmm(_C.ones(2, 2), b1, b2, out=out) is out and out.tolist() == [[13.0, 13.0], [13.0, 13.0]]
+    raises(RuntimeError, "batch1 and batch2 must have same number of batches, got 3 and 2", lambda: _C.addbmm(_C.ones(2, 2), b1, _C.ones(2, 4, 2)))
+    raises(RuntimeError, "The expanded size of the tensor (4) must match the existing size (2) at non-singleton dimension 0.  Target sizes: [4, 2].  Tensor sizes: [2, 2]", lambda: _C.addbmm(_C.ones(2, 2), _C.ones(2, 4), _C.ones(2, 4, 2)))
+    raises(RuntimeError, "Incompatible matrix sizes for bmm (2x4 and 5x2)", lambda: _C.addbmm(_C.ones(2, 2), b1, _C.ones(3, 5, 2)))
+    raises(RuntimeError, "self and mat2 must have the same dtype, but got Float and Double", lambda: _C.addbmm(_C.ones(2, 2), b1, _C.ones(3, 4, 2, dtype=_C.float64)))
+
+
+def test_addbmm_gradient():
+    x = _C.ones(2, 2, dtype=_C.float64, requires_grad=True)
+    b1 = _C.arange(12, dtype=_C.float64).reshape(3, 2, 2).requires_grad_()
+    b2 = _C.ones(3, 2, 2, dtype=_C.float64, requires_grad=True)
+    _C.addbmm(x, b1, b2, beta=0.5, alpha=2).sum().backward()
+    # torch 2.15
+    same(x.grad, [[0.5, 0.5], [0.5, 0.5]])
+    same(b1.grad, [[[4.0, 4.0], [4.0, 4.0]]] * 3)
+    same(b2.grad, [[[4.0, 4.0], [8.0, 8.0]], [[20.0, 20.0], [24.0, 24.0]], [[36.0, 36.0], [40.0, 40.0]]])

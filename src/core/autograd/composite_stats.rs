@@ -394,6 +394,38 @@ pub fn float_power_scalar(input: Scalar, exponent: &Tensor) -> Result<Tensor> {
     )
 }
 
+// ---- addbmm -------------------------------------------------------------------------------
+
+/// `addbmm(input, batch1, batch2, *, beta=1, alpha=1)`: `beta * input + alpha *
+/// sum_b(batch1[b] @ batch2[b])`, `input` broadcast to `[n, p]`; `beta = 0` ignores `input`
+/// (its NaN and inf too). Errors in torch's words and order. Mirrors `torch.addbmm`.
+pub fn addbmm(
+    input: &Tensor,
+    batch1: &Tensor,
+    batch2: &Tensor,
+    beta: Scalar,
+    alpha: Scalar,
+) -> Result<Tensor> {
+    ops::addbmm_checks(input, batch1, batch2)?;
+    let (n, p) = (batch1.sizes()[1] as i64, batch2.sizes()[2] as i64);
+    let prod = vt::sum(&vt::matmul(batch1, batch2)?, Some(&[0]), false, None)?;
+    let prod = if alpha == Scalar::Int(1) {
+        prod
+    } else {
+        vt::mul(&prod, &num(alpha)?)?
+    };
+    if beta.to_f64() == 0.0 {
+        return Ok(prod);
+    }
+    let b_self = vt::expand(input, &[n, p])?;
+    let b_self = if beta == Scalar::Int(1) {
+        b_self
+    } else {
+        vt::mul(&b_self, &num(beta)?)?
+    };
+    vt::add(&b_self, &prod, Scalar::Int(1))
+}
+
 // ---- formulas -------------------------------------------------------------------------------
 
 /// The gradient of `sinc` (torch's `sinc_backward`): `grad * (pi x cos(pi x) - sin(pi x)) /

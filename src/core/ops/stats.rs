@@ -576,6 +576,194 @@ pub fn unique_consecutive(
     Ok(res)
 }
 
+// ---- nanmedian, frexp, scalar_tensor, addbmm_ ------------------------------------------------
+
+/// The lower median of the non-NaN values of one lane read through `at` (`n` values): its value
+/// and position, or the first NaN's when every value is NaN. `None` for an empty lane.
+fn nan_median_lane<T: Element>(n: usize, at: impl Fn(usize) -> T) -> Option<(T, usize)> {
+    #[allow(clippy::eq_op)]
+    let is_nan = |x: T| x != x;
+    let mut idx: Vec<usize> = (0..n).filter(|&i| !is_nan(at(i))).collect();
+    if idx.is_empty() {
+        return if n == 0 { None } else { Some((at(0), 0)) };
+    }
+    // A stable sort: among equal values the earlier position ranks first.
+    idx.sort_by(|&a, &b| at(a).partial_cmp(&at(b)).unwrap_or(std::cmp::Ordering::Equal));
+    let k = idx[(idx.len() - 1) / 2];
+    Some((at(k), k))
+}
+
+/// `nanmedian(input)`: the lower median of the non-NaN elements as a 0-dim tensor (NaN when
+/// there are none). NotImplementedError `"median_cpu" not implemented for 'Bool'`. Mirrors
+/// `torch.nanmedian`.
+pub fn nanmedian(input: &Tensor) -> Result<Tensor> {
+    if input.dtype() == DType::Bool {
+        return Err(not_implemented("median_cpu", DType::Bool));
+    }
+    crate::dispatch!(input.dtype(), T => {
+        let v = input.to_vec::<T>();
+        match nan_median_lane(v.len(), |i| v[i]) {
+            Some((m, _)) => Tensor::from_vec(vec![m], &[]),
+            // torch: NaN, which an integer dtype holds as its cast.
+            None if input.dtype().is_floating_point() => Tensor::scalar_tensor(Scalar::Float(f64::NAN), input.dtype()),
+            None => Tensor::scalar_tensor(Scalar::Int(i64::MIN), input.dtype()),
+        }
+    })
+}
+
+/// `nanmedian(input, dim, keepdim=False)`: `(values, indices)` of the lower median of the
+/// non-NaN elements along `dim` (NaN and the first index for an all-NaN lane). IndexError
+/// "median(): Expected reduction dim 1 to have non-zero size." for an empty dim of a non-empty
+/// input. Mirrors `torch.nanmedian(input, dim)`.
+pub fn nanmedian_dim(input: &Tensor, dim: i64, keepdim: bool) -> Result<(Tensor, Tensor)> {
+    if input.dtype() == DType::Bool {
+        return Err(not_implemented("median_cpu", DType::Bool));
+    }
+    let d = if input.dim() == 0 {
+        maybe_wrap_dim(dim, 1)?;
+        0
+    } else {
+        maybe_wrap_dim(dim, input.dim())?
+    };
+    let (outer, n, inner) = split_at_dim(input.sizes(), d);
+    let mut shape = input.sizes().to_vec();
+    if input.dim() > 0 {
+        if keepdim {
+            shape[d] = 1;
+        } else {
+            shape.remove(d);
+        }
+    }
+    if n == 0 && outer * inner != 0 {
+        return Err(Error::index(format!(
+            "median(): Expected reduction dim {d} to have non-zero size."
+        )));
+    }
+    let mut idx: Vec<i64> = super::try_vec(outer * inner, "nanmedian")?;
+    let values = crate::dispatch!(input.dtype(), T => {
+        let v = input.to_vec::<T>();
+        let mut vals: Vec<T> = super::try_vec(outer * inner, "nanmedian")?;
+        for o in 0..outer {
+            for i in 0..inner {
+                let base = o * n * inner + i;
+                let (m, k) = nan_median_lane(n, |j| v[base + j * inner]).expect("a non-empty lane");
+                vals.push(m);
+                idx.push(k as i64);
+            }
+        }
+        Tensor::from_vec(vals, &shape)?
+    });
+    Ok((values, Tensor::from_vec(idx, &shape)?))
+}
+
+/// `frexp(input)`: `(mantissa, exponent)` with `input = mantissa * 2 ** exponent`,
+/// `0.5 <= |mantissa| < 1` (0, inf and NaN are their own mantissa with exponent 0); the mantissa
+/// has `input`'s dtype, the exponent is int32. RuntimeError "torch.frexp() only supports
+/// floating-point dtypes". Mirrors `torch.frexp`.
+pub fn frexp(input: &Tensor) -> Result<(Tensor, Tensor)> {
+    if !input.dtype().is_floating_point() {
+        return Err(Error::runtime(
+            "torch.frexp() only supports floating-point dtypes",
+        ));
+    }
+    let v = input.to_f64_vec();
+    let mut mant: Vec<f64> = super::try_vec(v.len(), "frexp")?;
+    let mut expo: Vec<i32> = super::try_vec(v.len(), "frexp")?;
+    for x in v {
+        let (m, e) = frexp_f64(x);
+        mant.push(m);
+        expo.push(e);
+    }
+    Ok((
+        Tensor::from_vec(mant, input.sizes())?.to_dtype(input.dtype())?,
+        Tensor::from_vec(expo, input.sizes())?,
+    ))
+}
+
+/// C's `frexp` for a double (exact: a power-of-two scaling; a float32 value keeps its
+/// decomposition, subnormals included, because every float32 is a normal double).
+fn frexp_f64(x: f64) -> (f64, i32) {
+    if x == 0.0 || !x.is_finite() {
+        return (x, 0);
+    }
+    let (mut y, mut shift) = (x, 0i32);
+    if x.abs() < f64::MIN_POSITIVE {
+        y = x * 2f64.powi(64);
+        shift = -64;
+    }
+    let bits = y.to_bits();
+    let e = ((bits >> 52) & 0x7ff) as i32 - 1022;
+    let m = f64::from_bits((bits & !(0x7ffu64 << 52)) | (1022u64 << 52));
+    (m, e + shift)
+}
+
+/// `scalar_tensor(s, *, dtype=None)`: a 0-dim tensor holding `s`, float32 (the default dtype)
+/// unless `dtype` is given — even for an int or bool. Mirrors `torch.scalar_tensor`.
+pub fn scalar_tensor(s: Scalar, dtype: Option<DType>) -> Result<Tensor> {
+    Tensor::scalar_tensor(s, dtype.unwrap_or(DType::DEFAULT_FLOAT))
+}
+
+/// `Tensor.addbmm_(batch1, batch2, *, beta=1, alpha=1)`: `self = beta * self + alpha *
+/// sum_b(batch1[b] @ batch2[b])` in place (`beta = 0` ignores self's values). The checks of
+/// `addbmm`. Mirrors `Tensor.addbmm_`.
+pub fn addbmm_(
+    self_: &Tensor,
+    batch1: &Tensor,
+    batch2: &Tensor,
+    beta: Scalar,
+    alpha: Scalar,
+) -> Result<()> {
+    addbmm_checks(self_, batch1, batch2)?;
+    let prod = super::sum(&super::bmm(batch1, batch2)?, Some(&[0]), false, None)?;
+    let prod = super::mul(&prod, &Tensor::wrapped_scalar(alpha)?)?;
+    let r = if beta.to_f64() == 0.0 {
+        prod
+    } else {
+        super::add(
+            &super::mul(self_, &Tensor::wrapped_scalar(beta)?)?,
+            &prod,
+            Scalar::Int(1),
+        )?
+    };
+    self_.copy_from(&r)
+}
+
+/// torch's checks of `addbmm`, in its order: `self` expands to `[n, p]`, both batches are 3-D,
+/// of one count and of matching inner sizes, and of one dtype.
+pub fn addbmm_checks(self_: &Tensor, batch1: &Tensor, batch2: &Tensor) -> Result<()> {
+    let n = if batch1.dim() > 1 { batch1.sizes()[1] } else { 1 };
+    let p = if batch2.dim() > 2 { batch2.sizes()[2] } else { 1 };
+    super::expand(self_, &[n as i64, p as i64])?;
+    if batch1.dim() != 3 {
+        return Err(Error::runtime("batch1 must be a 3D tensor"));
+    }
+    if batch2.dim() != 3 {
+        return Err(Error::runtime("batch2 must be a 3D tensor"));
+    }
+    let (s1, s2) = (batch1.sizes(), batch2.sizes());
+    if s1[0] != s2[0] {
+        return Err(Error::runtime(format!(
+            "batch1 and batch2 must have same number of batches, got {} and {}",
+            s1[0], s2[0]
+        )));
+    }
+    if s1[2] != s2[1] {
+        return Err(Error::runtime(format!(
+            "Incompatible matrix sizes for bmm ({}x{} and {}x{})",
+            s1[1], s1[2], s2[1], s2[2]
+        )));
+    }
+    if batch1.dtype() != batch2.dtype() || self_.dtype() != batch1.dtype() {
+        let other = if self_.dtype() != batch1.dtype() { batch1 } else { batch2 };
+        return Err(Error::runtime(format!(
+            "self and mat2 must have the same dtype, but got {} and {}",
+            self_.dtype().scalar_type_name(),
+            other.dtype().scalar_type_name()
+        )));
+    }
+    Ok(())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
