@@ -300,6 +300,8 @@ def test_sinc_i0():
     same(_C.sinc(_C.tensor([0, 1])), [1.0, -2.7827534e-08], _C.float32, rel=1e-5, abs_=1e-12)
     same(_C.i0(_C.tensor([0.0, 1.0, -2.5, 10.0, 100.0], dtype=_C.float64)), [1.0, 1.2660658777520082, 3.2898391440501231, 2815.716628466254, 1.0737517071310738e42], _C.float64, rel=1e-13)
     same(_C.i0(_C.tensor([0.0, 1.0, -2.5, 10.0, 100.0])), [1.0, 1.2660658777520082, 3.2898391440501231, 2815.716628466254, INF], _C.float32, rel=1e-6)
+    # torch: NaN at ±inf (its Cephes form computes inf * 0 there)
+    same(_C.i0(_C.tensor([INF, -INF, NAN])), [NAN, NAN, NAN])
 
 
 def test_sinc_gradient():
@@ -404,3 +406,9 @@ def test_addbmm_gradient():
     same(x.grad, [[0.5, 0.5], [0.5, 0.5]])
     same(b1.grad, [[[4.0, 4.0], [4.0, 4.0]]] * 3)
     same(b2.grad, [[[4.0, 4.0], [8.0, 8.0]], [[20.0, 20.0], [24.0, 24.0]], [[36.0, 36.0], [40.0, 40.0]]])
+
+
+def test_gcd_lcm_wrap_in_the_dtype():
+    # torch 2.15: abs(-128) wraps in int8, and lcm's product wraps in int16
+    same(_C.gcd(_C.tensor([-128, -128, 100], dtype=_C.int8), _C.tensor([0, -128, -128], dtype=_C.int8)), [-128, -128, 4], _C.int8)
+    same(_C.addbmm(_C.ones(2, 2, dtype=_C.int64), _C.ones(1, 2, 2, dtype=_C.int64), _C.ones(1, 2, 2, dtype=_C.int64), beta=0.6, alpha=2.7), [[4, 4], [4, 4]], _C.int64)

@@ -229,7 +229,9 @@ pub fn cov(
         )));
     }
     if input.dtype() == DType::Bool {
-        return Err(Error::runtime("cov(): bool dtype is not supported for input"));
+        return Err(Error::runtime(
+            "cov(): bool dtype is not supported for input",
+        ));
     }
     let inp = if input.dim() < 2 {
         vt::view(input, &[1, -1])?
@@ -304,16 +306,15 @@ pub fn cov(
         Some(w) => vt::mul(&inp, w)?,
         None => inp.clone(),
     };
-    let avg = vt::div(
-        &vt::sum(&weighted, Some(&[1]), false, None)?,
-        &w_sum,
-        None,
-    )?;
+    let avg = vt::div(&vt::sum(&weighted, Some(&[1]), false, None)?, &w_sum, None)?;
     let mut norm_factor = match (&w, aweights) {
         (Some(w), Some(a)) if correction != 0 => vt::sub(
             &w_sum,
             &vt::div(
-                &vt::mul(&vt::sum_all(&vt::mul(w, a)?, None)?, &num(Scalar::Int(correction))?)?,
+                &vt::mul(
+                    &vt::sum_all(&vt::mul(w, a)?, None)?,
+                    &num(Scalar::Int(correction))?,
+                )?,
                 &w_sum,
                 None,
             )?,
@@ -407,6 +408,7 @@ pub fn addbmm(
     alpha: Scalar,
 ) -> Result<Tensor> {
     ops::addbmm_checks(input, batch1, batch2)?;
+    let (beta, alpha) = ops::addbmm_scalars(batch1.dtype(), beta, alpha);
     let (n, p) = (batch1.sizes()[1] as i64, batch2.sizes()[2] as i64);
     let prod = vt::sum(&vt::matmul(batch1, batch2)?, Some(&[0]), false, None)?;
     let prod = if alpha == Scalar::Int(1) {

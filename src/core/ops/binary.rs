@@ -1190,7 +1190,7 @@ pub fn heaviside_plan<'a>(
 
 /// torch's `calc_gcd`: Euclid's algorithm on the absolute values (wrapping, as C++'s `abs`).
 fn gcd_i64(a: i64, b: i64) -> i64 {
-    let (mut a, mut b) = (a.wrapping_abs(), b.wrapping_abs());
+    let (mut a, mut b) = (a, b);
     while a != 0 {
         let c = a;
         a = b.wrapping_rem(a);
@@ -1215,8 +1215,10 @@ fn gcd_lcm_plan<'a>(
     binary_plan(input, other, dtype, move |out, fresh| {
         crate::dispatch!(dtype, T => binary_kernel::<T, T>(out, input, other, fresh, |x: T, y: T| {
             let (a, b) = (x.to_i64(), y.to_i64());
-            // Computed in the dtype, as torch's kernel: casts wrap like C++'s.
-            let g = T::from_i64(gcd_i64(a, b)).to_i64();
+            // Computed in the dtype, as torch's kernel: `abs` and the casts wrap like C++'s
+            // (`gcd(-128, 0)` is -128 in int8).
+            let abs_t = |v: i64| T::from_i64(v.wrapping_abs()).to_i64();
+            let g = T::from_i64(gcd_i64(abs_t(a), abs_t(b))).to_i64();
             if !lcm {
                 T::from_i64(g)
             } else if g == 0 {

@@ -233,10 +233,11 @@ pub fn i0(x: f64) -> f64 {
     if x.is_nan() {
         return x;
     }
-    let h = x.abs() / 2.0;
-    if h.is_infinite() {
-        return f64::INFINITY;
+    if x.is_infinite() {
+        // torch's Cephes form, exp(x) * chbevl(32 / x - 2, ...) / sqrt(x), is inf * 0 there.
+        return f64::NAN;
     }
+    let h = x.abs() / 2.0;
     let (mut term, mut sum, mut k) = (1.0f64, 1.0f64, 1.0f64);
     loop {
         term *= (h / k) * (h / k);

@@ -306,7 +306,12 @@ pub fn searchsorted_scalar(
 /// each value, `searchsorted(boundaries, input, right=right)` over 1-D `boundaries`
 /// (RuntimeError "boundaries tensor must be 1 dimension, but got dim(2)"). Mirrors
 /// `torch.bucketize`.
-pub fn bucketize(input: &Tensor, boundaries: &Tensor, out_int32: bool, right: bool) -> Result<Tensor> {
+pub fn bucketize(
+    input: &Tensor,
+    boundaries: &Tensor,
+    out_int32: bool,
+    right: bool,
+) -> Result<Tensor> {
     if boundaries.dim() != 1 {
         return Err(Error::runtime(format!(
             "boundaries tensor must be 1 dimension, but got dim({})",
@@ -404,7 +409,8 @@ pub fn bincount(input: &Tensor, weights: Option<&Tensor>, minlength: i64) -> Res
         // torch: int64 zeros here even with weights.
         return Tensor::zeros(&[minlength as usize], DType::Int64);
     }
-    let vals: Vec<i64> = crate::dispatch!(dt, T => input.to_vec::<T>().into_iter().map(|x| x.to_i64()).collect());
+    let vals: Vec<i64> =
+        crate::dispatch!(dt, T => input.to_vec::<T>().into_iter().map(|x| x.to_i64()).collect());
     if input.dim() != 1 || vals.iter().any(|&v| v < 0) {
         return Err(Error::runtime(
             "bincount only supports 1-d non-negative integral inputs.",
@@ -472,8 +478,20 @@ pub fn histc(input: &Tensor, bins: i64, min: Scalar, max: Scalar) -> Result<Tens
     let (mut lo, mut hi) = (round(min.to_f64()), round(max.to_f64()));
     if lo == hi && !vals.is_empty() {
         // aminmax: NaN propagates.
-        lo = vals.iter().copied().fold(f64::INFINITY, |a, b| if b.is_nan() || a.is_nan() { f64::NAN } else { a.min(b) });
-        hi = vals.iter().copied().fold(f64::NEG_INFINITY, |a, b| if b.is_nan() || a.is_nan() { f64::NAN } else { a.max(b) });
+        lo = vals.iter().copied().fold(f64::INFINITY, |a, b| {
+            if b.is_nan() || a.is_nan() {
+                f64::NAN
+            } else {
+                a.min(b)
+            }
+        });
+        hi = vals.iter().copied().fold(f64::NEG_INFINITY, |a, b| {
+            if b.is_nan() || a.is_nan() {
+                f64::NAN
+            } else {
+                a.max(b)
+            }
+        });
     }
     if lo == hi {
         lo -= 1.0;
@@ -588,7 +606,11 @@ fn nan_median_lane<T: Element>(n: usize, at: impl Fn(usize) -> T) -> Option<(T, 
         return if n == 0 { None } else { Some((at(0), 0)) };
     }
     // A stable sort: among equal values the earlier position ranks first.
-    idx.sort_by(|&a, &b| at(a).partial_cmp(&at(b)).unwrap_or(std::cmp::Ordering::Equal));
+    idx.sort_by(|&a, &b| {
+        at(a)
+            .partial_cmp(&at(b))
+            .unwrap_or(std::cmp::Ordering::Equal)
+    });
     let k = idx[(idx.len() - 1) / 2];
     Some((at(k), k))
 }
@@ -714,6 +736,7 @@ pub fn addbmm_(
     alpha: Scalar,
 ) -> Result<()> {
     addbmm_checks(self_, batch1, batch2)?;
+    let (beta, alpha) = addbmm_scalars(batch1.dtype(), beta, alpha);
     let prod = super::sum(&super::bmm(batch1, batch2)?, Some(&[0]), false, None)?;
     let prod = super::mul(&prod, &Tensor::wrapped_scalar(alpha)?)?;
     let r = if beta.to_f64() == 0.0 {
@@ -728,11 +751,32 @@ pub fn addbmm_(
     self_.copy_from(&r)
 }
 
+/// `beta` and `alpha` as torch's integer kernel reads them: truncated to integers for an
+/// integer dtype (`beta=0.6` is 0 there, which ignores `self`).
+pub fn addbmm_scalars(dtype: DType, beta: Scalar, alpha: Scalar) -> (Scalar, Scalar) {
+    if dtype.is_floating_point() {
+        return (beta, alpha);
+    }
+    let int = |s: Scalar| match s {
+        Scalar::Float(f) => Scalar::Int(f as i64),
+        other => other,
+    };
+    (int(beta), int(alpha))
+}
+
 /// torch's checks of `addbmm`, in its order: `self` expands to `[n, p]`, both batches are 3-D,
 /// of one count and of matching inner sizes, and of one dtype.
 pub fn addbmm_checks(self_: &Tensor, batch1: &Tensor, batch2: &Tensor) -> Result<()> {
-    let n = if batch1.dim() > 1 { batch1.sizes()[1] } else { 1 };
-    let p = if batch2.dim() > 2 { batch2.sizes()[2] } else { 1 };
+    let n = if batch1.dim() > 1 {
+        batch1.sizes()[1]
+    } else {
+        1
+    };
+    let p = if batch2.dim() > 2 {
+        batch2.sizes()[2]
+    } else {
+        1
+    };
     super::expand(self_, &[n as i64, p as i64])?;
     if batch1.dim() != 3 {
         return Err(Error::runtime("batch1 must be a 3D tensor"));
@@ -754,7 +798,11 @@ pub fn addbmm_checks(self_: &Tensor, batch1: &Tensor, batch2: &Tensor) -> Result
         )));
     }
     if batch1.dtype() != batch2.dtype() || self_.dtype() != batch1.dtype() {
-        let other = if self_.dtype() != batch1.dtype() { batch1 } else { batch2 };
+        let other = if self_.dtype() != batch1.dtype() {
+            batch1
+        } else {
+            batch2
+        };
         return Err(Error::runtime(format!(
             "self and mat2 must have the same dtype, but got {} and {}",
             self_.dtype().scalar_type_name(),
@@ -777,7 +825,10 @@ mod tests {
         let r = searchsorted(&s, &v, false, true, None, None).unwrap();
         assert_eq!(r.to_vec::<i64>(), vec![2, 3, 5]);
         let x = Tensor::from_vec(vec![0i64, 1, 1, 3], &[4]).unwrap();
-        assert_eq!(bincount(&x, None, 0).unwrap().to_vec::<i64>(), vec![1, 2, 0, 1]);
+        assert_eq!(
+            bincount(&x, None, 0).unwrap().to_vec::<i64>(),
+            vec![1, 2, 0, 1]
+        );
         let (m, i) = cummax(&Tensor::from_vec(vec![1i64, 1, 0, 2], &[4]).unwrap(), 0).unwrap();
         assert_eq!(m.to_vec::<i64>(), vec![1, 1, 1, 2]);
         assert_eq!(i.to_vec::<i64>(), vec![0, 1, 1, 3]);
