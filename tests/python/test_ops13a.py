@@ -412,3 +412,12 @@ def test_gcd_lcm_wrap_in_the_dtype():
     # torch 2.15: abs(-128) wraps in int8, and lcm's product wraps in int16
     same(_C.gcd(_C.tensor([-128, -128, 100], dtype=_C.int8), _C.tensor([0, -128, -128], dtype=_C.int8)), [-128, -128, 4], _C.int8)
     same(_C.addbmm(_C.ones(2, 2, dtype=_C.int64), _C.ones(1, 2, 2, dtype=_C.int64), _C.ones(1, 2, 2, dtype=_C.int64), beta=0.6, alpha=2.7), [[4, 4], [4, 4]], _C.int64)
+
+
+def test_logcumsumexp_gradient():
+    x = _C.tensor([[0.5, -1.0, 2.0], [1.0, 3.0, -2.0]], dtype=_C.float64, requires_grad=True)
+    w = _C.tensor([[1.0, -2.0, 0.5], [0.0, 1.0, 3.0]], dtype=_C.float64)
+    (_C.logcumsumexp(x, 1) * w).sum().backward()
+    # torch 2.15
+    same(x.grad, [[-0.5475037563172689, -0.345294760977369, 0.3927985172946379], [0.4747018856271464, 3.507598863167146, 0.017699251205708345]], rel=1e-12)
+    assert _C.logcumsumexp(x, 1).grad_fn.name() == "LogcumsumexpBackward0"

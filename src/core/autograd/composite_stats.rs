@@ -443,3 +443,43 @@ pub fn sinc_backward(grad: &Tensor, input: &Tensor) -> Result<Tensor> {
     let zero = ops::eq(input, &num(Scalar::Int(0))?)?;
     vt::mul(grad, &vt::masked_fill(&d, &zero, Scalar::Int(0))?)
 }
+
+/// `logcumsumexp(x)` of `x` reversed along `dim`, reversed back (a suffix log-sum-exp).
+fn reverse_logcumsumexp(x: &Tensor, dim: i64) -> Result<Tensor> {
+    vt::flip(&vt::logcumsumexp(&vt::flip(x, &[dim])?, dim)?, &[dim])
+}
+
+/// The gradient of `logcumsumexp` (torch's `logcumsumexp_backward`): the positive and the
+/// negative parts of `grad` carried through suffix log-sum-exps in log space, so nothing
+/// overflows: `exp(rlcse(log(grad+) - result) + self) - exp(rlcse(log(grad-) - result) + self)`.
+pub fn logcumsumexp_backward(
+    grad: &Tensor,
+    input: &Tensor,
+    result: &Tensor,
+    dim: i64,
+) -> Result<Tensor> {
+    if grad.dim() == 0 || grad.numel() == 0 {
+        return Ok(grad.clone());
+    }
+    let lowest = match grad.dtype() {
+        DType::Float32 => f32::MIN as f64,
+        _ => f64::MIN,
+    };
+    let grad_min = Tensor::scalar_tensor(Scalar::Float(lowest), grad.dtype())?;
+    let log_abs = vt::log(&vt::abs(grad)?)?;
+    let zero = num(Scalar::Int(0))?;
+    let pos = vt::where_(&ops::gt(grad, &zero)?, &log_abs, &grad_min)?;
+    let neg = vt::where_(&ops::lt(grad, &zero)?, &log_abs, &grad_min)?;
+    let one = Scalar::Int(1);
+    let out_pos = vt::exp(&vt::add(
+        &reverse_logcumsumexp(&vt::sub(&pos, result, one)?, dim)?,
+        input,
+        one,
+    )?)?;
+    let out_neg = vt::exp(&vt::add(
+        &reverse_logcumsumexp(&vt::sub(&neg, result, one)?, dim)?,
+        input,
+        one,
+    )?)?;
+    vt::sub(&out_pos, &out_neg, one)
+}

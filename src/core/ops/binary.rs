@@ -1182,7 +1182,8 @@ pub fn heaviside_plan<'a>(
             if x == T::from_i64(0) {
                 v
             } else {
-                T::from_bool(x > T::from_i64(0))
+                // `partial_cmp`: NaN compares unordered, so it is not positive (0, as torch).
+                T::from_bool(x.partial_cmp(&T::from_i64(0)) == Some(std::cmp::Ordering::Greater))
             }
         }))
     })

@@ -166,6 +166,8 @@ fn bound(n: usize, val: Key, right: bool, at: impl Fn(usize) -> Key) -> usize {
     while start < end {
         let mid = start + ((end - start) >> 1);
         let m = at(mid);
+        // Negated on purpose: a NaN compares false and moves the search right, as torch's.
+        #[allow(clippy::neg_cmp_op_on_partial_ord)]
         let go_right = if right { !(m > val) } else { !(m >= val) };
         if go_right {
             start = mid + 1;
