@@ -421,3 +421,10 @@ def test_logcumsumexp_gradient():
     # torch 2.15
     same(x.grad, [[-0.5475037563172689, -0.345294760977369, 0.3927985172946379], [0.4747018856271464, 3.507598863167146, 0.017699251205708345]], rel=1e-12)
     assert _C.logcumsumexp(x, 1).grad_fn.name() == "LogcumsumexpBackward0"
+
+
+def test_trapezoid_of_a_0_dim_input():
+    # found by the fuzz suite (an index panic before); torch 2.15's errors and values
+    raises(IndexError, "Dimension specified as -1 but tensor has no dimensions", lambda: _C.trapezoid(_C.tensor(1.0), dx=0))
+    raises(IndexError, "Dimension specified as 0 but tensor has no dimensions", lambda: _C.trapezoid(_C.tensor(1.0), _C.tensor(2.0)))
+    same(_C.trapezoid(_C.tensor([1.0, 2.0]), _C.tensor(2.0)), 0.0)

@@ -114,6 +114,22 @@ fn zeros_except(y: &Tensor, d: usize) -> Result<Tensor> {
     Tensor::zeros(&s, y.dtype())
 }
 
+/// torch's `maybe_wrap_dim(dim, y.dim(), /*wrap_scalar=*/false)`: a 0-dim `y` has no dim.
+/// The `x` overload wraps first, as a scalar were 1-dim, and names the wrapped dim (`wrapped`).
+fn trapezoid_dim(y: &Tensor, dim: i64, wrapped: bool) -> Result<usize> {
+    if y.dim() == 0 {
+        let shown = if wrapped {
+            maybe_wrap_dim(dim, 1)? as i64
+        } else {
+            dim
+        };
+        return Err(Error::index(format!(
+            "Dimension specified as {shown} but tensor has no dimensions"
+        )));
+    }
+    maybe_wrap_dim(dim, y.dim())
+}
+
 fn trapezoid_no_bool(y: &Tensor) -> Result<()> {
     if y.dtype() == DType::Bool {
         return Err(Error::not_implemented(
@@ -126,7 +142,7 @@ fn trapezoid_no_bool(y: &Tensor) -> Result<()> {
 /// `trapezoid(y, *, dx=1, dim=-1)`: the trapezoidal rule along `dim` with constant spacing,
 /// `(sum(y) - (y[0] + y[-1]) / 2) * dx`. Mirrors `torch.trapezoid`.
 pub fn trapezoid_dx(y: &Tensor, dx: Scalar, dim: i64) -> Result<Tensor> {
-    let d = maybe_wrap_dim(dim, y.dim())?;
+    let d = trapezoid_dim(y, dim, false)?;
     if y.sizes()[d] == 0 {
         return zeros_except(y, d);
     }
@@ -153,7 +169,7 @@ pub fn trapezoid_dx(y: &Tensor, dx: Scalar, dim: i64) -> Result<Tensor> {
 /// of `y`'s length along `dim`, or broadcastable to `y`). RuntimeError "trapezoid: There must be
 /// one `x` value for each sample point". Mirrors `torch.trapezoid`.
 pub fn trapezoid(y: &Tensor, x: &Tensor, dim: i64) -> Result<Tensor> {
-    let d = maybe_wrap_dim(dim, y.dim())?;
+    let d = trapezoid_dim(y, dim, true)?;
     if y.sizes()[d] == 0 {
         return zeros_except(y, d);
     }
