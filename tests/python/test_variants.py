@@ -70,6 +70,10 @@ ELEMENTWISE = [(n, ()) for n, _ in FLOAT_UNARY] + [
     ("logical_and", ("t",)),
     ("logical_or", ("t",)),
     ("logical_xor", ("t",)),
+    ("sinc", ()),
+    ("i0", ()),
+    ("heaviside", ("t",)),
+    ("nextafter", ("t",)),
     ("eq", (0.5,)),
     ("ne", (0.5,)),
     ("lt", (0.5,)),
@@ -88,6 +92,8 @@ INTEGER_ELEMENTWISE = [
     ("bitwise_xor", (3,)),
     ("bitwise_left_shift", (1,)),
     ("bitwise_right_shift", (1,)),
+    ("gcd", ("t",)),
+    ("lcm", ("t",)),
 ]
 # torch has no in-place form of these (maximum_, minimum_ do not exist); out= only.
 OUT_ONLY = ["maximum", "minimum"]

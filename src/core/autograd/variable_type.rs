@@ -24,6 +24,7 @@ use std::sync::Arc;
 pub use super::nn_formulas::*;
 // The composite ops (issue 13), called as `vt::op` by the generated bindings like the wrappers here.
 pub use super::composite::*;
+pub use super::composite_stats::*;
 
 // Note [In-place ops and history]
 // ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~

@@ -1156,6 +1156,168 @@ fn lerp_into<T: Arith>(out: &Tensor, s: &Tensor, e: &Tensor, w: &Tensor) -> Resu
     Ok(())
 }
 
+// ----- issue 13, part 3a: heaviside, gcd, lcm, nextafter, float_power_ ----------------------
+
+/// `heaviside(input, values)`: 0 where `input < 0` (and NaN), `values` where it is 0, 1 where
+/// it is positive, broadcast. Both of one dtype (RuntimeError "heaviside is not yet implemented
+/// for tensors with different dtypes."). Mirrors `torch.heaviside`.
+pub fn heaviside(input: &Tensor, values: &Tensor) -> Result<Tensor> {
+    heaviside_plan(input, values)?.run()
+}
+
+/// `heaviside` checked and ready to run (Note [One kernel per op]).
+pub fn heaviside_plan<'a>(
+    input: &'a Tensor,
+    values: &'a Tensor,
+) -> Result<Plan<'a, impl Kernel + 'a>> {
+    use crate::core::dtype::Element;
+    if input.dtype() != values.dtype() {
+        return Err(Error::runtime(
+            "heaviside is not yet implemented for tensors with different dtypes.",
+        ));
+    }
+    let dtype = input.dtype();
+    binary_plan(input, values, dtype, move |out, fresh| {
+        crate::dispatch!(dtype, T => binary_kernel::<T, T>(out, input, values, fresh, |x: T, v: T| {
+            if x == T::from_i64(0) {
+                v
+            } else {
+                // `partial_cmp`: NaN compares unordered, so it is not positive (0, as torch).
+                T::from_bool(x.partial_cmp(&T::from_i64(0)) == Some(std::cmp::Ordering::Greater))
+            }
+        }))
+    })
+}
+
+/// torch's `calc_gcd`: Euclid's algorithm on the absolute values (wrapping, as C++'s `abs`).
+fn gcd_i64(a: i64, b: i64) -> i64 {
+    let (mut a, mut b) = (a, b);
+    while a != 0 {
+        let c = a;
+        a = b.wrapping_rem(a);
+        b = c;
+    }
+    b
+}
+
+/// The plan of `gcd` / `lcm`: integer dtypes only (`"gcd_cpu" not implemented for 'Float'`,
+/// and for 'Bool'), in the promoted dtype, computed in it.
+fn gcd_lcm_plan<'a>(
+    input: &'a Tensor,
+    other: &'a Tensor,
+    kernel: &'static str,
+    lcm: bool,
+) -> Result<Plan<'a, impl Kernel + 'a>> {
+    use crate::core::dtype::Element;
+    let dtype = result_type(&[input, other]);
+    if dtype.is_floating_point() || dtype == DType::Bool {
+        return Err(not_implemented(kernel, dtype));
+    }
+    binary_plan(input, other, dtype, move |out, fresh| {
+        crate::dispatch!(dtype, T => binary_kernel::<T, T>(out, input, other, fresh, |x: T, y: T| {
+            let (a, b) = (x.to_i64(), y.to_i64());
+            // Computed in the dtype, as torch's kernel: `abs` and the casts wrap like C++'s
+            // (`gcd(-128, 0)` is -128 in int8).
+            let abs_t = |v: i64| T::from_i64(v.wrapping_abs()).to_i64();
+            let g = T::from_i64(gcd_i64(abs_t(a), abs_t(b))).to_i64();
+            if !lcm {
+                T::from_i64(g)
+            } else if g == 0 {
+                T::from_i64(0)
+            } else {
+                T::from_i64(T::from_i64(T::from_i64(a.wrapping_div(g)).to_i64().wrapping_mul(b)).to_i64().wrapping_abs())
+            }
+        }))
+    })
+}
+
+/// `gcd(input, other)`: the greatest common divisor of each pair (non-negative; 0 for two 0s),
+/// integers only, broadcast, promoted dtype. Mirrors `torch.gcd`.
+pub fn gcd(input: &Tensor, other: &Tensor) -> Result<Tensor> {
+    gcd_plan(input, other)?.run()
+}
+
+/// `gcd` checked and ready to run (Note [One kernel per op]).
+pub fn gcd_plan<'a>(input: &'a Tensor, other: &'a Tensor) -> Result<Plan<'a, impl Kernel + 'a>> {
+    gcd_lcm_plan(input, other, "gcd_cpu", false)
+}
+
+/// `lcm(input, other)`: the least common multiple of each pair (`|a / gcd * b|`, 0 when either
+/// is 0), integers only, broadcast, promoted dtype. Mirrors `torch.lcm`.
+pub fn lcm(input: &Tensor, other: &Tensor) -> Result<Tensor> {
+    lcm_plan(input, other)?.run()
+}
+
+/// `lcm` checked and ready to run (Note [One kernel per op]).
+pub fn lcm_plan<'a>(input: &'a Tensor, other: &'a Tensor) -> Result<Plan<'a, impl Kernel + 'a>> {
+    gcd_lcm_plan(input, other, "lcm_cpu", true)
+}
+
+/// `nextafter(input, other)`: the next representable value after `input` towards `other`
+/// (`other` itself when equal, NaN when either is NaN), broadcast; floats only
+/// (`"nextafter_cpu" not implemented for 'Long'`). Mirrors `torch.nextafter`.
+pub fn nextafter(input: &Tensor, other: &Tensor) -> Result<Tensor> {
+    nextafter_plan(input, other)?.run()
+}
+
+/// `nextafter` checked and ready to run (Note [One kernel per op]).
+pub fn nextafter_plan<'a>(
+    input: &'a Tensor,
+    other: &'a Tensor,
+) -> Result<Plan<'a, impl Kernel + 'a>> {
+    fn f32n(x: f32, y: f32) -> f32 {
+        if x.is_nan() || y.is_nan() {
+            f32::NAN
+        } else if x == y {
+            y
+        } else if y > x {
+            x.next_up()
+        } else {
+            x.next_down()
+        }
+    }
+    fn f64n(x: f64, y: f64) -> f64 {
+        if x.is_nan() || y.is_nan() {
+            f64::NAN
+        } else if x == y {
+            y
+        } else if y > x {
+            x.next_up()
+        } else {
+            x.next_down()
+        }
+    }
+    floats_only_binary_plan(input, other, "nextafter_cpu", f32n, f64n)
+}
+
+/// torch's check of `float_power_`: the result is float64, so `self` must be.
+fn float_power_self_check(self_: &Tensor) -> Result<()> {
+    if self_.dtype() != DType::Float64 {
+        return Err(Error::runtime(format!(
+            "the base given to float_power_ has dtype {} but the operation's result requires dtype Double",
+            self_.dtype().scalar_type_name()
+        )));
+    }
+    Ok(())
+}
+
+/// `Tensor.float_power_(exponent)`: `self = self ** exponent` in float64; `self` must be float64.
+/// Mirrors `Tensor.float_power_`.
+pub fn float_power__tensor(self_: &Tensor, exponent: &Tensor) -> Result<()> {
+    float_power_self_check(self_)?;
+    let e = exponent.to_dtype(DType::Float64)?;
+    let plan = pow_plan(self_, &e)?;
+    plan.run_into(self_)
+}
+
+/// `Tensor.float_power_(exponent)` with a number exponent, taken as a double.
+pub fn float_power__scalar(self_: &Tensor, exponent: Scalar) -> Result<()> {
+    float_power_self_check(self_)?;
+    let e = Tensor::wrapped_scalar(Scalar::Float(exponent.to_f64()))?;
+    let plan = pow_plan(self_, &e)?;
+    plan.run_into(self_)
+}
+
 #[cfg(test)]
 #[path = "tests/binary.rs"]
 mod tests;

@@ -226,6 +226,29 @@ pub fn digamma(x: f64) -> f64 {
     r + x.ln() - 0.5 / x + t
 }
 
+/// The modified Bessel function of the first kind of order 0, `sum_k ((x/2)^k / k!)^2` (all
+/// terms positive, so the sum is accurate to a few ulps; it overflows to inf near |x| = 713, as
+/// the function does). Mirrors `torch.i0` (`torch.special.i0`).
+pub fn i0(x: f64) -> f64 {
+    if x.is_nan() {
+        return x;
+    }
+    if x.is_infinite() {
+        // torch's Cephes form, exp(x) * chbevl(32 / x - 2, ...) / sqrt(x), is inf * 0 there.
+        return f64::NAN;
+    }
+    let h = x.abs() / 2.0;
+    let (mut term, mut sum, mut k) = (1.0f64, 1.0f64, 1.0f64);
+    loop {
+        term *= (h / k) * (h / k);
+        sum += term;
+        if term <= sum * 1e-17 || !sum.is_finite() {
+            return sum;
+        }
+        k += 1.0;
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

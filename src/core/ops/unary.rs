@@ -266,6 +266,13 @@ float_unary_ops! {
     /// `digamma(input)`: `d/dx log(gamma(x))` (-inf at 0, NaN at the negative integers).
     /// Mirrors `torch.digamma` (`torch.special.psi`).
     digamma, digamma_plan => |x: f32| super::special::digamma(x as f64) as f32, super::special::digamma;
+    /// `sinc(input)`: the normalised sinc, `sin(pi x) / (pi x)` (1 at 0), computed in the
+    /// input's float dtype as torch does. Mirrors `torch.sinc` (`torch.special.sinc`).
+    sinc, sinc_plan => |x: f32| if x == 0.0 { 1.0 } else { let p = std::f32::consts::PI * x; p.sin() / p },
+        |x: f64| if x == 0.0 { 1.0 } else { let p = std::f64::consts::PI * x; p.sin() / p };
+    /// `i0(input)`: the modified Bessel function of the first kind of order 0. Mirrors
+    /// `torch.i0` (`torch.special.i0`).
+    i0, i0_plan => |x: f32| super::special::i0(x as f64) as f32, super::special::i0;
 }
 
 /// `logit(input, eps=None)`: `log(p / (1 - p))`, with `p` clamped to `[eps, 1 - eps]` when `eps`
@@ -501,6 +508,44 @@ pub fn isfinite(input: &Tensor) -> Result<Tensor> {
     // Integers and bool are never NaN or infinite: a constant, without a kernel per dtype.
     crate::dispatch_float!(input.dtype(), T => unary_op::<T, bool>(input, |x: T| x.finite()),
         _ => Tensor::full(input.sizes(), Scalar::Bool(true), DType::Bool))
+}
+
+/// `signbit(input)`: bool tensor, true where the sign bit is set (-0.0 and negative NaN
+/// included; never for bool). Mirrors `torch.signbit`.
+pub fn signbit(input: &Tensor) -> Result<Tensor> {
+    use crate::core::dtype::Element;
+    match input.dtype() {
+        DType::Float32 => unary_op::<f32, bool>(input, |x: f32| x.is_sign_negative()),
+        DType::Float64 => unary_op::<f64, bool>(input, |x: f64| x.is_sign_negative()),
+        DType::Bool => Tensor::full(input.sizes(), Scalar::Bool(false), DType::Bool),
+        dt => crate::dispatch!(dt, T => unary_op::<T, bool>(input, |x: T| x.to_i64() < 0)),
+    }
+}
+
+/// `isposinf(input)`: bool tensor, true where the element is +inf (never for integers/bool).
+/// Mirrors `torch.isposinf`.
+pub fn isposinf(input: &Tensor) -> Result<Tensor> {
+    match input.dtype() {
+        DType::Float32 => unary_op::<f32, bool>(input, |x: f32| x == f32::INFINITY),
+        DType::Float64 => unary_op::<f64, bool>(input, |x: f64| x == f64::INFINITY),
+        _ => Tensor::full(input.sizes(), Scalar::Bool(false), DType::Bool),
+    }
+}
+
+/// `isneginf(input)`: bool tensor, true where the element is -inf (never for integers/bool).
+/// Mirrors `torch.isneginf`.
+pub fn isneginf(input: &Tensor) -> Result<Tensor> {
+    match input.dtype() {
+        DType::Float32 => unary_op::<f32, bool>(input, |x: f32| x == f32::NEG_INFINITY),
+        DType::Float64 => unary_op::<f64, bool>(input, |x: f64| x == f64::NEG_INFINITY),
+        _ => Tensor::full(input.sizes(), Scalar::Bool(false), DType::Bool),
+    }
+}
+
+/// `isreal(input)`: bool tensor, true where the imaginary part is 0 — everywhere, for the real
+/// dtypes tensorbind has. Mirrors `torch.isreal`.
+pub fn isreal(input: &Tensor) -> Result<Tensor> {
+    Tensor::full(input.sizes(), Scalar::Bool(true), DType::Bool)
 }
 
 /// `nan_to_num(input, nan=0.0, posinf=None, neginf=None)`: NaN → `nan`, +inf → `posinf`
