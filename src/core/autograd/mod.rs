@@ -36,6 +36,7 @@
 // tensors) and reads the mode only when one does: ops on plain tensors never touch TLS.
 
 pub mod composite;
+pub mod composite_shape;
 pub mod copy_slices;
 pub mod engine;
 pub mod formula_helpers;
