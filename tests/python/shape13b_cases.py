@@ -133,6 +133,8 @@ def cases(torch):
     run("sts_bad", lambda: m.sum_to_size(4))
     run("sts_too_many", lambda: m.sum_to_size(1, 1, 3))
     run("sts_kw", lambda: x.sum_to_size(size=(3, 1)))
+    run("sts_int_scalar", lambda: torch.tensor(3, dtype=torch.int32).sum_to_size(()))
+    run("sts_int_same", lambda: torch.ones(3, dtype=torch.int32).sum_to_size(3))
     run("sts_int", lambda: torch.ones(2, 3, dtype=torch.int32).sum_to_size(3))
 
     # ---- unfold
@@ -245,6 +247,40 @@ def cases(torch):
     run("dg_sc_same", lambda: torch.diagonal_scatter(z, torch.ones(3), 0, 0, 0))
     run("dg_sc_3d", lambda: torch.diagonal_scatter(torch.zeros(2, 2, 3), torch.ones(3, 2), 0, 0, 1))
 
+    # ---- put / masked_scatter
+    pt = torch.arange(6.0).reshape(2, 3)
+    run("put", lambda: pt.put(torch.tensor([0, 5, -1]), torch.tensor([10.0, 20, 30])))
+    run("put_acc", lambda: pt.put(torch.tensor([0, 0]), torch.tensor([10.0, 20]), accumulate=True))
+    run("put_2d_index", lambda: torch.put(pt, torch.tensor([[1], [2]]), torch.tensor([[10.0], [20]])))
+    run("put_noncontig", lambda: pt.t().put(torch.tensor([1, 4]), torch.tensor([-1.0, -2.0])))
+    run("put_oob", lambda: pt.put(torch.tensor([6]), torch.tensor([1.0])))
+    run("put_oob_neg", lambda: pt.put(torch.tensor([-7]), torch.tensor([1.0])))
+    run("put_count", lambda: pt.put(torch.tensor([1, 2]), torch.tensor([1.0])))
+    run("put_float_index", lambda: pt.put(torch.tensor([1.0]), torch.tensor([1.0])))
+    run("put_dtype", lambda: pt.put(torch.tensor([1]), torch.tensor([1.0], dtype=torch.float64)))
+    run("put_int32_index", lambda: pt.put(torch.tensor([1], dtype=torch.int32), torch.tensor([1.0])))
+    run("put_inplace_acc", lambda: pt.clone().put_(torch.tensor([1]), torch.tensor([7.0]), True))
+    run("put_inplace_kw", lambda: pt.clone().put_(index=torch.tensor([1]), source=torch.tensor([7.0]), accumulate=False))
+    run("put_0dim", lambda: torch.tensor(5.0).put(torch.tensor([0]), torch.tensor([7.0])))
+    run("put_empty", lambda: torch.zeros(0).put(torch.tensor([], dtype=torch.long), torch.tensor([])))
+    run("put_into_empty", lambda: torch.zeros(0).put(torch.tensor([0]), torch.tensor([1.0])))
+    mz = torch.zeros(2, 3)
+    mk = torch.tensor([[True, False, True], [False, True, False]])
+    msrc = torch.arange(1.0, 7.0).reshape(2, 3)
+    run("ms", lambda: mz.masked_scatter(mk, msrc))
+    run("ms_fn", lambda: torch.masked_scatter(mz, mk, msrc))
+    run("ms_bcast_mask", lambda: mz.masked_scatter(torch.tensor([True, False, True]), msrc))
+    run("ms_bcast_self", lambda: torch.zeros(3).masked_scatter(torch.tensor([[True, False, True], [False, True, True]]), msrc))
+    run("ms_short", lambda: mz.masked_scatter(mk, torch.arange(2.0)))
+    run("ms_exact", lambda: mz.masked_scatter(mk, torch.arange(3.0)))
+    run("ms_int_mask", lambda: mz.masked_scatter(mk.int(), msrc))
+    run("ms_dtype", lambda: mz.masked_scatter(mk, msrc.double()))
+    run("ms_big_mask", lambda: mz.masked_scatter(torch.ones(3, 2, 3, dtype=torch.bool), msrc))
+    run("ms_inplace", lambda: mz.clone().masked_scatter_(mk, msrc))
+    run("ms_bad_bcast", lambda: mz.masked_scatter(torch.ones(4, dtype=torch.bool), msrc))
+    run("ms_0dim_mask", lambda: torch.zeros(3).masked_scatter(torch.tensor(True), torch.tensor([5.0, 6, 7])))
+    run("ms_noncontig", lambda: mz.t().masked_scatter(mk.t(), msrc))
+
     # ---- gradients (float64 leaves, a weighted sum so every element's gradient differs)
     def grad_of(f, *shape):
         n = 1
@@ -283,6 +319,25 @@ def cases(torch):
         w = torch.arange(12, dtype=torch.float64).reshape(3, 4) + 1
         (r * w).sum().backward()
         return [leaf.grad.tolist(), src.grad.tolist(), r.grad_fn.name()]
+
+    def put_grads(acc):
+        leaf = (torch.arange(6, dtype=torch.float64) + 1).reshape(2, 3).requires_grad_()
+        src = torch.tensor([5.0, -1.0], dtype=torch.float64, requires_grad=True)
+        r = leaf.put(torch.tensor([4, 0]), src, accumulate=acc)
+        (r * (torch.arange(6, dtype=torch.float64).reshape(2, 3) + 1)).sum().backward()
+        return [leaf.grad.tolist(), src.grad.tolist(), r.grad_fn.name()]
+
+    run("grad_put", lambda: put_grads(False))
+    run("grad_put_acc", lambda: put_grads(True))
+
+    def ms_grads():
+        leaf = torch.ones(2, 3, dtype=torch.float64, requires_grad=True)
+        src = (torch.arange(8, dtype=torch.float64) + 1).reshape(2, 4).requires_grad_()
+        r = leaf.masked_scatter(mk, src)
+        (r * (torch.arange(6, dtype=torch.float64).reshape(2, 3) + 1)).sum().backward()
+        return [leaf.grad.tolist(), src.grad.tolist(), r.grad_fn.name()]
+
+    run("grad_masked_scatter", ms_grads)
 
     run("grad_select_scatter", lambda: scatter_grads(lambda t, s: torch.select_scatter(t, s, 1, -2), [3]))
     run("grad_slice_scatter", lambda: scatter_grads(lambda t, s: torch.slice_scatter(t, s, 1, 0, None, 2), [3, 2]))

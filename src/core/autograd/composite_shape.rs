@@ -45,8 +45,9 @@ pub fn tensor_split_sections(input: &Tensor, sections: i64, dim: i64) -> Result<
     let size = input.sizes()[d] as i64;
     let (min_len, extra) = (size / sections, size % sections);
     let mut out = Vec::new();
-    out.try_reserve(sections as usize)
-        .map_err(|_| Error::out_of_memory(format!("tensor_split: cannot allocate {sections} sections")))?;
+    out.try_reserve(sections as usize).map_err(|_| {
+        Error::out_of_memory(format!("tensor_split: cannot allocate {sections} sections"))
+    })?;
     let mut start = 0;
     for i in 0..sections {
         let len = min_len + i64::from(i < extra);
@@ -366,10 +367,10 @@ pub fn diag_embed(input: &Tensor, offset: i64, dim1: i64, dim2: i64) -> Result<T
         input.clone()
     };
     let n = *input.sizes().last().unwrap_or(&1) as i64;
-    let k = offset.unsigned_abs() as i64;
-    let m = n
-        .checked_add(k)
-        .ok_or_else(|| Error::runtime("diag_embed: offset too large"))?;
+    let too_large = || Error::out_of_memory(format!("diag_embed: offset {offset} too large"));
+    let k = i64::try_from(offset.unsigned_abs()).map_err(|_| too_large())?;
+    let m = n.checked_add(k).ok_or_else(too_large)?;
+    m.checked_mul(m).ok_or_else(too_large)?;
     let dtype = input.dtype();
     let lead: Vec<usize> = input.sizes()[..input.dim() - 1].to_vec();
     // The last dim padded with |offset| zeros to the plane's size m.
@@ -400,7 +401,11 @@ pub fn diag_embed(input: &Tensor, offset: i64, dim1: i64, dim2: i64) -> Result<T
     let mask = Tensor::from_vec(mask, &[m as usize, m as usize])?;
     let zero = Tensor::zeros(&[], dtype)?;
     let out = vt::where_(&mask, &spread, &zero)?;
-    let out = vt::movedim_intlist(&out, &[nd as i64 - 2, nd as i64 - 1], &[d1 as i64, d2 as i64])?;
+    let out = vt::movedim_intlist(
+        &out,
+        &[nd as i64 - 2, nd as i64 - 1],
+        &[d1 as i64, d2 as i64],
+    )?;
     vt::contiguous(&out)
 }
 
@@ -412,8 +417,8 @@ pub fn diagflat(input: &Tensor, offset: i64) -> Result<Tensor> {
 
 /// `sum_to_size(input, size)`: `input` summed down to `size`, which must expand to `input`'s
 /// shape (over its leading dims and the dims where `size` is 1); `input` itself when already of
-/// that shape. RuntimeError "size {[4]} is not expandable to size {[2, 3]}.". Mirrors
-/// `Tensor.sum_to_size`.
+/// that shape; a full `sum()` for an empty `size`. RuntimeError "size {[4]} is not expandable
+/// to size {[2, 3]}.". Mirrors `Tensor.sum_to_size`.
 pub fn sum_to_size(input: &Tensor, size: &[i64]) -> Result<Tensor> {
     let sizes = input.sizes();
     let fmt = |v: &[i64]| {
@@ -434,6 +439,10 @@ pub fn sum_to_size(input: &Tensor, size: &[i64]) -> Result<Tensor> {
             fmt(size),
             fmt(&sizes_i64(sizes))
         )));
+    }
+    if size.is_empty() {
+        // torch's sum_to: an empty shape is a full `sum()` (integers accumulate in int64).
+        return vt::sum(input, None, false, None);
     }
     let lead = sizes.len() - size.len();
     let mut reduce: Vec<i64> = (0..lead as i64).collect();
@@ -482,7 +491,13 @@ pub fn unfold_backward(
     let npos = pos.len();
     let index = Tensor::from_vec(pos, &[npos])?;
     let zeros = Tensor::zeros(input_sizes, grad.dtype())?;
-    vt::index_add(&zeros, d as i64, &index, &flat, crate::core::scalar::Scalar::Int(1))
+    vt::index_add(
+        &zeros,
+        d as i64,
+        &index,
+        &flat,
+        crate::core::scalar::Scalar::Int(1),
+    )
 }
 
 /// `grad[..., start:end:step]` along `dim`, recorded (a narrow, then an index_select for a
@@ -519,10 +534,32 @@ pub fn diagonal_grad(grad: &Tensor, offset: i64, dim1: i64, dim2: i64) -> Result
     };
     let (r0, c0) = (offset.min(0).abs(), offset.max(0));
     let picks: Vec<i64> = (0..len).map(|i| (i + r0) * b + i + c0).collect();
-    let moved = vt::movedim_intlist(grad, &[d1 as i64, d2 as i64], &[nd as i64 - 2, nd as i64 - 1])?;
+    let moved = vt::movedim_intlist(
+        grad,
+        &[d1 as i64, d2 as i64],
+        &[nd as i64 - 2, nd as i64 - 1],
+    )?;
     let flat = vt::flatten(&moved, nd as i64 - 2, nd as i64 - 1)?;
     let k = picks.len();
     vt::index_select(&flat, nd as i64 - 2, &Tensor::from_vec(picks, &[k])?)
+}
+
+/// The gradient of `masked_scatter`'s `source`: `grad`'s elements where `mask` is True, in
+/// order, then zeros, in `source`'s shape (torch's `masked_scatter_backward`); recorded.
+pub fn masked_scatter_source_grad(
+    grad: &Tensor,
+    mask: &Tensor,
+    source_sizes: &[usize],
+) -> Result<Tensor> {
+    let picked = vt::masked_select(grad, mask)?;
+    let n: usize = source_sizes.iter().product();
+    let rest = n.saturating_sub(picked.numel());
+    let all = if rest > 0 {
+        vt::cat(&[picked, Tensor::zeros(&[rest], grad.dtype())?], 0)?
+    } else {
+        picked
+    };
+    vt::reshape(&all, &sizes_i64(source_sizes))
 }
 
 #[cfg(test)]

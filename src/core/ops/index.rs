@@ -623,7 +623,11 @@ pub fn index_reduce_plan<'a>(
             source.dim()
         )));
     }
-    let src_len = if source.dim() == 0 { 1 } else { source.sizes()[d] };
+    let src_len = if source.dim() == 0 {
+        1
+    } else {
+        source.sizes()[d]
+    };
     if index.numel() != src_len {
         return Err(Error::runtime(format!(
             "index_reduce_(): Number of indices ({}) should be equal to source.size(dim): ({src_len}), for dim: {d}",
@@ -719,6 +723,171 @@ fn index_reduce_into(
                     let o = po.offset(off);
                     *o = if float { Arith::true_div(*o, c) } else { Arith::div_floor(*o, c) };
                 }
+            }
+        }
+        Ok(())
+    })
+}
+
+/// The storage offset (in elements) of the element at row-major position `lin` of `t`.
+fn linear_offset(t: &Tensor, mut lin: usize) -> isize {
+    let mut off = 0isize;
+    for (&n, &st) in t.sizes().iter().zip(t.strides()).rev() {
+        off += (lin % n) as isize * st;
+        lin /= n;
+    }
+    off
+}
+
+/// `put(input, index, source, accumulate=False)`: a copy of `input` with the elements at the
+/// row-major (flattened) positions `index` (negative count from the end) set to — or, with
+/// `accumulate`, incremented by — the elements of `source` in order. RuntimeError "put_():
+/// Expected a long tensor for index, but got Int", "put_(): self and source expected to have the
+/// same dtype, but got self.dtype = Float and source.dtype = Double"; IndexError "put_():
+/// Expected source and index to have the same number of elements, ...", "put_(): Tried to put
+/// elements into an empty tensor", "out of range: tried to access index 6 on a tensor of 6
+/// elements." (torch: `torch.put`).
+pub fn put(input: &Tensor, index: &Tensor, source: &Tensor, accumulate: bool) -> Result<Tensor> {
+    put_plan(input, index, source, accumulate)?.run()
+}
+
+/// `put` checked and ready to run (Note [One kernel per op]).
+pub fn put_plan<'a>(
+    input: &'a Tensor,
+    index: &'a Tensor,
+    source: &'a Tensor,
+    accumulate: bool,
+) -> Result<Plan<'a, impl Kernel + 'a>> {
+    if index.dtype() != DType::Int64 {
+        return Err(Error::runtime(format!(
+            "put_(): Expected a long tensor for index, but got {}",
+            index.dtype().scalar_type_name()
+        )));
+    }
+    if input.dtype() != source.dtype() {
+        return Err(Error::runtime(format!(
+            "put_(): self and source expected to have the same dtype, but got self.dtype = {} and source.dtype = {}",
+            input.dtype().scalar_type_name(),
+            source.dtype().scalar_type_name()
+        )));
+    }
+    if source.numel() != index.numel() {
+        return Err(Error::index(format!(
+            "put_(): Expected source and index to have the same number of elements, but got source.numel() = {}, index.numel() = {}",
+            source.numel(),
+            index.numel()
+        )));
+    }
+    if index.numel() != 0 && input.numel() == 0 {
+        return Err(Error::index(
+            "put_(): Tried to put elements into an empty tensor",
+        ));
+    }
+    Ok(copy_then(
+        input,
+        Cow::Borrowed(input.sizes()),
+        [Some(index), Some(source)],
+        move |out| put_into(out, index, source, accumulate),
+    ))
+}
+
+fn put_into(out: &Tensor, index: &Tensor, source: &Tensor, accumulate: bool) -> Result<()> {
+    use super::arith::Arith;
+    if index.numel() == 0 {
+        return Ok(());
+    }
+    let iv = index_values(index)?;
+    let n = out.numel() as i64;
+    if let Some(&v) = iv.iter().find(|&&v| v < -n || v >= n) {
+        return Err(Error::index(format!(
+            "out of range: tried to access index {v} on a tensor of {n} elements."
+        )));
+    }
+    crate::dispatch!(out.dtype(), T => {
+        let po = out.data_ptr::<T>();
+        let ps = source.data_ptr::<T>();
+        for (k, &v) in iv.iter().enumerate() {
+            let lin = if v < 0 { v + n } else { v } as usize;
+            // SAFETY: `k` < source.numel() (== index.numel(), checked by the plan) and `lin` <
+            // out.numel() (checked above), so both offsets address elements of their tensors;
+            // `out` shares no memory with `source` (the plan's checks).
+            unsafe {
+                let x = *ps.offset(linear_offset(source, k));
+                let o = po.offset(linear_offset(out, lin));
+                *o = if accumulate { Arith::wadd(*o, x) } else { x };
+            }
+        }
+        Ok(())
+    })
+}
+
+/// `masked_scatter(input, mask, source)`: a copy of `input` (broadcast with the bool `mask`)
+/// whose elements where `mask` is True are, in row-major order, the first elements of `source`
+/// (flattened). RuntimeError "masked_scatter: expected self and source to have same dtypes but
+/// gotFloat and Double" (sic), "masked_scatter_ only supports boolean masks, but got mask with
+/// dtype Int", "Number of elements of source < number of ones in mask" (torch:
+/// `torch.masked_scatter`).
+pub fn masked_scatter(input: &Tensor, mask: &Tensor, source: &Tensor) -> Result<Tensor> {
+    masked_scatter_plan(input, mask, source)?.run()
+}
+
+/// `masked_scatter` checked and ready to run (Note [One kernel per op]).
+pub fn masked_scatter_plan<'a>(
+    input: &'a Tensor,
+    mask: &'a Tensor,
+    source: &'a Tensor,
+) -> Result<Plan<'a, impl Kernel + 'a>> {
+    // torch: expand_outplace(mask, self), so the mask is "tensor a" in the broadcast error.
+    let shape = broadcast_shapes(mask.sizes(), input.sizes())?;
+    if input.dtype() != source.dtype() {
+        return Err(Error::runtime(format!(
+            "masked_scatter: expected self and source to have same dtypes but got{} and {}",
+            input.dtype().scalar_type_name(),
+            source.dtype().scalar_type_name()
+        )));
+    }
+    if mask.dtype() != DType::Bool {
+        return Err(Error::runtime(format!(
+            "masked_scatter_ only supports boolean masks, but got mask with dtype {}",
+            mask.dtype().scalar_type_name()
+        )));
+    }
+    Ok(copy_then(
+        input,
+        Cow::Owned(shape),
+        [Some(mask), Some(source)],
+        move |out| masked_scatter_into(out, mask, source),
+    ))
+}
+
+fn masked_scatter_into(out: &Tensor, mask: &Tensor, source: &Tensor) -> Result<()> {
+    if out.numel() == 0 {
+        return Ok(());
+    }
+    let mask = super::expand(
+        mask,
+        &out.sizes().iter().map(|&x| x as i64).collect::<Vec<_>>(),
+    )?;
+    let bits: Vec<bool> = mask.to_vec::<bool>();
+    let ones = bits.iter().filter(|&&b| b).count();
+    if ones > source.numel() {
+        return Err(Error::runtime(
+            "Number of elements of source < number of ones in mask",
+        ));
+    }
+    crate::dispatch!(out.dtype(), T => {
+        let po = out.data_ptr::<T>();
+        let ps = source.data_ptr::<T>();
+        let mut k = 0usize;
+        for (lin, &b) in bits.iter().enumerate() {
+            if b {
+                // SAFETY: `lin` < out.numel() (bits has out's numel elements) and `k` <
+                // source.numel() (ones <= source.numel(), checked above); `out` shares no
+                // memory with `source` (the plan's checks).
+                unsafe {
+                    *po.offset(linear_offset(out, lin)) = *ps.offset(linear_offset(source, k));
+                }
+                k += 1;
             }
         }
         Ok(())

@@ -22,21 +22,19 @@ pub fn unfold(input: &Tensor, dimension: i64, size: i64, step: i64) -> Result<Te
         )));
     }
     if size < 0 {
-        return Err(Error::runtime(format!(
-            "size is {size} but must be >= 0"
-        )));
+        return Err(Error::runtime(format!("size is {size} but must be >= 0")));
     }
     if step <= 0 {
-        return Err(Error::runtime(format!(
-            "step is {step} but must be > 0"
-        )));
+        return Err(Error::runtime(format!("step is {step} but must be > 0")));
     }
     let mut sizes = input.sizes().to_vec();
     let mut strides = input.strides().to_vec();
     let inner_stride = if nd == 0 { 1 } else { strides[d] };
     if nd > 0 {
         sizes[d] = ((max_size - size) / step + 1) as usize;
-        strides[d] = step as isize * strides[d];
+        // One window when step exceeds the room left: its stride is never used, and a huge
+        // step must not overflow it.
+        strides[d] = (step as isize).saturating_mul(strides[d]);
     }
     sizes.push(size as usize);
     strides.push(inner_stride);
@@ -52,6 +50,9 @@ fn storage_nbytes_for(size: &[i64], stride: &[i64], itemsize: usize) -> Result<u
             "Storage size calculation overflowed with sizes={size:?} and strides={stride:?}"
         ))
     };
+    if size.iter().chain(stride).any(|&v| v < 0) {
+        return Err(overflow());
+    }
     let mut n: u64 = 1;
     for (&s, &st) in size.iter().zip(stride) {
         if s == 0 {
@@ -115,7 +116,9 @@ pub fn as_strided(
             "Tensor: invalid storage offset {offset}"
         )));
     }
-    Ok(input.as_strided(to_usize(size), to_isize(stride), offset as usize))
+    let sizes = to_usize(size);
+    crate::core::tensor::checked_numel(&sizes)?;
+    Ok(input.as_strided(sizes, to_isize(stride), offset as usize))
 }
 
 /// `empty_strided(size, stride, *, dtype=None)`: a fresh tensor of the given geometry over a
@@ -138,8 +141,10 @@ pub fn empty_strided(size: &[i64], stride: &[i64], dtype: Option<DType>) -> Resu
     let n = usize::try_from(nbytes / item as u64).map_err(|_| {
         Error::out_of_memory(format!("empty_strided: cannot allocate {nbytes} bytes"))
     })?;
+    let sizes = to_usize(size);
+    crate::core::tensor::checked_numel(&sizes)?;
     let flat = Tensor::zeros(&[n], dtype)?;
-    Ok(flat.restride_owned(to_usize(size), to_isize(stride), 0))
+    Ok(flat.restride_owned(sizes, to_isize(stride), 0))
 }
 
 /// A copy of `input` whose part `part(copy)` (a view of the copy) holds `src`; RuntimeError
@@ -188,12 +193,13 @@ pub fn slice_view(
     let wrap = |i: i64| if i < 0 { i.saturating_add(n) } else { i };
     let s = wrap(start.unwrap_or(0)).clamp(0, n);
     let e = wrap(end.unwrap_or(n)).clamp(s, n);
-    let len = (e - s + step - 1) / step;
+    let len = if e > s { (e - s - 1) / step + 1 } else { 0 };
     let mut sizes = input.sizes().to_vec();
     let mut strides = input.strides().to_vec();
-    let offset = input.storage_offset() as isize + if len > 0 { s as isize * strides[d] } else { 0 };
+    let offset =
+        input.storage_offset() as isize + if len > 0 { s as isize * strides[d] } else { 0 };
     sizes[d] = len as usize;
-    strides[d] *= step as isize;
+    strides[d] = strides[d].saturating_mul(step as isize);
     Ok(input.as_strided(sizes, strides, offset as usize))
 }
 
@@ -240,6 +246,9 @@ mod tests {
         let t = Tensor::from_vec((0..7).collect::<Vec<i64>>(), &[7]).unwrap();
         let u = unfold(&t, 0, 3, 2).unwrap();
         assert_eq!(u.sizes(), &[3, 3]);
-        assert_eq!(u.contiguous().unwrap().to_vec::<i64>(), vec![0, 1, 2, 2, 3, 4, 4, 5, 6]);
+        assert_eq!(
+            u.contiguous().unwrap().to_vec::<i64>(),
+            vec![0, 1, 2, 2, 3, 4, 4, 5, 6]
+        );
     }
 }
