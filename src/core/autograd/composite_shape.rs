@@ -562,6 +562,83 @@ pub fn masked_scatter_source_grad(
     vt::reshape(&all, &sizes_i64(source_sizes))
 }
 
+/// `repeat_interleave(input, repeats: Tensor, dim=None, *, output_size=None)`: each slice
+/// `i` of `input` along `dim` (of the flattened input without `dim`) repeated `repeats[i]`
+/// times — an index_select, as torch; a 0-dim or one-element `repeats` applies to every slice.
+/// RuntimeError "repeats must have the same size as input along dim, but got repeats.size(0) =
+/// 2 and input.size(1) = 3", "repeats must be 0-dim or 1-dim tensor", and the errors of
+/// `repeat_interleave(repeats)`. Mirrors `torch.repeat_interleave`.
+pub fn repeat_interleave_self_tensor(
+    input: &Tensor,
+    repeats: &Tensor,
+    dim: Option<i64>,
+    output_size: Option<i64>,
+) -> Result<Tensor> {
+    let (input, dim) = match dim {
+        Some(d) => (input.clone(), d),
+        None => (vt::flatten(input, 0, -1)?, 0),
+    };
+    let d = maybe_wrap_dim(dim, input.dim().max(1))?;
+    let len = if input.dim() == 0 {
+        1
+    } else {
+        input.sizes()[d]
+    };
+    let repeats = if repeats.dim() == 0 || (repeats.dim() == 1 && repeats.sizes()[0] == 1) {
+        crate::core::ops::expand(&crate::core::ops::reshape(repeats, &[1])?, &[len as i64])?
+    } else if repeats.dim() == 1 {
+        if repeats.sizes()[0] != len {
+            return Err(Error::runtime(format!(
+                "repeats must have the same size as input along dim, but got repeats.size(0) = {} and input.size({d}) = {len}",
+                repeats.sizes()[0]
+            )));
+        }
+        repeats.clone()
+    } else {
+        return Err(Error::runtime("repeats must be 0-dim or 1-dim tensor"));
+    };
+    let index = crate::core::ops::repeat_interleave_tensor(&repeats, output_size)?;
+    vt::index_select(&input, d as i64, &index)
+}
+
+/// `repeat_interleave(input, repeats: int, dim=None, *, output_size=None)`: each slice along
+/// `dim` (of the flattened input without `dim`) repeated `repeats` times, as
+/// `input.unsqueeze(dim + 1).expand(...).flatten(dim, dim + 1)` (torch's composition).
+/// RuntimeError "Repeats must be non-negative", "repeat_interleave: Invalid output_size,
+/// expected 4 but got 5". Mirrors `torch.repeat_interleave`.
+pub fn repeat_interleave_self_int(
+    input: &Tensor,
+    repeats: i64,
+    dim: Option<i64>,
+    output_size: Option<i64>,
+) -> Result<Tensor> {
+    if repeats < 0 {
+        return Err(Error::runtime("Repeats must be non-negative"));
+    }
+    let (input, dim) = match dim {
+        Some(d) => (input.clone(), d),
+        None => (vt::flatten(input, 0, -1)?, 0),
+    };
+    let d = maybe_wrap_dim(dim, input.dim().max(1))? as i64;
+    let mut shape = sizes_i64(input.sizes());
+    if let Some(o) = output_size {
+        let expected = shape
+            .get(d as usize)
+            .copied()
+            .unwrap_or(1)
+            .checked_mul(repeats)
+            .ok_or_else(|| Error::runtime("repeat_interleave: the result is too large"))?;
+        if o != expected {
+            return Err(Error::runtime(format!(
+                "repeat_interleave: Invalid output_size, expected {expected} but got {o}"
+            )));
+        }
+    }
+    let un = vt::unsqueeze(&input, d + 1)?;
+    shape.insert((d + 1) as usize, repeats);
+    vt::flatten(&vt::expand(&un, &shape)?, d, d + 1)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

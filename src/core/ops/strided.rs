@@ -147,6 +147,54 @@ pub fn empty_strided(size: &[i64], stride: &[i64], dtype: Option<DType>) -> Resu
     Ok(flat.restride_owned(sizes, to_isize(stride), 0))
 }
 
+/// `repeat_interleave(repeats, *, output_size=None)`: for a 1-D int64/int32 `repeats`, the
+/// indices `0, 1, ...` each repeated `repeats[i]` times, in `repeats`' dtype. RuntimeError
+/// "repeat_interleave only accept 1D vector as repeat", "repeats can not be negative",
+/// "allocated size does not match required size" (an `output_size` that is not the total);
+/// NotImplementedError for other dtypes. Mirrors `torch.repeat_interleave(repeats)`.
+pub fn repeat_interleave_tensor(repeats: &Tensor, output_size: Option<i64>) -> Result<Tensor> {
+    if repeats.dim() != 1 {
+        return Err(Error::runtime(
+            "repeat_interleave only accept 1D vector as repeat",
+        ));
+    }
+    if !matches!(repeats.dtype(), DType::Int64 | DType::Int32) {
+        return Err(Error::not_implemented(format!(
+            "\"repeat_interleave_cpu\" not implemented for '{}'",
+            repeats.dtype().scalar_type_name()
+        )));
+    }
+    let reps: Vec<i64> = repeats
+        .to_scalar_vec()
+        .into_iter()
+        .map(|s| s.to::<i64>())
+        .collect();
+    if reps.iter().any(|&r| r < 0) {
+        return Err(Error::runtime("repeats can not be negative"));
+    }
+    let total = reps
+        .iter()
+        .try_fold(0i64, |a, &r| a.checked_add(r))
+        .ok_or_else(|| Error::out_of_memory("repeat_interleave: the result is too large"))?;
+    if output_size.is_some_and(|o| o != total) {
+        return Err(Error::runtime(
+            "allocated size does not match required size",
+        ));
+    }
+    let mut idx = Vec::new();
+    idx.try_reserve_exact(total as usize)
+        .map_err(|_| Error::out_of_memory("repeat_interleave: failed to allocate"))?;
+    for (i, &r) in reps.iter().enumerate() {
+        idx.extend(std::iter::repeat(i as i64).take(r as usize));
+    }
+    let out = Tensor::from_vec(idx, &[total as usize])?;
+    if repeats.dtype() == DType::Int64 {
+        Ok(out)
+    } else {
+        out.to_dtype(repeats.dtype())
+    }
+}
+
 /// A copy of `input` whose part `part(copy)` (a view of the copy) holds `src`; RuntimeError
 /// "expected src to have a size equal to the slice of self. src size = [3], slice size = [4]"
 /// when the shapes differ. The shared body of the `*_scatter` ops.
