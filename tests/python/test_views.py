@@ -66,6 +66,23 @@ CASES = {
     "split.sizes": (lambda: _C.zeros(5, 2), lambda t: _C.split(t, [1, 4]), lambda t: t.split([2, 0], 1)),
     "chunk": (lambda: _C.zeros(5, 2), lambda t: _C.chunk(t, 3), lambda t: t.chunk(1, 1)),
     "unbind": (lambda: _C.zeros(3, 2), lambda t: _C.unbind(t), lambda t: t.unbind(1)),
+    # issue 13 part 3b
+    "split_with_sizes": (lambda: _C.zeros(5, 2), lambda t: _C.split_with_sizes(t, [1, 4]), lambda t: t.split_with_sizes([2], 1)),
+    "tensor_split.sections": (lambda: _C.zeros(5, 2), lambda t: _C.tensor_split(t, 3), lambda t: t.tensor_split(2, 1)),
+    "tensor_split.indices": (lambda: _C.zeros(5, 2), lambda t: _C.tensor_split(t, [1, 3]), lambda t: t.tensor_split([1], 1)),
+    "tensor_split.tensor_indices_or_sections": (
+        lambda: _C.zeros(5, 2),
+        lambda t: _C.tensor_split(t, _C.tensor([1, 3])),
+        lambda t: t.tensor_split(_C.tensor(2), 1),
+    ),
+    "hsplit.int": (lambda: _C.zeros(2, 4), lambda t: _C.hsplit(t, 2), lambda t: t.hsplit(4)),
+    "hsplit.array": (lambda: _C.zeros(2, 4), lambda t: _C.hsplit(t, [1]), lambda t: t.hsplit([1, 3])),
+    "vsplit.int": (lambda: _C.zeros(4, 2), lambda t: _C.vsplit(t, 2), lambda t: t.vsplit(4)),
+    "vsplit.array": (lambda: _C.zeros(4, 2), lambda t: _C.vsplit(t, [1]), lambda t: t.vsplit([1, 3])),
+    "dsplit.int": (lambda: _C.zeros(1, 2, 4), lambda t: _C.dsplit(t, 2), lambda t: t.dsplit(4)),
+    "dsplit.array": (lambda: _C.zeros(1, 2, 4), lambda t: _C.dsplit(t, [1]), lambda t: t.dsplit([1, 3])),
+    "unfold": (lambda: _C.zeros(7), None, lambda t: t.unfold(0, 3, 2)),
+    "as_strided": (lambda: _C.zeros(2, 3), lambda t: _C.as_strided(t, (2, 2), (1, 2)), lambda t: t.as_strided((3,), (2,), 0)),
 }
 
 

@@ -37,6 +37,7 @@
 
 pub mod composite;
 pub mod composite_stats;
+pub mod composite_shape;
 pub mod copy_slices;
 pub mod engine;
 pub mod formula_helpers;

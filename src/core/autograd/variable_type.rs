@@ -25,6 +25,8 @@ pub use super::nn_formulas::*;
 // The composite ops (issue 13), called as `vt::op` by the generated bindings like the wrappers here.
 pub use super::composite::*;
 pub use super::composite_stats::*;
+// The shape/split composites of issue 13 part 3b.
+pub use super::composite_shape::*;
 
 // Note [In-place ops and history]
 // ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~

@@ -407,6 +407,493 @@ pub fn scatter_value_reduce_plan<'a>(
     ))
 }
 
+/// The reductions of `scatter_reduce(..., reduce, include_self)`.
+#[derive(Clone, Copy, PartialEq)]
+enum ScatterReduce {
+    Sum,
+    Prod,
+    Mean,
+    Amax,
+    Amin,
+}
+
+/// `scatter_reduce(input, dim, index, src, reduce, *, include_self=True)`: a copy of `input`
+/// where each `out[index[i][j]][j]` (for dim 0) is reduced with every `src[i][j]` scattered
+/// there by `reduce` ("sum", "prod", "mean", "amax", "amin"; NaN propagates through amax/amin;
+/// an integer mean rounds toward -inf), the element of `input` taking part unless
+/// `include_self=False`; elements nothing is scattered to keep `input`'s value. Errors as
+/// `scatter_src`, and RuntimeError "reduce argument must be either sum, prod, mean, amax or amin,
+/// got foo" (torch: `torch.scatter_reduce`).
+pub fn scatter_reduce_two(
+    input: &Tensor,
+    dim: i64,
+    index: &Tensor,
+    src: &Tensor,
+    reduce: &str,
+    include_self: bool,
+) -> Result<Tensor> {
+    scatter_reduce_two_plan(input, dim, index, src, reduce, include_self)?.run()
+}
+
+/// `scatter_reduce_two` checked and ready to run (Note [One kernel per op]).
+pub fn scatter_reduce_two_plan<'a>(
+    input: &'a Tensor,
+    dim: i64,
+    index: &'a Tensor,
+    src: &'a Tensor,
+    reduce: &str,
+    include_self: bool,
+) -> Result<Plan<'a, impl Kernel + 'a>> {
+    let d = scatter_check("scatter", input, dim, index, Some(src))?;
+    let mode = match reduce {
+        "sum" => ScatterReduce::Sum,
+        "prod" => ScatterReduce::Prod,
+        "mean" => ScatterReduce::Mean,
+        "amax" => ScatterReduce::Amax,
+        "amin" => ScatterReduce::Amin,
+        _ => {
+            return Err(Error::runtime(format!(
+                "reduce argument must be either sum, prod, mean, amax or amin, got {reduce}"
+            )))
+        }
+    };
+    if mode == ScatterReduce::Mean && input.dtype() == DType::Bool {
+        return Err(Error::not_implemented(
+            "\"scatter_gather_tensor_cpu_reduce_mean\" not implemented for 'Bool'",
+        ));
+    }
+    Ok(copy_then(
+        input,
+        Cow::Borrowed(input.sizes()),
+        [Some(index), Some(src)],
+        move |out| scatter_reduce_into(out, d, index, src, mode, include_self),
+    ))
+}
+
+/// The kernel of `scatter_reduce_two`: `out` holds self's values (checks done by
+/// `scatter_check`); the first value scattered to an element replaces it when `include_self` is
+/// false. A mean divides each reached element by the number of values reduced into it.
+fn scatter_reduce_into(
+    out: &Tensor,
+    d: usize,
+    index: &Tensor,
+    src: &Tensor,
+    mode: ScatterReduce,
+    include_self: bool,
+) -> Result<()> {
+    use super::arith::Arith;
+    if index.numel() == 0 {
+        return Ok(());
+    }
+    let iv = index_values(index)?;
+    let n = one_d(out)[d] as i64;
+    if let Some(&v) = iv.iter().find(|&&v| v < 0 || v >= n) {
+        return Err(Error::runtime(format!(
+            "index {v} is out of bounds for dimension {d} with size {n}"
+        )));
+    }
+    let out_strides: Vec<isize> = if out.dim() == 0 {
+        vec![0]
+    } else {
+        out.strides().to_vec()
+    };
+    // How many values of src were reduced into each reached element (by its offset in out).
+    let mut counts: std::collections::HashMap<isize, i64> = std::collections::HashMap::new();
+    crate::dispatch!(out.dtype(), T => {
+        let po = out.data_ptr::<T>();
+        let ps = src.data_ptr::<T>();
+        let mut p = 0usize;
+        for_each_index(&one_d(index), |idx| {
+            let v = iv[p];
+            p += 1;
+            let so = if src.dim() == 0 { 0 } else { offset_of(src, idx) };
+            // SAFETY: `idx` is within `src`'s sizes (checked by `scatter_check`).
+            let x = unsafe { *ps.offset(so) };
+            let mut off = 0isize;
+            for (k, &i) in idx.iter().enumerate() {
+                let i = if k == d { v as usize } else { i };
+                off += i as isize * out_strides[k];
+            }
+            let c = counts.entry(off).or_insert(0);
+            let first = *c == 0 && !include_self;
+            *c += 1;
+            // SAFETY: every coordinate is within `out`'s sizes (checked above and by
+            // `scatter_check`); `out` shares no memory with `index` or `src` (the plan's
+            // checks, `assert_no_overlap`).
+            unsafe {
+                let o = po.offset(off);
+                *o = if first {
+                    x
+                } else {
+                    match mode {
+                        ScatterReduce::Sum | ScatterReduce::Mean => Arith::wadd(*o, x),
+                        ScatterReduce::Prod => Arith::wmul(*o, x),
+                        ScatterReduce::Amax => Arith::max_nan(*o, x),
+                        ScatterReduce::Amin => Arith::min_nan(*o, x),
+                    }
+                };
+            }
+            Ok(())
+        })?;
+        if mode == ScatterReduce::Mean {
+            let float = out.dtype().is_floating_point();
+            for (&off, &c) in &counts {
+                let c: T = Scalar::Int(c + i64::from(include_self)).to::<T>();
+                // SAFETY: `off` is the offset of an element of `out` computed above.
+                unsafe {
+                    let o = po.offset(off);
+                    *o = if float { Arith::true_div(*o, c) } else { Arith::div_floor(*o, c) };
+                }
+            }
+        }
+        Ok(())
+    })
+}
+
+/// `index_reduce(input, dim, index, source, reduce, *, include_self=True)`: a copy of `input`
+/// where the slice `index[i]` along `dim` is reduced with the slice `i` of `source` by `reduce`
+/// ("prod", "mean", "amax", "amin"; as `scatter_reduce_two`), with torch's once-per-process
+/// beta UserWarning. RuntimeError "index_reduce(): Expected reduce to be one of prod, mean, amax
+/// or amin but got sum.", "index_reduce_(): Expected dtype int32/int64 for index but got: Float",
+/// "index_reduce_(): self (Float) and source (Double) must have the same scalar type",
+/// "index_reduce_(): Number of indices (3) should be equal to source.size(dim): (4), for dim: 0",
+/// "source tensor shape must match self tensor shape, excluding the specified dimension. ...";
+/// IndexError for an index that is not a vector or out of range ("index out of range in
+/// self"); NotImplementedError for bool (torch: `torch.index_reduce`).
+pub fn index_reduce(
+    input: &Tensor,
+    dim: i64,
+    index: &Tensor,
+    source: &Tensor,
+    reduce: &str,
+    include_self: bool,
+) -> Result<Tensor> {
+    index_reduce_plan(input, dim, index, source, reduce, include_self)?.run()
+}
+
+/// `index_reduce` checked and ready to run (Note [One kernel per op]).
+pub fn index_reduce_plan<'a>(
+    input: &'a Tensor,
+    dim: i64,
+    index: &'a Tensor,
+    source: &'a Tensor,
+    reduce: &str,
+    include_self: bool,
+) -> Result<Plan<'a, impl Kernel + 'a>> {
+    static WARNED: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+    let mode = match reduce {
+        "prod" => ScatterReduce::Prod,
+        "mean" => ScatterReduce::Mean,
+        "amax" => ScatterReduce::Amax,
+        "amin" => ScatterReduce::Amin,
+        _ => {
+            return Err(Error::runtime(format!(
+                "index_reduce(): Expected reduce to be one of prod, mean, amax or amin but got {reduce}."
+            )))
+        }
+    };
+    crate::core::warnings::warn_once(&WARNED, crate::core::warnings::WarningKind::User, || {
+        "index_reduce() is in beta and the API may change at any time.".into()
+    });
+    let d = maybe_wrap_dim(dim, input.dim())?;
+    if index.dim() > 1 {
+        return Err(Error::index(format!(
+            "index_reduce_(): Index is supposed to be a vector, but got dim: {} with type: {} and size: {:?}",
+            index.dim(),
+            index.dtype().scalar_type_name(),
+            index.sizes()
+        )));
+    }
+    if !matches!(index.dtype(), DType::Int64 | DType::Int32) {
+        return Err(Error::runtime(format!(
+            "index_reduce_(): Expected dtype int32/int64 for index but got: {}",
+            index.dtype().scalar_type_name()
+        )));
+    }
+    if input.dtype() != source.dtype() {
+        return Err(Error::runtime(format!(
+            "index_reduce_(): self ({}) and source ({}) must have the same scalar type",
+            input.dtype().scalar_type_name(),
+            source.dtype().scalar_type_name()
+        )));
+    }
+    if !(d == 0 || d < source.dim()) {
+        return Err(Error::runtime(format!(
+            "index_reduce_(): Indexing dim {d} is out of bounds of the source tensor with dim {}",
+            source.dim()
+        )));
+    }
+    let src_len = if source.dim() == 0 {
+        1
+    } else {
+        source.sizes()[d]
+    };
+    if index.numel() != src_len {
+        return Err(Error::runtime(format!(
+            "index_reduce_(): Number of indices ({}) should be equal to source.size(dim): ({src_len}), for dim: {d}",
+            index.numel()
+        )));
+    }
+    let (mut ss, mut rs) = (input.sizes().to_vec(), source.sizes().to_vec());
+    if input.dim() != 0 && source.dim() != 0 {
+        ss.remove(d);
+        rs.remove(d);
+    }
+    if ss != rs {
+        return Err(Error::runtime(format!(
+            "source tensor shape must match self tensor shape, excluding the specified dimension. Got self.shape = {:?} source.shape = {:?}",
+            input.sizes(),
+            source.sizes()
+        )));
+    }
+    if input.dtype() == DType::Bool {
+        return Err(Error::not_implemented(
+            "\"index_func_\" not implemented for 'Bool'",
+        ));
+    }
+    Ok(copy_then(
+        input,
+        Cow::Borrowed(input.sizes()),
+        [Some(index), Some(source)],
+        move |out| index_reduce_into(out, d, index, source, mode, include_self),
+    ))
+}
+
+/// The kernel of `index_reduce`: element `idx` of `source` is reduced into the element of `out`
+/// at `idx` with `idx[d]` replaced by `index[idx[d]]` (as `scatter_reduce_into`).
+fn index_reduce_into(
+    out: &Tensor,
+    d: usize,
+    index: &Tensor,
+    source: &Tensor,
+    mode: ScatterReduce,
+    include_self: bool,
+) -> Result<()> {
+    use super::arith::Arith;
+    let iv = index_values(index)?;
+    let n = one_d(out)[d] as i64;
+    if iv.iter().any(|&v| v < 0 || v >= n) {
+        return Err(Error::index("index out of range in self"));
+    }
+    let out_strides: Vec<isize> = if out.dim() == 0 {
+        vec![0]
+    } else {
+        out.strides().to_vec()
+    };
+    let mut counts: std::collections::HashMap<isize, i64> = std::collections::HashMap::new();
+    crate::dispatch!(out.dtype(), T => {
+        let po = out.data_ptr::<T>();
+        let ps = source.data_ptr::<T>();
+        for_each_index(&one_d(source), |idx| {
+            let so = if source.dim() == 0 { 0 } else { offset_of(source, idx) };
+            // SAFETY: `idx` is within `source`'s sizes.
+            let x = unsafe { *ps.offset(so) };
+            let mut off = 0isize;
+            for (k, &i) in idx.iter().enumerate() {
+                let i = if k == d { iv[i] as usize } else { i };
+                off += i as isize * out_strides[k];
+            }
+            let c = counts.entry(off).or_insert(0);
+            let first = *c == 0 && !include_self;
+            *c += 1;
+            // SAFETY: every coordinate is within `out`'s sizes (the index values are checked
+            // above, the other dims match source's by the plan's checks); `out` shares no memory
+            // with `index` or `source` (the plan's checks, `assert_no_overlap`).
+            unsafe {
+                let o = po.offset(off);
+                *o = if first {
+                    x
+                } else {
+                    match mode {
+                        ScatterReduce::Sum | ScatterReduce::Mean => Arith::wadd(*o, x),
+                        ScatterReduce::Prod => Arith::wmul(*o, x),
+                        ScatterReduce::Amax => Arith::max_nan(*o, x),
+                        ScatterReduce::Amin => Arith::min_nan(*o, x),
+                    }
+                };
+            }
+            Ok(())
+        })?;
+        if mode == ScatterReduce::Mean {
+            let float = out.dtype().is_floating_point();
+            for (&off, &c) in &counts {
+                let c: T = Scalar::Int(c + i64::from(include_self)).to::<T>();
+                // SAFETY: `off` is the offset of an element of `out` computed above.
+                unsafe {
+                    let o = po.offset(off);
+                    *o = if float { Arith::true_div(*o, c) } else { Arith::div_floor(*o, c) };
+                }
+            }
+        }
+        Ok(())
+    })
+}
+
+/// The storage offset (in elements) of the element at row-major position `lin` of `t`.
+fn linear_offset(t: &Tensor, mut lin: usize) -> isize {
+    let mut off = 0isize;
+    for (&n, &st) in t.sizes().iter().zip(t.strides()).rev() {
+        off += (lin % n) as isize * st;
+        lin /= n;
+    }
+    off
+}
+
+/// `put(input, index, source, accumulate=False)`: a copy of `input` with the elements at the
+/// row-major (flattened) positions `index` (negative count from the end) set to — or, with
+/// `accumulate`, incremented by — the elements of `source` in order. RuntimeError "put_():
+/// Expected a long tensor for index, but got Int", "put_(): self and source expected to have the
+/// same dtype, but got self.dtype = Float and source.dtype = Double"; IndexError "put_():
+/// Expected source and index to have the same number of elements, ...", "put_(): Tried to put
+/// elements into an empty tensor", "out of range: tried to access index 6 on a tensor of 6
+/// elements." (torch: `torch.put`).
+pub fn put(input: &Tensor, index: &Tensor, source: &Tensor, accumulate: bool) -> Result<Tensor> {
+    put_plan(input, index, source, accumulate)?.run()
+}
+
+/// `put` checked and ready to run (Note [One kernel per op]).
+pub fn put_plan<'a>(
+    input: &'a Tensor,
+    index: &'a Tensor,
+    source: &'a Tensor,
+    accumulate: bool,
+) -> Result<Plan<'a, impl Kernel + 'a>> {
+    if index.dtype() != DType::Int64 {
+        return Err(Error::runtime(format!(
+            "put_(): Expected a long tensor for index, but got {}",
+            index.dtype().scalar_type_name()
+        )));
+    }
+    if input.dtype() != source.dtype() {
+        return Err(Error::runtime(format!(
+            "put_(): self and source expected to have the same dtype, but got self.dtype = {} and source.dtype = {}",
+            input.dtype().scalar_type_name(),
+            source.dtype().scalar_type_name()
+        )));
+    }
+    if source.numel() != index.numel() {
+        return Err(Error::index(format!(
+            "put_(): Expected source and index to have the same number of elements, but got source.numel() = {}, index.numel() = {}",
+            source.numel(),
+            index.numel()
+        )));
+    }
+    if index.numel() != 0 && input.numel() == 0 {
+        return Err(Error::index(
+            "put_(): Tried to put elements into an empty tensor",
+        ));
+    }
+    Ok(copy_then(
+        input,
+        Cow::Borrowed(input.sizes()),
+        [Some(index), Some(source)],
+        move |out| put_into(out, index, source, accumulate),
+    ))
+}
+
+fn put_into(out: &Tensor, index: &Tensor, source: &Tensor, accumulate: bool) -> Result<()> {
+    use super::arith::Arith;
+    if index.numel() == 0 {
+        return Ok(());
+    }
+    let iv = index_values(index)?;
+    let n = out.numel() as i64;
+    if let Some(&v) = iv.iter().find(|&&v| v < -n || v >= n) {
+        return Err(Error::index(format!(
+            "out of range: tried to access index {v} on a tensor of {n} elements."
+        )));
+    }
+    crate::dispatch!(out.dtype(), T => {
+        let po = out.data_ptr::<T>();
+        let ps = source.data_ptr::<T>();
+        for (k, &v) in iv.iter().enumerate() {
+            let lin = if v < 0 { v + n } else { v } as usize;
+            // SAFETY: `k` < source.numel() (== index.numel(), checked by the plan) and `lin` <
+            // out.numel() (checked above), so both offsets address elements of their tensors;
+            // `out` shares no memory with `source` (the plan's checks).
+            unsafe {
+                let x = *ps.offset(linear_offset(source, k));
+                let o = po.offset(linear_offset(out, lin));
+                *o = if accumulate { Arith::wadd(*o, x) } else { x };
+            }
+        }
+        Ok(())
+    })
+}
+
+/// `masked_scatter(input, mask, source)`: a copy of `input` (broadcast with the bool `mask`)
+/// whose elements where `mask` is True are, in row-major order, the first elements of `source`
+/// (flattened). RuntimeError "masked_scatter: expected self and source to have same dtypes but
+/// gotFloat and Double" (sic), "masked_scatter_ only supports boolean masks, but got mask with
+/// dtype Int", "Number of elements of source < number of ones in mask" (torch:
+/// `torch.masked_scatter`).
+pub fn masked_scatter(input: &Tensor, mask: &Tensor, source: &Tensor) -> Result<Tensor> {
+    masked_scatter_plan(input, mask, source)?.run()
+}
+
+/// `masked_scatter` checked and ready to run (Note [One kernel per op]).
+pub fn masked_scatter_plan<'a>(
+    input: &'a Tensor,
+    mask: &'a Tensor,
+    source: &'a Tensor,
+) -> Result<Plan<'a, impl Kernel + 'a>> {
+    // torch: expand_outplace(mask, self), so the mask is "tensor a" in the broadcast error.
+    let shape = broadcast_shapes(mask.sizes(), input.sizes())?;
+    if input.dtype() != source.dtype() {
+        return Err(Error::runtime(format!(
+            "masked_scatter: expected self and source to have same dtypes but got{} and {}",
+            input.dtype().scalar_type_name(),
+            source.dtype().scalar_type_name()
+        )));
+    }
+    if mask.dtype() != DType::Bool {
+        return Err(Error::runtime(format!(
+            "masked_scatter_ only supports boolean masks, but got mask with dtype {}",
+            mask.dtype().scalar_type_name()
+        )));
+    }
+    Ok(copy_then(
+        input,
+        Cow::Owned(shape),
+        [Some(mask), Some(source)],
+        move |out| masked_scatter_into(out, mask, source),
+    ))
+}
+
+fn masked_scatter_into(out: &Tensor, mask: &Tensor, source: &Tensor) -> Result<()> {
+    if out.numel() == 0 {
+        return Ok(());
+    }
+    let mask = super::expand(
+        mask,
+        &out.sizes().iter().map(|&x| x as i64).collect::<Vec<_>>(),
+    )?;
+    let bits: Vec<bool> = mask.to_vec::<bool>();
+    let ones = bits.iter().filter(|&&b| b).count();
+    if ones > source.numel() {
+        return Err(Error::runtime(
+            "Number of elements of source < number of ones in mask",
+        ));
+    }
+    crate::dispatch!(out.dtype(), T => {
+        let po = out.data_ptr::<T>();
+        let ps = source.data_ptr::<T>();
+        let mut k = 0usize;
+        for (lin, &b) in bits.iter().enumerate() {
+            if b {
+                // SAFETY: `lin` < out.numel() (bits has out's numel elements) and `k` <
+                // source.numel() (ones <= source.numel(), checked above); `out` shares no
+                // memory with `source` (the plan's checks).
+                unsafe {
+                    *po.offset(linear_offset(out, lin)) = *ps.offset(linear_offset(source, k));
+                }
+                k += 1;
+            }
+        }
+        Ok(())
+    })
+}
+
 /// `scatter_add(input, dim, index, src)`: a copy of `input` with `out[index[i][j]][j] +=
 /// src[i][j]` (for dim 0), repeated indices accumulating. Errors as `scatter_src` (torch's
 /// scatter meta step names them `scatter()` here too) (torch: `torch.scatter_add`).

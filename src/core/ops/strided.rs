@@ -1,0 +1,302 @@
+//! src/core/ops/strided.rs: the ops that set a tensor's geometry directly (issue 13 part 3b):
+//! `unfold` (sliding windows as a view), `as_strided` (any in-bounds geometry over the storage,
+//! as a view) and `empty_strided` (a fresh tensor of a given geometry) (PyTorch:
+//! `native/TensorShape.cpp`, `native/TensorFactories.cpp`).
+
+use crate::core::dtype::DType;
+use crate::core::error::{Error, Result};
+use crate::core::tensor::{maybe_wrap_dim, Tensor};
+
+/// `input.unfold(dimension, size, step)`: a view with `dimension` replaced by the number of
+/// windows `(n - size) / step + 1` and a new last dim of `size` (window `i` starts at `i *
+/// step`). A 0-dim input counts as one element. RuntimeError "maximum size for tensor at
+/// dimension 0 is 7 but size is 8", "size is -1 but must be >= 0", "step is 0 but must be > 0";
+/// IndexError for `dimension` out of range. Mirrors `Tensor.unfold`.
+pub fn unfold(input: &Tensor, dimension: i64, size: i64, step: i64) -> Result<Tensor> {
+    let nd = input.dim();
+    let d = maybe_wrap_dim(dimension, nd.max(1))?;
+    let max_size = if nd == 0 { 1 } else { input.sizes()[d] as i64 };
+    if size > max_size {
+        return Err(Error::runtime(format!(
+            "maximum size for tensor at dimension {d} is {max_size} but size is {size}"
+        )));
+    }
+    if size < 0 {
+        return Err(Error::runtime(format!("size is {size} but must be >= 0")));
+    }
+    if step <= 0 {
+        return Err(Error::runtime(format!("step is {step} but must be > 0")));
+    }
+    let mut sizes = input.sizes().to_vec();
+    let mut strides = input.strides().to_vec();
+    let inner_stride = if nd == 0 { 1 } else { strides[d] };
+    if nd > 0 {
+        sizes[d] = ((max_size - size) / step + 1) as usize;
+        // One window when step exceeds the room left: its stride is never used, and a huge
+        // step must not overflow it.
+        strides[d] = (step as isize).saturating_mul(strides[d]);
+    }
+    sizes.push(size as usize);
+    strides.push(inner_stride);
+    Ok(input.as_strided(sizes, strides, input.storage_offset()))
+}
+
+/// The bytes of storage a geometry needs: 0 when an extent is 0, else `itemsize * (1 + sum
+/// (size - 1) * stride)`; RuntimeError "Storage size calculation overflowed with sizes=[2, -3]
+/// and strides=[3, 1]" for negative entries or an overflow (torch's `computeStorageNbytes`).
+fn storage_nbytes_for(size: &[i64], stride: &[i64], itemsize: usize) -> Result<u64> {
+    let overflow = || {
+        Error::runtime(format!(
+            "Storage size calculation overflowed with sizes={size:?} and strides={stride:?}"
+        ))
+    };
+    if size.iter().chain(stride).any(|&v| v < 0) {
+        return Err(overflow());
+    }
+    let mut n: u64 = 1;
+    for (&s, &st) in size.iter().zip(stride) {
+        if s == 0 {
+            return Ok(0);
+        }
+        let (s, st) = (
+            u64::try_from(s).map_err(|_| overflow())?,
+            u64::try_from(st).map_err(|_| overflow())?,
+        );
+        n = (s - 1)
+            .checked_mul(st)
+            .and_then(|r| r.checked_add(n))
+            .ok_or_else(overflow)?;
+    }
+    n.checked_mul(itemsize as u64).ok_or_else(overflow)
+}
+
+fn to_usize(v: &[i64]) -> Vec<usize> {
+    v.iter().map(|&x| x as usize).collect()
+}
+
+fn to_isize(v: &[i64]) -> Vec<isize> {
+    v.iter().map(|&x| x as isize).collect()
+}
+
+/// `as_strided(input, size, stride, storage_offset=None)`: a view of `input`'s storage with the
+/// given geometry (offset in elements from the storage's start; `input`'s own offset by
+/// default), which must lie inside the storage. RuntimeError "mismatch in length of strides and
+/// shape", "as_strided: Negative strides are not supported at the moment, got strides: [3,
+/// -1]", "setStorage: sizes [2, 3], strides [3, 1], storage offset 1, and itemsize 4 requiring a
+/// storage size of 28 are out of bounds for storage of size 24", "Tensor: invalid storage offset
+/// -1". Mirrors `torch.as_strided`.
+pub fn as_strided(
+    input: &Tensor,
+    size: &[i64],
+    stride: &[i64],
+    storage_offset: Option<i64>,
+) -> Result<Tensor> {
+    if size.len() != stride.len() {
+        return Err(Error::runtime("mismatch in length of strides and shape"));
+    }
+    if stride.iter().any(|&s| s < 0) {
+        return Err(Error::runtime(format!(
+            "as_strided: Negative strides are not supported at the moment, got strides: {stride:?}"
+        )));
+    }
+    let offset = storage_offset.unwrap_or(input.storage_offset() as i64);
+    let item = input.dtype().itemsize();
+    let needed = storage_nbytes_for(size, stride, item)?;
+    let have = input.storage_nbytes() as u64;
+    if needed != 0 {
+        let total = (offset as i128) * item as i128 + needed as i128;
+        if total > have as i128 {
+            return Err(Error::runtime(format!(
+                "setStorage: sizes {size:?}, strides {stride:?}, storage offset {offset}, and itemsize {item} requiring a storage size of {total} are out of bounds for storage of size {have}"
+            )));
+        }
+    }
+    if offset < 0 {
+        return Err(Error::runtime(format!(
+            "Tensor: invalid storage offset {offset}"
+        )));
+    }
+    let sizes = to_usize(size);
+    crate::core::tensor::checked_numel(&sizes)?;
+    Ok(input.as_strided(sizes, to_isize(stride), offset as usize))
+}
+
+/// `empty_strided(size, stride, *, dtype=None)`: a fresh tensor of the given geometry over a
+/// storage just large enough for it (zero-filled here; torch leaves it uninitialised); dtype
+/// defaults to float32. RuntimeError "dimensionality of sizes (2) must match dimensionality of
+/// strides (1)", "Trying to create tensor with negative dimension -3: [2, -3]", and the
+/// overflow error of negative strides. Mirrors `torch.empty_strided`.
+pub fn empty_strided(size: &[i64], stride: &[i64], dtype: Option<DType>) -> Result<Tensor> {
+    if size.len() != stride.len() {
+        return Err(Error::runtime(format!(
+            "dimensionality of sizes ({}) must match dimensionality of strides ({})",
+            size.len(),
+            stride.len()
+        )));
+    }
+    super::factory::nonnegative_sizes(size)?;
+    let dtype = dtype.unwrap_or(DType::DEFAULT_FLOAT);
+    let item = dtype.itemsize();
+    let nbytes = storage_nbytes_for(size, stride, item)?;
+    let n = usize::try_from(nbytes / item as u64).map_err(|_| {
+        Error::out_of_memory(format!("empty_strided: cannot allocate {nbytes} bytes"))
+    })?;
+    let sizes = to_usize(size);
+    crate::core::tensor::checked_numel(&sizes)?;
+    let flat = Tensor::zeros(&[n], dtype)?;
+    Ok(flat.restride_owned(sizes, to_isize(stride), 0))
+}
+
+/// `repeat_interleave(repeats, *, output_size=None)`: for a 1-D int64/int32 `repeats`, the
+/// indices `0, 1, ...` each repeated `repeats[i]` times, in `repeats`' dtype. RuntimeError
+/// "repeat_interleave only accept 1D vector as repeat", "repeats can not be negative",
+/// "allocated size does not match required size" (an `output_size` that is not the total);
+/// NotImplementedError for other dtypes. Mirrors `torch.repeat_interleave(repeats)`.
+pub fn repeat_interleave_tensor(repeats: &Tensor, output_size: Option<i64>) -> Result<Tensor> {
+    if repeats.dim() != 1 {
+        return Err(Error::runtime(
+            "repeat_interleave only accept 1D vector as repeat",
+        ));
+    }
+    if !matches!(repeats.dtype(), DType::Int64 | DType::Int32) {
+        return Err(Error::not_implemented(format!(
+            "\"repeat_interleave_cpu\" not implemented for '{}'",
+            repeats.dtype().scalar_type_name()
+        )));
+    }
+    let reps: Vec<i64> = repeats
+        .to_scalar_vec()
+        .into_iter()
+        .map(|s| s.to::<i64>())
+        .collect();
+    if reps.iter().any(|&r| r < 0) {
+        return Err(Error::runtime("repeats can not be negative"));
+    }
+    let total = reps
+        .iter()
+        .try_fold(0i64, |a, &r| a.checked_add(r))
+        .ok_or_else(|| Error::out_of_memory("repeat_interleave: the result is too large"))?;
+    if output_size.is_some_and(|o| o != total) {
+        return Err(Error::runtime(
+            "allocated size does not match required size",
+        ));
+    }
+    let mut idx = Vec::new();
+    idx.try_reserve_exact(total as usize)
+        .map_err(|_| Error::out_of_memory("repeat_interleave: failed to allocate"))?;
+    for (i, &r) in reps.iter().enumerate() {
+        idx.extend(std::iter::repeat(i as i64).take(r as usize));
+    }
+    let out = Tensor::from_vec(idx, &[total as usize])?;
+    if repeats.dtype() == DType::Int64 {
+        Ok(out)
+    } else {
+        out.to_dtype(repeats.dtype())
+    }
+}
+
+/// A copy of `input` whose part `part(copy)` (a view of the copy) holds `src`; RuntimeError
+/// "expected src to have a size equal to the slice of self. src size = [3], slice size = [4]"
+/// when the shapes differ. The shared body of the `*_scatter` ops.
+fn scatter_into_part(
+    input: &Tensor,
+    src: &Tensor,
+    part: impl FnOnce(&Tensor) -> Result<Tensor>,
+) -> Result<Tensor> {
+    let out = input.clone_data()?;
+    let view = part(&out)?;
+    if view.sizes() != src.sizes() {
+        return Err(Error::runtime(format!(
+            "expected src to have a size equal to the slice of self. src size = {:?}, slice size = {:?}",
+            src.sizes(),
+            view.sizes()
+        )));
+    }
+    view.copy_from(src)?;
+    Ok(out)
+}
+
+/// `select_scatter(input, src, dim, index)`: a copy of `input` with `src` written into
+/// `select(dim, index)`. Errors of `select`, and the size check of `scatter_into_part`.
+/// Mirrors `torch.select_scatter`.
+pub fn select_scatter(input: &Tensor, src: &Tensor, dim: i64, index: i64) -> Result<Tensor> {
+    scatter_into_part(input, src, |t| super::select(t, dim, index))
+}
+
+/// `input[..., start:end:step]` along `dim` as a view, with Python's slice rules (negative
+/// bounds count from the end, out-of-range ones clamp; None is the start / end). RuntimeError
+/// "slice step must be positive".
+pub fn slice_view(
+    input: &Tensor,
+    dim: i64,
+    start: Option<i64>,
+    end: Option<i64>,
+    step: i64,
+) -> Result<Tensor> {
+    let d = maybe_wrap_dim(dim, input.dim())?;
+    if step <= 0 {
+        return Err(Error::runtime("slice step must be positive"));
+    }
+    let n = input.sizes()[d] as i64;
+    let wrap = |i: i64| if i < 0 { i.saturating_add(n) } else { i };
+    let s = wrap(start.unwrap_or(0)).clamp(0, n);
+    let e = wrap(end.unwrap_or(n)).clamp(s, n);
+    let len = if e > s { (e - s - 1) / step + 1 } else { 0 };
+    let mut sizes = input.sizes().to_vec();
+    let mut strides = input.strides().to_vec();
+    let offset =
+        input.storage_offset() as isize + if len > 0 { s as isize * strides[d] } else { 0 };
+    sizes[d] = len as usize;
+    strides[d] = strides[d].saturating_mul(step as isize);
+    Ok(input.as_strided(sizes, strides, offset as usize))
+}
+
+/// `slice_scatter(input, src, dim=0, start=None, end=None, step=1)`: a copy of `input` with
+/// `src` written into `input[..., start:end:step]` along `dim`. Mirrors `torch.slice_scatter`.
+pub fn slice_scatter(
+    input: &Tensor,
+    src: &Tensor,
+    dim: i64,
+    start: Option<i64>,
+    end: Option<i64>,
+    step: i64,
+) -> Result<Tensor> {
+    scatter_into_part(input, src, |t| slice_view(t, dim, start, end, step))
+}
+
+/// `diagonal_scatter(input, src, offset=0, dim1=0, dim2=1)`: a copy of `input` with `src`
+/// written into `diagonal(offset, dim1, dim2)`. Mirrors `torch.diagonal_scatter`.
+pub fn diagonal_scatter(
+    input: &Tensor,
+    src: &Tensor,
+    offset: i64,
+    dim1: i64,
+    dim2: i64,
+) -> Result<Tensor> {
+    scatter_into_part(input, src, |t| super::diagonal(t, offset, dim1, dim2))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn storage_nbytes_matches_torch() {
+        assert_eq!(storage_nbytes_for(&[2, 3], &[1, 2], 4).unwrap(), 24);
+        assert_eq!(storage_nbytes_for(&[2, 3], &[4, 2], 4).unwrap(), 36);
+        assert_eq!(storage_nbytes_for(&[0, 3], &[4, 2], 4).unwrap(), 0);
+        assert!(storage_nbytes_for(&[2, -3], &[3, 1], 4).is_err());
+        assert!(storage_nbytes_for(&[i64::MAX, 3], &[i64::MAX, 1], 4).is_err());
+    }
+
+    #[test]
+    fn unfold_windows() {
+        let t = Tensor::from_vec((0..7).collect::<Vec<i64>>(), &[7]).unwrap();
+        let u = unfold(&t, 0, 3, 2).unwrap();
+        assert_eq!(u.sizes(), &[3, 3]);
+        assert_eq!(
+            u.contiguous().unwrap().to_vec::<i64>(),
+            vec![0, 1, 2, 2, 3, 4, 4, 5, 6]
+        );
+    }
+}
