@@ -77,7 +77,7 @@ def test_named_tuples():
     assert _fields(L.svd(a)) == ("U", "S", "Vh")
     assert _fields(L.qr(a)) == ("Q", "R")
     assert _fields(L.inv_ex(a)) == ("inverse", "info")
-    assert _fields(L.cholesky_ex(a)) == ("L", "info")
+    assert _fields(L.cholesky_ex(a)) == ("info", "L")
     assert _fields(L.solve_ex(a, a)) == ("info", "result")
     assert type(_C.slogdet(a)).__name__ == "slogdet"
     info = L.inv_ex(a).info

@@ -817,8 +817,8 @@ pub fn linalg_svd(
 }
 
 /// `svd(input, some=True, compute_uv=True)`: `(U, S, V)` with `input = U diag(S) Vᵀ` (V, not
-/// Vh); `some` gives the reduced factors; without `compute_uv`, U and V are zero-filled (of the
-/// full shapes when `some` is false, as torch's). Mirrors `torch.svd` (deprecated in torch for
+/// Vh); `some` gives the reduced factors; without `compute_uv`, U and V are zero-filled
+/// `(*, m, m)` and `(*, n, n)` whatever `some` says, as torch's. Mirrors `torch.svd` (deprecated in torch for
 /// `linalg.svd`).
 pub fn svd(a: &Tensor, some: bool, compute_uv: bool) -> Result<(Tensor, Tensor, Tensor)> {
     let (u, s, vh) = svd_impl(a, !some, compute_uv, "linalg.svd")?;
@@ -828,13 +828,11 @@ pub fn svd(a: &Tensor, some: bool, compute_uv: bool) -> Result<(Tensor, Tensor, 
     }
     let sz = a.sizes();
     let (m, n) = (sz[sz.len() - 2], sz[sz.len() - 1]);
-    let k = m.min(n);
     let batch = &sz[..sz.len() - 2];
-    let (uc, vc) = if some { (k, k) } else { (m, n) };
     Ok((
-        Tensor::zeros(&cat_sizes(batch, &[m, uc]), a.dtype())?,
+        Tensor::zeros(&cat_sizes(batch, &[m, m]), a.dtype())?,
         s,
-        Tensor::zeros(&cat_sizes(batch, &[n, vc]), a.dtype())?,
+        Tensor::zeros(&cat_sizes(batch, &[n, n]), a.dtype())?,
     ))
 }
 
