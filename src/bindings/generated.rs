@@ -111,8 +111,7 @@ mod tests {
     const STUB_PATH: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/python/_C/__init__.pyi");
     const NN_STUB_PATH: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/python/_C/_nn.pyi");
     const LINALG_STUB_PATH: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/python/_C/_linalg.pyi");
-    const SPECIAL_STUB_PATH: &str =
-        concat!(env!("CARGO_MANIFEST_DIR"), "/python/_C/_special.pyi");
+    const SPECIAL_STUB_PATH: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/python/_C/_special.pyi");
     const README_PATH: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/README.md");
     const SAMPLE_PATH: &str = concat!(
         env!("CARGO_MANIFEST_DIR"),
@@ -145,8 +144,7 @@ mod tests {
             std::fs::write(STUB_PATH, GENERATED_STUB).expect("write stub");
             std::fs::write(NN_STUB_PATH, GENERATED_NN_STUB).expect("write _nn stub");
             std::fs::write(LINALG_STUB_PATH, GENERATED_LINALG_STUB).expect("write _linalg stub");
-            std::fs::write(SPECIAL_STUB_PATH, GENERATED_SPECIAL_STUB)
-                .expect("write _special stub");
+            std::fs::write(SPECIAL_STUB_PATH, GENERATED_SPECIAL_STUB).expect("write _special stub");
             std::fs::write(README_PATH, &new_readme).expect("write README");
             std::fs::write(SAMPLE_PATH, GENERATED_SAMPLE).expect("write sample");
             return;

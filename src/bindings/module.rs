@@ -30,7 +30,10 @@ static mut MODULE_DEF: ffi::PyModuleDef = ffi::PyModuleDef {
 
 /// The definition of a submodule of `_C` holding generated functions (`_C._nn`, `_C._linalg`,
 /// `_C._special`).
-const fn submodule_def(name: &'static std::ffi::CStr, doc: &'static std::ffi::CStr) -> ffi::PyModuleDef {
+const fn submodule_def(
+    name: &'static std::ffi::CStr,
+    doc: &'static std::ffi::CStr,
+) -> ffi::PyModuleDef {
     ffi::PyModuleDef {
         m_base: ffi::PyModuleDef_HEAD_INIT,
         m_name: name.as_ptr(),
@@ -104,7 +107,10 @@ unsafe fn init() -> PyResult<ObjectPtr> {
         super::node_object::init(m.as_ptr())?;
         super::autograd_methods::init(m.as_ptr())?;
         add_object(m.as_ptr(), "_py_debug", py_bool(cfg!(py_debug)))?;
-        let nn = submodule(addr_of_mut!(NN_MODULE_DEF), super::generated::nn_functions())?;
+        let nn = submodule(
+            addr_of_mut!(NN_MODULE_DEF),
+            super::generated::nn_functions(),
+        )?;
         add_object(m.as_ptr(), "_nn", nn)?;
         let linalg = submodule(
             addr_of_mut!(LINALG_MODULE_DEF),

@@ -140,6 +140,29 @@ def test_gradcheck_inv_det_norm():
     assert L.det(a).grad_fn.name() == "LinalgDetBackward0"
 
 
+def test_gradcheck_solves():
+    from _C.autograd import gradcheck, gradgradcheck
+
+    a = _well_conditioned(3)
+    _C.manual_seed(5)
+    b = _C.randn(3, 2, dtype=_C.float64).requires_grad_()
+    v = _C.randn(3, dtype=_C.float64).requires_grad_()
+    bb = _C.randn(2, 3, 2, dtype=_C.float64).requires_grad_()
+    assert gradcheck(L.solve, (a, b))
+    assert gradcheck(L.solve, (a, v))
+    assert gradcheck(L.solve, (a, bb))  # B's batch broadcasts A
+    assert gradcheck(lambda A, B: L.solve(A, B, left=False), (a, b.mT.detach().requires_grad_()))
+    assert gradgradcheck(L.solve, (a, b))
+    t = a.detach().triu().requires_grad_()
+    for upper, left, unit in [(True, True, False), (True, False, True), (False, True, False)]:
+        tt = t if upper else t.detach().mT.contiguous().requires_grad_()
+        rhs = b if left else b.mT.detach().requires_grad_()
+        assert gradcheck(
+            lambda A, B: L.solve_triangular(A, B, upper=upper, left=left, unitriangular=unit), (tt, rhs)
+        )
+    assert L.solve(a, b).grad_fn.name() == "LinalgSolveExBackward0"
+
+
 def test_inv_grad_value():
     # d/dA sum(inv(A)) = -(A^-T 1 A^-T); A = diag(2, 4): -[[1/4, 1/8], [1/8, 1/16]].
     a = _C.tensor([[2.0, 0.0], [0.0, 4.0]], dtype=_C.float64).requires_grad_()

@@ -180,7 +180,14 @@ pub fn cholesky(a: &mut [f64], n: usize) -> usize {
 /// Solves the triangular system `T X = B` in place (`b` is `n×k` row-major): `t` is `n×n`
 /// row-major, lower or upper as `upper` says, with an implicit unit diagonal when
 /// `unitriangular` (LAPACK `trtrs`). A zero diagonal gives infinities or NaNs.
-pub fn triangular_solve(t: &[f64], n: usize, upper: bool, unitriangular: bool, b: &mut [f64], k: usize) {
+pub fn triangular_solve(
+    t: &[f64],
+    n: usize,
+    upper: bool,
+    unitriangular: bool,
+    b: &mut [f64],
+    k: usize,
+) {
     let mut solve_row = |i: usize, range: &mut dyn Iterator<Item = usize>| {
         for m in range {
             let v = t[i * n + m];
@@ -506,7 +513,12 @@ pub fn svd(a: &[f64], m: usize, n: usize, full: bool) -> Option<(Vec<f64>, Vec<f
         return None;
     }
     let norms: Vec<f64> = (0..n)
-        .map(|j| (0..m).map(|i| w[i * n + j] * w[i * n + j]).sum::<f64>().sqrt())
+        .map(|j| {
+            (0..m)
+                .map(|i| w[i * n + j] * w[i * n + j])
+                .sum::<f64>()
+                .sqrt()
+        })
         .collect();
     let mut order: Vec<usize> = (0..n).collect();
     order.sort_by(|&x, &y| norms[y].total_cmp(&norms[x]));
@@ -627,6 +639,10 @@ mod tests {
         assert_eq!((u.len(), vt.len()), (9, 4));
         let ut: Vec<f64> = (0..9).map(|i| u[(i % 3) * 3 + i / 3]).collect();
         let id = matmul(&ut, &u, 3, 3, 3);
-        assert!(close(&id, &[1.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 1.0], 1e-12));
+        assert!(close(
+            &id,
+            &[1.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 1.0],
+            1e-12
+        ));
     }
 }

@@ -247,8 +247,9 @@ pub fn logdet(a: &Tensor) -> Result<Tensor> {
     make(v, &batch, a.dtype())
 }
 
-/// torch's `linalg_solve_is_vector_rhs`.
-fn solve_is_vector_rhs(a: &Tensor, b: &Tensor) -> bool {
+/// torch's `linalg_solve_is_vector_rhs`: `B` is a (batch of) vector(s) for `A X = B` (also
+/// read by `linalg_solve`'s derivative).
+pub fn solve_is_vector_rhs(a: &Tensor, b: &Tensor) -> bool {
     let (sa, sb) = (a.sizes(), b.sizes());
     b.dim() == 1 || (a.dim() - 1 == b.dim() && sb == &sa[..sa.len() - 1])
 }
@@ -608,8 +609,14 @@ pub fn linalg_solve_triangular(
     }
     let batch = broadcast_shapes(&a.sizes()[..a.dim() - 2], &bs[..bs.len() - 2])?;
     let to_i64 = |v: &[usize]| v.iter().map(|&x| x as i64).collect::<Vec<_>>();
-    let am = Mats::read(&super::view::expand(a, &to_i64(&cat_sizes(&batch, &[n, n])))?)?;
-    let bm = Mats::read(&super::view::expand(b, &to_i64(&cat_sizes(&batch, &[br, bc])))?)?;
+    let am = Mats::read(&super::view::expand(
+        a,
+        &to_i64(&cat_sizes(&batch, &[n, n])),
+    )?)?;
+    let bm = Mats::read(&super::view::expand(
+        b,
+        &to_i64(&cat_sizes(&batch, &[br, bc])),
+    )?)?;
     let mut out = Vec::with_capacity(bm.data.len());
     for i in 0..am.count {
         let t = am.mat(i);
@@ -883,7 +890,10 @@ fn matrix_dims(a: &Tensor, dim: &[i64], f: &str) -> Result<(usize, usize)> {
     if dim.len() != 2 {
         return Err(Error::runtime(format!(
             "{f}: dim must be a 2-tuple. Got {}",
-            dim.iter().map(|d| d.to_string()).collect::<Vec<_>>().join(" ")
+            dim.iter()
+                .map(|d| d.to_string())
+                .collect::<Vec<_>>()
+                .join(" ")
         )));
     }
     let d0 = maybe_wrap_dim(dim[0], a.dim())?;
@@ -943,7 +953,10 @@ pub fn linalg_matrix_norm(
     } else if o.is_infinite() {
         (d1, d0)
     } else {
-        return Err(Error::runtime(format!("{f}: Order {} not supported.", ord_text(o))));
+        return Err(Error::runtime(format!(
+            "{f}: Order {} not supported.",
+            ord_text(o)
+        )));
     };
     let abs = super::unary::abs(&a)?;
     let summed = super::reduce_ops::sum(&abs, Some(&[sum_dim as i64]), true, None)?;
@@ -987,7 +1000,13 @@ pub fn linalg_matrix_norm_str_ord(
     check_float(a, f)?;
     let (d0, d1) = matrix_dims(a, dim, f)?;
     if ord == "fro" {
-        return linalg_vector_norm(a, Scalar::Float(2.0), Some(&[d0 as i64, d1 as i64]), keepdim, dtype);
+        return linalg_vector_norm(
+            a,
+            Scalar::Float(2.0),
+            Some(&[d0 as i64, d1 as i64]),
+            keepdim,
+            dtype,
+        );
     }
     let a = match dtype {
         Some(d) => a.to_dtype(d)?,
@@ -1012,7 +1031,10 @@ pub fn linalg_norm(
         if d.len() != 1 && d.len() != 2 {
             return Err(Error::runtime(format!(
                 "linalg.norm: If dim is specified, it must be of length 1 or 2. Got [{}]",
-                d.iter().map(|v| v.to_string()).collect::<Vec<_>>().join(", ")
+                d.iter()
+                    .map(|v| v.to_string())
+                    .collect::<Vec<_>>()
+                    .join(", ")
             )));
         }
     } else if ord.is_some() && a.dim() != 1 && a.dim() != 2 {
@@ -1027,7 +1049,9 @@ pub fn linalg_norm(
     };
     match (ord, matrix) {
         (Some(o), true) => linalg_matrix_norm(a, o, dim.unwrap_or(&[-2, -1]), keepdim, dtype),
-        (None, true) => linalg_matrix_norm_str_ord(a, "fro", dim.unwrap_or(&[-2, -1]), keepdim, dtype),
+        (None, true) => {
+            linalg_matrix_norm_str_ord(a, "fro", dim.unwrap_or(&[-2, -1]), keepdim, dtype)
+        }
         (o, false) => linalg_vector_norm(a, o.unwrap_or(Scalar::Float(2.0)), dim, keepdim, dtype),
     }
 }

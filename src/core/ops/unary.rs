@@ -300,9 +300,11 @@ pub fn special_multigammaln(input: &Tensor, p: i64) -> Result<Tensor> {
     }
     let vals = super::conversion::try_to_f64_vec(input)?;
     let c = (p * (p - 1)) as f64 / 4.0 * std::f64::consts::PI.ln();
-    let out = vals
-        .iter()
-        .map(|&x| c + (0..p).map(|j| super::special::lgamma(x - j as f64 / 2.0)).sum::<f64>());
+    let out = vals.iter().map(|&x| {
+        c + (0..p)
+            .map(|j| super::special::lgamma(x - j as f64 / 2.0))
+            .sum::<f64>()
+    });
     match input.dtype() {
         DType::Float64 => Tensor::from_vec(out.collect::<Vec<f64>>(), input.sizes()),
         _ => Tensor::from_vec(out.map(|v| v as f32).collect::<Vec<f32>>(), input.sizes()),
