@@ -483,16 +483,16 @@ pub fn linalg_lu_solve(
     check_square(lu, "linalg.lu_solve", "LU")?;
     check_float(lu, "linalg.lu_solve")?;
     if pivots.dtype() != DType::Int32 {
-        return Err(Error::runtime(format!(
-            "linalg.lu_solve: pivots should be a Tensor of scalar type int32. Got {}",
-            pivots.dtype().scalar_type_name()
-        )));
+        return Err(Error::runtime(
+            "linalg.lu_solve: pivots should be a Tensor of scalar type torch.int32",
+        ));
     }
     let n = lu.sizes()[lu.dim() - 1];
-    if pivots.dim() != lu.dim() - 1 || pivots.sizes()[pivots.dim() - 1] != n {
-        return Err(Error::runtime(
-            "linalg.lu_solve: Expected LU.shape[:-1] and pivots.shape to be the same",
-        ));
+    if pivots.sizes() != &lu.sizes()[..lu.dim() - 1] {
+        return Err(Error::runtime(format!(
+            "linalg.lu_solve: Expected LU.shape[:-1] and pivots.shape to be the same, but got pivots with shape {:?} instead",
+            pivots.sizes()
+        )));
     }
     let mats = Mats::read(lu)?;
     let pv = super::conversion::try_to_f64_vec(pivots)?;
