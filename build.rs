@@ -67,7 +67,9 @@ fn main() {
     let prelude = std::fs::read_to_string("src/bindings/stub_prelude.pyi").expect("read prelude");
     write("_C.pyi", gen_stub::gen_stub(&ops, &prelude));
     write("op_list.md", gen_stub::gen_op_list(&ops));
-    write("_nn.pyi", gen_stub::gen_nn_stub(&ops));
+    write("_nn.pyi", gen_stub::gen_module_stub(&ops, "nn"));
+    write("_linalg.pyi", gen_stub::gen_module_stub(&ops, "linalg"));
+    write("_special.pyi", gen_stub::gen_module_stub(&ops, "special"));
 }
 
 /// pyo3-ffi serialises the interpreter config as hex-encoded `key=value` lines in

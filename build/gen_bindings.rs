@@ -109,7 +109,8 @@ fn c_str_lit(s: &str) -> String {
 fn entry_point_name(op: &Op, v: Variant) -> String {
     match (v, op.entries[0].owner()) {
         (Variant::Function, _) if op.entries[0].python_module.is_some() => {
-            format!("nn_fn_{}", op.name)
+            let m = op.entries[0].python_module.as_deref().unwrap_or("nn");
+            format!("{m}_fn_{}", op.name)
         }
         (Variant::Function, _) => format!("fn_{}", op.name),
         (Variant::Method, "Tensor") => format!("meth_{}", op.name),
@@ -933,6 +934,8 @@ pub(crate) fn gen_bindings(ops: &[Op]) -> String {
         ("TENSOR_METHODS", Vec::new()),
         ("GENERATOR_METHODS", Vec::new()),
         ("NN_FUNCTIONS", Vec::new()),
+        ("LINALG_FUNCTIONS", Vec::new()),
+        ("SPECIAL_FUNCTIONS", Vec::new()),
     ];
     for op in ops {
         for v in [Variant::Function, Variant::Method] {
@@ -949,8 +952,12 @@ pub(crate) fn gen_bindings(ops: &[Op]) -> String {
                 }
             };
             let table = match (v, op.entries[0].owner()) {
-                (Variant::Function, _) if op.entries[0].python_module.is_some() => 3,
-                (Variant::Function, _) => 0,
+                (Variant::Function, _) => match op.entries[0].python_module.as_deref() {
+                    Some("nn") => 3,
+                    Some("linalg") => 4,
+                    Some(_) => 5,
+                    None => 0,
+                },
                 (Variant::Method, "Tensor") => 1,
                 (Variant::Method, _) => 2,
             };
@@ -965,6 +972,8 @@ pub(crate) fn gen_bindings(ops: &[Op]) -> String {
             "FUNCTIONS" => "module functions",
             "TENSOR_METHODS" => "`_C.Tensor` methods",
             "NN_FUNCTIONS" => "`_C._nn` functions",
+            "LINALG_FUNCTIONS" => "`_C._linalg` functions",
+            "SPECIAL_FUNCTIONS" => "`_C._special` functions",
             _ => "`_C.Generator` methods",
         };
         let _ = writeln!(out, "/// The {what} the schema declares (no sentinel).");

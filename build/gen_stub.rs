@@ -69,17 +69,17 @@ pub(crate) fn gen_stub(ops: &[Op], prelude: &str) -> String {
     out
 }
 
-/// The stub of the submodule `_C._nn` (`python/_C/_nn.pyi`): the schema's `python_module: nn`
-/// functions.
-pub(crate) fn gen_nn_stub(ops: &[Op]) -> String {
+/// The stub of the submodule `_C._{module}` (`python/_C/_nn.pyi`, `_linalg.pyi`,
+/// `_special.pyi`): the schema's `python_module: {module}` functions.
+pub(crate) fn gen_module_stub(ops: &[Op], module: &str) -> String {
     let mut out = String::new();
     out.push_str("# @generated from src/native_functions.yaml by build.rs — do not edit.\n");
     out.push_str(
         "# Regenerate with `make stubs`; a test keeps this file equal to the generated one.\n",
     );
-    out.push_str(
-        "# The functions of `_C._nn` (torch's `torch._C._nn`): `python_module: nn` entries.\n",
-    );
+    out.push_str(&format!(
+        "# The functions of `_C._{module}` (torch's `torch._C._{module}`): `python_module: {module}` entries.\n",
+    ));
     out.push_str("from typing import Any, Optional, Sequence, Tuple, Union, overload\n");
     out.push_str("import builtins\n\n");
     out.push_str("from . import Generator, Tensor, dtype, return_types\n\n");
@@ -87,7 +87,7 @@ pub(crate) fn gen_nn_stub(ops: &[Op]) -> String {
     out.push_str("_Number = Union[builtins.int, builtins.float, builtins.bool]\n\n");
     for op in ops
         .iter()
-        .filter(|op| op.entries[0].python_module.is_some())
+        .filter(|op| op.entries[0].python_module.as_deref() == Some(module))
     {
         let es = entries_of(op, Variant::Function);
         for e in &es {
@@ -120,7 +120,11 @@ pub(crate) fn gen_op_list(ops: &[Op]) -> String {
             })
             .collect();
         let name = match op.entries[0].owner() {
-            _ if op.entries[0].python_module.is_some() => format!("_nn.{}", op.name),
+            _ if op.entries[0].python_module.is_some() => format!(
+                "_{}.{}",
+                op.entries[0].python_module.as_deref().unwrap_or("nn"),
+                op.name
+            ),
             "Tensor" => op.name.clone(),
             owner => format!("{owner}.{}", op.name),
         };

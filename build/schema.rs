@@ -802,14 +802,18 @@ fn entry_from_map(line: usize, m: RawEntry) -> Result<Vec<Entry>, String> {
     let inplace = flag("inplace")?;
     let python_module = match m.get("python_module").map(String::as_str) {
         None => None,
-        Some("nn") => Some("nn".to_string()),
-        Some(other) => return Err(format!("python_module: {other:?} is not nn")),
+        Some(m @ ("nn" | "linalg" | "special")) => Some(m.to_string()),
+        Some(other) => {
+            return Err(format!(
+                "python_module: {other:?} is not nn, linalg or special"
+            ))
+        }
     };
     if python_module.is_some()
         && (method || !operators.is_empty() || m.contains_key("manual_binding"))
     {
         return Err(
-            "python_module: nn entries are functions of `_C._nn` (no method, operator or manual binding)"
+            "python_module entries are functions of `_C._nn`, `_C._linalg` or `_C._special` (no method, operator or manual binding)"
                 .into(),
         );
     }

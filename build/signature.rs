@@ -415,14 +415,19 @@ pub(crate) fn docstring(op: &Op, v: Variant) -> String {
         tail.push("The signatures are tried in the order listed.".to_string());
     }
     if !op.name.starts_with('_') {
-        let owner = if v == Variant::Method {
-            format!("{}.", entries[0].owner())
-        } else if entries[0].python_module.is_some() {
-            "_C._nn.".to_string()
-        } else {
-            String::new()
+        let (owner, name) = match (v, entries[0].python_module.as_deref()) {
+            (Variant::Method, _) => (format!("{}.", entries[0].owner()), op.name.as_str()),
+            // torch.linalg.solve is torch._C._linalg.linalg_solve (and torch.special likewise).
+            (_, Some(m @ ("linalg" | "special"))) => (
+                format!("{m}."),
+                op.name
+                    .strip_prefix(&format!("{m}_"))
+                    .unwrap_or(op.name.as_str()),
+            ),
+            (_, Some(m)) => (format!("_C._{m}."), op.name.as_str()),
+            (_, None) => (String::new(), op.name.as_str()),
         };
-        tail.push(format!("Mirrors torch.{owner}{}.", op.name));
+        tail.push(format!("Mirrors torch.{owner}{name}."));
     }
     if parsed {
         tail.push("Raises TypeError when no signature matches the arguments.".into());

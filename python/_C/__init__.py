@@ -13,6 +13,8 @@ suite reads are re-exported as well although they start with an underscore:
   calls that may still read them return.
 - ``_C._hold_in_thread(t, seconds)``: test hook; a Rust thread holds ``t`` for a while, then
   drops it without the GIL (PyObject preservation tests).
+- ``_C._linalg``, ``_C._special``: the submodules behind ``_C.linalg`` and ``_C.special``
+  (torch's ``torch._C._linalg`` / ``torch._C._special``).
 - ``_C._nn``: the submodule of the functions behind ``_C.nn.functional`` (torch's
   ``torch._C._nn``); ``_C.nn.functional`` is the Python layer over it.
 - ``_C._C_API``: the capsule holding the C API table of ``include/tensorbind.h`` (for other
@@ -34,10 +36,12 @@ from ._C import (  # noqa: F401
     _hold_in_thread,
     _live_dlpack,
     _live_external,
+    _linalg,
     _live_tensors,
     _nn,
     _parked_tensors,
     _py_debug,
+    _special,
     _tensor_free_list_len,
     _testing_panic_in_thread,
     _testing_panic_in_worker,
@@ -55,9 +59,15 @@ _sys.modules[__name__ + ".return_types"] = _ext.return_types
 # `_C._nn` (torch's `torch._C._nn`): the functions behind `_C.nn.functional`, a submodule the
 # extension builds; registered so that `import _C._nn` works.
 _sys.modules[__name__ + "._nn"] = _nn
+# `_C._linalg` and `_C._special` (torch's `torch._C._linalg` / `torch._C._special`): the functions
+# behind `_C.linalg` and `_C.special`, likewise.
+_sys.modules[__name__ + "._linalg"] = _linalg
+_sys.modules[__name__ + "._special"] = _special
 del _sys
 
 from . import autograd  # noqa: E402,F401  (`_C.autograd.grad`, as `torch.autograd.grad`)
+from . import linalg  # noqa: E402,F401  (`_C.linalg.solve`, as `torch.linalg.solve`)
+from . import special  # noqa: E402,F401  (`_C.special.ndtr`, as `torch.special.ndtr`)
 
 __all__ = sorted(name for name in vars(_ext) if not name.startswith("_"))
 __version__ = getattr(_ext, "__version__", "0+unknown")

@@ -78,6 +78,37 @@ pub fn runtime_error(message: impl Into<String>) -> BindError {
     BindError::Core(Error::runtime(message))
 }
 
+/// `_C._LinAlgError` (torch's `torch.linalg.LinAlgError`, a RuntimeError subclass), created by
+/// `init_linalg_error` at module init; null before (then `ErrorKind::LinAlg` raises RuntimeError).
+/// The static owns one reference for the life of the process.
+static LINALG_ERROR: std::sync::atomic::AtomicPtr<ffi::PyObject> =
+    std::sync::atomic::AtomicPtr::new(null_mut());
+
+/// Creates `_C._LinAlgError` and returns a new reference to it (the module adds it as an
+/// attribute); the static keeps another.
+///
+/// # Safety
+/// Called once, under the GIL, during module initialisation.
+pub(crate) unsafe fn init_linalg_error() -> *mut ffi::PyObject {
+    // SAFETY: the GIL is held (module init); the name and doc are NUL-terminated literals;
+    // `PyExc_RuntimeError` is initialised by the interpreter. The result is a new reference
+    // (null with an exception set on failure).
+    let t = unsafe {
+        ffi::PyErr_NewExceptionWithDoc(
+            c"_C._LinAlgError".as_ptr(),
+            c"Raised by _C.linalg when a matrix is singular, not positive-definite, or an algorithm does not converge (torch.linalg.LinAlgError).".as_ptr(),
+            ffi::PyExc_RuntimeError,
+            null_mut(),
+        )
+    };
+    if !t.is_null() {
+        // SAFETY: `t` is a live new reference; the static takes one more, never released.
+        unsafe { ffi::Py_INCREF(t) };
+        LINALG_ERROR.store(t, std::sync::atomic::Ordering::Release);
+    }
+    t
+}
+
 /// The Python exception type for each core error kind: the one table of ARCHITECTURE.md.
 fn exception_type(kind: ErrorKind) -> *mut ffi::PyObject {
     // SAFETY: the `PyExc_*` globals are initialised by the interpreter before any module loads;
@@ -90,6 +121,14 @@ fn exception_type(kind: ErrorKind) -> *mut ffi::PyObject {
             ErrorKind::Runtime => ffi::PyExc_RuntimeError,
             ErrorKind::NotImplemented => ffi::PyExc_NotImplementedError,
             ErrorKind::OutOfMemory => ffi::PyExc_MemoryError,
+            ErrorKind::LinAlg => {
+                let t = LINALG_ERROR.load(std::sync::atomic::Ordering::Acquire);
+                if t.is_null() {
+                    ffi::PyExc_RuntimeError
+                } else {
+                    t
+                }
+            }
             // Raised from the stash when there is one (`restore`); else a RuntimeError.
             ErrorKind::External => ffi::PyExc_RuntimeError,
         }

@@ -72,6 +72,16 @@ pub fn nn_functions() -> &'static [ffi::PyMethodDef] {
     &gen::NN_FUNCTIONS.0
 }
 
+/// The generated functions of the submodule `_C._linalg` (`python_module: linalg`).
+pub fn linalg_functions() -> &'static [ffi::PyMethodDef] {
+    &gen::LINALG_FUNCTIONS.0
+}
+
+/// The generated functions of the submodule `_C._special` (`python_module: special`).
+pub fn special_functions() -> &'static [ffi::PyMethodDef] {
+    &gen::SPECIAL_FUNCTIONS.0
+}
+
 /// The generated `_C.Tensor` methods.
 pub fn tensor_methods() -> &'static [ffi::PyMethodDef] {
     &gen::TENSOR_METHODS.0
@@ -87,14 +97,21 @@ pub fn generator_methods() -> &'static [ffi::PyMethodDef] {
 pub const GENERATED_STUB: &str = include_str!(concat!(env!("OUT_DIR"), "/_C.pyi"));
 pub const GENERATED_OP_LIST: &str = include_str!(concat!(env!("OUT_DIR"), "/op_list.md"));
 pub const GENERATED_NN_STUB: &str = include_str!(concat!(env!("OUT_DIR"), "/_nn.pyi"));
+pub const GENERATED_LINALG_STUB: &str = include_str!(concat!(env!("OUT_DIR"), "/_linalg.pyi"));
+pub const GENERATED_SPECIAL_STUB: &str = include_str!(concat!(env!("OUT_DIR"), "/_special.pyi"));
 pub const GENERATED_SAMPLE: &str = include_str!(concat!(env!("OUT_DIR"), "/generated_sample.rs"));
 
 #[cfg(test)]
 mod tests {
-    use super::{GENERATED_NN_STUB, GENERATED_OP_LIST, GENERATED_SAMPLE, GENERATED_STUB};
+    use super::{
+        GENERATED_LINALG_STUB, GENERATED_NN_STUB, GENERATED_OP_LIST, GENERATED_SAMPLE,
+        GENERATED_SPECIAL_STUB, GENERATED_STUB,
+    };
 
     const STUB_PATH: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/python/_C/__init__.pyi");
     const NN_STUB_PATH: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/python/_C/_nn.pyi");
+    const LINALG_STUB_PATH: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/python/_C/_linalg.pyi");
+    const SPECIAL_STUB_PATH: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/python/_C/_special.pyi");
     const README_PATH: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/README.md");
     const SAMPLE_PATH: &str = concat!(
         env!("CARGO_MANIFEST_DIR"),
@@ -126,6 +143,8 @@ mod tests {
         if update {
             std::fs::write(STUB_PATH, GENERATED_STUB).expect("write stub");
             std::fs::write(NN_STUB_PATH, GENERATED_NN_STUB).expect("write _nn stub");
+            std::fs::write(LINALG_STUB_PATH, GENERATED_LINALG_STUB).expect("write _linalg stub");
+            std::fs::write(SPECIAL_STUB_PATH, GENERATED_SPECIAL_STUB).expect("write _special stub");
             std::fs::write(README_PATH, &new_readme).expect("write README");
             std::fs::write(SAMPLE_PATH, GENERATED_SAMPLE).expect("write sample");
             return;
@@ -140,6 +159,13 @@ mod tests {
             nn == GENERATED_NN_STUB,
             "python/_C/_nn.pyi is stale: run `make stubs`"
         );
+        for (path, generated) in [
+            (LINALG_STUB_PATH, GENERATED_LINALG_STUB),
+            (SPECIAL_STUB_PATH, GENERATED_SPECIAL_STUB),
+        ] {
+            let committed = std::fs::read_to_string(path).unwrap_or_default();
+            assert!(committed == generated, "{path} is stale: run `make stubs`");
+        }
         assert!(
             readme == new_readme,
             "README.md's op list is stale: run `make stubs`"

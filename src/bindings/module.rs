@@ -28,33 +28,56 @@ static mut MODULE_DEF: ffi::PyModuleDef = ffi::PyModuleDef {
     m_free: None,
 };
 
-static mut NN_MODULE_DEF: ffi::PyModuleDef = ffi::PyModuleDef {
-    m_base: ffi::PyModuleDef_HEAD_INIT,
-    m_name: c"_C._nn".as_ptr(),
-    m_doc: c"The functions behind _C.nn.functional (torch's torch._C._nn): the schema's `python_module: nn` entries.".as_ptr(),
-    m_size: -1,
-    m_methods: std::ptr::null_mut(),
-    m_slots: std::ptr::null_mut(),
-    m_traverse: None,
-    m_clear: None,
-    // Never freed, as `_C` itself: `_C` holds it as its attribute `_nn` for the process's life.
-    m_free: None,
-};
+/// The definition of a submodule of `_C` holding generated functions (`_C._nn`, `_C._linalg`,
+/// `_C._special`).
+const fn submodule_def(
+    name: &'static std::ffi::CStr,
+    doc: &'static std::ffi::CStr,
+) -> ffi::PyModuleDef {
+    ffi::PyModuleDef {
+        m_base: ffi::PyModuleDef_HEAD_INIT,
+        m_name: name.as_ptr(),
+        m_doc: doc.as_ptr(),
+        m_size: -1,
+        m_methods: std::ptr::null_mut(),
+        m_slots: std::ptr::null_mut(),
+        m_traverse: None,
+        m_clear: None,
+        // Never freed, as `_C` itself: `_C` holds it as an attribute for the process's life.
+        m_free: None,
+    }
+}
 
-/// The submodule `_C._nn` (torch's `torch._C._nn`), a new reference; `_C/__init__.py`
-/// registers it in `sys.modules` as `_C._nn`.
+static mut NN_MODULE_DEF: ffi::PyModuleDef = submodule_def(
+    c"_C._nn",
+    c"The functions behind _C.nn.functional (torch's torch._C._nn): the schema's `python_module: nn` entries.",
+);
+static mut LINALG_MODULE_DEF: ffi::PyModuleDef = submodule_def(
+    c"_C._linalg",
+    c"The functions behind _C.linalg (torch's torch._C._linalg): the schema's `python_module: linalg` entries.",
+);
+static mut SPECIAL_MODULE_DEF: ffi::PyModuleDef = submodule_def(
+    c"_C._special",
+    c"The functions behind _C.special (torch's torch._C._special): the schema's `python_module: special` entries.",
+);
+
+/// A submodule (`_C._nn`, torch's `torch._C._nn`; `_C._linalg`; `_C._special`) over its
+/// generated functions, a new reference; `_C/__init__.py` registers it in `sys.modules`.
 ///
 /// # Safety
-/// Called once, from `init`, under the GIL.
-unsafe fn nn_module() -> PyResult<ObjectPtr> {
+/// Called once per `def`, from `init`, under the GIL; `def` is one of the statics above.
+unsafe fn submodule(
+    def: *mut ffi::PyModuleDef,
+    functions: &'static [ffi::PyMethodDef],
+) -> PyResult<ObjectPtr> {
     let mut methods: Vec<ffi::PyMethodDef> = Vec::new();
-    methods.extend_from_slice(super::generated::nn_functions());
+    methods.extend_from_slice(functions);
     methods.push(METHODS_END);
     // The table lives for the life of the process (CPython keeps pointers into it).
     let methods = Box::leak(methods.into_boxed_slice());
-    // SAFETY: runs once during module initialisation, under the GIL, before anything is shared.
+    // SAFETY: runs once per definition during module initialisation, under the GIL, before
+    // anything is shared; `def` points to a static that lives for the process.
     unsafe {
-        let def = addr_of_mut!(NN_MODULE_DEF);
         (*def).m_methods = methods.as_mut_ptr();
         ObjectPtr::steal_or_err(ffi::PyModule_Create(def))
     }
@@ -84,7 +107,23 @@ unsafe fn init() -> PyResult<ObjectPtr> {
         super::node_object::init(m.as_ptr())?;
         super::autograd_methods::init(m.as_ptr())?;
         add_object(m.as_ptr(), "_py_debug", py_bool(cfg!(py_debug)))?;
-        add_object(m.as_ptr(), "_nn", nn_module()?)?;
+        let nn = submodule(
+            addr_of_mut!(NN_MODULE_DEF),
+            super::generated::nn_functions(),
+        )?;
+        add_object(m.as_ptr(), "_nn", nn)?;
+        let linalg = submodule(
+            addr_of_mut!(LINALG_MODULE_DEF),
+            super::generated::linalg_functions(),
+        )?;
+        add_object(m.as_ptr(), "_linalg", linalg)?;
+        let special = submodule(
+            addr_of_mut!(SPECIAL_MODULE_DEF),
+            super::generated::special_functions(),
+        )?;
+        add_object(m.as_ptr(), "_special", special)?;
+        let linalg_error = ObjectPtr::steal_or_err(super::errors::init_linalg_error())?;
+        add_object(m.as_ptr(), "_LinAlgError", linalg_error)?;
         // The C API table for other extensions (include/tensorbind.h, `tb_import_api`).
         add_object(m.as_ptr(), "_C_API", super::c_api::capsule()?)?;
         let rebuild = ObjectPtr::steal_or_err(ffi::PyObject_GetAttrString(

@@ -18,6 +18,10 @@ pub enum ErrorKind {
     NotImplemented,
     /// A failed allocation (`MemoryError`).
     OutOfMemory,
+    /// A linear-algebra routine failed on the input's values — a singular matrix, one that is
+    /// not positive-definite, no convergence (torch's `torch.linalg.LinAlgError`, a
+    /// RuntimeError subclass: `_C._LinAlgError`).
+    LinAlg,
     /// A callback the bindings gave the core (a Python hook) failed; the bindings hold the
     /// original exception and raise it again (core Note [Opaque callbacks]).
     External,
@@ -54,6 +58,9 @@ impl Error {
     }
     pub fn not_implemented(message: impl Into<String>) -> Self {
         Self::new(ErrorKind::NotImplemented, message)
+    }
+    pub fn linalg(message: impl Into<String>) -> Self {
+        Self::new(ErrorKind::LinAlg, message)
     }
     pub fn out_of_memory(message: impl Into<String>) -> Self {
         Self::new(ErrorKind::OutOfMemory, message)

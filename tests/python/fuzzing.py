@@ -4,8 +4,8 @@ behind tests/python/test_fuzz_calls.py and ``make fuzz``.
 What it does:
 
 - **Enumerates the targets from the module itself** (`targets()`): every callable attribute of
-  the extension ``_C._C`` (public functions and ``_rebuild_tensor``) and of its submodule
-  ``_C._nn``, every attribute
+  the extension ``_C._C`` (public functions and ``_rebuild_tensor``) and of its submodules
+  ``_C._nn``, ``_C._linalg``, ``_C._special``, every attribute
   ``_C.Tensor`` defines itself (methods, operator dunders such as ``__add__``/``__getitem__``/
   ``__setitem__``/``__iadd__``, properties such as ``shape`` and ``grad`` read, written and
   deleted, the constructor), ``_C.Generator``'s methods and property, the ``_C.dtype`` singletons'
@@ -526,12 +526,15 @@ def targets() -> list[Target]:
         if name.startswith("__") or name in EXCLUDED or isinstance(obj, type) or not callable(obj):
             continue
         out.append(Target(f"_C.{name}", f"_C._C.{name}", "function", parse_signatures(obj, False)))
-    # The functions of the submodule `_C._nn` (torch's `torch._C._nn`).
-    for name in sorted(vars(ext._nn)):
-        obj = getattr(ext._nn, name)
-        if name.startswith("__") or not callable(obj):
-            continue
-        out.append(Target(f"_C._nn.{name}", f"_C._C._nn.{name}", "function", parse_signatures(obj, False)))
+    # The functions of the submodules `_C._nn`, `_C._linalg`, `_C._special` (torch's
+    # `torch._C._nn`, ...).
+    for sub in ("_nn", "_linalg", "_special"):
+        mod = getattr(ext, sub)
+        for name in sorted(vars(mod)):
+            obj = getattr(mod, name)
+            if name.startswith("__") or not callable(obj):
+                continue
+            out.append(Target(f"_C.{sub}.{name}", f"_C._C.{sub}.{name}", "function", parse_signatures(obj, False)))
     out.append(Target("_C.Tensor()", "_C.Tensor", "call", [[Param("data", "", False, True)]]))
     for name, desc in sorted(vars(_C.Tensor).items()):
         if name in ("__doc__", "__new__", "__init_subclass__"):

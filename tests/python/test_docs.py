@@ -31,10 +31,12 @@ def _schema_ops():
             continue
         if current is None:
             continue
-        if line == "  python_module: nn":
-            # A function of `_C._nn` (torch's `torch._C._nn`), keyed "_nn.<name>".
+        m = re.match(r"^  python_module: (nn|linalg|special)$", line)
+        if m:
+            # A function of `_C._nn` (torch's `torch._C._nn`), keyed "_nn.<name>"; `_C._linalg`
+            # and `_C._special` likewise.
             entry = ops.pop(current["name"])
-            current["name"] = "_nn." + current["name"]
+            current["name"] = f"_{m.group(1)}." + current["name"]
             ops.setdefault(current["name"], entry)
             continue
         m = re.match(r"^  variants: (.*)$", line)
@@ -55,11 +57,12 @@ def _module_functions():
     # test hooks); private schema entries such as `_rebuild_tensor` live on `_C._C`.
     ext = sys.modules["_C._C"]
     funcs = {n: getattr(ext, n) for n in dir(ext) if isinstance(getattr(ext, n), types.BuiltinFunctionType)}
-    # And those of the submodule `_C._nn`, as "_nn.<name>".
-    nn = ext._nn
-    funcs.update(
-        {f"_nn.{n}": getattr(nn, n) for n in dir(nn) if isinstance(getattr(nn, n), types.BuiltinFunctionType)}
-    )
+    # And those of the submodules `_C._nn`, `_C._linalg`, `_C._special`, as "_nn.<name>", ...
+    for sub in ("_nn", "_linalg", "_special"):
+        mod = getattr(ext, sub)
+        funcs.update(
+            {f"{sub}.{n}": getattr(mod, n) for n in dir(mod) if isinstance(getattr(mod, n), types.BuiltinFunctionType)}
+        )
     return funcs
 
 

@@ -596,6 +596,44 @@ pub fn xlogy_plan<'a>(input: &'a Tensor, other: &'a Tensor) -> Result<Plan<'a, i
     float_binary_plan(input, other, f::<f32>, f::<f64>)
 }
 
+/// `special.xlog1py(input, other)`: `input * log1p(other)`, 0 where `input` is 0 (unless
+/// `other` is NaN), broadcast; the promoted float dtype. Mirrors `torch.special.xlog1py`.
+pub fn special_xlog1py(input: &Tensor, other: &Tensor) -> Result<Tensor> {
+    special_xlog1py_plan(input, other)?.run()
+}
+
+/// `special_xlog1py` checked and ready to run (Note [One kernel per op]).
+pub fn special_xlog1py_plan<'a>(
+    input: &'a Tensor,
+    other: &'a Tensor,
+) -> Result<Plan<'a, impl Kernel + 'a>> {
+    float_binary_plan(
+        input,
+        other,
+        |x: f32, y: f32| super::special::xlog1py(x as f64, y as f64) as f32,
+        super::special::xlog1py,
+    )
+}
+
+/// `special.zeta(input, other)`: the Hurwitz zeta function `sum_k (k + other)^(-input)`,
+/// broadcast; the promoted float dtype. Mirrors `torch.special.zeta`.
+pub fn special_zeta(input: &Tensor, other: &Tensor) -> Result<Tensor> {
+    special_zeta_plan(input, other)?.run()
+}
+
+/// `special_zeta` checked and ready to run (Note [One kernel per op]).
+pub fn special_zeta_plan<'a>(
+    input: &'a Tensor,
+    other: &'a Tensor,
+) -> Result<Plan<'a, impl Kernel + 'a>> {
+    float_binary_plan(
+        input,
+        other,
+        |x: f32, q: f32| super::special::zeta(x as f64, q as f64) as f32,
+        super::special::zeta,
+    )
+}
+
 /// `copysign(input, other)`: `|input|` with the sign (bit) of `other`, broadcast; the promoted
 /// float dtype (float32 for integers and bools). Mirrors `torch.copysign`.
 pub fn copysign(input: &Tensor, other: &Tensor) -> Result<Tensor> {

@@ -273,6 +273,47 @@ float_unary_ops! {
     /// `i0(input)`: the modified Bessel function of the first kind of order 0. Mirrors
     /// `torch.i0` (`torch.special.i0`).
     i0, i0_plan => |x: f32| super::special::i0(x as f64) as f32, super::special::i0;
+    /// `special.ndtr(input)`: the standard normal CDF. Mirrors `torch.special.ndtr`.
+    special_ndtr, special_ndtr_plan => |x: f32| super::special::ndtr(x as f64) as f32, super::special::ndtr;
+    /// `special.ndtri(input)`: the standard normal quantile, the inverse of `ndtr` (∓inf at 0
+    /// and 1, NaN outside [0, 1]). Mirrors `torch.special.ndtri`.
+    special_ndtri, special_ndtri_plan => |x: f32| super::special::ndtri(x as f64) as f32, super::special::ndtri;
+    /// `special.log_ndtr(input)`: `log(ndtr(input))`, accurate in both tails. Mirrors
+    /// `torch.special.log_ndtr`.
+    special_log_ndtr, special_log_ndtr_plan => |x: f32| super::special::log_ndtr(x as f64) as f32, super::special::log_ndtr;
+    /// `special.i0e(input)`: `i0(input) * exp(-|input|)`. Mirrors `torch.special.i0e`.
+    special_i0e, special_i0e_plan => |x: f32| super::special::i0e(x as f64) as f32, super::special::i0e;
+    /// `special.i1(input)`: the modified Bessel function of the first kind of order 1. Mirrors
+    /// `torch.special.i1`.
+    special_i1, special_i1_plan => |x: f32| super::special::i1(x as f64) as f32, super::special::i1;
+    /// `special.i1e(input)`: `i1(input) * exp(-|input|)`. Mirrors `torch.special.i1e`.
+    special_i1e, special_i1e_plan => |x: f32| super::special::i1e(x as f64) as f32, super::special::i1e;
+    /// `special.erfcx(input)`: `exp(input²) * erfc(input)` without overflow or underflow.
+    /// Mirrors `torch.special.erfcx`.
+    special_erfcx, special_erfcx_plan => |x: f32| super::special::erfcx(x as f64) as f32, super::special::erfcx;
+    /// `special.entr(input)`: `-x ln x` (0 at 0, -inf below 0). Mirrors `torch.special.entr`.
+    special_entr, special_entr_plan => |x: f32| super::special::entr(x as f64) as f32, super::special::entr;
+}
+
+/// `special.multigammaln(input, p)`: the multivariate log-gamma
+/// `sum_{j<p} lgamma(x - j/2) + p (p - 1)/4 · log(pi)` (torch 2.15 no longer checks
+/// `x > (p - 1)/2`); float dtypes kept, integers and bool give float32. RuntimeError "p has to
+/// be greater than or equal to 1". Mirrors `torch.special.multigammaln` (torch's `mvlgamma`).
+pub fn special_multigammaln(input: &Tensor, p: i64) -> Result<Tensor> {
+    if p < 1 {
+        return Err(Error::runtime("p has to be greater than or equal to 1"));
+    }
+    let vals = super::conversion::try_to_f64_vec(input)?;
+    let c = (p * (p - 1)) as f64 / 4.0 * std::f64::consts::PI.ln();
+    let out = vals.iter().map(|&x| {
+        c + (0..p)
+            .map(|j| super::special::lgamma(x - j as f64 / 2.0))
+            .sum::<f64>()
+    });
+    match input.dtype() {
+        DType::Float64 => Tensor::from_vec(out.collect::<Vec<f64>>(), input.sizes()),
+        _ => Tensor::from_vec(out.map(|v| v as f32).collect::<Vec<f32>>(), input.sizes()),
+    }
 }
 
 /// `logit(input, eps=None)`: `log(p / (1 - p))`, with `p` clamped to `[eps, 1 - eps]` when `eps`

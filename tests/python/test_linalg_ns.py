@@ -1,0 +1,190 @@
+"""_C.linalg and _C.special against torch 2.15: every case of linalg_cases.py run on _C and
+compared with torch's answer recorded in linalg_expected.json (gen_linalg_expected.py) — values
+within a per-dtype tolerance, or the exception's type and first line. Singular and eigenvector
+cases compare sign-invariant quantities (see linalg_cases.py). Plus the namespace's shape:
+submodules, named tuples, keywords, gradients refused until the formulas are written."""
+
+import json
+import math
+import os
+
+import pytest
+
+import _C
+import _C.linalg as L
+import _C.special as S
+from nn_harness import _compare, _tensor
+
+_PATH = os.path.join(os.path.dirname(__file__), "linalg_expected.json")
+with open(_PATH) as _f:
+    _DATA = json.load(_f)
+
+# The decompositions run in float64 and round once: float32 answers differ from torch's float32
+# LAPACK by torch's own rounding error (times the condition number for inverses and solves).
+TOL = {"float32": (2e-4, 2e-5), "float64": (1e-9, 1e-11)}
+
+
+def _run(case):
+    env = {"L": L, "S": S, "T": _C}
+    for k, enc in case["inputs"].items():
+        env[k] = _tensor(enc)
+    expect = case["expect"]
+    if "error" in expect:
+        etype, msg = expect["error"]
+        with pytest.raises(Exception) as info:
+            exec(case["code"], env)
+        assert type(info.value).__name__ == etype, f"{info.value!r}: torch raises {etype}: {msg}"
+        assert str(info.value).split("\n")[0] == msg
+    else:
+        exec(case["code"], env)
+        _compare(env["out"], expect["value"], "out", TOL)
+
+
+@pytest.mark.parametrize("cid", sorted(_DATA["linalg"]))
+def test_linalg_case(cid):
+    _run(_DATA["linalg"][cid])
+
+
+@pytest.mark.parametrize("cid", sorted(_DATA["special"]))
+def test_special_case(cid):
+    _run(_DATA["special"][cid])
+
+
+def test_namespaces():
+    import sys
+
+    assert _C.linalg is L and _C.special is S
+    assert sys.modules["_C._linalg"] is _C._linalg
+    assert sys.modules["_C._special"] is _C._special
+    assert L.solve is _C._linalg.linalg_solve
+    assert S.ndtr is _C._special.special_ndtr
+    assert S.expit is _C.sigmoid and S.gammaln is _C.lgamma and S.psi is _C.digamma
+    assert "Mirrors torch.linalg.solve." in L.solve.__doc__
+    assert "Mirrors torch.special.ndtr." in S.ndtr.__doc__
+
+
+def _fields(r):
+    return tuple(n for n in ("sign", "logabsdet", "eigenvalues", "eigenvectors", "U", "S", "Vh", "Q", "R",
+                             "inverse", "info", "L", "result") if hasattr(r, n))
+
+
+def test_named_tuples():
+    a = _C.tensor([[2.0, 1.0], [1.0, 3.0]], dtype=_C.float64)
+    r = L.slogdet(a)
+    assert type(r).__name__ == "linalg_slogdet" and _fields(r) == ("sign", "logabsdet")
+    assert r.sign is r[0] and r.logabsdet is r[1] and len(r) == 2
+    assert _fields(L.eigh(a)) == ("eigenvalues", "eigenvectors")
+    assert _fields(L.svd(a)) == ("U", "S", "Vh")
+    assert _fields(L.qr(a)) == ("Q", "R")
+    assert _fields(L.inv_ex(a)) == ("inverse", "info")
+    assert _fields(L.cholesky_ex(a)) == ("info", "L")
+    assert _fields(L.solve_ex(a, a)) == ("info", "result")
+    assert type(_C.slogdet(a)).__name__ == "slogdet"
+    info = L.inv_ex(a).info
+    assert info.dtype == _C.int32 and info.shape == ()
+
+
+def test_keywords_and_out():
+    a = _C.tensor([[4.0, 1.0], [1.0, 3.0]], dtype=_C.float64)
+    b = _C.tensor([1.0, 2.0], dtype=_C.float64)
+    x = L.solve(A=a, B=b, left=True)
+    # torch: [1/11, 7/11]
+    assert x.tolist() == pytest.approx([1 / 11, 7 / 11], rel=1e-14)
+    out = _C.empty(2, dtype=_C.float64)
+    assert L.solve(a, b, out=out) is out
+    assert out.tolist() == pytest.approx([1 / 11, 7 / 11], rel=1e-14)
+    u = L.svd(a, full_matrices=False, driver=None)
+    assert u.S.tolist() == pytest.approx(L.svdvals(a).tolist(), rel=1e-14)
+    assert L.vector_norm(b, ord=1, dim=0, keepdim=True).tolist() == [3.0]
+    assert L.eigvalsh(a, UPLO="U").tolist() == pytest.approx(
+        [(7 - math.sqrt(5)) / 2, (7 + math.sqrt(5)) / 2], rel=1e-14
+    )
+
+
+def test_bad_arguments_are_type_errors():
+    a = _C.eye(2)
+    with pytest.raises(TypeError):
+        L.inv("x")
+    with pytest.raises(TypeError):
+        L.qr(a, mode=3)
+    with pytest.raises(TypeError):
+        S.multigammaln(a, 1.5)
+
+
+def test_gradients_refused_until_written():
+    a = _C.eye(2, dtype=_C.float64).requires_grad_()
+    with pytest.raises(NotImplementedError, match="the derivative for 'linalg_cholesky' is not implemented"):
+        L.cholesky(a)
+    with _C.no_grad():
+        assert L.cholesky(a).tolist() == [[1.0, 0.0], [0.0, 1.0]]
+
+
+def _well_conditioned(n, batch=()):
+    _C.manual_seed(3)
+    return (_C.randn(*batch, n, n, dtype=_C.float64) + 4 * _C.eye(n, dtype=_C.float64)).requires_grad_()
+
+
+def test_gradcheck_inv_det_norm():
+    from _C.autograd import gradcheck, gradgradcheck
+
+    a = _well_conditioned(3)
+    assert gradcheck(L.inv, (a,))
+    assert gradcheck(_C.inverse, (a,))
+    assert gradcheck(L.det, (a,))
+    assert gradcheck(_C.det, (_well_conditioned(3, (2,)),))
+    assert gradgradcheck(L.inv, (a,))
+    x = _C.tensor([[1.0, -2.0, 3.0], [0.5, 4.0, -1.0]], dtype=_C.float64).requires_grad_()
+    assert gradcheck(lambda t: L.vector_norm(t), (x,))
+    assert gradcheck(lambda t: L.vector_norm(t, 3.0, dim=1), (x,))
+    assert L.inv(a).grad_fn.name() == "LinalgInvExBackward0"
+    assert L.det(a).grad_fn.name() == "LinalgDetBackward0"
+
+
+def test_gradcheck_solves():
+    from _C.autograd import gradcheck, gradgradcheck
+
+    a = _well_conditioned(3)
+    _C.manual_seed(5)
+    b = _C.randn(3, 2, dtype=_C.float64).requires_grad_()
+    v = _C.randn(3, dtype=_C.float64).requires_grad_()
+    bb = _C.randn(2, 3, 2, dtype=_C.float64).requires_grad_()
+    assert gradcheck(L.solve, (a, b))
+    assert gradcheck(L.solve, (a, v))
+    assert gradcheck(L.solve, (a, bb))  # B's batch broadcasts A
+    assert gradcheck(lambda A, B: L.solve(A, B, left=False), (a, b.mT.detach().requires_grad_()))
+    assert gradgradcheck(L.solve, (a, b))
+    t = a.detach().triu().requires_grad_()
+    for upper, left, unit in [(True, True, False), (True, False, True), (False, True, False)]:
+        tt = t if upper else t.detach().mT.contiguous().requires_grad_()
+        rhs = b if left else b.mT.detach().requires_grad_()
+        assert gradcheck(
+            lambda A, B: L.solve_triangular(A, B, upper=upper, left=left, unitriangular=unit), (tt, rhs)
+        )
+    assert L.solve(a, b).grad_fn.name() == "LinalgSolveExBackward0"
+
+
+def test_inv_grad_value():
+    # d/dA sum(inv(A)) = -(A^-T 1 A^-T); A = diag(2, 4): -[[1/4, 1/8], [1/8, 1/16]].
+    a = _C.tensor([[2.0, 0.0], [0.0, 4.0]], dtype=_C.float64).requires_grad_()
+    L.inv(a).sum().backward()
+    assert a.grad.tolist() == [[-0.25, -0.125], [-0.125, -0.0625]]
+
+
+def test_larger_decompositions_are_accurate():
+    # Independent checks on a 40x40 well-conditioned matrix: reconstructions and orthogonality.
+    _C.manual_seed(0)
+    a = _C.randn(40, 40, dtype=_C.float64) + 8 * _C.eye(40, dtype=_C.float64)
+    eye = _C.eye(40, dtype=_C.float64)
+    assert (a @ L.inv(a) - eye).abs().max().item() < 1e-12
+    q, r = L.qr(a)
+    assert (q @ r - a).abs().max().item() < 1e-12
+    assert (q.mT @ q - eye).abs().max().item() < 1e-13
+    s = a + a.mT
+    w, v = L.eigh(s)
+    assert ((v * w.unsqueeze(-2)) @ v.mT - s).abs().max().item() < 1e-11
+    u, sv, vh = L.svd(a)
+    assert ((u * sv.unsqueeze(-2)) @ vh - a).abs().max().item() < 1e-11
+    assert sv.tolist() == sorted(sv.tolist(), reverse=True)
+    spd = a @ a.mT + eye
+    c = L.cholesky(spd)
+    assert (c @ c.mT - spd).abs().max().item() < 1e-10
