@@ -230,6 +230,25 @@ pub fn digamma(x: f64) -> f64 {
 /// terms positive, so the sum is accurate to a few ulps; it overflows to inf near |x| = 713, as
 /// the function does). Mirrors `torch.i0` (`torch.special.i0`).
 pub fn i0(x: f64) -> f64 {
+    if x.is_nan() {
+        return x;
+    }
+    if x.is_infinite() {
+        // torch's Cephes form, exp(x) * chbevl(32 / x - 2, ...) / sqrt(x), is inf * 0 there.
+        return f64::NAN;
+    }
+    let h = x.abs() / 2.0;
+    let (mut term, mut sum, mut k) = (1.0f64, 1.0f64, 1.0f64);
+    loop {
+        term *= (h / k) * (h / k);
+        sum += term;
+        if term <= sum * 1e-17 || !sum.is_finite() {
+            return sum;
+        }
+        k += 1.0;
+    }
+}
+
 // ----- torch.special additions (issue 13, part 3c) -------------------------------------------
 
 /// The scaled complementary error function `exp(x²) erfc(x)`: the continued fraction without
@@ -413,21 +432,6 @@ pub fn i0e(x: f64) -> f64 {
         return x;
     }
     if x.is_infinite() {
-        // torch's Cephes form, exp(x) * chbevl(32 / x - 2, ...) / sqrt(x), is inf * 0 there.
-        return f64::NAN;
-    }
-    let h = x.abs() / 2.0;
-    let (mut term, mut sum, mut k) = (1.0f64, 1.0f64, 1.0f64);
-    loop {
-        term *= (h / k) * (h / k);
-        sum += term;
-        if term <= sum * 1e-17 || !sum.is_finite() {
-            return sum;
-        }
-        k += 1.0;
-    }
-}
-
         return 0.0;
     }
     bessel_i_scaled(0, x)
