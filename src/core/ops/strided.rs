@@ -185,7 +185,7 @@ pub fn repeat_interleave_tensor(repeats: &Tensor, output_size: Option<i64>) -> R
     idx.try_reserve_exact(total as usize)
         .map_err(|_| Error::out_of_memory("repeat_interleave: failed to allocate"))?;
     for (i, &r) in reps.iter().enumerate() {
-        idx.extend(std::iter::repeat(i as i64).take(r as usize));
+        idx.extend(std::iter::repeat_n(i as i64, r as usize));
     }
     let out = Tensor::from_vec(idx, &[total as usize])?;
     if repeats.dtype() == DType::Int64 {
