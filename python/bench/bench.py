@@ -266,20 +266,26 @@ def run_throughput(quick, threads_label):
         print(".", end="", file=sys.stderr, flush=True)
 
     a, b, c = _C.ones(n_add), _C.ones(n_add), _C.zeros(n_add)
-    fns = {"_C": lambda: _C.add(a, b)}
-    fns_out = {"_C": lambda: _C.add(a, b, out=c)}
+    na = nb = nc = ta = tb = tc = None
     if np is not None:
         na, nb, nc = np.ones(n_add, np.float32), np.ones(n_add, np.float32), np.zeros(
             n_add, np.float32
         )
-        fns["numpy"] = lambda: np.add(na, nb)
-        fns_out["numpy"] = lambda: np.add(na, nb, out=nc)
     if torch is not None:
         ta, tb, tc = torch.ones(n_add), torch.ones(n_add), torch.zeros(n_add)
-        fns["torch"] = lambda: torch.add(ta, tb)
-        fns_out["torch"] = lambda: torch.add(ta, tb, out=tc)
-    case("add 4M f32 (new out)", "GB/s", 3 * 4 * n_add, fns)
-    case("add 4M f32 (out=)", "GB/s", 3 * 4 * n_add, fns_out)
+    # The issue-14 targets name add and mul: the same memory-bound loop, both measured.
+    for op in ("add", "mul"):
+        fns = {"_C": lambda op=op: getattr(_C, op)(a, b)}
+        fns_out = {"_C": lambda op=op: getattr(_C, op)(a, b, out=c)}
+        if np is not None:
+            npf = {"add": np.add, "mul": np.multiply}[op]
+            fns["numpy"] = lambda f=npf: f(na, nb)
+            fns_out["numpy"] = lambda f=npf: f(na, nb, out=nc)
+        if torch is not None:
+            fns["torch"] = lambda op=op: getattr(torch, op)(ta, tb)
+            fns_out["torch"] = lambda op=op: getattr(torch, op)(ta, tb, out=tc)
+        case(f"{op} 4M f32 (new out)", "GB/s", 3 * 4 * n_add, fns)
+        case(f"{op} 4M f32 (out=)", "GB/s", 3 * 4 * n_add, fns_out)
 
     s = _C.ones(n_sum)
     fns = {"_C": lambda: _C.sum(s)}
