@@ -535,7 +535,6 @@ pub(crate) fn gen_entry_point(
             ),
         };
         let lifetime = if v == Variant::Method { "<'a>" } else { "" };
-        let _ = writeln!(out, "    #[inline(always)]");
         let _ = writeln!(
             out,
             "    fn body{lifetime}({params}) -> PyResult<*mut ffi::PyObject> {{"

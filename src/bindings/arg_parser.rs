@@ -718,6 +718,44 @@ impl PythonArgParser {
         unsafe { self.parse_generic(sigs, storage, args, nargs, kwnames) }
     }
 
+    /// The fast half of `parse` alone: `Some` for a single-signature parser called without
+    /// keywords whose arguments certainly bind positionally (`parse_positional`), else `None`
+    /// and the caller goes on with `parse_generic`. Inlined into each entry point, so it is
+    /// specialised on that entry point's static parser table.
+    ///
+    /// # Safety
+    /// As `parse`.
+    #[inline(always)]
+    pub unsafe fn parse_fast<'a>(
+        &'a self,
+        args: *const *mut ffi::PyObject,
+        nargs: ffi::Py_ssize_t,
+        kwnames: *mut ffi::PyObject,
+    ) -> Option<ParsedArgs<'a>> {
+        let sigs = self.signatures;
+        if kwnames.is_null() && sigs.len() == 1 {
+            // SAFETY: forwarded contract (no keywords: `args` holds `nargs` objects).
+            return unsafe { parse_positional(&sigs[0], args, nargs) };
+        }
+        None
+    }
+
+    /// `parse` without its fast path, for callers that tried `parse_fast` first.
+    ///
+    /// # Safety
+    /// As `parse`.
+    #[inline(always)]
+    pub unsafe fn parse_slow<'a>(
+        &'a self,
+        storage: &'a mut ArgSlots,
+        args: *const *mut ffi::PyObject,
+        nargs: ffi::Py_ssize_t,
+        kwnames: *mut ffi::PyObject,
+    ) -> PyResult<ParsedArgs<'a>> {
+        // SAFETY: forwarded contract.
+        unsafe { self.parse_generic(self.signatures, storage, args, nargs, kwnames) }
+    }
+
     /// `parse` for keywords, several overloads, varargs, subclass or protocol arguments, and
     /// every failure (which reports through this path, so messages come from one place).
     ///
@@ -1058,14 +1096,20 @@ fn binds_without_override(
     o: Borrowed<'_>,
     numbers_as_tensors: bool,
 ) -> bool {
-    if check_type(p, o, numbers_as_tensors).is_err() {
-        return false;
-    }
-    !match p.ty {
-        ParamType::Tensor => override_protocol::overrides(o),
-        ParamType::TensorList => any_overrides(sequence_items(o)),
-        _ => false,
-    }
+    // The fast parse runs outside the trampoline (Note [One trampoline per signature kind]):
+    // a panic here must not unwind into CPython. It declines instead, and the generic parse
+    // repeats the check under the trampoline, where the panic becomes a RuntimeError.
+    std::panic::catch_unwind(|| {
+        if check_type(p, o, numbers_as_tensors).is_err() {
+            return false;
+        }
+        !match p.ty {
+            ParamType::Tensor => override_protocol::overrides(o),
+            ParamType::TensorList => any_overrides(sequence_items(o)),
+            _ => false,
+        }
+    })
+    .unwrap_or(false)
 }
 
 /// Identity first (interned names), then string equality (numpy's `npy_argparse` habit).

@@ -21,9 +21,34 @@ use super::tensor_object::{tensor_ref, tensor_type, wrap, TensorRef};
 use crate::core::{Scalar, Tensor};
 use pyo3_ffi as ffi;
 
+// Note [One trampoline per signature kind]
+// ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
+// A generated entry point is a static parser table, a `body` (the typed extraction of the
+// arguments and the core call) and a call into `function` or `method`. Only the fast parse is
+// inlined into each entry point, where it is specialised on the static table (a
+// single-signature call without keywords whose arguments certainly bind positionally: a few
+// compares per argument). Everything else is shared, one copy per signature kind, with the body
+// passed as a plain function pointer: the trampoline (`handle_errors!`: call scope,
+// `catch_unwind`, error and warning conversion) in `run_function` / `run_method`, and the
+// generic parse and the override protocol in `function_generic` / `method_generic`. Inlined
+// into each of the ~1,300 entry points, those parts cost ~0.7 KB of code apiece, a quarter of
+// the wheel; shared, the price is one indirect call per Python call (callgrind figures in
+// BENCHMARKS.md). CPython's Argument Clinic makes the same trade: its wrappers share
+// `_PyArg_UnpackKeywords` behind an inlined fast check.
+
+/// The typed half of a `_C` function (`body` of a generated entry point): the parsed
+/// arguments in, the new reference of the result out.
+pub type FunctionBody = fn(&ParsedArgs<'_>) -> PyResult<*mut ffi::PyObject>;
+
+/// The typed half of a `_C.Tensor` method: the parsed arguments, the bound tensor as its
+/// Python object (borrowed) and as the tensor inside.
+pub type MethodBody =
+    for<'a> fn(&ParsedArgs<'a>, Borrowed<'a>, TensorRef<'a>) -> PyResult<*mut ffi::PyObject>;
+
 /// A `_C` function: parse the arguments of a `METH_FASTCALL | METH_KEYWORDS` call with
 /// `parser`, dispatch through the override protocol when an argument overrides `_C`, else run
-/// `body`; errors and panics become Python exceptions (NULL).
+/// `body`; errors and panics become Python exceptions (NULL). Only the fast parse is inlined
+/// (Note [One trampoline per signature kind]).
 ///
 /// # Safety
 /// CPython's `METH_FASTCALL | METH_KEYWORDS` convention: `module` is the live module that owns
@@ -36,12 +61,40 @@ pub unsafe fn function(
     args: *const *mut ffi::PyObject,
     nargs: ffi::Py_ssize_t,
     kwnames: *mut ffi::PyObject,
-    body: impl FnOnce(&ParsedArgs<'_>) -> PyResult<*mut ffi::PyObject>,
+    body: FunctionBody,
+) -> *mut ffi::PyObject {
+    // SAFETY: contract (the vectorcall convention).
+    if let Some(r) = unsafe { parser.parse_fast(args, nargs, kwnames) } {
+        return run_function(&r, body);
+    }
+    // SAFETY: forwarded contract.
+    unsafe { function_generic(parser, module, args, nargs, kwnames, body) }
+}
+
+/// `function` after a fast parse: the body under the trampoline (shared by every function).
+#[inline(never)]
+fn run_function(r: &ParsedArgs<'_>, body: FunctionBody) -> *mut ffi::PyObject {
+    crate::handle_errors!({ body(r) })
+}
+
+/// `function` when the fast parse declined: the generic parse (and its errors), the override
+/// protocol, then the body, under the trampoline (shared by every function).
+///
+/// # Safety
+/// As `function`.
+#[inline(never)]
+unsafe fn function_generic(
+    parser: &'static PythonArgParser,
+    module: *mut ffi::PyObject,
+    args: *const *mut ffi::PyObject,
+    nargs: ffi::Py_ssize_t,
+    kwnames: *mut ffi::PyObject,
+    body: FunctionBody,
 ) -> *mut ffi::PyObject {
     crate::handle_errors!({
         let mut slots = ArgSlots::new();
         // SAFETY: contract (the vectorcall convention).
-        let r = unsafe { parser.parse(&mut slots, args, nargs, kwnames) }?;
+        let r = unsafe { parser.parse_slow(&mut slots, args, nargs, kwnames) }?;
         if r.has_overloaded() {
             // SAFETY: contract; `module` owns the function named `parser.name`.
             return unsafe {
@@ -74,16 +127,53 @@ pub unsafe fn method(
     args: *const *mut ffi::PyObject,
     nargs: ffi::Py_ssize_t,
     kwnames: *mut ffi::PyObject,
-    body: impl for<'a> FnOnce(
-        &ParsedArgs<'a>,
-        Borrowed<'a>,
-        TensorRef<'a>,
-    ) -> PyResult<*mut ffi::PyObject>,
+    body: MethodBody,
+) -> *mut ffi::PyObject {
+    // SAFETY: contract: `slf` is a live tensor, borrowed for the call.
+    let self_obj = unsafe { Borrowed::from_ptr(slf) };
+    // The override protocol (src/bindings/override_protocol.rs): `self` counts first; an exact
+    // `_C.Tensor` never overrides (one compare).
+    if !override_protocol::overrides(self_obj) {
+        // SAFETY: contract (the vectorcall convention).
+        if let Some(r) = unsafe { parser.parse_fast(args, nargs, kwnames) } {
+            return run_method(&r, self_obj, body);
+        }
+    }
+    // SAFETY: forwarded contract.
+    unsafe { method_generic(parser, slf, args, nargs, kwnames, body) }
+}
+
+/// `method` after a fast parse, `self` not overriding: the body under the trampoline.
+#[inline(never)]
+fn run_method<'a>(
+    r: &ParsedArgs<'a>,
+    self_obj: Borrowed<'a>,
+    body: MethodBody,
+) -> *mut ffi::PyObject {
+    // SAFETY: `method`'s contract: method descriptors of `_C.Tensor` only bind to tensors, and
+    // `self_obj` is borrowed for the call.
+    let self_t = unsafe { tensor_ref(self_obj) };
+    crate::handle_errors!({ body(r, self_obj, self_t) })
+}
+
+/// `method` when the fast parse declined or `self` overrides `_C`: the generic parse, the
+/// override protocol, then the body, under the trampoline (shared by every method).
+///
+/// # Safety
+/// As `method`.
+#[inline(never)]
+unsafe fn method_generic(
+    parser: &'static PythonArgParser,
+    slf: *mut ffi::PyObject,
+    args: *const *mut ffi::PyObject,
+    nargs: ffi::Py_ssize_t,
+    kwnames: *mut ffi::PyObject,
+    body: MethodBody,
 ) -> *mut ffi::PyObject {
     crate::handle_errors!({
         let mut slots = ArgSlots::new();
         // SAFETY: contract (the vectorcall convention).
-        let r = unsafe { parser.parse(&mut slots, args, nargs, kwnames) }?;
+        let r = unsafe { parser.parse_slow(&mut slots, args, nargs, kwnames) }?;
         // SAFETY: contract: `slf` is a live tensor, borrowed for the call.
         let self_obj = unsafe { Borrowed::from_ptr(slf) };
         // SAFETY: as above: method descriptors of `_C.Tensor` only bind to tensors.

@@ -53,26 +53,24 @@ fn run_binop_typed<T: Arith>(
         return Err(Error::runtime("ZeroDivisionError"));
     }
     match op {
-        BinOp::Add(alpha) => {
-            if is_one(alpha) {
-                return binary_into_par(out, a, b, |x: T, y: T| x.wadd(y));
-            }
-            let al: T = alpha.to_checked::<T>()?;
-            binary_into_par(out, a, b, move |x: T, y: T| x.wadd(al.wmul(y)))
-        }
-        BinOp::Sub(alpha) => {
-            if is_one(alpha) {
-                return binary_into_par(out, a, b, |x: T, y: T| x.wsub(y));
-            }
-            // torch: sub is add with -alpha (the negated scalar is what gets range-checked).
-            let neg = match alpha {
-                Scalar::Int(i) => Scalar::Int(i.wrapping_neg()),
-                Scalar::Float(f) => Scalar::Float(-f),
-                Scalar::Bool(_) => {
-                    return Err(Error::runtime("torch boolean negative is not supported."))
+        BinOp::Add(alpha) if is_one(alpha) => binary_into_par(out, a, b, |x: T, y: T| x.wadd(y)),
+        // One kernel serves `add` with alpha and every `sub`: `x + (-alpha)·y` is bit-identical
+        // to `x - y` for alpha 1 (negation and multiplication by -1 are exact, wrapping
+        // included), so sub needs no kernel of its own (each is ~10 KB per dtype of the wheel).
+        BinOp::Add(alpha) | BinOp::Sub(alpha) => {
+            let alpha = if matches!(op, BinOp::Sub(_)) {
+                // torch: sub is add with -alpha (the negated scalar is what gets range-checked).
+                match alpha {
+                    Scalar::Int(i) => Scalar::Int(i.wrapping_neg()),
+                    Scalar::Float(f) => Scalar::Float(-f),
+                    Scalar::Bool(_) => {
+                        return Err(Error::runtime("torch boolean negative is not supported."))
+                    }
                 }
+            } else {
+                alpha
             };
-            let al: T = neg.to_checked::<T>()?;
+            let al: T = alpha.to_checked::<T>()?;
             binary_into_par(out, a, b, move |x: T, y: T| x.wadd(al.wmul(y)))
         }
         BinOp::Mul => binary_into_par(out, a, b, |x: T, y: T| x.wmul(y)),
