@@ -639,15 +639,29 @@ n = {n}
 src = "def _loop(n):\n    for _ in range(n):\n" + "".join("        " + l + "\n" for l in stmt.split("\n"))
 exec(src, ns)
 ns["_loop"](50)   # warm up: specialisation, first-call caches
+# A cyclic collection during one of the two runs (n1, n2 calls) but not the other scans the
+# whole heap (~1M instructions) and shifted rows by hundreds of instructions per call; the
+# collector's amortised share is not part of a call's cost.
+import gc
+gc.collect()
+gc.disable()
 ns["_loop"](n)
 """
+
+
+# One thread for every runtime in the profiled process: OpenBLAS's (numpy's) worker threads
+# spin after start-up, and callgrind counts their instructions too, by how long they spin: on a
+# loaded machine that made numpy's empty-loop baseline 2573 instructions per iteration and its
+# per-call rows negative.
+CG_ENV = dict(os.environ, PYTHONHASHSEED="0", OPENBLAS_NUM_THREADS="1", OMP_NUM_THREADS="1",
+              MKL_NUM_THREADS="1", TENSORBIND_NUM_THREADS="1")
 
 
 def _callgrind_instr(lib, stmt, n):
     with tempfile.TemporaryDirectory() as d:
         out = os.path.join(d, "cg.out")
         code = CG_DRIVER.format(path=sys.path[:3], lib=lib, stmt=stmt, n=n)
-        env = dict(os.environ, PYTHONHASHSEED="0")
+        env = CG_ENV
         p = subprocess.run(
             ["valgrind", "--tool=callgrind", f"--callgrind-out-file={out}",
              sys.executable, "-c", code],
@@ -720,7 +734,7 @@ def profile_per_call(stmt, n1, n2, prefix):
         subprocess.run(
             ["valgrind", "--tool=callgrind", f"--callgrind-out-file={out}",
              sys.executable, "-c", code],
-            capture_output=True, env=dict(os.environ, PYTHONHASHSEED="0"),
+            capture_output=True, env=CG_ENV,
         )
         profs.append(_annotate(out))
     diff = {k: (profs[1].get(k, 0) - profs[0].get(k, 0)) / (n2 - n1) for k in profs[1]}
