@@ -75,8 +75,18 @@ GRADCHECKED = [
     "vdot_cross", "cross_batched", "dist", "cdist", "cdist_p", "cumprod", "cumprod_fixed_zero",
     "diag_vector", "diag_matrix", "diagonal", "einsum", "einsum_batched", "aminmax",
     "split_chunk", "unbind",
+    # session 4
+    "special_ndtr_log_ndtr", "special_ndtri", "special_bessel", "special_erfcx_entr",
+    "special_xlog1py", "special_zeta", "special_multigammaln", "logdet", "index_put_accumulate",
+    "index_put_accumulate_broadcast", "linalg_cholesky", "linalg_eigvalsh", "linalg_svdvals",
+    "split_with_sizes", "as_strided", "as_strided_of_view", "as_strided_overlapping_input",
 ]
-GRADGRADCHECKED = [n for n in GRADCHECKED if n not in ("digamma", "fmax_fmin", "clamp_min_max_tensor", "cdist_p", "dist")]
+# Not to second order: digamma's own derivative is not recorded (multigammaln is made of it),
+# index_put_, as_strided, eigvalsh and svdvals refuse create_graph (README), the others have kinks.
+GRADGRADCHECKED = [n for n in GRADCHECKED if n not in (
+    "digamma", "fmax_fmin", "clamp_min_max_tensor", "cdist_p", "dist", "special_multigammaln",
+    "index_put_accumulate", "index_put_accumulate_broadcast", "linalg_eigvalsh", "linalg_svdvals",
+    "as_strided", "as_strided_of_view", "as_strided_overlapping_input")]
 
 
 @pytest.mark.parametrize("name", GRADCHECKED)

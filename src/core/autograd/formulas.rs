@@ -47,6 +47,11 @@ pub enum NodeKind {
     AsStrided {
         geometry: ViewGeometry,
     },
+    /// `as_strided(self, size, stride, storage_offset)`: the storage geometries of the input and
+    /// of the result (copy_slices.rs `as_strided_op_apply`).
+    AsStridedOp {
+        geometry: Box<[copy_slices::StorageGeometry; 2]>,
+    },
     /// `t[items] = value` with advanced indices (torch's `index_put_`).
     IndexPut {
         /// `IndexPutBackward0`, or torch's `MaskedFillBackward0/1` for a one-element value
@@ -54,6 +59,8 @@ pub enum NodeKind {
         name: &'static str,
         items: Box<[IndexItem]>,
         value_dim: usize,
+        /// `index_put_(..., accumulate=True)`: self's gradient is `g` unchanged.
+        accumulate: bool,
     },
     // ---- hand-written formulas (`manual:` entries) ----
     Div {
@@ -126,7 +133,7 @@ impl NodeKind {
             PyFunction(f) => f.name,
             Nn(nn) => nn.name(),
             CopySlices { .. } => "torch::autograd::CopySlices",
-            AsStrided { .. } => "AsStridedBackward0",
+            AsStrided { .. } | AsStridedOp { .. } => "AsStridedBackward0",
             IndexPut { name, .. } => name,
             Div { .. } => "DivBackward0",
             Zero { name } => name,
@@ -224,9 +231,15 @@ impl NodeKind {
                 return copy_slices::copy_slices_apply(geometry, f, node, grads)
             }
             AsStrided { geometry } => return copy_slices::as_strided_apply(geometry, grads),
+            AsStridedOp { geometry } => {
+                return copy_slices::as_strided_op_apply(&geometry[0], &geometry[1], grads)
+            }
             IndexPut {
-                items, value_dim, ..
-            } => return copy_slices::index_put_apply(items, *value_dim, node, grads),
+                items,
+                value_dim,
+                accumulate,
+                ..
+            } => return copy_slices::index_put_apply(items, *value_dim, *accumulate, node, grads),
             MaxMinDim {
                 self_sizes,
                 dim,
@@ -263,6 +276,7 @@ impl NodeKind {
             | Nn(_)
             | CopySlices { .. }
             | AsStrided { .. }
+            | AsStridedOp { .. }
             | IndexPut { .. } => unreachable!("applied above"),
             Div { self_, other } => vec![
                 one(&|| vt::div(g, &other.unpack(n)?, None), 0)?,

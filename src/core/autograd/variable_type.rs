@@ -258,6 +258,23 @@ fn reshape_like(a: &Tensor, out: Tensor, name: &'static str) -> Tensor {
     out
 }
 
+/// `as_strided(self, size, stride, storage_offset=None)` recorded as torch's
+/// `AsStridedBackward0` over the storage geometries of `a` and the result.
+pub fn as_strided(
+    a: &Tensor,
+    size: &[i64],
+    stride: &[i64],
+    storage_offset: Option<i64>,
+) -> Result<Tensor> {
+    let out = ops::as_strided(a, size, stride, storage_offset)?;
+    if should_record(&[a]) {
+        use super::copy_slices::StorageGeometry;
+        let geometry = Box::new([StorageGeometry::of(a), StorageGeometry::of(&out)]);
+        record(&out, &[a], NodeKind::AsStridedOp { geometry });
+    }
+    Ok(out)
+}
+
 pub fn reshape(a: &Tensor, shape: &[i64]) -> Result<Tensor> {
     let out = ops::reshape(a, shape)?;
     if out.same_tensor(a) {
