@@ -210,6 +210,8 @@ CASES = {
     "linalg_cholesky": ([(3, 3)], lambda M, a: M.linalg.cholesky(a @ a.transpose(0, 1) + M.eye(3, dtype=M.float64)) + M.linalg.cholesky(a @ a.transpose(0, 1) + M.eye(3, dtype=M.float64) * 2, upper=True) * 2),
     "linalg_eigvalsh": ([(3, 3)], lambda M, a: M.linalg.eigvalsh(a + a.transpose(0, 1)) + M.linalg.eigvalsh(a @ a.transpose(0, 1), UPLO="U") * 2),
     "linalg_svdvals": ([(3, 2), (2, 2, 3)], lambda M, a, b: M.linalg.svdvals(a) + M.linalg.svdvals(b).sum(0)),
+    "linalg_cholesky_ex_inv_ex": ([(3, 3)], lambda M, a: M.linalg.cholesky_ex(a @ a.transpose(0, 1) + M.eye(3, dtype=M.float64))[0] + M.linalg.cholesky_ex(a @ a.transpose(0, 1) + M.eye(3, dtype=M.float64), upper=True).L * 2 + M.linalg.inv_ex(a + M.eye(3, dtype=M.float64) * 4)[0]),
+    "slogdet": ([(2, 3, 3)], lambda M, a: M.linalg.slogdet(a).logabsdet + M.slogdet(a * 2 + M.eye(3, dtype=M.float64))[1] * M.linalg.slogdet(a)[0]),
     "split_with_sizes": ([(2, 5)], lambda M, a: M.cat([p * (i + 1) for i, p in enumerate(M.split_with_sizes(a, [2, 3], 1))] + [M.cat([q.exp() for q in a.split_with_sizes([1, 1], 0)], 0)], 1)),
     "as_strided": ([(6,)], lambda M, a: (a * 1).as_strided((4, 3), (1, 1)) * 2 + M.as_strided(a, (4, 3), (1, 0), 2) * a[:3]),
     "as_strided_of_view": ([(3, 4)], lambda M, a: a.t().as_strided((3, 3), (4, 1), 1) + (a * 1).t().as_strided((3, 3), (1, 3))),
@@ -233,4 +235,5 @@ DOUBLE = [
     "cumprod_fixed_zero", "diag_vector", "diag_matrix", "diagonal", "einsum", "einsum_batched", "aminmax",
     "split_chunk", "unbind", "special_ndtr_log_ndtr", "special_ndtri", "special_bessel",
     "special_erfcx_entr", "special_xlog1py", "special_zeta", "logdet", "linalg_cholesky",
+    "linalg_cholesky_ex_inv_ex", "slogdet",
 ]
