@@ -212,6 +212,8 @@ CASES = {
     "linalg_svdvals": ([(3, 2), (2, 2, 3)], lambda M, a, b: M.linalg.svdvals(a) + M.linalg.svdvals(b).sum(0)),
     "linalg_cholesky_ex_inv_ex": ([(3, 3)], lambda M, a: M.linalg.cholesky_ex(a @ a.transpose(0, 1) + M.eye(3, dtype=M.float64))[0] + M.linalg.cholesky_ex(a @ a.transpose(0, 1) + M.eye(3, dtype=M.float64), upper=True).L * 2 + M.linalg.inv_ex(a + M.eye(3, dtype=M.float64) * 4)[0]),
     "slogdet": ([(2, 3, 3)], lambda M, a: M.linalg.slogdet(a).logabsdet + M.slogdet(a * 2 + M.eye(3, dtype=M.float64))[1] * M.linalg.slogdet(a)[0]),
+    "scatter_reduce": ([(3, 4), (2, 4)], lambda M, a, b: a.scatter_reduce(0, idx(M, [[0, 2, 0, 1], [0, 0, 2, 1]]), b, "sum") + a.scatter_reduce(0, idx(M, [[0, 2, 0, 1], [0, 0, 2, 1]]), b, "mean", include_self=False) * 2 + M.scatter_reduce(a, 1, idx(M, [[0, 0, 3, 3], [1, 1, 1, 0]]), b, "amax") * 3 + (a * 1).scatter_reduce_(1, idx(M, [[0, 0, 3, 3], [1, 1, 1, 0]]), b, "amin", include_self=False) * 4 + a.scatter_reduce(0, idx(M, [[1, 1, 1, 1], [2, 2, 2, 2]]), b, "mean") * 5),
+    "scatter_reduce_ties": ([(2, 3), (2, 3)], lambda M, a, b: M.zeros(2, 3, dtype=M.float64).scatter_reduce(1, idx(M, [[0, 0, 1], [2, 2, 2]]), M.clamp(b, max=0.5), "amax", include_self=False) + (M.clamp(a, min=0.0) * 1).scatter_reduce(1, idx(M, [[0, 0, 0], [1, 1, 1]]), M.clamp(b, min=0.0), "amax")),
     "split_with_sizes": ([(2, 5)], lambda M, a: M.cat([p * (i + 1) for i, p in enumerate(M.split_with_sizes(a, [2, 3], 1))] + [M.cat([q.exp() for q in a.split_with_sizes([1, 1], 0)], 0)], 1)),
     "as_strided": ([(6,)], lambda M, a: (a * 1).as_strided((4, 3), (1, 1)) * 2 + M.as_strided(a, (4, 3), (1, 0), 2) * a[:3]),
     "as_strided_of_view": ([(3, 4)], lambda M, a: a.t().as_strided((3, 3), (4, 1), 1) + (a * 1).t().as_strided((3, 3), (1, 3))),
@@ -235,5 +237,5 @@ DOUBLE = [
     "cumprod_fixed_zero", "diag_vector", "diag_matrix", "diagonal", "einsum", "einsum_batched", "aminmax",
     "split_chunk", "unbind", "special_ndtr_log_ndtr", "special_ndtri", "special_bessel",
     "special_erfcx_entr", "special_xlog1py", "special_zeta", "logdet", "linalg_cholesky",
-    "linalg_cholesky_ex_inv_ex", "slogdet",
+    "linalg_cholesky_ex_inv_ex", "slogdet", "scatter_reduce",
 ]

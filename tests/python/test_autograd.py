@@ -79,7 +79,7 @@ GRADCHECKED = [
     "special_ndtr_log_ndtr", "special_ndtri", "special_bessel", "special_erfcx_entr",
     "special_xlog1py", "special_zeta", "special_multigammaln", "logdet", "index_put_accumulate",
     "index_put_accumulate_broadcast", "linalg_cholesky", "linalg_eigvalsh", "linalg_svdvals",
-    "linalg_cholesky_ex_inv_ex", "slogdet", "split_with_sizes", "as_strided", "as_strided_of_view", "as_strided_overlapping_input",
+    "linalg_cholesky_ex_inv_ex", "slogdet", "scatter_reduce", "split_with_sizes", "as_strided", "as_strided_of_view", "as_strided_overlapping_input",
 ]
 # Not to second order: digamma's own derivative is not recorded (multigammaln is made of it),
 # index_put_, as_strided, eigvalsh and svdvals refuse create_graph (README), the others have kinks.

@@ -938,3 +938,57 @@ pub(crate) fn svdvals_backward(g: &Tensor, a: &Tensor) -> Result<Tensor> {
     let ug = vt::mul(&u, &vt::unsqueeze(g, -2)?)?;
     vt::matmul(&ug, &vh)
 }
+
+/// torch's `scatter_reduce_backward` for `scatter_reduce(self, dim, index, src, reduce,
+/// include_self)` with result `result`: the gradients of `self` (`for_src` false) or `src`.
+/// `sum` passes `grad` through (gathered for `src`); `mean` divides by the number of values
+/// reduced into each element; `amax` / `amin` share each element's gradient evenly among the
+/// values equal to the result; `prod` is not supported yet (NotImplementedError). Without
+/// `include_self`, the elements of `self` that were scattered into get no gradient.
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn scatter_reduce_backward(
+    g: &Tensor,
+    self_: &Tensor,
+    dim: i64,
+    index: &Tensor,
+    src: &Tensor,
+    reduce: &str,
+    include_self: bool,
+    result: &Tensor,
+    for_src: bool,
+) -> Result<Tensor> {
+    let (grad_self, grad_src) = match reduce {
+        "sum" => (g.clone(), vt::gather(g, dim, index)?),
+        "mean" => {
+            let start = if include_self { 1.0 } else { 0.0 };
+            let n = ops::full(&sizes_i64(g.sizes()), Scalar::Float(start), Some(g.dtype()))?;
+            let n = ops::scatter_add(&n, dim, index, &ops::ones_like(src, None)?)?;
+            let n = ops::masked_fill(&n, &ops::eq(&n, &scalar_like(0.0, &n)?)?, Scalar::Int(1))?;
+            let n_src = ops::gather(&n, dim, index)?;
+            (
+                vt::div(g, &n, None)?,
+                vt::div(&vt::gather(g, dim, index)?, &n_src, None)?,
+            )
+        }
+        "amax" | "amin" => {
+            let value = vt::gather(result, dim, index)?;
+            let self_is = ops::eq(self_, result)?.to_dtype(g.dtype())?;
+            let src_is = ops::eq(src, &value)?.to_dtype(g.dtype())?;
+            let n = ops::scatter_add(&self_is, dim, index, &src_is)?;
+            let distributed = vt::div(g, &n, None)?;
+            (
+                vt::mul(&self_is, &distributed)?,
+                vt::mul(&src_is, &vt::gather(&distributed, dim, index)?)?,
+            )
+        }
+        _ => return Err(vt::not_implemented("scatter_reduce with reduce='prod'")),
+    };
+    if for_src {
+        return Ok(grad_src);
+    }
+    if include_self {
+        Ok(grad_self)
+    } else {
+        vt::scatter_value(&grad_self, dim, index, Scalar::Float(0.0))
+    }
+}
