@@ -400,6 +400,11 @@ def test_formulas_torch_refuses_or_that_are_first_order_only():
     assert y.grad_fn.name() == "SpecialZetaBackward0"
     with pytest.raises(NotImplementedError, match="^the derivative for 'zeta' is not implemented.$"):
         y.sum().backward()
+    # scatter_reduce's "prod" formula is not written yet (torch has one): an error, never a
+    # wrong gradient.
+    y = x.scatter_reduce(0, _C.tensor([0, 0]), x, "prod")
+    with pytest.raises(NotImplementedError, match="^the derivative for 'scatter_reduce with reduce='prod'' is not implemented.$"):
+        y.sum().backward()
     # eigvalsh and svdvals: first order here; create_graph through them raises. as_strided's
     # backward is linear in the gradient alone: it raises only for a gradient with history.
     a = _C.tensor([[2.0, 1.0], [1.0, 3.0]], dtype=_C.float64, requires_grad=True)
