@@ -14,7 +14,7 @@ use super::errors::{index_error, BindError, PyResult};
 use super::object_ptr::{Borrowed, ObjectPtr};
 use super::tensor_new::from_data;
 use super::tensor_object::{tensor_ref, unpack, wrap, TensorRef};
-use crate::core::autograd::copy_slices::{setitem, setitem_records};
+use crate::core::autograd::copy_slices::{index_put_accumulate, setitem, setitem_records};
 use crate::core::autograd::variable_type as vt;
 use crate::core::ops::indexing::{index_put, index_put_int, index_put_tensors_, IndexItem};
 use crate::core::{DType, Tensor};
@@ -281,7 +281,7 @@ pub fn mapping_methods() -> *mut ffi::PyMappingMethods {
 /// `Tensor.index_put_(indices, values, accumulate=False)` (manual binding of the schema entry):
 /// `self[indices] = values` for a tuple of index tensors, or `+=` with `accumulate`; returns
 /// `self`. Recorded by autograd as `t[indices] = values` is (core Note [CopySlices]); with
-/// `accumulate` and an input requiring grad, torch's NotImplementedError for a missing formula.
+/// `accumulate`, as torch's `IndexPutBackward0` with self's gradient passed through.
 pub(crate) fn tensor_index_put_<'a>(
     r: &ParsedArgs<'a>,
     this_obj: Borrowed<'a>,
@@ -307,7 +307,7 @@ pub(crate) fn tensor_index_put<'a>(
 fn put(t: &Tensor, indices: &[Tensor], values: &Tensor, accumulate: bool) -> PyResult<()> {
     if setitem_records(t, Some(values)) {
         if accumulate {
-            return Err(vt::not_implemented("index_put_").into());
+            return Ok(index_put_accumulate(t, indices, values)?);
         }
         let items: Vec<IndexItem> = indices.iter().cloned().map(IndexItem::Tensor).collect();
         return Ok(setitem(t, &items, values)?);

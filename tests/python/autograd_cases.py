@@ -195,6 +195,29 @@ CASES = {
     "split_chunk": ([(2, 5)], lambda M, a: M.cat([p * (i + 1) for i, p in enumerate(a.split(2, 1))] + [q.exp() for q in a.split([1, 4], 1)] + [r * r for r in a.chunk(3, 1)], 1)),
     "unbind": ([(3, 2)], lambda M, a: M.stack([t * (i + 1) for i, t in enumerate(a.unbind(0))], 1) + M.stack(a.unbind(1), 0) ** 2),
     "to_device_other": ([(3,), (2,)], lambda M, a, b: a.to("cpu", M.float32).double() * a.to(b) * a.to("cpu")),
+    # session 4 (issue 12): torch.special, logdet, index_put_(accumulate=True)
+    "special_ndtr_log_ndtr": ([(5,)], lambda M, a: M.special.ndtr(a) + M.special.log_ndtr(a * 1.5) * 2),
+    "special_ndtri": ([(5,)], lambda M, a: M.special.ndtri(M.sigmoid(a))),
+    "special_bessel": ([(6,)], lambda M, a: M.special.i0e(a) + M.special.i1(a) * 2 + M.special.i1e(a * 0.7) * 3 + M.i0(a * 0.5)),
+    "special_bessel_at_zero": ([(3,)], lambda M, a: M.special.i1(a - a.detach()) + M.special.i1e(a - a.detach()) * 2 + M.special.i0e(a - a.detach()) * 3),
+    "special_erfcx_entr": ([(5,)], lambda M, a: M.special.erfcx(a) + M.special.entr(a * a + 0.1)),
+    "special_xlog1py": ([(4,), (4,)], lambda M, a, b: M.special.xlog1py(a, b * b + 0.5) + M.special.xlog1py(a * (a > 0), b * b)),
+    "special_zeta": ([(4,)], lambda M, b: M.special.zeta(M.tensor([2.5, 3.0, 1.5, 4.0], dtype=M.float64), b * b + 0.5)),
+    "special_multigammaln": ([(4,)], lambda M, a: M.special.multigammaln(a * a + 2.0, 3) + M.special.multigammaln(a * a + 1.0, 1)),
+    "logdet": ([(3, 3)], lambda M, a: M.logdet(a @ a.transpose(0, 1) + M.eye(3, dtype=M.float64)) + (a * 0.2 + M.eye(3, dtype=M.float64) * 3).logdet()),
+    "index_put_accumulate": ([(5,), (3,)], lambda M, a, v: (a * 1).index_put_((idx(M, [0, 2, 0]),), v * 2, accumulate=True) * a),
+    "index_put_accumulate_broadcast": ([(3, 4), (4,)], lambda M, a, v: a.index_put((idx(M, [1, 1]), ), v * v, accumulate=True) + a.index_put((a > 0,), v[0] * 3, accumulate=True)),
+    "linalg_cholesky": ([(3, 3)], lambda M, a: M.linalg.cholesky(a @ a.transpose(0, 1) + M.eye(3, dtype=M.float64)) + M.linalg.cholesky(a @ a.transpose(0, 1) + M.eye(3, dtype=M.float64) * 2, upper=True) * 2),
+    "linalg_eigvalsh": ([(3, 3)], lambda M, a: M.linalg.eigvalsh(a + a.transpose(0, 1)) + M.linalg.eigvalsh(a @ a.transpose(0, 1), UPLO="U") * 2),
+    "linalg_svdvals": ([(3, 2), (2, 2, 3)], lambda M, a, b: M.linalg.svdvals(a) + M.linalg.svdvals(b).sum(0)),
+    "linalg_cholesky_ex_inv_ex": ([(3, 3)], lambda M, a: M.linalg.cholesky_ex(a @ a.transpose(0, 1) + M.eye(3, dtype=M.float64))[0] + M.linalg.cholesky_ex(a @ a.transpose(0, 1) + M.eye(3, dtype=M.float64), upper=True).L * 2 + M.linalg.inv_ex(a + M.eye(3, dtype=M.float64) * 4)[0]),
+    "slogdet": ([(2, 3, 3)], lambda M, a: M.linalg.slogdet(a).logabsdet + M.slogdet(a * 2 + M.eye(3, dtype=M.float64))[1] * M.linalg.slogdet(a)[0]),
+    "scatter_reduce": ([(3, 4), (2, 4)], lambda M, a, b: a.scatter_reduce(0, idx(M, [[0, 2, 0, 1], [0, 0, 2, 1]]), b, "sum") + a.scatter_reduce(0, idx(M, [[0, 2, 0, 1], [0, 0, 2, 1]]), b, "mean", include_self=False) * 2 + M.scatter_reduce(a, 1, idx(M, [[0, 0, 3, 3], [1, 1, 1, 0]]), b, "amax") * 3 + (a * 1).scatter_reduce_(1, idx(M, [[0, 0, 3, 3], [1, 1, 1, 0]]), b, "amin", include_self=False) * 4 + a.scatter_reduce(0, idx(M, [[1, 1, 1, 1], [2, 2, 2, 2]]), b, "mean") * 5),
+    "scatter_reduce_ties": ([(2, 3), (2, 3)], lambda M, a, b: M.zeros(2, 3, dtype=M.float64).scatter_reduce(1, idx(M, [[0, 0, 1], [2, 2, 2]]), M.clamp(b, max=0.5), "amax", include_self=False) + (M.clamp(a, min=0.0) * 1).scatter_reduce(1, idx(M, [[0, 0, 0], [1, 1, 1]]), M.clamp(b, min=0.0), "amax")),
+    "split_with_sizes": ([(2, 5)], lambda M, a: M.cat([p * (i + 1) for i, p in enumerate(M.split_with_sizes(a, [2, 3], 1))] + [M.cat([q.exp() for q in a.split_with_sizes([1, 1], 0)], 0)], 1)),
+    "as_strided": ([(6,)], lambda M, a: (a * 1).as_strided((4, 3), (1, 1)) * 2 + M.as_strided(a, (4, 3), (1, 0), 2) * a[:3]),
+    "as_strided_of_view": ([(3, 4)], lambda M, a: a.t().as_strided((3, 3), (4, 1), 1) + (a * 1).t().as_strided((3, 3), (1, 3))),
+    "as_strided_overlapping_input": ([(4,)], lambda M, a: a.expand(3, 4).as_strided((2, 2), (1, 1)) * 3 + a.expand(2, 4).as_strided((2, 2), (1, 1), 1)),
 }
 
 # Cases also checked to second order (double backward through the formulas, `create_graph`):
@@ -212,5 +235,7 @@ DOUBLE = [
     "addcmul_addcdiv_inplace", "rsub_true_divide", "bmm_baddbmm", "mv_addmv", "addmm", "addr",
     "vdot_cross", "cross_batched", "dist", "cdist", "cdist_p", "cumprod", "cumprod_zero",
     "cumprod_fixed_zero", "diag_vector", "diag_matrix", "diagonal", "einsum", "einsum_batched", "aminmax",
-    "split_chunk", "unbind",
+    "split_chunk", "unbind", "special_ndtr_log_ndtr", "special_ndtri", "special_bessel",
+    "special_erfcx_entr", "special_xlog1py", "special_zeta", "logdet", "linalg_cholesky",
+    "linalg_cholesky_ex_inv_ex", "slogdet", "scatter_reduce",
 ]

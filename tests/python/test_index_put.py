@@ -60,5 +60,13 @@ def test_autograd():
     assert (z.grad_fn.name(), y.grad_fn.name()) == ("IndexPutBackward0", "MulBackward0")
     with pytest.raises(RuntimeError, match=r"^a leaf Variable that requires grad is being used in an in-place operation\.$"):
         a.index_put_((_C.tensor([0]),), _C.tensor(0.0))
-    with pytest.raises(NotImplementedError, match="the derivative for 'index_put_' is not implemented"):
-        (a * 1).index_put_((_C.tensor([0]),), _C.tensor(1.0), accumulate=True)
+    # accumulate=True: self's gradient passes through, the values' is g[indices] (torch 2.15).
+    b = _C.tensor([1.0, 1.0], requires_grad=True)
+    a.grad = None
+    y = a * 2
+    y.index_put_((_C.tensor([0, 0]),), b, accumulate=True)
+    assert y.grad_fn.name() == "IndexPutBackward0" and y.tolist() == [4.0, 2.0, 2.0]
+    (y * _C.tensor([1.0, 2.0, 3.0])).sum().backward()
+    assert a.grad.tolist() == [2.0, 4.0, 6.0] and b.grad.tolist() == [1.0, 1.0]
+    with pytest.raises(RuntimeError, match=r"^a leaf Variable that requires grad is being used in an in-place operation\.$"):
+        a.index_put_((_C.tensor([0]),), _C.tensor(0.0), accumulate=True)

@@ -172,12 +172,96 @@ pub(crate) fn as_strided_apply(
     Ok(vec![Some(result)])
 }
 
+/// Where a tensor's elements sit in its storage: sizes, element strides and storage offset (the
+/// `TensorGeometry` torch's `as_strided_backward` saves).
+#[derive(Clone)]
+pub struct StorageGeometry {
+    pub sizes: Box<[usize]>,
+    pub strides: Box<[isize]>,
+    pub offset: usize,
+}
+
+impl StorageGeometry {
+    pub fn of(t: &Tensor) -> StorageGeometry {
+        StorageGeometry {
+            sizes: t.sizes().into(),
+            strides: t.strides().into(),
+            offset: t.storage_offset(),
+        }
+    }
+
+    /// The storage position of every element, in row-major order of the sizes.
+    fn positions(&self) -> Vec<i64> {
+        let n: usize = self.sizes.iter().product();
+        let mut out = Vec::with_capacity(n);
+        if n == 0 {
+            return out;
+        }
+        let mut idx = vec![0usize; self.sizes.len()];
+        let mut pos = self.offset as isize;
+        for _ in 0..n {
+            out.push(pos as i64);
+            // Advance the multi-index (last dim fastest).
+            for d in (0..idx.len()).rev() {
+                idx[d] += 1;
+                pos += self.strides[d];
+                if idx[d] < self.sizes[d] {
+                    break;
+                }
+                pos -= self.strides[d] * self.sizes[d] as isize;
+                idx[d] = 0;
+            }
+        }
+        out
+    }
+}
+
+/// `AsStridedBackward0` of `as_strided(self, size, stride, storage_offset)` (torch's
+/// `as_strided_backward`): the result's gradient summed into a zero buffer standing for the
+/// storage at the result's positions (elements the result repeats add up), then read back at
+/// the input's positions; where the input itself repeats a storage element, the element's
+/// gradient is shared out evenly among its repeats, as torch's. Bare kernels: no double
+/// backward (refused).
+pub(crate) fn as_strided_op_apply(
+    input: &StorageGeometry,
+    output: &StorageGeometry,
+    grads: &[Option<Tensor>],
+) -> Result<Vec<Option<Tensor>>> {
+    let Some(g) = grads.first().and_then(|g| g.as_ref()) else {
+        return Ok(vec![None]);
+    };
+    check_no_create_graph(g, "AsStridedBackward0")?;
+    let (ip, op) = (input.positions(), output.positions());
+    let len = ip.iter().chain(op.iter()).max().map_or(0, |&m| m + 1);
+    let buffer = ops::zeros(&[len], Some(g.dtype()))?;
+    let op_t = Tensor::from_vec(op, &[output.sizes.iter().product()])?;
+    let flat_g = ops::reshape(&g.clone_data()?, &[-1])?;
+    ops::indexing::index_put_accumulate(&buffer, &[IndexItem::Tensor(op_t)], &flat_g)?;
+    let n_in = ip.len();
+    let mut sorted = ip.clone();
+    sorted.sort_unstable();
+    let repeats = sorted.windows(2).any(|w| w[0] == w[1]);
+    let ip_t = Tensor::from_vec(ip, &[n_in])?;
+    let mut gi = ops::indexing::index(&buffer, &[IndexItem::Tensor(ip_t.clone())])?;
+    if repeats {
+        let count = ops::zeros(&[len], Some(g.dtype()))?;
+        let ones = ops::ones(&[n_in as i64], Some(g.dtype()))?;
+        ops::indexing::index_put_accumulate(&count, &[IndexItem::Tensor(ip_t.clone())], &ones)?;
+        let c = ops::indexing::index(&count, &[IndexItem::Tensor(ip_t)])?;
+        gi = ops::div(&gi, &c, None)?;
+    }
+    let sizes: Vec<i64> = input.sizes.iter().map(|&s| s as i64).collect();
+    Ok(vec![Some(ops::reshape(&gi, &sizes)?)])
+}
+
 /// `IndexPutBackward0` (`t[items] = value` with advanced indices, torch's `index_put_`): self's
-/// gradient is `g` with the written elements zeroed, value's is `g[items]` (the engine sums it
-/// to value's shape; leading dims value had beyond the indexed shape come back as size 1).
+/// gradient is `g` with the written elements zeroed (`g` itself when `accumulate`: the old
+/// values are kept, added to), value's is `g[items]` (the engine sums it to value's shape;
+/// leading dims value had beyond the indexed shape come back as size 1).
 pub(crate) fn index_put_apply(
     items: &[IndexItem],
     value_dim: usize,
+    accumulate: bool,
     node: &Arc<Node>,
     grads: &[Option<Tensor>],
 ) -> Result<Vec<Option<Tensor>>> {
@@ -186,7 +270,9 @@ pub(crate) fn index_put_apply(
     };
     check_no_create_graph(g, "IndexPutBackward0")?;
     let needs = |i: usize| node.next_edges().get(i).is_some_and(|e| e.is_some());
-    let grad_self = if needs(0) {
+    let grad_self = if needs(0) && accumulate {
+        Some(g.clone())
+    } else if needs(0) {
         let r = g.clone_data()?;
         let zero = Tensor::zeros(&[], g.dtype())?;
         ops::indexing::index_put(&r, items, &zero)?;
@@ -274,6 +360,35 @@ pub fn setitem(t: &Tensor, items: &[IndexItem], value: &Tensor) -> Result<()> {
             name,
             items: items.into(),
             value_dim,
+            accumulate: false,
+        },
+        edges,
+        &[t],
+    );
+    t.set_grad_fn(node.clone(), 0);
+    finish_inplace(t, Some(node))
+}
+
+/// `t.index_put_(indices, value, accumulate=True)` when autograd records it (as `setitem`
+/// decides): the sum into `t`, recorded as torch's `IndexPutBackward0` with self's gradient
+/// passed through. `value` must have `t`'s dtype (torch's error otherwise, from the kernel).
+/// Errors: torch's leaf error; those of `index_put_tensors_`.
+pub fn index_put_accumulate(t: &Tensor, indices: &[Tensor], value: &Tensor) -> Result<()> {
+    vt::check_inplace(t)?;
+    if !t.dtype().is_floating_point() {
+        return ops::indexing::index_put_tensors_(t, indices, value, true);
+    }
+    let value_dim = value.dim();
+    // The edges are collected before the write: `t`'s history as it was.
+    let edges = vt::collect_edges(&[t, value]);
+    ops::indexing::index_put_tensors_(t, indices, value, true)?;
+    let items: Vec<IndexItem> = indices.iter().cloned().map(IndexItem::Tensor).collect();
+    let node = Node::new(
+        NodeKind::IndexPut {
+            name: "IndexPutBackward0",
+            items: items.into(),
+            value_dim,
+            accumulate: true,
         },
         edges,
         &[t],

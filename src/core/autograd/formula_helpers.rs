@@ -851,3 +851,144 @@ pub(crate) fn cdist_backward(
         None,
     )
 }
+
+/// torch's `i1_backward` (`scaled` false) and `i1e_backward` (`scaled` true): `grad * (i0(x) -
+/// result / x)`, or `grad * (i0e(x) - result * (sgn(x) + 1 / x))` for the scaled form, with the
+/// limit 0.5 where `|x|` is at most the dtype's epsilon (the quotient is 0 / 0 there; `x` is
+/// replaced by epsilon inside the `where` so that its gradient stays finite, as torch).
+pub(crate) fn i1_backward(g: &Tensor, x: &Tensor, result: &Tensor, scaled: bool) -> Result<Tensor> {
+    let eps = if x.dtype() == DType::Float64 {
+        f64::EPSILON
+    } else {
+        f32::EPSILON as f64
+    };
+    let not_tiny = ops::gt(&ops::abs(x)?, &scalar_like(eps, x)?)?;
+    let safe = vt::where_(&not_tiny, x, &scalar_like(eps, x)?)?;
+    let gx = if scaled {
+        let k = vt::add(&ops::sign(&safe)?, &vt::reciprocal(&safe)?, Scalar::Int(1))?;
+        vt::sub(
+            &vt::special_i0e(&safe)?,
+            &vt::mul(result, &k)?,
+            Scalar::Int(1),
+        )?
+    } else {
+        vt::sub(
+            &vt::i0(&safe)?,
+            &vt::mul(result, &vt::reciprocal(&safe)?)?,
+            Scalar::Int(1),
+        )?
+    };
+    vt::mul(g, &vt::where_(&not_tiny, &gx, &scalar_like(0.5, x)?)?)
+}
+
+/// torch's `mvlgamma_backward`: `grad * sum_{j < p} digamma(x - j / 2)`.
+pub(crate) fn mvlgamma_backward(g: &Tensor, x: &Tensor, p: i64) -> Result<Tensor> {
+    let mut acc = vt::digamma(x)?;
+    for j in 1..p {
+        let shifted = vt::sub(x, &scalar_like(j as f64 / 2.0, x)?, Scalar::Int(1))?;
+        acc = vt::add(&acc, &vt::digamma(&shifted)?, Scalar::Int(1))?;
+    }
+    vt::mul(g, &acc)
+}
+
+/// torch's `cholesky_backward(gL, upper, L)` (Iain Murray, arXiv 1602.07527): with `L` lower
+/// (transposed first when `upper`), `gA = tril(L^T gL)`, symmetrised as `0.5 (gA + tril(gA,
+/// -1)^T)`, then `L^-T gA L^-1` by two triangular solves.
+pub(crate) fn cholesky_backward(g: &Tensor, upper: bool, l: &Tensor) -> Result<Tensor> {
+    let (l, g) = if upper {
+        (vt::transpose(l, -2, -1)?, vt::transpose(g, -2, -1)?)
+    } else {
+        (l.clone(), g.clone())
+    };
+    let lt = vt::transpose(&l, -2, -1)?;
+    let ga = vt::tril(&vt::matmul(&lt, &g)?, 0)?;
+    let ga = vt::add(
+        &ga,
+        &vt::transpose(&vt::tril(&ga, -1)?, -2, -1)?,
+        Scalar::Int(1),
+    )?;
+    let ga = vt::mul(&ga, &scalar_like(0.5, &ga)?)?;
+    let ga = vt::linalg_solve_triangular(&lt, &ga, true, true, false)?;
+    vt::linalg_solve_triangular(&l, &ga, false, false, false)
+}
+
+/// First-order only: the spectral formulas below recompute the factors with the bare op (their
+/// own derivatives are not recorded), so a backward with `create_graph` is refused.
+fn check_first_order(name: &str) -> Result<()> {
+    if super::is_grad_enabled() {
+        return Err(vt::not_implemented(&format!("{name} (double backward)")));
+    }
+    Ok(())
+}
+
+/// torch's `linalg_eig_backward(gL, {}, L, V, is_hermitian=true)` for `eigvalsh`: `V diag(gL)
+/// V^T`, with the eigenvectors `V` recomputed from `self` (torch saves them from `linalg_eigh`).
+pub(crate) fn eigvalsh_backward(g: &Tensor, a: &Tensor, uplo: &str) -> Result<Tensor> {
+    check_first_order("linalg_eigvalsh")?;
+    let (_, v) = ops::linalg_eigh(a, uplo)?;
+    let vg = vt::mul(&v, &vt::unsqueeze(g, -2)?)?;
+    vt::matmul(&vg, &vt::transpose(&v, -2, -1)?)
+}
+
+/// torch's `svd_backward({}, gS, {}, U, S, Vh)` for `svdvals`: `U diag(gS) Vh` with the reduced
+/// factors recomputed from `A` (torch saves them from `linalg_svd`).
+pub(crate) fn svdvals_backward(g: &Tensor, a: &Tensor) -> Result<Tensor> {
+    check_first_order("linalg_svdvals")?;
+    let (u, _, vh) = ops::linalg_svd(a, false, None)?;
+    let ug = vt::mul(&u, &vt::unsqueeze(g, -2)?)?;
+    vt::matmul(&ug, &vh)
+}
+
+/// torch's `scatter_reduce_backward` for `scatter_reduce(self, dim, index, src, reduce,
+/// include_self)` with result `result`: the gradients of `self` (`for_src` false) or `src`.
+/// `sum` passes `grad` through (gathered for `src`); `mean` divides by the number of values
+/// reduced into each element; `amax` / `amin` share each element's gradient evenly among the
+/// values equal to the result; `prod` is not supported yet (NotImplementedError). Without
+/// `include_self`, the elements of `self` that were scattered into get no gradient.
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn scatter_reduce_backward(
+    g: &Tensor,
+    self_: &Tensor,
+    dim: i64,
+    index: &Tensor,
+    src: &Tensor,
+    reduce: &str,
+    include_self: bool,
+    result: &Tensor,
+    for_src: bool,
+) -> Result<Tensor> {
+    let (grad_self, grad_src) = match reduce {
+        "sum" => (g.clone(), vt::gather(g, dim, index)?),
+        "mean" => {
+            let start = if include_self { 1.0 } else { 0.0 };
+            let n = ops::full(&sizes_i64(g.sizes()), Scalar::Float(start), Some(g.dtype()))?;
+            let n = ops::scatter_add(&n, dim, index, &ops::ones_like(src, None)?)?;
+            let n = ops::masked_fill(&n, &ops::eq(&n, &scalar_like(0.0, &n)?)?, Scalar::Int(1))?;
+            let n_src = ops::gather(&n, dim, index)?;
+            (
+                vt::div(g, &n, None)?,
+                vt::div(&vt::gather(g, dim, index)?, &n_src, None)?,
+            )
+        }
+        "amax" | "amin" => {
+            let value = vt::gather(result, dim, index)?;
+            let self_is = ops::eq(self_, result)?.to_dtype(g.dtype())?;
+            let src_is = ops::eq(src, &value)?.to_dtype(g.dtype())?;
+            let n = ops::scatter_add(&self_is, dim, index, &src_is)?;
+            let distributed = vt::div(g, &n, None)?;
+            (
+                vt::mul(&self_is, &distributed)?,
+                vt::mul(&src_is, &vt::gather(&distributed, dim, index)?)?,
+            )
+        }
+        _ => return Err(vt::not_implemented("scatter_reduce with reduce='prod'")),
+    };
+    if for_src {
+        return Ok(grad_src);
+    }
+    if include_self {
+        Ok(grad_self)
+    } else {
+        vt::scatter_value(&grad_self, dim, index, Scalar::Float(0.0))
+    }
+}

@@ -24,6 +24,18 @@ use crate::core::scalar::Scalar;
 use crate::core::tensor::Tensor;
 use std::sync::Arc;
 
+/// The formula of a `NodeKind::LinalgPair` node.
+#[derive(Clone, Copy)]
+pub enum LinalgPairOp {
+    /// `linalg_cholesky_ex`: saves `L`; torch's `cholesky_backward(grad, upper, L)`.
+    CholeskyEx { upper: bool },
+    /// `linalg_inv_ex`: saves the inverse; `-inverse^T grad inverse^T`.
+    InvEx,
+    /// `linalg_slogdet` / `slogdet`: saves `A`; `grad_logabsdet * A^-T` (real dtypes: the
+    /// sign is piecewise constant).
+    Slogdet,
+}
+
 /// One node's formula and what it saved.
 pub enum NodeKind {
     /// A leaf's gradient sink.
@@ -47,6 +59,18 @@ pub enum NodeKind {
     AsStrided {
         geometry: ViewGeometry,
     },
+    /// `as_strided(self, size, stride, storage_offset)`: the storage geometries of the input and
+    /// of the result (copy_slices.rs `as_strided_op_apply`).
+    AsStridedOp {
+        geometry: Box<[copy_slices::StorageGeometry; 2]>,
+    },
+    /// A linalg op with two outputs of which one is differentiable (`cholesky_ex`, `inv_ex`:
+    /// output 0; `slogdet`: `logabsdet`, recorded as this node's output 0), with the one tensor
+    /// its formula reads.
+    LinalgPair {
+        op: LinalgPairOp,
+        saved: SavedTensor,
+    },
     /// `t[items] = value` with advanced indices (torch's `index_put_`).
     IndexPut {
         /// `IndexPutBackward0`, or torch's `MaskedFillBackward0/1` for a one-element value
@@ -54,6 +78,8 @@ pub enum NodeKind {
         name: &'static str,
         items: Box<[IndexItem]>,
         value_dim: usize,
+        /// `index_put_(..., accumulate=True)`: self's gradient is `g` unchanged.
+        accumulate: bool,
     },
     // ---- hand-written formulas (`manual:` entries) ----
     Div {
@@ -126,7 +152,12 @@ impl NodeKind {
             PyFunction(f) => f.name,
             Nn(nn) => nn.name(),
             CopySlices { .. } => "torch::autograd::CopySlices",
-            AsStrided { .. } => "AsStridedBackward0",
+            AsStrided { .. } | AsStridedOp { .. } => "AsStridedBackward0",
+            LinalgPair { op, .. } => match op {
+                LinalgPairOp::CholeskyEx { .. } => "LinalgCholeskyExBackward0",
+                LinalgPairOp::InvEx => "LinalgInvExBackward0",
+                LinalgPairOp::Slogdet => "LinalgSlogdetBackward0",
+            },
             IndexPut { name, .. } => name,
             Div { .. } => "DivBackward0",
             Zero { name } => name,
@@ -161,6 +192,14 @@ impl NodeKind {
             Nn(nn) => nn.saved_tensors(),
             Div { self_, other } => vec![("self", self_), ("other", other)],
             MaxMinDim { indices, .. } => vec![("indices", indices)],
+            LinalgPair { op, saved } => vec![(
+                match op {
+                    LinalgPairOp::CholeskyEx { .. } => "L",
+                    LinalgPairOp::InvEx => "inverse",
+                    LinalgPairOp::Slogdet => "A",
+                },
+                saved,
+            )],
             _ => Vec::new(),
         }
     }
@@ -199,6 +238,7 @@ impl NodeKind {
                 take_saved(other, &mut out);
             }
             MaxMinDim { indices, .. } => take_saved(indices, &mut out),
+            LinalgPair { saved, .. } => take_saved(saved, &mut out),
             _ => {}
         }
         out
@@ -224,9 +264,35 @@ impl NodeKind {
                 return copy_slices::copy_slices_apply(geometry, f, node, grads)
             }
             AsStrided { geometry } => return copy_slices::as_strided_apply(geometry, grads),
+            LinalgPair { op, saved } => {
+                let Some(g) = grads.first().and_then(|g| g.as_ref()) else {
+                    return Ok(vec![None]);
+                };
+                let t = saved.unpack(n)?;
+                let ga = match *op {
+                    LinalgPairOp::CholeskyEx { upper } => {
+                        super::formula_helpers::cholesky_backward(g, upper, &t)?
+                    }
+                    LinalgPairOp::InvEx => {
+                        let it = vt::transpose(&t, -2, -1)?;
+                        vt::neg(&vt::matmul(&it, &vt::matmul(g, &it)?)?)?
+                    }
+                    LinalgPairOp::Slogdet => {
+                        let g2 = vt::unsqueeze(&vt::unsqueeze(g, -1)?, -1)?;
+                        vt::mul(&g2, &vt::transpose(&vt::linalg_inv(&t)?, -2, -1)?)?
+                    }
+                };
+                return Ok(vec![Some(ga)]);
+            }
+            AsStridedOp { geometry } => {
+                return copy_slices::as_strided_op_apply(&geometry[0], &geometry[1], grads)
+            }
             IndexPut {
-                items, value_dim, ..
-            } => return copy_slices::index_put_apply(items, *value_dim, node, grads),
+                items,
+                value_dim,
+                accumulate,
+                ..
+            } => return copy_slices::index_put_apply(items, *value_dim, *accumulate, node, grads),
             MaxMinDim {
                 self_sizes,
                 dim,
@@ -263,6 +329,8 @@ impl NodeKind {
             | Nn(_)
             | CopySlices { .. }
             | AsStrided { .. }
+            | AsStridedOp { .. }
+            | LinalgPair { .. }
             | IndexPut { .. } => unreachable!("applied above"),
             Div { self_, other } => vec![
                 one(&|| vt::div(g, &other.unpack(n)?, None), 0)?,

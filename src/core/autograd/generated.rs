@@ -7,7 +7,7 @@
 //! kinds) and the wrapper `vt::{op}` the bindings call; `NO_SELF_CLONE` lists the in-place
 //! methods whose formula does not read `self` (no clone of it is recorded).
 
-#![allow(clippy::needless_borrow, clippy::redundant_clone)]
+#![allow(clippy::needless_borrow, clippy::redundant_clone, non_snake_case)]
 
 #[allow(unused_imports)]
 use super::formula_helpers::*;

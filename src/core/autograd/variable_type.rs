@@ -9,7 +9,7 @@
 //! `ops::op` otherwise, after `check_pending` for `pending:` ops; in-place methods go through
 //! `inplace` (Note [In-place ops and history]).
 
-use super::formulas::NodeKind;
+use super::formulas::{LinalgPairOp, NodeKind};
 // The generated wrappers (`formula:` entries of src/derivatives.yaml) and `NO_SELF_CLONE`.
 pub use super::generated::*;
 use super::node::{Edge, Node, SavedTensor};
@@ -256,6 +256,64 @@ fn reshape_like(a: &Tensor, out: Tensor, name: &'static str) -> Tensor {
         );
     }
     out
+}
+
+/// Record the differentiable output `out` of a two-output linalg op (`NodeKind::LinalgPair`).
+fn record_pair(out: &Tensor, a: &Tensor, op: LinalgPairOp, saved: SavedTensor) {
+    record(out, &[a], NodeKind::LinalgPair { op, saved });
+}
+
+/// `linalg.cholesky_ex(A, *, upper=False, check_errors=False)` recorded as torch's
+/// `LinalgCholeskyExBackward0` (on `L`; `info` is an integer tensor).
+pub fn linalg_cholesky_ex(a: &Tensor, upper: bool, check_errors: bool) -> Result<(Tensor, Tensor)> {
+    let (l, info) = ops::linalg_cholesky_ex(a, upper, check_errors)?;
+    if should_record(&[a]) {
+        let saved = SavedTensor::output(&l, 0)?;
+        record_pair(&l, a, LinalgPairOp::CholeskyEx { upper }, saved);
+    }
+    Ok((l, info))
+}
+
+/// `linalg.inv_ex(A, *, check_errors=False)` recorded as torch's `LinalgInvExBackward0`.
+pub fn linalg_inv_ex(a: &Tensor, check_errors: bool) -> Result<(Tensor, Tensor)> {
+    let (inv, info) = ops::linalg_inv_ex(a, check_errors)?;
+    if should_record(&[a]) {
+        let saved = SavedTensor::output(&inv, 0)?;
+        record_pair(&inv, a, LinalgPairOp::InvEx, saved);
+    }
+    Ok((inv, info))
+}
+
+/// `linalg.slogdet(A)` recorded as torch's `LinalgSlogdetBackward0` on `logabsdet` (the sign
+/// of a real matrix has no gradient).
+pub fn linalg_slogdet(a: &Tensor) -> Result<(Tensor, Tensor)> {
+    let (sign, logabsdet) = ops::linalg_slogdet(a)?;
+    if should_record(&[a]) {
+        record_pair(&logabsdet, a, LinalgPairOp::Slogdet, SavedTensor::input(a));
+    }
+    Ok((sign, logabsdet))
+}
+
+/// `slogdet(input)`: `linalg_slogdet`, as torch.
+pub fn slogdet(a: &Tensor) -> Result<(Tensor, Tensor)> {
+    linalg_slogdet(a)
+}
+
+/// `as_strided(self, size, stride, storage_offset=None)` recorded as torch's
+/// `AsStridedBackward0` over the storage geometries of `a` and the result.
+pub fn as_strided(
+    a: &Tensor,
+    size: &[i64],
+    stride: &[i64],
+    storage_offset: Option<i64>,
+) -> Result<Tensor> {
+    let out = ops::as_strided(a, size, stride, storage_offset)?;
+    if should_record(&[a]) {
+        use super::copy_slices::StorageGeometry;
+        let geometry = Box::new([StorageGeometry::of(a), StorageGeometry::of(&out)]);
+        record(&out, &[a], NodeKind::AsStridedOp { geometry });
+    }
+    Ok(out)
 }
 
 pub fn reshape(a: &Tensor, shape: &[i64]) -> Result<Tensor> {
