@@ -45,6 +45,7 @@ __all__ = [
     "elu",
     "elu_",
     "embedding",
+    "fold",
     "gaussian_nll_loss",
     "gelu",
     "glu",
@@ -106,6 +107,7 @@ __all__ = [
     "threshold",
     "threshold_",
     "triplet_margin_loss",
+    "unfold",
     "upsample",
     "upsample_bilinear",
     "upsample_nearest",
@@ -1688,3 +1690,164 @@ def upsample_bilinear(input: Tensor, size=None, scale_factor=None) -> Tensor:
         stacklevel=2,
     )
     return interpolate(input, size, scale_factor, mode="bilinear", align_corners=True)
+
+
+# ---- issue 15 part 4: unfold/fold, unpooling, adaptive max pooling, more losses -------------
+# torch has kernels of their own for most of these (im2col, col2im, max_unpool2d,
+# adaptive_max_pool2d, multi_margin_loss, multilabel_margin_loss, alpha_dropout); here they are
+# compositions of recorded ops (gather / scatter_add over an index map, max over a dim, where,
+# relu), so they are differentiable, twice, through their parts. Names, signatures, defaults,
+# checks and error texts are torch's.
+
+
+def _int_pair(x, name: str) -> Tuple[int, int]:
+    """An ``int[2]`` argument: an int, or a sequence of exactly two (torch's parser's text)."""
+    t = _pair(x)
+    if len(t) != 2:
+        raise RuntimeError(f"It is expected {name} equals to 2, but got size {len(t)}")
+    return int(t[0]), int(t[1])
+
+
+def _check_float(input: Tensor, kernel: str) -> None:
+    """torch's dispatch error for the kernels defined for floating types only."""
+    if not input.is_floating_point():
+        dt = {"int64": "Long", "int32": "Int", "int16": "Short", "int8": "Char", "uint8": "Byte", "bool": "Bool"}
+        name = str(input.dtype).split(".")[-1]
+        raise NotImplementedError(f'"{kernel}" not implemented for \'{dt.get(name, name)}\'')
+
+
+def _window_index(blocks, kernel, dilation, stride, width: int) -> Tensor:
+    """The flat index, in a ``(*, H, width)`` plane, of each kernel offset ``(i, j)`` at each
+    block ``(y, x)``: ``(kh * kw, by * bx)`` int64, row ``i * kw + j``, column ``y * bx + x``
+    (im2col's column layout)."""
+    (bh, bw), (kh, kw), (dh, dw), (sh, sw) = blocks, kernel, dilation, stride
+    rows = (_C.arange(kh) * dh).reshape(kh, 1, 1, 1) + (_C.arange(bh) * sh).reshape(1, 1, bh, 1)
+    cols = (_C.arange(kw) * dw).reshape(1, kw, 1, 1) + (_C.arange(bw) * sw).reshape(1, 1, 1, bw)
+    return (rows * width + cols).reshape(kh * kw, bh * bw)
+
+
+def unfold(input: Tensor, kernel_size, dilation=1, padding=0, stride=1) -> Tensor:
+    """unfold(input, kernel_size, dilation=1, padding=0, stride=1) -> Tensor
+
+    im2col: the sliding ``kernel_size`` blocks of ``(N, C, H, W)`` (or ``(C, H, W)``) float input
+    as columns, ``(N, C * kh * kw, L)`` with ``L`` the number of blocks (rows ordered by channel,
+    then kernel row, then kernel column; columns by block row then block column). Errors as
+    torch's ``im2col`` (a non-positive kernel, dilation or stride, negative padding, no block).
+    Mirrors ``torch.nn.functional.unfold`` (torch's kernel ``torch._C._nn.im2col``); here a
+    gather over the padded input, differentiable through it.
+    """
+    kh, kw = _int_pair(kernel_size, "kernel_size")
+    dh, dw = _int_pair(dilation, "dilation")
+    ph, pw = _int_pair(padding, "padding")
+    sh, sw = _int_pair(stride, "stride")
+    if not (kw > 0 and kh > 0):
+        raise RuntimeError(f"kernel size should be greater than zero, but got kernel_height: {kh} kernel_width: {kw}")
+    if not (dw > 0 and dh > 0):
+        raise RuntimeError(
+            f"dilation should be greater than zero, but got dilation_height: {dh} dilation_width: {dw}"
+        )
+    if not (pw >= 0 and ph >= 0):
+        raise RuntimeError(f"padding should be non-negative, but got pad_height: {ph} pad_width: {pw}")
+    if not (sw > 0 and sh > 0):
+        raise RuntimeError(f"stride should be greater than zero, but got stride_height: {sh} stride_width: {sw}")
+    shape = list(input.shape)
+    nd = len(shape)
+    if nd < 3:
+        # torch reads input.size(2) before its dimension check.
+        raise IndexError(f"Dimension out of range (expected to be in range of [{-nd}, {nd - 1}], but got 2)")
+    valid = shape[1] != 0 and shape[2] != 0
+    if not ((nd == 3 and shape[0] != 0 and valid) or (nd == 4 and valid and shape[3] != 0)):
+        raise RuntimeError(
+            "Expected 3D or 4D (batch mode) tensor with possibly 0 batch size and other non-zero "
+            f"dimensions for input, but got: {shape}"
+        )
+    h, w = shape[-2], shape[-1]
+    bh = (h + 2 * ph - (dh * (kh - 1) + 1)) // sh + 1
+    bw = (w + 2 * pw - (dw * (kw - 1) + 1)) // sw + 1
+    if bh < 1 or bw < 1:
+        raise RuntimeError(
+            f"Given input with spatial size ({h}, {w}), kernel_size=({kh}, {kw}), dilation=({dh}, {dw}), "
+            f"padding=({ph}, {pw}), calculated shape of the array of sliding blocks as ({bh}, {bw}), but its "
+            "components must be at least one."
+        )
+    _check_float(input, "im2col_out_cpu")
+    x = input.unsqueeze(0) if nd == 3 else input
+    n, c = x.shape[0], x.shape[1]
+    if ph or pw:
+        x = pad(x, (pw, pw, ph, ph))
+    hp, wp = h + 2 * ph, w + 2 * pw
+    k, blocks = kh * kw, bh * bw
+    idx = _window_index((bh, bw), (kh, kw), (dh, dw), (sh, sw), wp).reshape(1, 1, k * blocks)
+    cols = x.reshape(n, c, hp * wp).gather(2, idx.expand(n, c, k * blocks))
+    cols = cols.reshape(n, c * k, blocks)
+    return cols.squeeze(0) if nd == 3 else cols
+
+
+def fold(input: Tensor, output_size, kernel_size, dilation=1, padding=0, stride=1) -> Tensor:
+    """fold(input, output_size, kernel_size, dilation=1, padding=0, stride=1) -> Tensor
+
+    col2im, the adjoint of :func:`unfold`: the columns ``(N, C * kh * kw, L)`` (or ``(C * kh *
+    kw, L)``) of float input summed back into ``(N, C, *output_size)`` (overlapping blocks add
+    up). ``L`` must be the number of blocks of ``output_size``; errors as torch's ``col2im``.
+    Mirrors ``torch.nn.functional.fold`` (torch's kernel ``torch._C._nn.col2im``); here a
+    scatter_add over the padded output, differentiable through it.
+    """
+    oh, ow = _int_pair(output_size, "output_size")
+    kh, kw = _int_pair(kernel_size, "kernel_size")
+    dh, dw = _int_pair(dilation, "dilation")
+    ph, pw = _int_pair(padding, "padding")
+    sh, sw = _int_pair(stride, "stride")
+    if not (kw > 0 and kh > 0):
+        raise RuntimeError(f"kernel size should be greater than zero, but got kernel_height: {kh} kernel_width: {kw}")
+    if not (sw > 0 and sh > 0):
+        raise RuntimeError(f"stride should be greater than zero, but got stride_height: {sh} stride_width: {sw}")
+    if not (dw > 0 and dh > 0):
+        raise RuntimeError(
+            f"dilation should be greater than zero, but got dilation_height: {dh} dilation_width: {dw}"
+        )
+    if not (pw >= 0 and ph >= 0):
+        raise RuntimeError(f"padding should be non-negative, but got pad_height: {ph} pad_width: {pw}")
+    shape = list(input.shape)
+    nd = len(shape)
+    if not ((nd == 2 and shape[0] != 0 and shape[1] != 0) or (nd == 3 and shape[1] != 0 and shape[2] != 0)):
+        raise RuntimeError(
+            "Expected 2D or 3D (batch mode) tensor for input with possibly 0 batch size and non-zero "
+            f"dimensions for input, but got: {shape}"
+        )
+    planes, length = shape[-2], shape[-1]
+    if planes % (kw * kh) != 0:
+        raise RuntimeError(
+            "Expected size of input's dimension 1 to be divisible by the product of kernel_size, but got "
+            f"input.size(1)={planes} and kernel_size=({kh}, {kw})."
+        )
+    bh = (oh + 2 * ph - (dh * (kh - 1) + 1)) // sh + 1
+    bw = (ow + 2 * pw - (dw * (kw - 1) + 1)) // sw + 1
+    given = (
+        f"Given output_size=({oh}, {ow}), kernel_size=({kh}, {kw}), dilation=({dh}, {dw}), "
+        f"padding=({ph}, {pw}), stride=({sh}, {sw}), "
+    )
+    if length != bh * bw:
+        raise RuntimeError(
+            given + "expected size of input's dimension 2 to match the calculated number of sliding blocks "
+            f"{bh} * {bw} = {bh * bw}, but got input.size(2)={length}."
+        )
+    if bh < 1 or bw < 1:
+        raise RuntimeError(
+            given + f"calculated shape of the array of sliding blocks as ({bh}, {bw}), which is too small "
+            "(non-positive)"
+        )
+    if ow < 1 or oh < 1:
+        raise RuntimeError(f"Expected output spatial size to be positive, but got: output_size=({oh}, {ow}).")
+    _check_float(input, "col2im_out_cpu")
+    cols = input.unsqueeze(0) if nd == 2 else input
+    n = cols.shape[0]
+    k = kh * kw
+    c = planes // k
+    hp, wp = oh + 2 * ph, ow + 2 * pw
+    idx = _window_index((bh, bw), (kh, kw), (dh, dw), (sh, sw), wp).reshape(1, 1, k * length)
+    flat = cols.reshape(n, c, k * length)
+    out = _C.zeros(n, c, hp * wp, dtype=input.dtype).scatter_add(2, idx.expand(n, c, k * length), flat)
+    out = out.reshape(n, c, hp, wp)
+    if ph or pw:
+        out = out[:, :, ph : ph + oh, pw : pw + ow]
+    return out.squeeze(0) if nd == 2 else out
