@@ -839,6 +839,269 @@ def _grads():
     return cases
 
 
+
+# ---- issue 15 part 4: unfold/fold, unpooling, adaptive max pooling, LRN, the margin losses ----
+# Values and errors ("part4"), and gradients ("part4_grad", the _grad_case form) of the
+# functions added in part 4 and of the part-3 compositions whose gradients were not yet
+# checked against torch.
+
+
+def _part4():
+    cases = []
+    for dt in (F32, F64):
+        img = {"a": ([2, 3, 7, 8], dt, "randn")}
+        cols = {"c": ([2, 12, 20], dt, "randn")}
+        seq = {"a": ([2, 3, 9], dt, "randn")}
+        cases += [
+            (f"unfold_{dt}", img, "out = F.unfold(a, 2)"),
+            (f"unfold_all_{dt}", img, "out = F.unfold(a, (2, 3), dilation=(2, 1), padding=(1, 2), stride=(2, 3))"),
+            (f"unfold_unbatched_{dt}", {"a": ([2, 4, 5], dt, "randn")}, "out = F.unfold(a, 3, padding=1)"),
+            (f"unfold_empty_batch_{dt}", {"a": ([0, 3, 5, 6], dt, "randn")}, "out = F.unfold(a, 2)"),
+            (f"fold_{dt}", cols, "out = F.fold(c, (5, 6), 2)"),
+            (f"fold_all_{dt}", {"c": ([2, 12, 12], dt, "randn")},
+             "out = F.fold(c, (7, 8), (2, 3), dilation=(2, 1), padding=(1, 2), stride=(2, 3))"),
+            (f"fold_unbatched_{dt}", {"c": ([12, 20], dt, "randn")}, "out = F.fold(c, [5, 6], 2)"),
+            (f"fold_unfold_{dt}", img, "out = F.fold(F.unfold(a, 3, stride=2), (7, 8), 3, stride=2)"),
+            (f"max_unpool2d_{dt}", img,
+             "y, i = F.max_pool2d(a, 2, return_indices=True); out = F.max_unpool2d(y, i, 2)"),
+            (f"max_unpool2d_size_{dt}", img,
+             "y, i = F.max_pool2d(a, 3, 2, 1, return_indices=True); out = F.max_unpool2d(y, i, 3, 2, 1, output_size=a.shape)"),
+            (f"max_unpool2d_unbatched_{dt}", {"a": ([3, 4, 6], dt, "randn")},
+             "y, i = F.max_pool2d(a, 2, return_indices=True); out = F.max_unpool2d(y, i, 2, output_size=(5, 7))"),
+            (f"max_unpool1d_{dt}", seq,
+             "y, i = F.max_pool1d(a, 2, return_indices=True); out = F.max_unpool1d(y, i, 2, output_size=[9])"),
+            (f"max_unpool1d_stride_{dt}", seq,
+             "y, i = F.max_pool1d(a, 3, 2, return_indices=True); out = F.max_unpool1d(y, i, 3, 2)"),
+            (f"max_pool1d_with_indices_{dt}", seq, "out = tuple(F.max_pool1d_with_indices(a, 3, 2))"),
+            (f"adaptive_max_pool2d_{dt}", img, "out = tuple(F.adaptive_max_pool2d(a, (3, 5), return_indices=True))"),
+            (f"adaptive_max_pool2d_up_{dt}", {"a": ([1, 2, 3, 2], dt, "randn")}, "out = F.adaptive_max_pool2d(a, 4)"),
+            (f"adaptive_max_pool2d_none_{dt}", img, "out = tuple(F.adaptive_max_pool2d_with_indices(a, (None, 3)))"),
+            (f"adaptive_max_pool2d_unbatched_{dt}", {"a": ([3, 5, 5], dt, "randn")},
+             "out = tuple(F.adaptive_max_pool2d(a, 2, True))"),
+            (f"adaptive_max_pool2d_ties_{dt}", {"a": ([1, 1, 4, 4], dt, [1.0, 2.0, 2.0, 0.0] * 4)},
+             "out = tuple(F.adaptive_max_pool2d(a, 3, return_indices=True))"),
+            (f"adaptive_max_pool2d_zero_{dt}", img, "out = tuple(F.adaptive_max_pool2d(a, (0, 2), return_indices=True))"),
+            (f"adaptive_max_pool1d_{dt}", seq, "out = tuple(F.adaptive_max_pool1d(a, 4, return_indices=True))"),
+            (f"adaptive_max_pool1d_unbatched_{dt}", {"a": ([3, 7], dt, "randn")}, "out = F.adaptive_max_pool1d(a, 3)"),
+            (f"lrn_3d_{dt}", {"a": ([2, 6, 5], dt, "randn")}, "out = F.local_response_norm(a, 3)"),
+            (f"lrn_4d_{dt}", {"a": ([2, 5, 3, 4], dt, "randn")}, "out = F.local_response_norm(a, 2, alpha=0.1, beta=0.5, k=2.0)"),
+            (f"lrn_5d_{dt}", {"a": ([1, 4, 2, 3, 2], dt, "randn")}, "out = F.local_response_norm(a, 4)"),
+            (f"alpha_dropout_eval_{dt}", {"a": ([3, 4], dt, "randn")}, "r = F.alpha_dropout(a, 0.3); out = (r, r is a)"),
+            (f"alpha_dropout_p0_{dt}", {"a": ([3, 4], dt, "randn")}, "r = F.alpha_dropout(a, 0.0, True); out = (r, r is a)"),
+            (f"alpha_dropout_p1_{dt}", {"a": ([3, 4], dt, "randn")}, "out = F.alpha_dropout(a, 1.0, True)"),
+            (f"feature_alpha_dropout_eval_{dt}", {"a": ([3, 4], dt, "randn")},
+             "r = F.feature_alpha_dropout(a, 0.3, False); out = (r, r is a)"),
+            (f"celu__{dt}", {"a": ([3, 4], dt, "randn")}, "r = F.celu_(a, 1.5); out = (r, a, r is a)"),
+            (f"selu__{dt}", {"a": ([3, 4], dt, "randn")}, "r = F.selu_(a); out = (r, a, r is a)"),
+            (f"rrelu__{dt}", {"a": ([3, 4], dt, "randn")}, "r = F.rrelu_(a); out = (r, a, r is a)"),
+            (f"triplet_distance_{dt}", {"a": ([4, 5], dt, "randn"), "p": ([4, 5], dt, "randn"), "n": ([4, 5], dt, "randn")},
+             "out = F.triplet_margin_with_distance_loss(a, p, n)"),
+            (f"triplet_distance_fn_swap_{dt}",
+             {"a": ([4, 5], dt, "randn"), "p": ([4, 5], dt, "randn"), "n": ([4, 5], dt, "randn")},
+             "out = F.triplet_margin_with_distance_loss(a, p, n, distance_function=lambda x, y: 1.0 - F.cosine_similarity(x, y), "
+             "margin=0.5, swap=True, reduction='none')"),
+        ]
+        for red in ("mean", "sum", "none"):
+            cls = {"a": ([5, 4], dt, "randn"), "y": ([5], "int64", [0, 3, 1, 1, 2]), "w": ([4], dt, "rand")}
+            ml = {"a": ([4, 5], dt, "randn"),
+                  "y": ([4, 5], "int64", [3, 0, -1, 1, 2, 0, 1, 2, 3, 4, 1, 1, -1, 0, 0, -1, 2, 3, 4, 0])}
+            cases += [
+                (f"multi_margin_{red}_{dt}", cls, f"out = F.multi_margin_loss(a, y, reduction='{red}')"),
+                (f"multi_margin_p2_w_{red}_{dt}", cls,
+                 f"out = F.multi_margin_loss(a, y, p=2, margin=0.7, weight=w, reduction='{red}')"),
+                (f"multilabel_margin_{red}_{dt}", ml, f"out = F.multilabel_margin_loss(a, y, reduction='{red}')"),
+                (f"triplet_distance_{red}_{dt}",
+                 {"a": ([4, 5], dt, "randn"), "p": ([4, 5], dt, "randn"), "n": ([4, 5], dt, "randn")},
+                 f"out = F.triplet_margin_with_distance_loss(a, p, n, margin=2.0, swap=True, reduction='{red}')"),
+            ]
+        cases += [
+            (f"multi_margin_1d_{dt}", {"a": ([4], dt, "randn"), "y": ([1], "int64", [2])},
+             "out = F.multi_margin_loss(a, y, reduction='none')"),
+            (f"multi_margin_0d_target_{dt}", {"a": ([4], dt, "randn"), "y": ([], "int64", [2])},
+             "out = (F.multi_margin_loss(a, y, reduction='none'), F.multi_margin_loss(a, y))"),
+            (f"multilabel_margin_1d_{dt}", {"a": ([4], dt, "randn"), "y": ([4], "int64", [2, 0, -1, 1])},
+             "out = (F.multilabel_margin_loss(a, y, reduction='none'), F.multilabel_margin_loss(a, y, reduction='sum'))"),
+            (f"multi_margin_legacy_{dt}", {"a": ([5, 4], dt, "randn"), "y": ([5], "int64", [0, 3, 1, 1, 2])},
+             "out = F.multi_margin_loss(a, y, size_average=False)"),
+        ]
+    x4 = {"a": ([2, 3, 5, 6], F32, "randn")}
+    c3 = {"c": ([2, 12, 20], F32, "randn")}
+    cases += [
+        ("err_unfold_2d", {"a": ([5, 6], F32, "randn")}, "out = F.unfold(a, 2)"),
+        ("err_unfold_5d", {"a": ([2, 5, 6, 7, 8], F32, "randn")}, "out = F.unfold(a, 2)"),
+        ("err_unfold_5d_kernel", {"a": ([2, 5, 6, 7, 8], F32, "randn")}, "out = F.unfold(a, 0)"),
+        ("err_unfold_big_kernel", x4, "out = F.unfold(a, 7)"),
+        ("err_unfold_kernel", x4, "out = F.unfold(a, 0)"),
+        ("err_unfold_stride", x4, "out = F.unfold(a, 2, stride=0)"),
+        ("err_unfold_dilation", x4, "out = F.unfold(a, 2, stride=0, dilation=0, padding=-1)"),
+        ("err_unfold_padding", x4, "out = F.unfold(a, 2, stride=0, padding=-1)"),
+        ("err_unfold_empty_channels", {"a": ([2, 0, 5, 6], F32, "randn")}, "out = F.unfold(a, 2)"),
+        ("err_unfold_kernel_len", x4, "out = F.unfold(a, (2, 3, 4))"),
+        ("err_unfold_kernel_len1", x4, "out = F.unfold(a, [2])"),
+        ("err_unfold_int", {"a": ([1, 1, 3, 3], "int64", "int:3")}, "out = F.unfold(a, 2)"),
+        ("err_fold_divisible", c3, "out = F.fold(c, (5, 6), 3)"),
+        ("err_fold_blocks", c3, "out = F.fold(c, (1, 1), 2)"),
+        ("err_fold_blocks_neg", c3, "out = F.fold(c, (0, 6), 2)"),
+        ("err_fold_1d", {"c": ([12], F32, "randn")}, "out = F.fold(c, (5, 6), 2)"),
+        ("err_fold_empty", {"c": ([2, 12, 0], F32, "randn")}, "out = F.fold(c, (1, 6), 2)"),
+        ("err_fold_kernel", c3, "out = F.fold(c, (5, 6), 0)"),
+        ("err_fold_stride", c3, "out = F.fold(c, (5, 6), 2, stride=0, dilation=0, padding=-1)"),
+        ("err_fold_dilation", c3, "out = F.fold(c, (5, 6), 2, dilation=0, padding=-1)"),
+        ("err_fold_padding", c3, "out = F.fold(c, (5, 6), 2, padding=-1)"),
+        ("err_fold_output_len", c3, "out = F.fold(c, (5, 6, 7), 2)"),
+        ("err_fold_int", {"c": ([2, 12, 20], "int64", "int:3")}, "out = F.fold(c, (5, 6), 2)"),
+        ("err_unpool_float_indices", x4,
+         "y, i = F.max_pool2d(a, 2, return_indices=True); out = F.max_unpool2d(y, i.float(), 2)"),
+        ("err_unpool_indices_shape", x4,
+         "y, i = F.max_pool2d(a, 2, return_indices=True); out = F.max_unpool2d(y, i[0], 2)"),
+        ("err_unpool_2d", x4, "y, i = F.max_pool2d(a, 2, return_indices=True); out = F.max_unpool2d(y[0, 0], i[0, 0], 2)"),
+        ("err_unpool_output_size", x4,
+         "y, i = F.max_pool2d(a, 2, return_indices=True); out = F.max_unpool2d(y, i, 2, output_size=(9, 9))"),
+        ("err_unpool_output_size_len", x4,
+         "y, i = F.max_pool2d(a, 2, return_indices=True); out = F.max_unpool2d(y, i, 2, output_size=(1, 2, 3))"),
+        ("err_unpool_index_high", x4,
+         "y, i = F.max_pool2d(a, 2, return_indices=True); i[1, 2, 0, 1] = 100; out = F.max_unpool2d(y, i, 2)"),
+        ("err_unpool_index_negative", x4,
+         "y, i = F.max_pool2d(a, 2, return_indices=True); i[0, 1, 1, 2] = -3; out = F.max_unpool2d(y, i, 2)"),
+        ("err_unpool_empty", {"a": ([2, 0, 2, 2], F32, "randn"), "i": ([2, 0, 2, 2], "int64", "int:4")},
+         "out = F.max_unpool2d(a, i, 2)"),
+        ("err_unpool1d_1d", {"a": ([4], F32, "randn"), "i": ([4], "int64", "int:4")}, "out = F.max_unpool1d(a, i, 2)"),
+        ("err_unpool1d_index", {"a": ([3, 4], F32, "randn"), "i": ([3, 4], "int64", [0] * 11 + [9])},
+         "out = F.max_unpool1d(a, i, 2)"),
+        ("err_adaptive_max_2d", {"a": ([5, 6], F32, "randn")}, "out = F.adaptive_max_pool2d(a, 2)"),
+        ("err_adaptive_max_5d", {"a": ([1, 2, 5, 6, 7], F32, "randn")}, "out = F.adaptive_max_pool2d(a, 2)"),
+        ("err_adaptive_max_size_len", x4, "out = F.adaptive_max_pool2d(a, (2, 3, 4))"),
+        ("err_adaptive_max_negative", x4, "out = F.adaptive_max_pool2d(a, -1)"),
+        ("err_adaptive_max_empty", {"a": ([2, 0, 5, 6], F32, "randn")}, "out = F.adaptive_max_pool2d(a, 2)"),
+        ("err_adaptive_max_int", {"a": ([1, 1, 3, 3], "int64", "int:3")}, "out = F.adaptive_max_pool2d(a, 2)"),
+        ("err_adaptive_max1d_1d", {"a": ([5], F32, "randn")}, "out = F.adaptive_max_pool1d(a, 2)"),
+        ("err_adaptive_max1d_4d", {"a": ([2, 3, 5, 4], F32, "randn")}, "out = F.adaptive_max_pool1d(a, 2)"),
+        ("err_adaptive_max1d_size", {"a": ([2, 3, 5], F32, "randn")}, "out = F.adaptive_max_pool1d(a, (2, 3))"),
+        ("err_adaptive_max1d_empty", {"a": ([2, 0, 5], F32, "randn")}, "out = F.adaptive_max_pool1d(a, 2)"),
+        ("err_lrn_2d", {"a": ([3, 4], F32, "randn")}, "out = F.local_response_norm(a, 2)"),
+        ("err_alpha_dropout_p", {"a": ([3, 4], F32, "randn")}, "out = F.alpha_dropout(a, 1.5)"),
+        ("err_feature_alpha_dropout_p", {"a": ([3, 4], F32, "randn")}, "out = F.feature_alpha_dropout(a, -0.1)"),
+        ("err_feature_alpha_dropout_1d", {"a": ([3], F32, "randn")}, "out = F.feature_alpha_dropout(a, 0.5, True)"),
+        ("err_gumbel_eps", {"a": ([3, 4], F32, "randn")}, "out = F.gumbel_softmax(a, eps=1e-3).sum(-1)"),
+    ]
+    mm = {"a": ([3, 4], F32, "randn"), "y": ([3], "int64", [0, 3, 1])}
+    cases += [
+        ("err_multi_margin_p", mm, "out = F.multi_margin_loss(a, y, p=3)"),
+        ("err_multi_margin_weight_dim", mm, "out = F.multi_margin_loss(a, y, weight=T.ones(2, 2))"),
+        ("err_multi_margin_weight_size", mm, "out = F.multi_margin_loss(a, y, weight=T.ones(3))"),
+        ("err_multi_margin_target_high", mm, "out = F.multi_margin_loss(a, y + 1)"),
+        ("err_multi_margin_target_negative", mm, "out = F.multi_margin_loss(a, y - 1)"),
+        ("err_multi_margin_target_size", mm, "out = F.multi_margin_loss(a, y[:2])"),
+        ("err_multi_margin_3d", {"a": ([2, 3, 4], F32, "randn"), "y": ([3], "int64", [0, 3, 1])},
+         "out = F.multi_margin_loss(a, y)"),
+        ("err_multi_margin_empty_classes", {"a": ([3, 0], F32, "randn"), "y": ([3], "int64", [0, 3, 1])},
+         "out = F.multi_margin_loss(a, y)"),
+        ("err_multi_margin_float_target", mm, "out = F.multi_margin_loss(a, y.float())"),
+        ("err_multi_margin_reduction", mm, "out = F.multi_margin_loss(a, y, reduction='max')"),
+    ]
+    ml = {"a": ([3, 4], F32, "randn"), "y": ([3, 4], "int64", [3, 0, -1, 1, 0, 1, 2, 3, 1, -1, 0, 0])}
+    cases += [
+        ("err_multilabel_target_size", ml, "out = F.multilabel_margin_loss(a, y[:2])"),
+        ("err_multilabel_target_high", ml, "out = F.multilabel_margin_loss(a, y + 1)"),
+        ("err_multilabel_target_low", ml, "out = F.multilabel_margin_loss(a, y - 1)"),
+        ("err_multilabel_3d", {"a": ([2, 3, 4], F32, "randn"), "y": ([3, 4], "int64", "int:4")},
+         "out = F.multilabel_margin_loss(a, y)"),
+        ("err_multilabel_float_target", ml, "out = F.multilabel_margin_loss(a, y.float())"),
+        ("err_multilabel_1d_target", {"a": ([4], F32, "randn"), "y": ([3, 4], "int64", "int:4")},
+         "out = F.multilabel_margin_loss(a, y)"),
+        ("err_triplet_distance_reduction", {"a": ([2, 3], F32, "randn")},
+         "out = F.triplet_margin_with_distance_loss(a, a, a, reduction='x')"),
+        ("err_triplet_distance_margin", {"a": ([2, 3], F32, "randn")},
+         "out = F.triplet_margin_with_distance_loss(a, a, a, margin=0)"),
+        ("err_triplet_distance_dims", {"a": ([2, 3], F32, "randn")},
+         "out = F.triplet_margin_with_distance_loss(a, a, a[0])"),
+    ]
+    return cases
+
+
+def _part4_grads():
+    cases = []
+    for dt in (F32, F64):
+        img = {"a": ([2, 3, 7, 8], dt, "randn")}
+        seq = {"a": ([2, 3, 9], dt, "randn")}
+        pair = {"a": ([4, 5], dt, "randn"), "b": ([4, 5], dt, "randn")}
+        trip = {"a": ([4, 5], dt, "randn"), "p": ([4, 5], dt, "randn"), "n": ([4, 5], dt, "randn")}
+        cases += [
+            _grad_case(f"unfold_{dt}", img, "F.unfold(a, (2, 3), dilation=(2, 1), padding=(1, 2), stride=(2, 3))", ["a"]),
+            _grad_case(f"unfold_overlap_{dt}", img, "F.unfold(a, 3, padding=1)", ["a"]),
+            _grad_case(f"fold_{dt}", {"c": ([2, 12, 20], dt, "randn")}, "F.fold(c, (5, 6), 2)", ["c"]),
+            _grad_case(f"fold_all_{dt}", {"c": ([2, 12, 12], dt, "randn")},
+                       "F.fold(c, (7, 8), (2, 3), dilation=(2, 1), padding=(1, 2), stride=(2, 3))", ["c"]),
+            _grad_case(f"max_unpool2d_{dt}", img,
+                       "F.max_unpool2d(*F.max_pool2d(a, 2, return_indices=True), 2)", ["a"]),
+            _grad_case(f"max_unpool1d_{dt}", seq,
+                       "F.max_unpool1d(*F.max_pool1d(a, 3, 2, return_indices=True), 3, 2)", ["a"]),
+            _grad_case(f"adaptive_max_pool2d_{dt}", img, "F.adaptive_max_pool2d(a, (3, 5))", ["a"]),
+            _grad_case(f"adaptive_max_pool2d_up_{dt}", {"a": ([1, 2, 3, 2], dt, "randn")}, "F.adaptive_max_pool2d(a, 4)", ["a"]),
+            _grad_case(f"adaptive_max_pool1d_{dt}", seq, "F.adaptive_max_pool1d(a, 4)", ["a"]),
+            _grad_case(f"lrn_3d_{dt}", {"a": ([2, 6, 5], dt, "randn")}, "F.local_response_norm(a, 3)", ["a"]),
+            _grad_case(f"lrn_4d_{dt}", {"a": ([2, 5, 3, 4], dt, "randn")},
+                       "F.local_response_norm(a, 2, alpha=0.1, beta=0.5, k=2.0)", ["a"]),
+            _grad_case(f"pixel_shuffle_{dt}", {"a": ([2, 8, 2, 3], dt, "randn")}, "F.pixel_shuffle(a, 2)", ["a"]),
+            _grad_case(f"pixel_unshuffle_{dt}", {"a": ([1, 2, 4, 6], dt, "randn")}, "F.pixel_unshuffle(a, 2)", ["a"]),
+            _grad_case(f"channel_shuffle_{dt}", {"a": ([2, 6, 2], dt, "randn")}, "F.channel_shuffle(a, 3)", ["a"]),
+            _grad_case(f"pdist_{dt}", {"a": ([4, 3], dt, "randn")}, "F.pdist(a)", ["a"]),
+            _grad_case(f"pdist_p1_{dt}", {"a": ([5, 2], dt, "randn")}, "F.pdist(a, 1)", ["a"]),
+            _grad_case(f"lp_pool1d_{dt}", {"a": ([1, 2, 6], dt, "rand")}, "F.lp_pool1d(a + 0.1, 3, 2)", ["a"]),
+            _grad_case(f"softmin_{dt}", pair, "F.softmin(a, 1)", ["a"]),
+            _grad_case(f"glu_{dt}", pair, "F.glu(T.cat([a, b], 1))", ["a", "b"]),
+            _grad_case(f"rrelu_eval_{dt}", pair, "F.rrelu(a)", ["a"]),
+            _grad_case(f"prelu_{dt}", {"a": ([2, 3, 4], dt, "randn"), "w": ([3], dt, "rand")}, "F.prelu(a, w)", ["a", "w"]),
+            _grad_case(f"softshrink_{dt}", pair, "F.softshrink(a, 0.3)", ["a"]),
+            _grad_case(f"hardshrink_{dt}", pair, "F.hardshrink(a)", ["a"]),
+            _grad_case(f"tanhshrink_{dt}", pair, "F.tanhshrink(a)", ["a"]),
+            _grad_case(f"instance_norm_{dt}", {"a": ([2, 3, 4, 2], dt, "randn"), "w": ([3], dt, "randn"),
+                                               "b": ([3], dt, "randn")},
+                       "F.instance_norm(a, weight=w, bias=b)", ["a", "w", "b"]),
+            _grad_case(f"sdpa_{dt}", {"q": ([2, 3, 4, 8], dt, "randn"), "k": ([2, 3, 5, 8], dt, "randn"),
+                                      "v": ([2, 3, 5, 6], dt, "randn")},
+                       "F.scaled_dot_product_attention(q, k, v)", ["q", "k", "v"]),
+            _grad_case(f"sdpa_causal_{dt}", {"q": ([2, 4, 8], dt, "randn"), "k": ([2, 4, 8], dt, "randn"),
+                                             "v": ([2, 4, 6], dt, "randn")},
+                       "F.scaled_dot_product_attention(q, k, v, is_causal=True)", ["q", "k", "v"]),
+        ]
+        for red in ("mean", "sum", "none"):
+            cls = {"a": ([5, 4], dt, "randn"), "y": ([5], "int64", [0, 3, 1, 1, 2]), "w": ([4], dt, "rand")}
+            ml = {"a": ([4, 5], dt, "randn"),
+                  "y": ([4, 5], "int64", [3, 0, -1, 1, 2, 0, 1, 2, 3, 4, 1, 1, -1, 0, 0, -1, 2, 3, 4, 0])}
+            cases += [
+                _grad_case(f"multi_margin_{red}_{dt}", cls, f"F.multi_margin_loss(a, y, reduction='{red}')", ["a"]),
+                _grad_case(f"multi_margin_p2_w_{red}_{dt}", cls,
+                           f"F.multi_margin_loss(a, y, p=2, margin=0.7, weight=w, reduction='{red}')", ["a"]),
+                _grad_case(f"multilabel_margin_{red}_{dt}", ml, f"F.multilabel_margin_loss(a, y, reduction='{red}')", ["a"]),
+                _grad_case(f"triplet_distance_{red}_{dt}", trip,
+                           f"F.triplet_margin_with_distance_loss(a, p, n, margin=2.0, swap=True, reduction='{red}')",
+                           ["a", "p", "n"]),
+                _grad_case(f"triplet_margin_{red}_{dt}", trip, f"F.triplet_margin_loss(a, p, n, margin=2.0, reduction='{red}')",
+                           ["a", "p", "n"]),
+                _grad_case(f"poisson_nll_{red}_{dt}", {"a": ([4, 5], dt, "randn"), "b": ([4, 5], dt, "rand")},
+                           f"F.poisson_nll_loss(a, b * 4, reduction='{red}')", ["a", "b"]),
+                _grad_case(f"poisson_nll_full_{red}_{dt}", {"a": ([4, 5], dt, "rand"), "b": ([4, 5], dt, "rand")},
+                           f"F.poisson_nll_loss(a + 0.1, b * 4, log_input=False, full=True, reduction='{red}')", ["a"]),
+                _grad_case(f"gaussian_nll_{red}_{dt}",
+                           {"a": ([4, 5], dt, "randn"), "b": ([4, 5], dt, "randn"), "v": ([4, 5], dt, "rand")},
+                           f"F.gaussian_nll_loss(a, b, v + 0.1, reduction='{red}')", ["a", "b", "v"]),
+                _grad_case(f"cosine_embedding_{red}_{dt}",
+                           {**pair, "y": ([4], dt, [1.0, -1.0, -1.0, 1.0])},
+                           f"F.cosine_embedding_loss(a, b, y, margin=0.1, reduction='{red}')", ["a", "b"]),
+                _grad_case(f"hinge_embedding_{red}_{dt}", {"a": ([4], dt, "randn"), "y": ([4], dt, [1.0, -1.0, -1.0, 1.0])},
+                           f"F.hinge_embedding_loss(a, y, margin=0.5, reduction='{red}')", ["a"]),
+                _grad_case(f"margin_ranking_{red}_{dt}",
+                           {"a": ([4], dt, "randn"), "b": ([4], dt, "randn"), "y": ([4], dt, [1.0, -1.0, -1.0, 1.0])},
+                           f"F.margin_ranking_loss(a, b, y, margin=0.2, reduction='{red}')", ["a", "b"]),
+                _grad_case(f"soft_margin_{red}_{dt}", {"a": ([4, 5], dt, "randn"), "y": ([4, 5], dt, [1.0, -1.0] * 10)},
+                           f"F.soft_margin_loss(a, y, reduction='{red}')", ["a"]),
+                _grad_case(f"multilabel_soft_margin_{red}_{dt}",
+                           {"a": ([4, 5], dt, "randn"), "y": ([4, 5], dt, [1.0, 0.0, 0.0, 1.0] * 5), "w": ([5], dt, "rand")},
+                           f"F.multilabel_soft_margin_loss(a, y, weight=w, reduction='{red}')", ["a"]),
+            ]
+    return cases
+
 FAMILIES = {
     "activation": _acts(),
     "linear": _linear(),
@@ -851,4 +1114,6 @@ FAMILIES = {
     "more_loss": _more_losses(),
     "more_layers": _more_layers(),
     "grad": _grads(),
+    "part4": _part4(),
+    "part4_grad": _part4_grads(),
 }

@@ -23,6 +23,11 @@ from _C import Tensor, _nn
 __all__ = [
     "adaptive_avg_pool1d",
     "adaptive_avg_pool2d",
+    "adaptive_max_pool1d",
+    "adaptive_max_pool1d_with_indices",
+    "adaptive_max_pool2d",
+    "adaptive_max_pool2d_with_indices",
+    "alpha_dropout",
     "avg_pool1d",
     "avg_pool2d",
     "batch_norm",
@@ -30,6 +35,7 @@ __all__ = [
     "binary_cross_entropy",
     "binary_cross_entropy_with_logits",
     "celu",
+    "celu_",
     "channel_shuffle",
     "conv1d",
     "conv2d",
@@ -45,11 +51,13 @@ __all__ = [
     "elu",
     "elu_",
     "embedding",
+    "feature_alpha_dropout",
     "fold",
     "gaussian_nll_loss",
     "gelu",
     "glu",
     "group_norm",
+    "gumbel_softmax",
     "hardshrink",
     "hardsigmoid",
     "hardswish",
@@ -65,16 +73,22 @@ __all__ = [
     "leaky_relu",
     "leaky_relu_",
     "linear",
+    "local_response_norm",
     "log_softmax",
     "logsigmoid",
     "lp_pool1d",
     "lp_pool2d",
     "margin_ranking_loss",
     "max_pool1d",
+    "max_pool1d_with_indices",
     "max_pool2d",
     "max_pool2d_with_indices",
+    "max_unpool1d",
+    "max_unpool2d",
     "mish",
     "mse_loss",
+    "multi_margin_loss",
+    "multilabel_margin_loss",
     "multilabel_soft_margin_loss",
     "nll_loss",
     "normalize",
@@ -91,8 +105,10 @@ __all__ = [
     "relu_",
     "rms_norm",
     "rrelu",
+    "rrelu_",
     "scaled_dot_product_attention",
     "selu",
+    "selu_",
     "sigmoid",
     "silu",
     "smooth_l1_loss",
@@ -107,6 +123,7 @@ __all__ = [
     "threshold",
     "threshold_",
     "triplet_margin_loss",
+    "triplet_margin_with_distance_loss",
     "unfold",
     "upsample",
     "upsample_bilinear",
@@ -1462,10 +1479,11 @@ def pdist(input: Tensor, p: float = 2) -> Tensor:
     n = input.shape[0]
     if n < 2:
         return _C.zeros(0, dtype=input.dtype)
-    diff = input.unsqueeze(1) - input.unsqueeze(0)
-    full = _C.norm(diff, p, -1)
-    idx = [i * n + j for i in range(n) for j in range(i + 1, n)]
-    return _C.take(full, _C.tensor(idx, dtype=_C.int64))
+    # Only the pairs i < j: a zero row difference on the diagonal would make the norm's double
+    # backward singular.
+    pairs = _C.triu_indices(n, n, 1)
+    diff = input.index_select(0, pairs[0]) - input.index_select(0, pairs[1])
+    return _C.norm(diff, p, -1)
 
 
 def scaled_dot_product_attention(
@@ -1849,5 +1867,485 @@ def fold(input: Tensor, output_size, kernel_size, dilation=1, padding=0, stride=
     out = _C.zeros(n, c, hp * wp, dtype=input.dtype).scatter_add(2, idx.expand(n, c, k * length), flat)
     out = out.reshape(n, c, hp, wp)
     if ph or pw:
-        out = out[:, :, ph : ph + oh, pw : pw + ow]
+        out = out.narrow(2, ph, oh).narrow(3, pw, ow)
     return out.squeeze(0) if nd == 2 else out
+
+
+def _dtype_name(t: Tensor) -> str:
+    """A dtype as torch's C++ messages name it (``Float``, ``Long``, ...)."""
+    names = {"float32": "Float", "float64": "Double", "int64": "Long", "int32": "Int", "int16": "Short",
+             "int8": "Char", "uint8": "Byte", "bool": "Bool", "float16": "Half", "bfloat16": "BFloat16"}
+    name = str(t.dtype).split(".")[-1]
+    return names.get(name, name)
+
+
+def _max_unpool2d(input: Tensor, indices: Tensor, output_size) -> Tensor:
+    """torch's ``max_unpool2d`` kernel: zeros of ``output_size`` with ``input`` scattered to the
+    flat ``indices`` of each plane (a recorded ``scatter``: the gradient gathers back)."""
+    if indices.dtype != _C.int64:
+        raise RuntimeError(f"elements in indices should be type int64 but got: {_dtype_name(indices)}")
+    if len(output_size) != 2:
+        raise RuntimeError(
+            "There should be exactly two elements (height, width) in output_size, but got "
+            f"{len(output_size)} elements."
+        )
+    nd = input.dim()
+    if nd not in (3, 4):
+        raise RuntimeError(f"Input to max_unpooling2d should be a 3d or 4d Tensor, but got a tensor with {nd} dimensions.")
+    shape = list(input.shape)
+    if shape != list(indices.shape):
+        raise RuntimeError(
+            f"Expected shape of indices to be same as that of the input tensor ({shape}) but got indices tensor "
+            f"with shape: {list(indices.shape)}"
+        )
+    for i in range(1, nd):
+        if shape[i] <= 0:
+            raise RuntimeError(
+                "max_unpooling2d_forward_out_cpu(): Expected input to have non-zero size for non-batch "
+                f"dimensions, but input has sizes {shape} with dimension {i} being empty"
+            )
+    oh, ow = int(output_size[0]), int(output_size[1])
+    n = shape[0] if nd == 4 else 1
+    c = shape[-3]
+    idx = indices.reshape(n, c, -1)
+    bad = (idx < 0).logical_or(idx >= oh * ow)
+    if bool(bad.any()):
+        first = int(idx.reshape(-1)[bad.reshape(-1).nonzero()[0, 0]])
+        raise RuntimeError(f"Found an invalid max index: {first} (output volumes are of size {oh}x{ow})")
+    out = _C.zeros(n, c, oh * ow, dtype=input.dtype).scatter(2, idx, input.reshape(n, c, -1))
+    return out.reshape(shape[:-2] + [oh, ow])
+
+
+def _unpool_output_size(input: Tensor, kernel_size, stride, padding, output_size) -> List[int]:
+    input_size = list(input.shape)
+    nk = len(kernel_size)
+    default_size = [
+        (input_size[-nk + d] - 1) * stride[d] + kernel_size[d] - 2 * padding[d] for d in range(nk)
+    ]
+    if output_size is None:
+        ret = default_size
+    else:
+        output_size = list(output_size)
+        if len(output_size) == nk + 2:
+            output_size = output_size[2:]
+        if len(output_size) != nk:
+            raise ValueError(
+                "output_size should be a sequence containing "
+                f"{nk} or {nk + 2} elements, but it has a length of '{len(output_size)}'"
+            )
+        for d in range(nk):
+            min_size = default_size[d] - stride[d]
+            max_size = default_size[d] + stride[d]
+            if not (min_size < output_size[d] < max_size):
+                raise ValueError(
+                    f'invalid output_size "{tuple(output_size)}" (dim {d} must be between {min_size} and {max_size})'
+                )
+        ret = output_size
+    for d in range(nk):
+        if ret[d] < 0:
+            raise ValueError(
+                "max_unpooling: output_size must contain non-negative spatial "
+                f"dimensions, but got output_size[{d}]={ret[d]}"
+            )
+    return ret
+
+
+def max_unpool1d(input: Tensor, indices: Tensor, kernel_size, stride=None, padding=0, output_size=None) -> Tensor:
+    """max_unpool1d(input, indices, kernel_size, stride=None, padding=0, output_size=None) -> Tensor
+
+    The partial inverse of ``max_pool1d``: ``(N, C, L)`` (or ``(C, L)``) values put back at
+    their ``indices`` (int64, as ``max_pool1d(..., return_indices=True)`` gives) in zeros of the
+    pooled input's length (``(L - 1) * stride + kernel_size - 2 * padding``, or ``output_size``).
+    Mirrors ``torch.nn.functional.max_unpool1d``.
+    """
+    kernel_size = _single(kernel_size)
+    _stride = _single(stride) if stride is not None else kernel_size
+    padding = _single(padding)
+    size = _unpool_output_size(input, kernel_size, _stride, padding, output_size)
+    return _max_unpool2d(input.unsqueeze(-1), indices.unsqueeze(-1), list(size) + [1]).squeeze(-1)
+
+
+def max_unpool2d(input: Tensor, indices: Tensor, kernel_size, stride=None, padding=0, output_size=None) -> Tensor:
+    """max_unpool2d(input, indices, kernel_size, stride=None, padding=0, output_size=None) -> Tensor
+
+    The partial inverse of ``max_pool2d``: ``(N, C, H, W)`` (or ``(C, H, W)``) values put back at
+    their flat ``indices`` in zeros of the pooled input's size (``(in - 1) * stride +
+    kernel_size - 2 * padding`` per dim, or ``output_size``; other elements 0). Mirrors
+    ``torch.nn.functional.max_unpool2d``.
+    """
+    kernel_size = _pair(kernel_size)
+    _stride = _pair(stride) if stride is not None else kernel_size
+    padding = _pair(padding)
+    size = _unpool_output_size(input, kernel_size, _stride, padding, output_size)
+    return _max_unpool2d(input, indices, size)
+
+
+def max_pool1d_with_indices(
+    input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False, return_indices=False
+) -> Tuple[Tensor, Tensor]:
+    """max_pool1d_with_indices(input, kernel_size, stride=None, padding=0, dilation=1,
+    ceil_mode=False, return_indices=False) -> (Tensor, Tensor): ``max_pool1d`` and the indices."""
+    return max_pool1d(input, kernel_size, stride, padding, dilation, ceil_mode, True)
+
+
+def _adaptive_windows(size: int, out: int) -> List[Tuple[int, int]]:
+    """The adaptive pools' windows: ``[floor(i * size / out), ceil((i + 1) * size / out))``."""
+    return [((i * size) // out, -((-(i + 1) * size) // out)) for i in range(out)]
+
+
+def _adaptive_max_pool2d(input: Tensor, output_size, name: str) -> Tuple[Tensor, Tensor]:
+    """torch's ``adaptive_max_pool2d`` kernel: each window's maximum (the first on ties) and its
+    flat index in the ``H * W`` plane. A gather of every window (padded to the largest with
+    copies of its first element, which never changes the first maximum), then ``max`` over the
+    window: recorded, so differentiable through ``max`` and ``gather``."""
+    shape = list(input.shape)
+    nd = len(shape)
+    if nd not in (3, 4):
+        raise RuntimeError(f"{name}(): Expected 3D or 4D tensor, but got: {shape}")
+    for i in range(1, nd):
+        if shape[i] <= 0:
+            raise RuntimeError(
+                f"{name}(): Expected input to have non-zero size for non-batch dimensions, but input has "
+                f"sizes {shape} with dimension {i} being empty"
+            )
+    if len(output_size) != 2:
+        raise RuntimeError("adaptive_max_pool2d(): internal error: output_size.size() must be 2")
+    oh, ow = int(output_size[0]), int(output_size[1])
+    out_shape = shape[:-2] + [oh, ow]
+    if oh < 0 or ow < 0:
+        raise RuntimeError(f"Trying to create tensor with negative dimension {min(oh, ow)}: {out_shape}")
+    _check_float(input, "adaptive_max_pool2d")
+    h, w = shape[-2], shape[-1]
+    if oh == 0 or ow == 0:
+        return _C.zeros(out_shape, dtype=input.dtype), _C.zeros(out_shape, dtype=_C.int64)
+    hw, ww = _adaptive_windows(h, oh), _adaptive_windows(w, ow)
+    k = max(e - s for s, e in hw) * max(e - s for s, e in ww)
+    table = []
+    for hs, he in hw:
+        for ws, we in ww:
+            win = [r * w + col for r in range(hs, he) for col in range(ws, we)]
+            table.extend(win + [win[0]] * (k - len(win)))
+    idx = _C.tensor(table, dtype=_C.int64).reshape(oh * ow, k)
+    lead = shape[:-2]
+    planes = 1
+    for s in lead:
+        planes *= s
+    cols = input.reshape(planes, h * w).gather(1, idx.reshape(1, oh * ow * k).expand(planes, oh * ow * k))
+    values, local = cols.reshape(planes, oh * ow, k).max(-1)
+    indices = idx.unsqueeze(0).expand(planes, oh * ow, k).gather(2, local.unsqueeze(-1)).squeeze(-1)
+    return values.reshape(out_shape), indices.reshape(out_shape)
+
+
+def adaptive_max_pool2d_with_indices(input: Tensor, output_size, return_indices: bool = False) -> Tuple[Tensor, Tensor]:
+    """adaptive_max_pool2d_with_indices(input, output_size, return_indices=False) -> (Tensor,
+    Tensor): ``adaptive_max_pool2d`` and the flat indices of the maxima."""
+    size = _pair(_list_with_default(output_size, list(input.shape)))
+    return _adaptive_max_pool2d(input, size, "adaptive_max_pool2d")
+
+
+def adaptive_max_pool2d(input: Tensor, output_size, return_indices: bool = False):
+    """adaptive_max_pool2d(input, output_size, return_indices=False)
+
+    The maximum over the adaptive windows of ``(N, C, H, W)`` (or ``(C, H, W)``) float input
+    giving ``output_size`` (an int, or a pair whose ``None`` entries keep the input's size):
+    window ``i`` spans ``[floor(i * in / out), ceil((i + 1) * in / out))``. With
+    ``return_indices`` also the flat index of each maximum in the ``H * W`` plane (int64; the
+    first on ties). Mirrors ``torch.nn.functional.adaptive_max_pool2d``.
+    """
+    out = adaptive_max_pool2d_with_indices(input, output_size)
+    return out if return_indices else out[0]
+
+
+def adaptive_max_pool1d_with_indices(input: Tensor, output_size, return_indices: bool = False) -> Tuple[Tensor, Tensor]:
+    """adaptive_max_pool1d_with_indices(input, output_size, return_indices=False) -> (Tensor,
+    Tensor): ``adaptive_max_pool1d`` and the indices of the maxima."""
+    nd = input.dim()
+    if nd not in (2, 3):
+        raise RuntimeError(
+            f"Expected 2 to 3 dimensions, but got {nd}-dimensional tensor for argument #1 'self' (while "
+            "checking arguments for adaptive_max_pool1d)"
+        )
+    size = _single(output_size)
+    if len(size) != 1:
+        raise RuntimeError(f"adaptive_max_pool1d() argument 'output_size' should contain one int (got {len(size)})")
+    shape = list(input.shape)
+    for i in range(1, nd):
+        if shape[i] <= 0:
+            raise RuntimeError(
+                "adaptive_max_pool1d(): Expected input to have non-zero size for non-batch dimensions, but input "
+                f"has sizes {shape} with dimension {i} being empty"
+            )
+    values, indices = _adaptive_max_pool2d(input.unsqueeze(-2), [1, size[0]], "adaptive_max_pool2d")
+    return values.squeeze(-2), indices.squeeze(-2)
+
+
+def adaptive_max_pool1d(input: Tensor, output_size, return_indices: bool = False):
+    """adaptive_max_pool1d(input, output_size, return_indices=False)
+
+    The maximum over the adaptive windows of ``(N, C, L)`` (or ``(C, L)``) float input giving
+    ``output_size``; with ``return_indices`` also the indices of the maxima (int64). Mirrors
+    ``torch.nn.functional.adaptive_max_pool1d``.
+    """
+    out = adaptive_max_pool1d_with_indices(input, output_size)
+    return out if return_indices else out[0]
+
+
+def local_response_norm(input: Tensor, size: int, alpha: float = 1e-4, beta: float = 0.75, k: float = 1.0) -> Tensor:
+    """local_response_norm(input, size, alpha=1e-4, beta=0.75, k=1.0) -> Tensor
+
+    ``input / (k + alpha * mean of input^2 over size neighbouring channels) ** beta`` for input
+    ``(N, C, *)`` with at least one spatial dim (the window zero-padded at the channel ends).
+    Mirrors ``torch.nn.functional.local_response_norm`` (torch's composition; its
+    ``avg_pool3d`` over ``(size, 1, 1)`` windows written as the sum of ``size`` shifted channel
+    slices, divided by ``size``).
+    """
+    dim = input.dim()
+    if dim < 3:
+        raise ValueError(
+            f"Expected 3D or higher dimensionality                          input (got {dim} dimensions)"
+        )
+    if input.numel() == 0:
+        return input
+    sizes = list(input.shape)
+    c = sizes[1]
+    div = input.mul(input).reshape(sizes[0], c, -1)
+    div = pad(div, (0, 0, size // 2, (size - 1) // 2))
+    # The window sums as `size` shifted slices added in order (avg_pool's order), so that the
+    # composition is twice differentiable.
+    acc = div.narrow(1, 0, c)
+    for j in range(1, size):
+        acc = acc + div.narrow(1, j, c)
+    div = (acc / size).reshape(sizes)
+    div = div.mul(alpha).add(k).pow(beta)
+    return input / div
+
+
+def gumbel_softmax(logits: Tensor, tau: float = 1, hard: bool = False, eps: float = 1e-10, dim: int = -1) -> Tensor:
+    """gumbel_softmax(logits, tau=1, hard=False, eps=1e-10, dim=-1) -> Tensor
+
+    A sample of the Gumbel-softmax distribution: ``softmax((logits + g) / tau, dim)`` with
+    ``g = -log(Exp(1))`` noise from ``_C``'s default generator; with ``hard``, the one-hot of
+    the sample's argmax whose gradient is the soft sample's (straight through). ``eps`` is
+    deprecated (torch's warning). Mirrors ``torch.nn.functional.gumbel_softmax``.
+    """
+    if eps != 1e-10:
+        warnings.warn("`eps` parameter is deprecated and has no effect.", stacklevel=2)
+    gumbels = -_C.empty_like(logits).exponential_().log()
+    gumbels = (logits + gumbels) / tau
+    y_soft = gumbels.softmax(dim)
+    if hard:
+        index = y_soft.max(dim, keepdim=True)[1]
+        y_hard = _C.zeros_like(logits).scatter_(dim, index, 1.0)
+        return y_hard - y_soft.detach() + y_soft
+    return y_soft
+
+
+_SELU_ALPHA = 1.7580993408473766  # torch's alpha_dropout constant: selu's alpha * scale
+
+
+def _alpha_dropout(input: Tensor, p: float, training: bool, inplace: bool, feature: bool) -> Tensor:
+    """torch's ``_dropout_impl`` with ``alpha_dropout``: kept elements scaled by ``a``, dropped
+    ones set to selu's negative saturation, then the whole shifted by ``b`` so that mean and
+    variance are kept (``a = ((alpha^2 p + 1)(1 - p))^-1/2``)."""
+    if p < 0.0 or p > 1.0:
+        raise ValueError(f"dropout probability has to be between 0 and 1, but got {p}")
+    if p == 0 or not training or input.numel() == 0:
+        return input
+    if p == 1:
+        return input.mul_(0.0) if inplace else input * _C.zeros([], dtype=input.dtype)
+    if feature:
+        if input.dim() < 2:
+            raise RuntimeError("Feature dropout requires at least 2 dimensions in the input")
+        shape = list(input.shape[:2]) + [1] * (input.dim() - 2)
+    else:
+        shape = list(input.shape)
+    noise = _C.bernoulli(_C.full(shape, 1.0 - p, dtype=input.dtype))
+    a = 1.0 / math.sqrt((_SELU_ALPHA * _SELU_ALPHA * p + 1) * (1 - p))
+    b = noise.add(-1).mul_(_SELU_ALPHA * a).add_(_SELU_ALPHA * a * p)
+    noise.mul_(a)
+    if inplace:
+        return input.mul_(noise).add_(b)
+    return input * noise + b
+
+
+def alpha_dropout(input: Tensor, p: float = 0.5, training: bool = False, inplace: bool = False) -> Tensor:
+    """alpha_dropout(input, p=0.5, training=False, inplace=False) -> Tensor
+
+    Dropout for selu networks: in training each element is dropped with probability ``p`` (from
+    ``_C``'s default generator) to selu's negative saturation and the result affinely rescaled
+    to keep mean 0 and variance 1; out of training the input itself. Mirrors
+    ``torch.nn.functional.alpha_dropout``.
+    """
+    return _alpha_dropout(input, p, training, inplace, False)
+
+
+def feature_alpha_dropout(input: Tensor, p: float = 0.5, training: bool = False, inplace: bool = False) -> Tensor:
+    """feature_alpha_dropout(input, p=0.5, training=False, inplace=False) -> Tensor
+
+    ``alpha_dropout`` of whole channels of ``(N, C, *)`` input (one draw per ``(n, c)``).
+    Mirrors ``torch.nn.functional.feature_alpha_dropout``.
+    """
+    return _alpha_dropout(input, p, training, inplace, True)
+
+
+def celu_(input: Tensor, alpha: float = 1.0) -> Tensor:
+    """celu_(input, alpha=1.0) -> Tensor: in-place ``celu``."""
+    return celu(input, alpha, inplace=True)
+
+
+def selu_(input: Tensor) -> Tensor:
+    """selu_(input) -> Tensor: in-place ``selu``."""
+    return selu(input, inplace=True)
+
+
+def rrelu_(input: Tensor, lower: float = 1.0 / 8, upper: float = 1.0 / 3, training: bool = False) -> Tensor:
+    """rrelu_(input, lower=1/8, upper=1/3, training=False) -> Tensor: in-place ``rrelu``."""
+    return rrelu(input, lower, upper, training, inplace=True)
+
+
+def _margin_input(input: Tensor) -> Tuple[int, int]:
+    """The multi-margin losses' input check: a non-empty vector or matrix (0-dim batch allowed);
+    answers ``(nframe, dim)``."""
+    nd = input.dim()
+    shape = list(input.shape)
+    if not ((nd == 2 and shape[1] != 0) or (nd == 1 and shape[0] != 0) or nd == 0):
+        raise RuntimeError(f"Expected non-empty vector or matrix with optional 0-dim batch size, but got: {shape}")
+    if nd <= 1:
+        return 1, (shape[0] if nd == 1 else 1)
+    return shape[0], shape[1]
+
+
+def _reduce_enum(size_average, reduce, reduction: str) -> str:
+    """``reduction`` after the legacy arguments, checked as ``_Reduction.get_enum`` checks it."""
+    if size_average is not None or reduce is not None:
+        return _Reduction.legacy_get_string(size_average, reduce)
+    _Reduction.get_enum(reduction)
+    return "mean" if reduction == "elementwise_mean" else reduction
+
+
+def multi_margin_loss(
+    input: Tensor,
+    target: Tensor,
+    p: int = 1,
+    margin: float = 1.0,
+    weight: Optional[Tensor] = None,
+    size_average=None,
+    reduce=None,
+    reduction: str = "mean",
+) -> Tensor:
+    """multi_margin_loss(input, target, p=1, margin=1.0, weight=None, size_average=None,
+    reduce=None, reduction='mean') -> Tensor
+
+    The multi-class hinge loss of ``(N, C)`` (or ``(C,)``) scores and int64 class indices
+    ``(N,)``: ``sum over i != y of max(0, w[y] (margin - x[y] + x[i]))^p / C`` per sample
+    (``p`` 1 or 2). Errors as torch's kernel. Mirrors ``torch.nn.functional.multi_margin_loss``
+    (composed of recorded ops here; unlike torch, a ``weight`` that requires grad gets a
+    gradient instead of torch's not-implemented error).
+    """
+    reduction = _reduce_enum(size_average, reduce, reduction)
+    if p != 1 and p != 2:
+        raise ValueError("only p == 1 and p == 2 supported")
+    if weight is not None and weight.dim() != 1:
+        raise ValueError("weight must be one-dimensional")
+    nframe, dim = _margin_input(input)
+    if not (target.dim() <= 1 and target.numel() == nframe):
+        raise RuntimeError(
+            "multi_margin_loss: target tensor should be 1-D with size equal to the number of input samples "
+            f"(batch size). Expected target size [{nframe}], but got {list(target.shape)}. Input has shape "
+            f"{list(input.shape)}."
+        )
+    if weight is not None and not (weight.dim() <= 1 and weight.numel() == dim):
+        raise RuntimeError(f"inconsistent weight size, expected {dim} but got {list(weight.shape)}")
+    if target.dtype != _C.int64:
+        raise RuntimeError(f"expected scalar type Long but found {_dtype_name(target)}")
+    y = target.reshape(nframe, 1)
+    if nframe and bool(((y < 0).logical_or(y >= dim)).any()):
+        raise RuntimeError("target out of range")
+    x = input.reshape(nframe, dim)
+    z = _C.relu(margin - x.gather(1, y) + x)
+    if p == 2:
+        z = z * z
+    if weight is not None:
+        z = z * weight.gather(0, y.reshape(-1)).unsqueeze(1)
+    others = _C.arange(dim).unsqueeze(0) != y
+    loss = _C.where(others, z, _C.zeros_like(z)).sum(1) / dim
+    if reduction == "none":
+        return loss.reshape(list(target.shape))
+    return _reduce(loss, reduction)
+
+
+def multilabel_margin_loss(
+    input: Tensor, target: Tensor, size_average=None, reduce=None, reduction: str = "mean"
+) -> Tensor:
+    """multilabel_margin_loss(input, target, size_average=None, reduce=None, reduction='mean') ->
+    Tensor
+
+    The multi-label hinge loss of ``(N, C)`` (or ``(C,)``) scores: each row of the int64
+    ``target`` lists the sample's classes, ended by the first ``-1``; per sample ``sum over
+    targets j and non-targets i of max(0, 1 - (x[j] - x[i])) / C``. Errors as torch's kernel.
+    Mirrors ``torch.nn.functional.multilabel_margin_loss`` (composed of recorded ops here).
+    """
+    reduction = _reduce_enum(size_average, reduce, reduction)
+    nframe, dim = _margin_input(input)
+    nd = input.dim()
+    if nd <= 1:
+        ok = target.dim() <= 1 and target.numel() == dim
+    else:
+        ok = target.dim() == 2 and list(target.shape) == [nframe, dim]
+    if not ok:
+        raise RuntimeError(f"inconsistent target size: {list(target.shape)} for input of size: {list(input.shape)}")
+    if target.dtype != _C.int64:
+        raise RuntimeError(f"expected scalar type Long but found {_dtype_name(target)}")
+    y = target.reshape(nframe, dim)
+    if y.numel() and bool(((y < -1).logical_or(y >= dim)).any()):
+        raise RuntimeError("argument #2 'target' is out of range")
+    x = input.reshape(nframe, dim)
+    # The listed targets: the entries before each row's first -1.
+    listed = _C.cumsum((y == -1).to(_C.int64), 1) == 0
+    yc = _C.where(listed, y, _C.zeros_like(y))
+    is_target = _C.zeros(nframe, dim, dtype=_C.int64).scatter_add(1, yc, listed.to(_C.int64)) > 0
+    z = _C.relu(1 - x.gather(1, yc).unsqueeze(2) + x.unsqueeze(1))
+    pairs = listed.unsqueeze(2).logical_and(is_target.logical_not().unsqueeze(1))
+    loss = _C.where(pairs, z, _C.zeros_like(z)).sum([1, 2]) / dim
+    if reduction == "none":
+        return loss.reshape([]) if nd <= 1 else loss
+    return _reduce(loss, reduction)
+
+
+def triplet_margin_with_distance_loss(
+    anchor: Tensor,
+    positive: Tensor,
+    negative: Tensor,
+    *,
+    distance_function=None,
+    margin: float = 1.0,
+    swap: bool = False,
+    reduction: str = "mean",
+) -> Tensor:
+    """triplet_margin_with_distance_loss(anchor, positive, negative, *, distance_function=None,
+    margin=1.0, swap=False, reduction='mean') -> Tensor
+
+    ``max(0, margin + d(anchor, positive) - d(anchor, negative))`` with ``d`` the given
+    callable (default ``_C.pairwise_distance``); with ``swap``, ``d(anchor, negative)`` replaced
+    by ``d(positive, negative)`` where smaller. Mirrors
+    ``torch.nn.functional.triplet_margin_with_distance_loss``.
+    """
+    if reduction not in ("mean", "sum", "none"):
+        raise ValueError(f"{reduction} is not a valid value for reduction")
+    if margin <= 0:
+        raise ValueError(f"margin must be greater than 0, got {margin}")
+    a_dim, p_dim, n_dim = anchor.dim(), positive.dim(), negative.dim()
+    if not (a_dim == p_dim and p_dim == n_dim):
+        raise RuntimeError(
+            "The anchor, positive, and negative tensors are expected to have the same number of dimensions, "
+            f"but got: anchor {a_dim}D, positive {p_dim}D, and negative {n_dim}D inputs"
+        )
+    if distance_function is None:
+        distance_function = _C.pairwise_distance
+    dist_pos = distance_function(anchor, positive)
+    dist_neg = distance_function(anchor, negative)
+    if swap:
+        dist_swap = distance_function(positive, negative)
+        dist_neg = _C.minimum(dist_neg, dist_swap)
+    loss = _C.clamp(margin + dist_pos - dist_neg, min=0)
+    return _reduce(loss, reduction)
