@@ -984,6 +984,19 @@ def _part4():
         ("err_feature_alpha_dropout_1d", {"a": ([3], F32, "randn")}, "out = F.feature_alpha_dropout(a, 0.5, True)"),
         ("err_gumbel_eps", {"a": ([3, 4], F32, "randn")}, "out = F.gumbel_softmax(a, eps=1e-3).sum(-1)"),
     ]
+    # The part-3 compositions, corrected after torch's OpInfo samples (tests/conformance).
+    nan = {"a": ([6], F32, [float("nan"), -1.0, -0.2, 0.0, 0.3, 2.0])}
+    cases += [
+        ("softshrink_nan", nan, "out = F.softshrink(a, 0.5)"),
+        ("hardshrink_nan", nan, "out = F.hardshrink(a, 0.5)"),
+        ("prelu_0d", {"a": ([], F32, [-2.0]), "w": ([1], F32, [0.25])}, "out = F.prelu(a, w)"),
+        ("err_prelu_weight_2d", {"a": ([2, 8, 3], F32, "randn"), "w": ([2, 4], F32, "rand")}, "out = F.prelu(a, w)"),
+        ("softmin_uint8_dtype", {"a": ([3, 4], "int64", [0, 1, 2, 250, 3, 4, 200, 5, 9, 8, 7, 6])},
+         "out = F.softmin(a.to(T.uint8), 1, dtype=T.float64)"),
+        ("normalize_0d", {"a": ([], F64, [-3.0])}, "out = F.normalize(a, p=1.2, dim=0)"),
+        ("margin_ranking_int", {"a": ([4], "int64", "int:5"), "b": ([4], "int64", "int:5"), "y": ([4], "int64", [1, -1, 1, -1])},
+         "out = (F.margin_ranking_loss(a, b, y), F.margin_ranking_loss(a, b, y, reduction='none'))"),
+    ]
     mm = {"a": ([3, 4], F32, "randn"), "y": ([3], "int64", [0, 3, 1])}
     cases += [
         ("err_multi_margin_p", mm, "out = F.multi_margin_loss(a, y, p=3)"),

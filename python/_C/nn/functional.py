@@ -460,9 +460,8 @@ def softmin(input: Tensor, dim: Optional[int] = None, _stacklevel: int = 3, dtyp
     """softmin(input, dim=None, dtype=None) -> Tensor: ``softmax(-input)`` along ``dim``."""
     if dim is None:
         dim = _get_softmax_dim("softmin", input.dim(), _stacklevel)
-    if dtype is not None:
-        input = input.to(dtype)
-    return _C.softmax(-input, dim)
+    # As torch: negated in the input's dtype (uint8 wraps), then converted.
+    return _C.softmax(-input, dim, dtype=dtype)
 
 
 def log_softmax(
@@ -800,7 +799,7 @@ def normalize(
 
     ``input / max(||input||_p, eps)`` along ``dim``.
     """
-    denom = _C.clamp(_C.norm(input, p, dim, True), min=eps).expand(*input.shape)
+    denom = _C.clamp(_C.norm(input, p, dim, True), min=eps).expand(list(input.shape))
     if out is None:
         return input / denom
     return _C.div(input, denom, out=out)
@@ -1032,13 +1031,15 @@ def softshrink(input: Tensor, lambd: float = 0.5) -> Tensor:
         raise RuntimeError(
             f"lambda must be in range [0, {hi}] for input dtype {name}, but found {lambd:g}"
         )
-    zero = _C.zeros_like(input)
-    return _C.where(input > lambd, input - lambd, _C.where(input < -lambd, input + lambd, zero))
+    # torch's `a * 0` in the middle: NaN stays NaN.
+    return _C.where(input > lambd, input - lambd, _C.where(input < -lambd, input + lambd, input * 0))
 
 
 def hardshrink(input: Tensor, lambd: float = 0.5) -> Tensor:
     """hardshrink(input, lambd=0.5) -> Tensor: ``x`` where ``|x| > lambd``, else 0."""
-    return _C.where((input > lambd).logical_or(input < -lambd), input, _C.zeros_like(input))
+    # torch's test `-lambd <= a <= lambd` for the zeros: NaN passes through.
+    inside = (input >= -lambd).logical_and(input <= lambd)
+    return _C.where(inside, _C.zeros_like(input), input)
 
 
 def tanhshrink(input: Tensor) -> Tensor:
@@ -1049,6 +1050,7 @@ def tanhshrink(input: Tensor) -> Tensor:
 def prelu(input: Tensor, weight: Tensor) -> Tensor:
     """prelu(input, weight) -> Tensor: ``x`` where positive, else ``weight * x`` (``weight``
     one value or one per channel, dim 1)."""
+    channels = 1
     if weight.numel() != 1:
         if input.dim() == 0:
             raise RuntimeError("Not allow zero-dim input tensor.")
@@ -1058,8 +1060,12 @@ def prelu(input: Tensor, weight: Tensor) -> Tensor:
                 "Mismatch of parameter numbers and input channel size. Found parameter numbers "
                 f"= {weight.numel()} and channel size = {channels}."
             )
-        if input.dim() >= 2:
-            weight = weight.reshape([channels] + [1] * (input.dim() - 2))
+    if weight.dim() > 1:
+        raise RuntimeError(f"prelu: Expected `weight` to be a scalar or 1D tensor, but got: ndim = {weight.dim()}")
+    if weight.numel() == 1:
+        weight = weight.reshape([])
+    elif input.dim() >= 2:
+        weight = weight.reshape([channels] + [1] * (input.dim() - 2))
     return _C.where(input > 0, input, weight * input)
 
 
@@ -1401,7 +1407,7 @@ def margin_ranking_loss(
         raise RuntimeError(
             f"margin_ranking_loss : All input tensors should have same dimension but got sizes: input1: {_size(input1)}, input2: {_size(input2)}, target: {_size(target)} "
         )
-    loss = _C.clamp(-target * (input1 - input2) + margin, min=0)
+    loss = _C.clamp(-target * (input1 - input2) + float(margin), min=0)
     return _reduce(loss, reduction)
 
 
@@ -1726,9 +1732,9 @@ def _int_pair(x, name: str) -> Tuple[int, int]:
     return int(t[0]), int(t[1])
 
 
-def _check_float(input: Tensor, kernel: str) -> None:
-    """torch's dispatch error for the kernels defined for floating types only."""
-    if not input.is_floating_point():
+def _check_float(input: Tensor, kernel: str, bool_ok: bool = False) -> None:
+    """torch's dispatch error for the kernels defined for floating types (and bool) only."""
+    if not input.is_floating_point() and not (bool_ok and input.dtype == _C.bool):
         dt = {"int64": "Long", "int32": "Int", "int16": "Short", "int8": "Char", "uint8": "Byte", "bool": "Bool"}
         name = str(input.dtype).split(".")[-1]
         raise NotImplementedError(f'"{kernel}" not implemented for \'{dt.get(name, name)}\'')
@@ -1747,10 +1753,10 @@ def _window_index(blocks, kernel, dilation, stride, width: int) -> Tensor:
 def unfold(input: Tensor, kernel_size, dilation=1, padding=0, stride=1) -> Tensor:
     """unfold(input, kernel_size, dilation=1, padding=0, stride=1) -> Tensor
 
-    im2col: the sliding ``kernel_size`` blocks of ``(N, C, H, W)`` (or ``(C, H, W)``) float input
-    as columns, ``(N, C * kh * kw, L)`` with ``L`` the number of blocks (rows ordered by channel,
-    then kernel row, then kernel column; columns by block row then block column). Errors as
-    torch's ``im2col`` (a non-positive kernel, dilation or stride, negative padding, no block).
+    im2col: the sliding ``kernel_size`` blocks of ``(N, C, H, W)`` (or ``(C, H, W)``) float (or
+    bool) input as columns, ``(N, C * kh * kw, L)`` with ``L`` the number of blocks (rows
+    ordered by channel, then kernel row, then kernel column; columns by block row then block
+    column). Errors as torch's ``im2col`` (a non-positive kernel, dilation or stride, negative padding, no block).
     Mirrors ``torch.nn.functional.unfold`` (torch's kernel ``torch._C._nn.im2col``); here a
     gather over the padded input, differentiable through it.
     """
@@ -1788,7 +1794,7 @@ def unfold(input: Tensor, kernel_size, dilation=1, padding=0, stride=1) -> Tenso
             f"padding=({ph}, {pw}), calculated shape of the array of sliding blocks as ({bh}, {bw}), but its "
             "components must be at least one."
         )
-    _check_float(input, "im2col_out_cpu")
+    _check_float(input, "im2col_out_cpu", bool_ok=True)
     x = input.unsqueeze(0) if nd == 3 else input
     n, c = x.shape[0], x.shape[1]
     if ph or pw:
@@ -1806,7 +1812,7 @@ def fold(input: Tensor, output_size, kernel_size, dilation=1, padding=0, stride=
 
     col2im, the adjoint of :func:`unfold`: the columns ``(N, C * kh * kw, L)`` (or ``(C * kh *
     kw, L)``) of float input summed back into ``(N, C, *output_size)`` (overlapping blocks add
-    up). ``L`` must be the number of blocks of ``output_size``; errors as torch's ``col2im``.
+    up; bool input is or-ed). ``L`` must be the number of blocks of ``output_size``; errors as torch's ``col2im``.
     Mirrors ``torch.nn.functional.fold`` (torch's kernel ``torch._C._nn.col2im``); here a
     scatter_add over the padded output, differentiable through it.
     """
@@ -1856,7 +1862,7 @@ def fold(input: Tensor, output_size, kernel_size, dilation=1, padding=0, stride=
         )
     if ow < 1 or oh < 1:
         raise RuntimeError(f"Expected output spatial size to be positive, but got: output_size=({oh}, {ow}).")
-    _check_float(input, "col2im_out_cpu")
+    _check_float(input, "col2im_out_cpu", bool_ok=True)
     cols = input.unsqueeze(0) if nd == 2 else input
     n = cols.shape[0]
     k = kh * kw
@@ -1864,7 +1870,12 @@ def fold(input: Tensor, output_size, kernel_size, dilation=1, padding=0, stride=
     hp, wp = oh + 2 * ph, ow + 2 * pw
     idx = _window_index((bh, bw), (kh, kw), (dh, dw), (sh, sw), wp).reshape(1, 1, k * length)
     flat = cols.reshape(n, c, k * length)
-    out = _C.zeros(n, c, hp * wp, dtype=input.dtype).scatter_add(2, idx.expand(n, c, k * length), flat)
+    is_bool = input.dtype == _C.bool
+    if is_bool:  # torch's `+=` on bool: true where any block is
+        flat = flat.to(_C.int64)
+    out = _C.zeros(n, c, hp * wp, dtype=flat.dtype).scatter_add(2, idx.expand(n, c, k * length), flat)
+    if is_bool:
+        out = out != 0
     out = out.reshape(n, c, hp, wp)
     if ph or pw:
         out = out.narrow(2, ph, oh).narrow(3, pw, ow)
@@ -2115,7 +2126,8 @@ def local_response_norm(input: Tensor, size: int, alpha: float = 1e-4, beta: flo
     acc = div.narrow(1, 0, c)
     for j in range(1, size):
         acc = acc + div.narrow(1, j, c)
-    div = (acc / size).reshape(sizes)
+    # avg_pool's integer division for integer input (the squares are non-negative).
+    div = (acc / size if input.is_floating_point() else _C.div(acc, size, rounding_mode="trunc")).reshape(sizes)
     div = div.mul(alpha).add(k).pow(beta)
     return input / div
 
