@@ -789,6 +789,8 @@ def group_norm(
         )
     size = [input.shape[0] * input.shape[1] // num_groups, num_groups] + list(input.shape[2:])
     _verify_batch_size(size, str(size))
+    if input.shape[1] <= 0:
+        raise RuntimeError(f"Expected number of channels to be greater than 0, got {input.shape[1]}")
     return _C.group_norm(input, num_groups, weight, bias, eps)
 
 
@@ -894,7 +896,32 @@ def pad(input: Tensor, pad: Sequence[int], mode: str = "constant", value: Option
     ``'constant'`` (with ``value``, default 0; negative pads crop), ``'reflect'``,
     ``'replicate'`` or ``'circular'``.
     """
-    return _nn.pad(input, list(pad), mode, value)
+    pad = list(pad)
+    if mode == "circular" and any(p < 0 for p in pad):
+        cropped = _crop_for_circular(input, pad)
+        if cropped is not None:
+            return _nn.pad(cropped, [max(p, 0) for p in pad], mode, value)
+    return _nn.pad(input, pad, mode, value)
+
+
+def _crop_for_circular(input: Tensor, pad: List[int]) -> Optional[Tensor]:
+    """torch's circular padding with negative pads: the input cropped first, then padded
+    circularly from the cropped part (torch's ``_pad_circular`` copies the pads from its output's
+    inner region). None when the kernel should judge the arguments (it raises torch's errors)."""
+    if len(pad) % 2 != 0 or len(pad) // 2 >= input.dim():
+        return None
+    x = input
+    for k in range(len(pad) // 2):
+        dim = input.dim() - 1 - k
+        size = input.shape[dim]
+        left, right = pad[2 * k], pad[2 * k + 1]
+        if left > size or right > size:
+            return None
+        start, stop = max(-left, 0), size - max(-right, 0)
+        if stop - start < max(left, 0) or stop - start < max(right, 0) or stop - start < 0:
+            return None
+        x = x.narrow(dim, start, stop - start)
+    return x
 
 
 def conv1d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1) -> Tensor:
@@ -1218,6 +1245,8 @@ def pixel_unshuffle(input: Tensor, downscale_factor: int) -> Tensor:
 
 def channel_shuffle(input: Tensor, groups: int) -> Tensor:
     """channel_shuffle(input, groups) -> Tensor: ``(N, g * k, *)`` channels reordered as ``(k, g)``."""
+    if input.dim() <= 2:
+        raise RuntimeError(f"channel_shuffle expects input with > 2 dims, but got input with sizes {list(input.shape)}")
     if groups <= 0:
         raise RuntimeError(f"Number of groups to divide channels in must be positive. Value of groups:{groups}")
     n, c = input.shape[0], input.shape[1]
@@ -1230,37 +1259,109 @@ def channel_shuffle(input: Tensor, groups: int) -> Tensor:
     return x.transpose(1, 2).reshape([n, c] + rest)
 
 
-def _unsqueeze_1d(input: Tensor, name: str) -> Tensor:
-    if input.dim() not in (2, 3):
-        raise RuntimeError(f"{name}: Expected 2D or 3D input, but got input of size: {list(input.shape)}")
-    return input.unsqueeze(-2)
+def _check_dim_range(input: Tensor, name: str) -> None:
+    """torch's ``checkDimRange(name, self, 2, 4)``: 2-d or 3-d input."""
+    nd = input.dim()
+    if nd not in (2, 3):
+        raise RuntimeError(
+            f"Expected 2 to 3 dimensions, but got {nd}-dimensional tensor for argument #1 'self' (while "
+            f"checking arguments for {name})"
+        )
+
+
+def _check1d(name: str, arg: str, value) -> int:
+    """torch's ``check1d``: an int or a one-element sequence."""
+    t = _single(value)
+    if len(t) != 1:
+        raise RuntimeError(f"{name}() argument '{arg}' should contain one int (got {len(t)})")
+    return int(t[0])
+
+
+def _max_pool1d_checks(input, kernel_size, stride, padding, dilation, ceil_mode) -> Tuple[int, int, int, int]:
+    """torch's ``check_max_pool1d`` (the path without indices), with its texts."""
+    shape = list(input.shape)
+    nd = len(shape)
+    if not ((nd == 2 and shape[0] != 0 and shape[1] != 0) or (nd == 3 and shape[1] != 0 and shape[2] != 0)):
+        raise RuntimeError(
+            f"max_pool1d: Expected 2D or 3D (batch mode) tensor with optional 0 dim batch size for input, but got:{shape}"
+        )
+    k, s, p, d = _single(kernel_size), _single(stride) if stride is not None else (), _single(padding), _single(dilation)
+    if len(k) != 1:
+        raise RuntimeError(
+            f"max_pool1d() kernel_size must be an int, list of ints or tuple of ints of size 1 but got size {len(k)}"
+        )
+    if len(s) not in (0, 1):
+        raise RuntimeError(
+            "max_pool1d() stride must be None, an int, list of ints, or tuple of ints of size 1 but got size "
+            f"{len(s)}"
+        )
+    if len(p) != 1:
+        raise RuntimeError(
+            f"max_pool1d() padding must be an int, list of ints, or tuple of ints of size 1 but got size {len(p)}"
+        )
+    if len(d) != 1:
+        raise RuntimeError(
+            f"max_pool1d() dilation must be an int, list of ints or tuple of ints of size 1 but got size {len(d)}"
+        )
+    k0, p0, d0 = int(k[0]), int(p[0]), int(d[0])
+    s0 = int(s[0]) if s else k0
+    if k0 <= 0:
+        raise RuntimeError(f"max_pool1d() kernel_size must be greater than zero, but got {k0}")
+    if s0 <= 0:
+        raise RuntimeError(f"max_pool1d() stride must be greater than zero, but got {s0}")
+    if p0 < 0:
+        raise RuntimeError(f"max_pool1d() padding must be non-negative, but got {p0}")
+    if p0 > k0 // 2:
+        raise RuntimeError(
+            f"max_pool1d() padding should be at most half of kernel size, but got padding={p0} and kernel_size={k0}"
+        )
+    if d0 <= 0:
+        raise RuntimeError(f"max_pool1d() dilation must be greater than zero, but got {d0}")
+    n = shape[-1]
+    num = n + 2 * p0 - d0 * (k0 - 1) - 1 + (s0 - 1 if ceil_mode else 0)
+    ow = num // s0 + 1
+    if ceil_mode and (ow - 1) * s0 >= n + p0:
+        ow -= 1
+    if ow <= 0:
+        raise RuntimeError(f"max_pool1d() Invalid computed output size: {ow}")
+    return k0, s0, p0, d0
 
 
 def max_pool1d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False, return_indices=False):
     """max_pool1d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False,
-    return_indices=False): the maximum over each window of ``(N, C, L)`` (or ``(C, L)``) input."""
-    x = _unsqueeze_1d(input, "max_pool1d")
-    k, s, p, d = _single(kernel_size), _single(stride if stride is not None else kernel_size), _single(padding), _single(dilation)
-    out, idx = _nn.max_pool2d_with_indices(x, [1, k[0]], [1, s[0]], [0, p[0]], [1, d[0]], ceil_mode)
+    return_indices=False): the maximum over each window of ``(N, C, L)`` (or ``(C, L)``) input;
+    with ``return_indices`` also the indices of the maxima (torch's ``max_pool1d_with_indices``:
+    its checks and texts, then ``max_pool2d_with_indices`` over an added height of 1)."""
     if return_indices:
+        _check_dim_range(input, "max_pool1d")
+        k = _check1d("max_pool1d", "kernel_size", kernel_size)
+        s = _check1d("max_pool1d", "stride", stride) if stride is not None and _single(stride) != () else k
+        p = _check1d("max_pool1d", "padding", padding)
+        d = _check1d("max_pool1d", "dilation", dilation)
+        out, idx = _nn.max_pool2d_with_indices(input.unsqueeze(-2), [1, k], [1, s], [0, p], [1, d], ceil_mode)
         return out.squeeze(-2), idx.squeeze(-2)
+    k, s, p, d = _max_pool1d_checks(input, kernel_size, stride, padding, dilation, ceil_mode)
+    out, _ = _nn.max_pool2d_with_indices(input.unsqueeze(-2), [1, k], [1, s], [0, p], [1, d], ceil_mode)
     return out.squeeze(-2)
 
 
 def avg_pool1d(input, kernel_size, stride=None, padding=0, ceil_mode=False, count_include_pad=True):
     """avg_pool1d(input, kernel_size, stride=None, padding=0, ceil_mode=False,
-    count_include_pad=True): the mean over each window of ``(N, C, L)`` (or ``(C, L)``) input."""
-    x = _unsqueeze_1d(input, "avg_pool1d")
-    k, p = _single(kernel_size), _single(padding)
-    s = _single(stride) if stride is not None else k
-    return _nn.avg_pool2d(x, [1, k[0]], [1, s[0]], [0, p[0]], ceil_mode, count_include_pad, None).squeeze(-2)
+    count_include_pad=True): the mean over each window of ``(N, C, L)`` (or ``(C, L)``) input
+    (torch's checks, then ``avg_pool2d`` over an added height of 1)."""
+    _check_dim_range(input, "avg_pool1d")
+    k = _check1d("avg_pool1d", "kernel_size", kernel_size)
+    s = _check1d("avg_pool1d", "stride", stride) if stride is not None and _single(stride) != () else k
+    p = _check1d("avg_pool1d", "padding", padding)
+    return _nn.avg_pool2d(input.unsqueeze(-2), [1, k], [1, s], [0, p], ceil_mode, count_include_pad, None).squeeze(-2)
 
 
 def adaptive_avg_pool1d(input: Tensor, output_size) -> Tensor:
     """adaptive_avg_pool1d(input, output_size) -> Tensor: the mean over adaptive windows of
     ``(N, C, L)`` (or ``(C, L)``) input."""
-    x = _unsqueeze_1d(input, "adaptive_avg_pool1d")
-    return _nn.adaptive_avg_pool2d(x, [1, _single(output_size)[0]]).squeeze(-2)
+    _check_dim_range(input, "adaptive_avg_pool1d")
+    o = _check1d("adaptive_avg_pool1d", "output_size", output_size)
+    return _nn.adaptive_avg_pool2d(input.unsqueeze(-2), [1, o]).squeeze(-2)
 
 
 def lp_pool2d(input: Tensor, norm_type, kernel_size, stride=None, ceil_mode: bool = False) -> Tensor:
@@ -1324,19 +1425,22 @@ def gaussian_nll_loss(
     if isinstance(var, (int, float)):
         if var < 0:
             raise ValueError("var has negative entry/entries")
-        var = _C.full_like(input, float(var))
+        var = var * _C.ones_like(input)
+    elif bool(_C.any(var < 0)):
+        raise ValueError("var has negative entry/entries")
     if tuple(var.shape) != tuple(input.shape):
         if tuple(input.shape[:-1]) == tuple(var.shape):
             var = var.unsqueeze(-1)
-        elif tuple(input.shape[:-1]) == tuple(var.shape[:-1]) and var.shape[-1] == 1:
-            pass
+        elif input.dim() == var.dim() and sum(y for x, y in zip(input.shape, var.shape) if x != y) == 1:
+            pass  # broadcastable with one mismatched (size-1) dim: homoscedastic
         else:
             raise ValueError("var is of incorrect size")
-    if reduction not in ("none", "mean", "sum"):
-        raise ValueError(reduction + " is not a valid value for reduction")
-    if bool(_C.any(var < 0)):
-        raise ValueError("var has negative entry/entries")
-    var = _C.clamp(var, min=eps)
+    if reduction != "none" and reduction != "mean" and reduction != "sum":
+        raise ValueError(reduction + " is not valid")
+    # As torch: clamped in place without recording, so the gradient passes the clamp unchanged.
+    var = var.clone()
+    with _C.no_grad():
+        var.clamp_(min=eps)
     d = input - target
     loss = 0.5 * (_C.log(var) + d * d / var)
     if full:
@@ -1415,7 +1519,7 @@ def soft_margin_loss(input: Tensor, target: Tensor, size_average=None, reduce=No
     """soft_margin_loss(input, target, size_average=None, reduce=None, reduction='mean') ->
     Tensor: ``log(1 + exp(-target * input))``."""
     reduction = _reduction(size_average, reduce, reduction)
-    return _reduce(_C.log1p(_C.exp(-target * input)), reduction)
+    return _reduce(_C.log1p(_C.exp(-input * target)), reduction)
 
 
 def multilabel_soft_margin_loss(
@@ -2117,6 +2221,9 @@ def local_response_norm(input: Tensor, size: int, alpha: float = 1e-4, beta: flo
         )
     if input.numel() == 0:
         return input
+    if size <= 0:  # torch's avg_pool2d / avg_pool3d text
+        kernel = f"kH: {size} kW: 1" if dim == 3 else f"kT: {size} kH: 1 kW: 1"
+        raise RuntimeError(f"kernel size should be greater than zero, but got {kernel}")
     sizes = list(input.shape)
     c = sizes[1]
     div = input.mul(input).reshape(sizes[0], c, -1)
