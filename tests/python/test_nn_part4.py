@@ -60,6 +60,7 @@ GRADCHECKS = [
     ("multilabel_margin_loss", lambda a: F.multilabel_margin_loss(a * 0.3, _ML, reduction="sum"), lambda: (_x(3, 4),)),
     ("triplet_margin_with_distance_loss",
      lambda a, p, n: F.triplet_margin_with_distance_loss(a, p, n, margin=3.0, swap=True), lambda: (_x(3, 4), _x(3, 4), _x(3, 4))),
+    ("adaptive_avg_pool3d", lambda a: F.adaptive_avg_pool3d(a, (2, 3, 2)), lambda: (_x(1, 3, 4, 3),)),
     ("pixel_shuffle", lambda a: F.pixel_shuffle(a, 2), lambda: (_x(1, 4, 2, 3),)),
     ("pixel_unshuffle", lambda a: F.pixel_unshuffle(a, 2), lambda: (_x(1, 1, 4, 2),)),
     ("channel_shuffle", lambda a: F.channel_shuffle(a, 2), lambda: (_x(1, 4, 3),)),
@@ -76,8 +77,9 @@ def test_gradcheck(name, f, make):
     assert _C.autograd.gradcheck(f, make())
 
 
-# lp_pool2d is avg_pool2d of x^p: the avg_pool2d backward kernel has no derivative yet.
-GRADGRADCHECKS = [g for g in GRADCHECKS if g[0] not in ("lp_pool2d",)]
+# lp_pool2d is avg_pool2d of x^p, adaptive_avg_pool3d two adaptive_avg_pool2d: those backward
+# kernels have no derivative yet (their double backward raises torch's NotImplementedError).
+GRADGRADCHECKS = [g for g in GRADCHECKS if g[0] not in ("lp_pool2d", "adaptive_avg_pool3d")]
 
 
 @pytest.mark.parametrize("name, f, make", GRADGRADCHECKS, ids=[g[0] for g in GRADGRADCHECKS])
@@ -179,6 +181,6 @@ def test_public_names():
                  "adaptive_max_pool1d_with_indices", "adaptive_max_pool2d_with_indices", "max_pool1d_with_indices",
                  "local_response_norm", "gumbel_softmax", "alpha_dropout", "feature_alpha_dropout", "celu_",
                  "selu_", "rrelu_", "multi_margin_loss", "multilabel_margin_loss",
-                 "triplet_margin_with_distance_loss"]:
+                 "triplet_margin_with_distance_loss", "adaptive_avg_pool3d"]:
         assert name in F.__all__
         assert getattr(F, name).__doc__

@@ -23,6 +23,7 @@ from _C import Tensor, _nn
 __all__ = [
     "adaptive_avg_pool1d",
     "adaptive_avg_pool2d",
+    "adaptive_avg_pool3d",
     "adaptive_max_pool1d",
     "adaptive_max_pool1d_with_indices",
     "adaptive_max_pool2d",
@@ -2468,3 +2469,49 @@ def triplet_margin_with_distance_loss(
         dist_neg = _C.minimum(dist_neg, dist_swap)
     loss = _C.clamp(margin + dist_pos - dist_neg, min=0)
     return _reduce(loss, reduction)
+
+
+def adaptive_avg_pool3d(input: Tensor, output_size) -> Tensor:
+    """adaptive_avg_pool3d(input, output_size) -> Tensor
+
+    The mean over the adaptive windows of ``(N, C, T, H, W)`` (or ``(C, T, H, W)``) float input
+    giving ``output_size`` (an int, or a triple whose ``None`` entries keep the input's size);
+    window ``i`` spans ``[floor(i * in / out), ceil((i + 1) * in / out))`` in each dim. Mirrors
+    ``torch.nn.functional.adaptive_avg_pool3d``; here separable, ``adaptive_avg_pool2d`` over
+    ``(H, W)`` then over ``T`` (the windows' mean is the mean of the per-dim means), so
+    differentiable through those kernels.
+    """
+    size = _list_with_default(output_size, list(input.shape))
+    size = [size] * 3 if isinstance(size, int) else list(size)
+    if len(size) != 3:
+        raise RuntimeError("adaptive_avg_pool3d: output_size must be 3")
+    if any(s < 0 for s in size):
+        raise RuntimeError(
+            "adaptive_avg_pool3d: elements of output_size must be greater than or equal to 0 but received "
+            f"{{{size[0]}, {size[1]},{size[2]}}}"
+        )
+    shape = list(input.shape)
+    nd = len(shape)
+    if size == [1, 1, 1] and nd >= 3:
+        # torch's composite: the mean over the last three dims.
+        return input.mean([-1, -2, -3], keepdim=True)
+    if nd not in (4, 5):
+        raise RuntimeError(f"adaptive_avg_pool3d(): Expected 4D or 5D tensor, but got {shape}")
+    for i in range(1, nd):
+        if shape[i] == 0:
+            raise RuntimeError(
+                "adaptive_avg_pool3d(): Expected input to have non-zero size for non-batch dimensions, but "
+                f"input has sizes {shape} with dimension {i} being empty"
+            )
+    _check_float(input, "adaptive_avg_pool3d_cpu")
+    ot, oh, ow = (int(s) for s in size)
+    lead, (t, h, w) = shape[:-3], shape[-3:]
+    planes = 1
+    for s in lead:
+        planes *= s
+    if ot == 0 or oh == 0 or ow == 0:
+        return _C.zeros(lead + [ot, oh, ow], dtype=input.dtype)
+    x = _nn.adaptive_avg_pool2d(input.reshape(planes * t, h, w), [oh, ow])
+    x = x.reshape(planes, t, oh * ow).transpose(1, 2)
+    x = _nn.adaptive_avg_pool2d(x, [oh * ow, ot])
+    return x.transpose(1, 2).reshape(lead + [ot, oh, ow])
