@@ -792,6 +792,11 @@ def group_norm(
     _verify_batch_size(size, str(size))
     if input.shape[1] <= 0:
         raise RuntimeError(f"Expected number of channels to be greater than 0, got {input.shape[1]}")
+    hxw = 1
+    for d in input.shape[2:]:
+        hxw *= d
+    if hxw <= 0:
+        raise RuntimeError(f"Expected HxW to be greater than 0, got {hxw}")
     return _C.group_norm(input, num_groups, weight, bias, eps)
 
 
