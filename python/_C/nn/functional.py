@@ -23,6 +23,12 @@ from _C import Tensor, _nn
 __all__ = [
     "adaptive_avg_pool1d",
     "adaptive_avg_pool2d",
+    "adaptive_avg_pool3d",
+    "adaptive_max_pool1d",
+    "adaptive_max_pool1d_with_indices",
+    "adaptive_max_pool2d",
+    "adaptive_max_pool2d_with_indices",
+    "alpha_dropout",
     "avg_pool1d",
     "avg_pool2d",
     "batch_norm",
@@ -30,6 +36,7 @@ __all__ = [
     "binary_cross_entropy",
     "binary_cross_entropy_with_logits",
     "celu",
+    "celu_",
     "channel_shuffle",
     "conv1d",
     "conv2d",
@@ -45,10 +52,13 @@ __all__ = [
     "elu",
     "elu_",
     "embedding",
+    "feature_alpha_dropout",
+    "fold",
     "gaussian_nll_loss",
     "gelu",
     "glu",
     "group_norm",
+    "gumbel_softmax",
     "hardshrink",
     "hardsigmoid",
     "hardswish",
@@ -64,16 +74,22 @@ __all__ = [
     "leaky_relu",
     "leaky_relu_",
     "linear",
+    "local_response_norm",
     "log_softmax",
     "logsigmoid",
     "lp_pool1d",
     "lp_pool2d",
     "margin_ranking_loss",
     "max_pool1d",
+    "max_pool1d_with_indices",
     "max_pool2d",
     "max_pool2d_with_indices",
+    "max_unpool1d",
+    "max_unpool2d",
     "mish",
     "mse_loss",
+    "multi_margin_loss",
+    "multilabel_margin_loss",
     "multilabel_soft_margin_loss",
     "nll_loss",
     "normalize",
@@ -90,8 +106,10 @@ __all__ = [
     "relu_",
     "rms_norm",
     "rrelu",
+    "rrelu_",
     "scaled_dot_product_attention",
     "selu",
+    "selu_",
     "sigmoid",
     "silu",
     "smooth_l1_loss",
@@ -106,6 +124,8 @@ __all__ = [
     "threshold",
     "threshold_",
     "triplet_margin_loss",
+    "triplet_margin_with_distance_loss",
+    "unfold",
     "upsample",
     "upsample_bilinear",
     "upsample_nearest",
@@ -441,9 +461,8 @@ def softmin(input: Tensor, dim: Optional[int] = None, _stacklevel: int = 3, dtyp
     """softmin(input, dim=None, dtype=None) -> Tensor: ``softmax(-input)`` along ``dim``."""
     if dim is None:
         dim = _get_softmax_dim("softmin", input.dim(), _stacklevel)
-    if dtype is not None:
-        input = input.to(dtype)
-    return _C.softmax(-input, dim)
+    # As torch: negated in the input's dtype (uint8 wraps), then converted.
+    return _C.softmax(-input, dim, dtype=dtype)
 
 
 def log_softmax(
@@ -771,6 +790,13 @@ def group_norm(
         )
     size = [input.shape[0] * input.shape[1] // num_groups, num_groups] + list(input.shape[2:])
     _verify_batch_size(size, str(size))
+    if input.shape[1] <= 0:
+        raise RuntimeError(f"Expected number of channels to be greater than 0, got {input.shape[1]}")
+    hxw = 1
+    for d in input.shape[2:]:
+        hxw *= d
+    if hxw <= 0:
+        raise RuntimeError(f"Expected HxW to be greater than 0, got {hxw}")
     return _C.group_norm(input, num_groups, weight, bias, eps)
 
 
@@ -781,7 +807,7 @@ def normalize(
 
     ``input / max(||input||_p, eps)`` along ``dim``.
     """
-    denom = _C.clamp(_C.norm(input, p, dim, True), min=eps).expand(*input.shape)
+    denom = _C.clamp(_C.norm(input, p, dim, True), min=eps).expand(list(input.shape))
     if out is None:
         return input / denom
     return _C.div(input, denom, out=out)
@@ -876,7 +902,32 @@ def pad(input: Tensor, pad: Sequence[int], mode: str = "constant", value: Option
     ``'constant'`` (with ``value``, default 0; negative pads crop), ``'reflect'``,
     ``'replicate'`` or ``'circular'``.
     """
-    return _nn.pad(input, list(pad), mode, value)
+    pad = list(pad)
+    if mode == "circular" and any(p < 0 for p in pad):
+        cropped = _crop_for_circular(input, pad)
+        if cropped is not None:
+            return _nn.pad(cropped, [max(p, 0) for p in pad], mode, value)
+    return _nn.pad(input, pad, mode, value)
+
+
+def _crop_for_circular(input: Tensor, pad: List[int]) -> Optional[Tensor]:
+    """torch's circular padding with negative pads: the input cropped first, then padded
+    circularly from the cropped part (torch's ``_pad_circular`` copies the pads from its output's
+    inner region). None when the kernel should judge the arguments (it raises torch's errors)."""
+    if len(pad) % 2 != 0 or len(pad) // 2 >= input.dim():
+        return None
+    x = input
+    for k in range(len(pad) // 2):
+        dim = input.dim() - 1 - k
+        size = input.shape[dim]
+        left, right = pad[2 * k], pad[2 * k + 1]
+        if left > size or right > size:
+            return None
+        start, stop = max(-left, 0), size - max(-right, 0)
+        if stop - start < max(left, 0) or stop - start < max(right, 0) or stop - start < 0:
+            return None
+        x = x.narrow(dim, start, stop - start)
+    return x
 
 
 def conv1d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1) -> Tensor:
@@ -1013,13 +1064,15 @@ def softshrink(input: Tensor, lambd: float = 0.5) -> Tensor:
         raise RuntimeError(
             f"lambda must be in range [0, {hi}] for input dtype {name}, but found {lambd:g}"
         )
-    zero = _C.zeros_like(input)
-    return _C.where(input > lambd, input - lambd, _C.where(input < -lambd, input + lambd, zero))
+    # torch's `a * 0` in the middle: NaN stays NaN.
+    return _C.where(input > lambd, input - lambd, _C.where(input < -lambd, input + lambd, input * 0))
 
 
 def hardshrink(input: Tensor, lambd: float = 0.5) -> Tensor:
     """hardshrink(input, lambd=0.5) -> Tensor: ``x`` where ``|x| > lambd``, else 0."""
-    return _C.where((input > lambd).logical_or(input < -lambd), input, _C.zeros_like(input))
+    # torch's test `-lambd <= a <= lambd` for the zeros: NaN passes through.
+    inside = (input >= -lambd).logical_and(input <= lambd)
+    return _C.where(inside, _C.zeros_like(input), input)
 
 
 def tanhshrink(input: Tensor) -> Tensor:
@@ -1030,6 +1083,7 @@ def tanhshrink(input: Tensor) -> Tensor:
 def prelu(input: Tensor, weight: Tensor) -> Tensor:
     """prelu(input, weight) -> Tensor: ``x`` where positive, else ``weight * x`` (``weight``
     one value or one per channel, dim 1)."""
+    channels = 1
     if weight.numel() != 1:
         if input.dim() == 0:
             raise RuntimeError("Not allow zero-dim input tensor.")
@@ -1039,8 +1093,12 @@ def prelu(input: Tensor, weight: Tensor) -> Tensor:
                 "Mismatch of parameter numbers and input channel size. Found parameter numbers "
                 f"= {weight.numel()} and channel size = {channels}."
             )
-        if input.dim() >= 2:
-            weight = weight.reshape([channels] + [1] * (input.dim() - 2))
+    if weight.dim() > 1:
+        raise RuntimeError(f"prelu: Expected `weight` to be a scalar or 1D tensor, but got: ndim = {weight.dim()}")
+    if weight.numel() == 1:
+        weight = weight.reshape([])
+    elif input.dim() >= 2:
+        weight = weight.reshape([channels] + [1] * (input.dim() - 2))
     return _C.where(input > 0, input, weight * input)
 
 
@@ -1193,6 +1251,8 @@ def pixel_unshuffle(input: Tensor, downscale_factor: int) -> Tensor:
 
 def channel_shuffle(input: Tensor, groups: int) -> Tensor:
     """channel_shuffle(input, groups) -> Tensor: ``(N, g * k, *)`` channels reordered as ``(k, g)``."""
+    if input.dim() <= 2:
+        raise RuntimeError(f"channel_shuffle expects input with > 2 dims, but got input with sizes {list(input.shape)}")
     if groups <= 0:
         raise RuntimeError(f"Number of groups to divide channels in must be positive. Value of groups:{groups}")
     n, c = input.shape[0], input.shape[1]
@@ -1205,37 +1265,109 @@ def channel_shuffle(input: Tensor, groups: int) -> Tensor:
     return x.transpose(1, 2).reshape([n, c] + rest)
 
 
-def _unsqueeze_1d(input: Tensor, name: str) -> Tensor:
-    if input.dim() not in (2, 3):
-        raise RuntimeError(f"{name}: Expected 2D or 3D input, but got input of size: {list(input.shape)}")
-    return input.unsqueeze(-2)
+def _check_dim_range(input: Tensor, name: str) -> None:
+    """torch's ``checkDimRange(name, self, 2, 4)``: 2-d or 3-d input."""
+    nd = input.dim()
+    if nd not in (2, 3):
+        raise RuntimeError(
+            f"Expected 2 to 3 dimensions, but got {nd}-dimensional tensor for argument #1 'self' (while "
+            f"checking arguments for {name})"
+        )
+
+
+def _check1d(name: str, arg: str, value) -> int:
+    """torch's ``check1d``: an int or a one-element sequence."""
+    t = _single(value)
+    if len(t) != 1:
+        raise RuntimeError(f"{name}() argument '{arg}' should contain one int (got {len(t)})")
+    return int(t[0])
+
+
+def _max_pool1d_checks(input, kernel_size, stride, padding, dilation, ceil_mode) -> Tuple[int, int, int, int]:
+    """torch's ``check_max_pool1d`` (the path without indices), with its texts."""
+    shape = list(input.shape)
+    nd = len(shape)
+    if not ((nd == 2 and shape[0] != 0 and shape[1] != 0) or (nd == 3 and shape[1] != 0 and shape[2] != 0)):
+        raise RuntimeError(
+            f"max_pool1d: Expected 2D or 3D (batch mode) tensor with optional 0 dim batch size for input, but got:{shape}"
+        )
+    k, s, p, d = _single(kernel_size), _single(stride) if stride is not None else (), _single(padding), _single(dilation)
+    if len(k) != 1:
+        raise RuntimeError(
+            f"max_pool1d() kernel_size must be an int, list of ints or tuple of ints of size 1 but got size {len(k)}"
+        )
+    if len(s) not in (0, 1):
+        raise RuntimeError(
+            "max_pool1d() stride must be None, an int, list of ints, or tuple of ints of size 1 but got size "
+            f"{len(s)}"
+        )
+    if len(p) != 1:
+        raise RuntimeError(
+            f"max_pool1d() padding must be an int, list of ints, or tuple of ints of size 1 but got size {len(p)}"
+        )
+    if len(d) != 1:
+        raise RuntimeError(
+            f"max_pool1d() dilation must be an int, list of ints or tuple of ints of size 1 but got size {len(d)}"
+        )
+    k0, p0, d0 = int(k[0]), int(p[0]), int(d[0])
+    s0 = int(s[0]) if s else k0
+    if k0 <= 0:
+        raise RuntimeError(f"max_pool1d() kernel_size must be greater than zero, but got {k0}")
+    if s0 <= 0:
+        raise RuntimeError(f"max_pool1d() stride must be greater than zero, but got {s0}")
+    if p0 < 0:
+        raise RuntimeError(f"max_pool1d() padding must be non-negative, but got {p0}")
+    if p0 > k0 // 2:
+        raise RuntimeError(
+            f"max_pool1d() padding should be at most half of kernel size, but got padding={p0} and kernel_size={k0}"
+        )
+    if d0 <= 0:
+        raise RuntimeError(f"max_pool1d() dilation must be greater than zero, but got {d0}")
+    n = shape[-1]
+    num = n + 2 * p0 - d0 * (k0 - 1) - 1 + (s0 - 1 if ceil_mode else 0)
+    ow = num // s0 + 1
+    if ceil_mode and (ow - 1) * s0 >= n + p0:
+        ow -= 1
+    if ow <= 0:
+        raise RuntimeError(f"max_pool1d() Invalid computed output size: {ow}")
+    return k0, s0, p0, d0
 
 
 def max_pool1d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False, return_indices=False):
     """max_pool1d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False,
-    return_indices=False): the maximum over each window of ``(N, C, L)`` (or ``(C, L)``) input."""
-    x = _unsqueeze_1d(input, "max_pool1d")
-    k, s, p, d = _single(kernel_size), _single(stride if stride is not None else kernel_size), _single(padding), _single(dilation)
-    out, idx = _nn.max_pool2d_with_indices(x, [1, k[0]], [1, s[0]], [0, p[0]], [1, d[0]], ceil_mode)
+    return_indices=False): the maximum over each window of ``(N, C, L)`` (or ``(C, L)``) input;
+    with ``return_indices`` also the indices of the maxima (torch's ``max_pool1d_with_indices``:
+    its checks and texts, then ``max_pool2d_with_indices`` over an added height of 1)."""
     if return_indices:
+        _check_dim_range(input, "max_pool1d")
+        k = _check1d("max_pool1d", "kernel_size", kernel_size)
+        s = _check1d("max_pool1d", "stride", stride) if stride is not None and _single(stride) != () else k
+        p = _check1d("max_pool1d", "padding", padding)
+        d = _check1d("max_pool1d", "dilation", dilation)
+        out, idx = _nn.max_pool2d_with_indices(input.unsqueeze(-2), [1, k], [1, s], [0, p], [1, d], ceil_mode)
         return out.squeeze(-2), idx.squeeze(-2)
+    k, s, p, d = _max_pool1d_checks(input, kernel_size, stride, padding, dilation, ceil_mode)
+    out, _ = _nn.max_pool2d_with_indices(input.unsqueeze(-2), [1, k], [1, s], [0, p], [1, d], ceil_mode)
     return out.squeeze(-2)
 
 
 def avg_pool1d(input, kernel_size, stride=None, padding=0, ceil_mode=False, count_include_pad=True):
     """avg_pool1d(input, kernel_size, stride=None, padding=0, ceil_mode=False,
-    count_include_pad=True): the mean over each window of ``(N, C, L)`` (or ``(C, L)``) input."""
-    x = _unsqueeze_1d(input, "avg_pool1d")
-    k, p = _single(kernel_size), _single(padding)
-    s = _single(stride) if stride is not None else k
-    return _nn.avg_pool2d(x, [1, k[0]], [1, s[0]], [0, p[0]], ceil_mode, count_include_pad, None).squeeze(-2)
+    count_include_pad=True): the mean over each window of ``(N, C, L)`` (or ``(C, L)``) input
+    (torch's checks, then ``avg_pool2d`` over an added height of 1)."""
+    _check_dim_range(input, "avg_pool1d")
+    k = _check1d("avg_pool1d", "kernel_size", kernel_size)
+    s = _check1d("avg_pool1d", "stride", stride) if stride is not None and _single(stride) != () else k
+    p = _check1d("avg_pool1d", "padding", padding)
+    return _nn.avg_pool2d(input.unsqueeze(-2), [1, k], [1, s], [0, p], ceil_mode, count_include_pad, None).squeeze(-2)
 
 
 def adaptive_avg_pool1d(input: Tensor, output_size) -> Tensor:
     """adaptive_avg_pool1d(input, output_size) -> Tensor: the mean over adaptive windows of
     ``(N, C, L)`` (or ``(C, L)``) input."""
-    x = _unsqueeze_1d(input, "adaptive_avg_pool1d")
-    return _nn.adaptive_avg_pool2d(x, [1, _single(output_size)[0]]).squeeze(-2)
+    _check_dim_range(input, "adaptive_avg_pool1d")
+    o = _check1d("adaptive_avg_pool1d", "output_size", output_size)
+    return _nn.adaptive_avg_pool2d(input.unsqueeze(-2), [1, o]).squeeze(-2)
 
 
 def lp_pool2d(input: Tensor, norm_type, kernel_size, stride=None, ceil_mode: bool = False) -> Tensor:
@@ -1299,19 +1431,22 @@ def gaussian_nll_loss(
     if isinstance(var, (int, float)):
         if var < 0:
             raise ValueError("var has negative entry/entries")
-        var = _C.full_like(input, float(var))
+        var = var * _C.ones_like(input)
+    elif bool(_C.any(var < 0)):
+        raise ValueError("var has negative entry/entries")
     if tuple(var.shape) != tuple(input.shape):
         if tuple(input.shape[:-1]) == tuple(var.shape):
             var = var.unsqueeze(-1)
-        elif tuple(input.shape[:-1]) == tuple(var.shape[:-1]) and var.shape[-1] == 1:
-            pass
+        elif input.dim() == var.dim() and sum(y for x, y in zip(input.shape, var.shape) if x != y) == 1:
+            pass  # broadcastable with one mismatched (size-1) dim: homoscedastic
         else:
             raise ValueError("var is of incorrect size")
-    if reduction not in ("none", "mean", "sum"):
-        raise ValueError(reduction + " is not a valid value for reduction")
-    if bool(_C.any(var < 0)):
-        raise ValueError("var has negative entry/entries")
-    var = _C.clamp(var, min=eps)
+    if reduction != "none" and reduction != "mean" and reduction != "sum":
+        raise ValueError(reduction + " is not valid")
+    # As torch: clamped in place without recording, so the gradient passes the clamp unchanged.
+    var = var.clone()
+    with _C.no_grad():
+        var.clamp_(min=eps)
     d = input - target
     loss = 0.5 * (_C.log(var) + d * d / var)
     if full:
@@ -1382,7 +1517,7 @@ def margin_ranking_loss(
         raise RuntimeError(
             f"margin_ranking_loss : All input tensors should have same dimension but got sizes: input1: {_size(input1)}, input2: {_size(input2)}, target: {_size(target)} "
         )
-    loss = _C.clamp(-target * (input1 - input2) + margin, min=0)
+    loss = _C.clamp(-target * (input1 - input2) + float(margin), min=0)
     return _reduce(loss, reduction)
 
 
@@ -1390,7 +1525,7 @@ def soft_margin_loss(input: Tensor, target: Tensor, size_average=None, reduce=No
     """soft_margin_loss(input, target, size_average=None, reduce=None, reduction='mean') ->
     Tensor: ``log(1 + exp(-target * input))``."""
     reduction = _reduction(size_average, reduce, reduction)
-    return _reduce(_C.log1p(_C.exp(-target * input)), reduction)
+    return _reduce(_C.log1p(_C.exp(-input * target)), reduction)
 
 
 def multilabel_soft_margin_loss(
@@ -1460,10 +1595,11 @@ def pdist(input: Tensor, p: float = 2) -> Tensor:
     n = input.shape[0]
     if n < 2:
         return _C.zeros(0, dtype=input.dtype)
-    diff = input.unsqueeze(1) - input.unsqueeze(0)
-    full = _C.norm(diff, p, -1)
-    idx = [i * n + j for i in range(n) for j in range(i + 1, n)]
-    return _C.take(full, _C.tensor(idx, dtype=_C.int64))
+    # Only the pairs i < j: a zero row difference on the diagonal would make the norm's double
+    # backward singular.
+    pairs = _C.triu_indices(n, n, 1)
+    diff = input.index_select(0, pairs[0]) - input.index_select(0, pairs[1])
+    return _C.norm(diff, p, -1)
 
 
 def scaled_dot_product_attention(
@@ -1688,3 +1824,699 @@ def upsample_bilinear(input: Tensor, size=None, scale_factor=None) -> Tensor:
         stacklevel=2,
     )
     return interpolate(input, size, scale_factor, mode="bilinear", align_corners=True)
+
+
+# ---- issue 15 part 4: unfold/fold, unpooling, adaptive max pooling, more losses -------------
+# torch has kernels of their own for most of these (im2col, col2im, max_unpool2d,
+# adaptive_max_pool2d, multi_margin_loss, multilabel_margin_loss, alpha_dropout); here they are
+# compositions of recorded ops (gather / scatter_add over an index map, max over a dim, where,
+# relu), so they are differentiable, twice, through their parts. Names, signatures, defaults,
+# checks and error texts are torch's.
+
+
+def _int_pair(x, name: str) -> Tuple[int, int]:
+    """An ``int[2]`` argument: an int, or a sequence of exactly two (torch's parser's text)."""
+    t = _pair(x)
+    if len(t) != 2:
+        raise RuntimeError(f"It is expected {name} equals to 2, but got size {len(t)}")
+    return int(t[0]), int(t[1])
+
+
+def _check_float(input: Tensor, kernel: str, bool_ok: bool = False) -> None:
+    """torch's dispatch error for the kernels defined for floating types (and bool) only."""
+    if not input.is_floating_point() and not (bool_ok and input.dtype == _C.bool):
+        dt = {"int64": "Long", "int32": "Int", "int16": "Short", "int8": "Char", "uint8": "Byte", "bool": "Bool"}
+        name = str(input.dtype).split(".")[-1]
+        raise NotImplementedError(f'"{kernel}" not implemented for \'{dt.get(name, name)}\'')
+
+
+def _window_index(blocks, kernel, dilation, stride, width: int) -> Tensor:
+    """The flat index, in a ``(*, H, width)`` plane, of each kernel offset ``(i, j)`` at each
+    block ``(y, x)``: ``(kh * kw, by * bx)`` int64, row ``i * kw + j``, column ``y * bx + x``
+    (im2col's column layout)."""
+    (bh, bw), (kh, kw), (dh, dw), (sh, sw) = blocks, kernel, dilation, stride
+    rows = (_C.arange(kh) * dh).reshape(kh, 1, 1, 1) + (_C.arange(bh) * sh).reshape(1, 1, bh, 1)
+    cols = (_C.arange(kw) * dw).reshape(1, kw, 1, 1) + (_C.arange(bw) * sw).reshape(1, 1, 1, bw)
+    return (rows * width + cols).reshape(kh * kw, bh * bw)
+
+
+def unfold(input: Tensor, kernel_size, dilation=1, padding=0, stride=1) -> Tensor:
+    """unfold(input, kernel_size, dilation=1, padding=0, stride=1) -> Tensor
+
+    im2col: the sliding ``kernel_size`` blocks of ``(N, C, H, W)`` (or ``(C, H, W)``) float (or
+    bool) input as columns, ``(N, C * kh * kw, L)`` with ``L`` the number of blocks (rows
+    ordered by channel, then kernel row, then kernel column; columns by block row then block
+    column). Errors as torch's ``im2col`` (a non-positive kernel, dilation or stride, negative padding, no block).
+    Mirrors ``torch.nn.functional.unfold`` (torch's kernel ``torch._C._nn.im2col``); here a
+    gather over the padded input, differentiable through it.
+    """
+    kh, kw = _int_pair(kernel_size, "kernel_size")
+    dh, dw = _int_pair(dilation, "dilation")
+    ph, pw = _int_pair(padding, "padding")
+    sh, sw = _int_pair(stride, "stride")
+    if not (kw > 0 and kh > 0):
+        raise RuntimeError(f"kernel size should be greater than zero, but got kernel_height: {kh} kernel_width: {kw}")
+    if not (dw > 0 and dh > 0):
+        raise RuntimeError(
+            f"dilation should be greater than zero, but got dilation_height: {dh} dilation_width: {dw}"
+        )
+    if not (pw >= 0 and ph >= 0):
+        raise RuntimeError(f"padding should be non-negative, but got pad_height: {ph} pad_width: {pw}")
+    if not (sw > 0 and sh > 0):
+        raise RuntimeError(f"stride should be greater than zero, but got stride_height: {sh} stride_width: {sw}")
+    shape = list(input.shape)
+    nd = len(shape)
+    if nd < 3:
+        # torch reads input.size(2) before its dimension check.
+        raise IndexError(f"Dimension out of range (expected to be in range of [{-nd}, {nd - 1}], but got 2)")
+    valid = shape[1] != 0 and shape[2] != 0
+    if not ((nd == 3 and shape[0] != 0 and valid) or (nd == 4 and valid and shape[3] != 0)):
+        raise RuntimeError(
+            "Expected 3D or 4D (batch mode) tensor with possibly 0 batch size and other non-zero "
+            f"dimensions for input, but got: {shape}"
+        )
+    h, w = shape[-2], shape[-1]
+    bh = (h + 2 * ph - (dh * (kh - 1) + 1)) // sh + 1
+    bw = (w + 2 * pw - (dw * (kw - 1) + 1)) // sw + 1
+    if bh < 1 or bw < 1:
+        raise RuntimeError(
+            f"Given input with spatial size ({h}, {w}), kernel_size=({kh}, {kw}), dilation=({dh}, {dw}), "
+            f"padding=({ph}, {pw}), calculated shape of the array of sliding blocks as ({bh}, {bw}), but its "
+            "components must be at least one."
+        )
+    _check_float(input, "im2col_out_cpu", bool_ok=True)
+    x = input.unsqueeze(0) if nd == 3 else input
+    n, c = x.shape[0], x.shape[1]
+    if ph or pw:
+        x = pad(x, (pw, pw, ph, ph))
+    hp, wp = h + 2 * ph, w + 2 * pw
+    k, blocks = kh * kw, bh * bw
+    idx = _window_index((bh, bw), (kh, kw), (dh, dw), (sh, sw), wp).reshape(1, 1, k * blocks)
+    cols = x.reshape(n, c, hp * wp).gather(2, idx.expand(n, c, k * blocks))
+    cols = cols.reshape(n, c * k, blocks)
+    return cols.squeeze(0) if nd == 3 else cols
+
+
+def fold(input: Tensor, output_size, kernel_size, dilation=1, padding=0, stride=1) -> Tensor:
+    """fold(input, output_size, kernel_size, dilation=1, padding=0, stride=1) -> Tensor
+
+    col2im, the adjoint of :func:`unfold`: the columns ``(N, C * kh * kw, L)`` (or ``(C * kh *
+    kw, L)``) of float input summed back into ``(N, C, *output_size)`` (overlapping blocks add
+    up; bool input is or-ed). ``L`` must be the number of blocks of ``output_size``; errors as torch's ``col2im``.
+    Mirrors ``torch.nn.functional.fold`` (torch's kernel ``torch._C._nn.col2im``); here a
+    scatter_add over the padded output, differentiable through it.
+    """
+    oh, ow = _int_pair(output_size, "output_size")
+    kh, kw = _int_pair(kernel_size, "kernel_size")
+    dh, dw = _int_pair(dilation, "dilation")
+    ph, pw = _int_pair(padding, "padding")
+    sh, sw = _int_pair(stride, "stride")
+    if not (kw > 0 and kh > 0):
+        raise RuntimeError(f"kernel size should be greater than zero, but got kernel_height: {kh} kernel_width: {kw}")
+    if not (sw > 0 and sh > 0):
+        raise RuntimeError(f"stride should be greater than zero, but got stride_height: {sh} stride_width: {sw}")
+    if not (dw > 0 and dh > 0):
+        raise RuntimeError(
+            f"dilation should be greater than zero, but got dilation_height: {dh} dilation_width: {dw}"
+        )
+    if not (pw >= 0 and ph >= 0):
+        raise RuntimeError(f"padding should be non-negative, but got pad_height: {ph} pad_width: {pw}")
+    shape = list(input.shape)
+    nd = len(shape)
+    if not ((nd == 2 and shape[0] != 0 and shape[1] != 0) or (nd == 3 and shape[1] != 0 and shape[2] != 0)):
+        raise RuntimeError(
+            "Expected 2D or 3D (batch mode) tensor for input with possibly 0 batch size and non-zero "
+            f"dimensions for input, but got: {shape}"
+        )
+    planes, length = shape[-2], shape[-1]
+    if planes % (kw * kh) != 0:
+        raise RuntimeError(
+            "Expected size of input's dimension 1 to be divisible by the product of kernel_size, but got "
+            f"input.size(1)={planes} and kernel_size=({kh}, {kw})."
+        )
+    bh = (oh + 2 * ph - (dh * (kh - 1) + 1)) // sh + 1
+    bw = (ow + 2 * pw - (dw * (kw - 1) + 1)) // sw + 1
+    given = (
+        f"Given output_size=({oh}, {ow}), kernel_size=({kh}, {kw}), dilation=({dh}, {dw}), "
+        f"padding=({ph}, {pw}), stride=({sh}, {sw}), "
+    )
+    if length != bh * bw:
+        raise RuntimeError(
+            given + "expected size of input's dimension 2 to match the calculated number of sliding blocks "
+            f"{bh} * {bw} = {bh * bw}, but got input.size(2)={length}."
+        )
+    if bh < 1 or bw < 1:
+        raise RuntimeError(
+            given + f"calculated shape of the array of sliding blocks as ({bh}, {bw}), which is too small "
+            "(non-positive)"
+        )
+    if ow < 1 or oh < 1:
+        raise RuntimeError(f"Expected output spatial size to be positive, but got: output_size=({oh}, {ow}).")
+    _check_float(input, "col2im_out_cpu", bool_ok=True)
+    cols = input.unsqueeze(0) if nd == 2 else input
+    n = cols.shape[0]
+    k = kh * kw
+    c = planes // k
+    hp, wp = oh + 2 * ph, ow + 2 * pw
+    idx = _window_index((bh, bw), (kh, kw), (dh, dw), (sh, sw), wp).reshape(1, 1, k * length)
+    flat = cols.reshape(n, c, k * length)
+    is_bool = input.dtype == _C.bool
+    if is_bool:  # torch's `+=` on bool: true where any block is
+        flat = flat.to(_C.int64)
+    out = _C.zeros(n, c, hp * wp, dtype=flat.dtype).scatter_add(2, idx.expand(n, c, k * length), flat)
+    if is_bool:
+        out = out != 0
+    out = out.reshape(n, c, hp, wp)
+    if ph or pw:
+        out = out.narrow(2, ph, oh).narrow(3, pw, ow)
+    return out.squeeze(0) if nd == 2 else out
+
+
+def _dtype_name(t: Tensor) -> str:
+    """A dtype as torch's C++ messages name it (``Float``, ``Long``, ...)."""
+    names = {"float32": "Float", "float64": "Double", "int64": "Long", "int32": "Int", "int16": "Short",
+             "int8": "Char", "uint8": "Byte", "bool": "Bool", "float16": "Half", "bfloat16": "BFloat16"}
+    name = str(t.dtype).split(".")[-1]
+    return names.get(name, name)
+
+
+def _max_unpool2d(input: Tensor, indices: Tensor, output_size) -> Tensor:
+    """torch's ``max_unpool2d`` kernel: zeros of ``output_size`` with ``input`` scattered to the
+    flat ``indices`` of each plane (a recorded ``scatter``: the gradient gathers back)."""
+    if indices.dtype != _C.int64:
+        raise RuntimeError(f"elements in indices should be type int64 but got: {_dtype_name(indices)}")
+    if len(output_size) != 2:
+        raise RuntimeError(
+            "There should be exactly two elements (height, width) in output_size, but got "
+            f"{len(output_size)} elements."
+        )
+    nd = input.dim()
+    if nd not in (3, 4):
+        raise RuntimeError(f"Input to max_unpooling2d should be a 3d or 4d Tensor, but got a tensor with {nd} dimensions.")
+    shape = list(input.shape)
+    if shape != list(indices.shape):
+        raise RuntimeError(
+            f"Expected shape of indices to be same as that of the input tensor ({shape}) but got indices tensor "
+            f"with shape: {list(indices.shape)}"
+        )
+    for i in range(1, nd):
+        if shape[i] <= 0:
+            raise RuntimeError(
+                "max_unpooling2d_forward_out_cpu(): Expected input to have non-zero size for non-batch "
+                f"dimensions, but input has sizes {shape} with dimension {i} being empty"
+            )
+    oh, ow = int(output_size[0]), int(output_size[1])
+    n = shape[0] if nd == 4 else 1
+    c = shape[-3]
+    idx = indices.reshape(n, c, -1)
+    bad = (idx < 0).logical_or(idx >= oh * ow)
+    if bool(bad.any()):
+        first = int(idx.reshape(-1)[bad.reshape(-1).nonzero()[0, 0]])
+        raise RuntimeError(f"Found an invalid max index: {first} (output volumes are of size {oh}x{ow})")
+    out = _C.zeros(n, c, oh * ow, dtype=input.dtype).scatter(2, idx, input.reshape(n, c, -1))
+    return out.reshape(shape[:-2] + [oh, ow])
+
+
+def _unpool_output_size(input: Tensor, kernel_size, stride, padding, output_size) -> List[int]:
+    input_size = list(input.shape)
+    nk = len(kernel_size)
+    default_size = [
+        (input_size[-nk + d] - 1) * stride[d] + kernel_size[d] - 2 * padding[d] for d in range(nk)
+    ]
+    if output_size is None:
+        ret = default_size
+    else:
+        output_size = list(output_size)
+        if len(output_size) == nk + 2:
+            output_size = output_size[2:]
+        if len(output_size) != nk:
+            raise ValueError(
+                "output_size should be a sequence containing "
+                f"{nk} or {nk + 2} elements, but it has a length of '{len(output_size)}'"
+            )
+        for d in range(nk):
+            min_size = default_size[d] - stride[d]
+            max_size = default_size[d] + stride[d]
+            if not (min_size < output_size[d] < max_size):
+                raise ValueError(
+                    f'invalid output_size "{tuple(output_size)}" (dim {d} must be between {min_size} and {max_size})'
+                )
+        ret = output_size
+    for d in range(nk):
+        if ret[d] < 0:
+            raise ValueError(
+                "max_unpooling: output_size must contain non-negative spatial "
+                f"dimensions, but got output_size[{d}]={ret[d]}"
+            )
+    return ret
+
+
+def max_unpool1d(input: Tensor, indices: Tensor, kernel_size, stride=None, padding=0, output_size=None) -> Tensor:
+    """max_unpool1d(input, indices, kernel_size, stride=None, padding=0, output_size=None) -> Tensor
+
+    The partial inverse of ``max_pool1d``: ``(N, C, L)`` (or ``(C, L)``) values put back at
+    their ``indices`` (int64, as ``max_pool1d(..., return_indices=True)`` gives) in zeros of the
+    pooled input's length (``(L - 1) * stride + kernel_size - 2 * padding``, or ``output_size``).
+    Mirrors ``torch.nn.functional.max_unpool1d``.
+    """
+    kernel_size = _single(kernel_size)
+    _stride = _single(stride) if stride is not None else kernel_size
+    padding = _single(padding)
+    size = _unpool_output_size(input, kernel_size, _stride, padding, output_size)
+    return _max_unpool2d(input.unsqueeze(-1), indices.unsqueeze(-1), list(size) + [1]).squeeze(-1)
+
+
+def max_unpool2d(input: Tensor, indices: Tensor, kernel_size, stride=None, padding=0, output_size=None) -> Tensor:
+    """max_unpool2d(input, indices, kernel_size, stride=None, padding=0, output_size=None) -> Tensor
+
+    The partial inverse of ``max_pool2d``: ``(N, C, H, W)`` (or ``(C, H, W)``) values put back at
+    their flat ``indices`` in zeros of the pooled input's size (``(in - 1) * stride +
+    kernel_size - 2 * padding`` per dim, or ``output_size``; other elements 0). Mirrors
+    ``torch.nn.functional.max_unpool2d``.
+    """
+    kernel_size = _pair(kernel_size)
+    _stride = _pair(stride) if stride is not None else kernel_size
+    padding = _pair(padding)
+    size = _unpool_output_size(input, kernel_size, _stride, padding, output_size)
+    return _max_unpool2d(input, indices, size)
+
+
+def max_pool1d_with_indices(
+    input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False, return_indices=False
+) -> Tuple[Tensor, Tensor]:
+    """max_pool1d_with_indices(input, kernel_size, stride=None, padding=0, dilation=1,
+    ceil_mode=False, return_indices=False) -> (Tensor, Tensor): ``max_pool1d`` and the indices."""
+    return max_pool1d(input, kernel_size, stride, padding, dilation, ceil_mode, True)
+
+
+def _adaptive_windows(size: int, out: int) -> List[Tuple[int, int]]:
+    """The adaptive pools' windows: ``[floor(i * size / out), ceil((i + 1) * size / out))``."""
+    return [((i * size) // out, -((-(i + 1) * size) // out)) for i in range(out)]
+
+
+def _adaptive_max_pool2d(input: Tensor, output_size, name: str) -> Tuple[Tensor, Tensor]:
+    """torch's ``adaptive_max_pool2d`` kernel: each window's maximum (the first on ties) and its
+    flat index in the ``H * W`` plane. A gather of every window (padded to the largest with
+    copies of its first element, which never changes the first maximum), then ``max`` over the
+    window: recorded, so differentiable through ``max`` and ``gather``."""
+    shape = list(input.shape)
+    nd = len(shape)
+    if nd not in (3, 4):
+        raise RuntimeError(f"{name}(): Expected 3D or 4D tensor, but got: {shape}")
+    for i in range(1, nd):
+        if shape[i] <= 0:
+            raise RuntimeError(
+                f"{name}(): Expected input to have non-zero size for non-batch dimensions, but input has "
+                f"sizes {shape} with dimension {i} being empty"
+            )
+    if len(output_size) != 2:
+        raise RuntimeError("adaptive_max_pool2d(): internal error: output_size.size() must be 2")
+    oh, ow = int(output_size[0]), int(output_size[1])
+    out_shape = shape[:-2] + [oh, ow]
+    if oh < 0 or ow < 0:
+        raise RuntimeError(f"Trying to create tensor with negative dimension {min(oh, ow)}: {out_shape}")
+    _check_float(input, "adaptive_max_pool2d")
+    h, w = shape[-2], shape[-1]
+    if oh == 0 or ow == 0:
+        return _C.zeros(out_shape, dtype=input.dtype), _C.zeros(out_shape, dtype=_C.int64)
+    hw, ww = _adaptive_windows(h, oh), _adaptive_windows(w, ow)
+    k = max(e - s for s, e in hw) * max(e - s for s, e in ww)
+    table = []
+    for hs, he in hw:
+        for ws, we in ww:
+            win = [r * w + col for r in range(hs, he) for col in range(ws, we)]
+            table.extend(win + [win[0]] * (k - len(win)))
+    idx = _C.tensor(table, dtype=_C.int64).reshape(oh * ow, k)
+    lead = shape[:-2]
+    planes = 1
+    for s in lead:
+        planes *= s
+    cols = input.reshape(planes, h * w).gather(1, idx.reshape(1, oh * ow * k).expand(planes, oh * ow * k))
+    values, local = cols.reshape(planes, oh * ow, k).max(-1)
+    indices = idx.unsqueeze(0).expand(planes, oh * ow, k).gather(2, local.unsqueeze(-1)).squeeze(-1)
+    return values.reshape(out_shape), indices.reshape(out_shape)
+
+
+def adaptive_max_pool2d_with_indices(input: Tensor, output_size, return_indices: bool = False) -> Tuple[Tensor, Tensor]:
+    """adaptive_max_pool2d_with_indices(input, output_size, return_indices=False) -> (Tensor,
+    Tensor): ``adaptive_max_pool2d`` and the flat indices of the maxima."""
+    size = _pair(_list_with_default(output_size, list(input.shape)))
+    return _adaptive_max_pool2d(input, size, "adaptive_max_pool2d")
+
+
+def adaptive_max_pool2d(input: Tensor, output_size, return_indices: bool = False):
+    """adaptive_max_pool2d(input, output_size, return_indices=False)
+
+    The maximum over the adaptive windows of ``(N, C, H, W)`` (or ``(C, H, W)``) float input
+    giving ``output_size`` (an int, or a pair whose ``None`` entries keep the input's size):
+    window ``i`` spans ``[floor(i * in / out), ceil((i + 1) * in / out))``. With
+    ``return_indices`` also the flat index of each maximum in the ``H * W`` plane (int64; the
+    first on ties). Mirrors ``torch.nn.functional.adaptive_max_pool2d``.
+    """
+    out = adaptive_max_pool2d_with_indices(input, output_size)
+    return out if return_indices else out[0]
+
+
+def adaptive_max_pool1d_with_indices(input: Tensor, output_size, return_indices: bool = False) -> Tuple[Tensor, Tensor]:
+    """adaptive_max_pool1d_with_indices(input, output_size, return_indices=False) -> (Tensor,
+    Tensor): ``adaptive_max_pool1d`` and the indices of the maxima."""
+    nd = input.dim()
+    if nd not in (2, 3):
+        raise RuntimeError(
+            f"Expected 2 to 3 dimensions, but got {nd}-dimensional tensor for argument #1 'self' (while "
+            "checking arguments for adaptive_max_pool1d)"
+        )
+    size = _single(output_size)
+    if len(size) != 1:
+        raise RuntimeError(f"adaptive_max_pool1d() argument 'output_size' should contain one int (got {len(size)})")
+    shape = list(input.shape)
+    for i in range(1, nd):
+        if shape[i] <= 0:
+            raise RuntimeError(
+                "adaptive_max_pool1d(): Expected input to have non-zero size for non-batch dimensions, but input "
+                f"has sizes {shape} with dimension {i} being empty"
+            )
+    values, indices = _adaptive_max_pool2d(input.unsqueeze(-2), [1, size[0]], "adaptive_max_pool2d")
+    return values.squeeze(-2), indices.squeeze(-2)
+
+
+def adaptive_max_pool1d(input: Tensor, output_size, return_indices: bool = False):
+    """adaptive_max_pool1d(input, output_size, return_indices=False)
+
+    The maximum over the adaptive windows of ``(N, C, L)`` (or ``(C, L)``) float input giving
+    ``output_size``; with ``return_indices`` also the indices of the maxima (int64). Mirrors
+    ``torch.nn.functional.adaptive_max_pool1d``.
+    """
+    out = adaptive_max_pool1d_with_indices(input, output_size)
+    return out if return_indices else out[0]
+
+
+def local_response_norm(input: Tensor, size: int, alpha: float = 1e-4, beta: float = 0.75, k: float = 1.0) -> Tensor:
+    """local_response_norm(input, size, alpha=1e-4, beta=0.75, k=1.0) -> Tensor
+
+    ``input / (k + alpha * mean of input^2 over size neighbouring channels) ** beta`` for input
+    ``(N, C, *)`` with at least one spatial dim (the window zero-padded at the channel ends).
+    Mirrors ``torch.nn.functional.local_response_norm`` (torch's composition; its
+    ``avg_pool3d`` over ``(size, 1, 1)`` windows written as the sum of ``size`` shifted channel
+    slices, divided by ``size``).
+    """
+    dim = input.dim()
+    if dim < 3:
+        raise ValueError(
+            f"Expected 3D or higher dimensionality                          input (got {dim} dimensions)"
+        )
+    if input.numel() == 0:
+        return input
+    if size <= 0:  # torch's avg_pool2d / avg_pool3d text
+        kernel = f"kH: {size} kW: 1" if dim == 3 else f"kT: {size} kH: 1 kW: 1"
+        raise RuntimeError(f"kernel size should be greater than zero, but got {kernel}")
+    sizes = list(input.shape)
+    c = sizes[1]
+    div = input.mul(input).reshape(sizes[0], c, -1)
+    div = pad(div, (0, 0, size // 2, (size - 1) // 2))
+    # The window sums as `size` shifted slices added in order (avg_pool's order), so that the
+    # composition is twice differentiable.
+    acc = div.narrow(1, 0, c)
+    for j in range(1, size):
+        acc = acc + div.narrow(1, j, c)
+    # avg_pool's integer division for integer input (the squares are non-negative).
+    div = (acc / size if input.is_floating_point() else _C.div(acc, size, rounding_mode="trunc")).reshape(sizes)
+    div = div.mul(alpha).add(k).pow(beta)
+    return input / div
+
+
+def gumbel_softmax(logits: Tensor, tau: float = 1, hard: bool = False, eps: float = 1e-10, dim: int = -1) -> Tensor:
+    """gumbel_softmax(logits, tau=1, hard=False, eps=1e-10, dim=-1) -> Tensor
+
+    A sample of the Gumbel-softmax distribution: ``softmax((logits + g) / tau, dim)`` with
+    ``g = -log(Exp(1))`` noise from ``_C``'s default generator; with ``hard``, the one-hot of
+    the sample's argmax whose gradient is the soft sample's (straight through). ``eps`` is
+    deprecated (torch's warning). Mirrors ``torch.nn.functional.gumbel_softmax``.
+    """
+    if eps != 1e-10:
+        warnings.warn("`eps` parameter is deprecated and has no effect.", stacklevel=2)
+    gumbels = -_C.empty_like(logits).exponential_().log()
+    gumbels = (logits + gumbels) / tau
+    y_soft = gumbels.softmax(dim)
+    if hard:
+        index = y_soft.max(dim, keepdim=True)[1]
+        y_hard = _C.zeros_like(logits).scatter_(dim, index, 1.0)
+        return y_hard - y_soft.detach() + y_soft
+    return y_soft
+
+
+_SELU_ALPHA = 1.7580993408473766  # torch's alpha_dropout constant: selu's alpha * scale
+
+
+def _alpha_dropout(input: Tensor, p: float, training: bool, inplace: bool, feature: bool) -> Tensor:
+    """torch's ``_dropout_impl`` with ``alpha_dropout``: kept elements scaled by ``a``, dropped
+    ones set to selu's negative saturation, then the whole shifted by ``b`` so that mean and
+    variance are kept (``a = ((alpha^2 p + 1)(1 - p))^-1/2``)."""
+    if p < 0.0 or p > 1.0:
+        raise ValueError(f"dropout probability has to be between 0 and 1, but got {p}")
+    if p == 0 or not training or input.numel() == 0:
+        return input
+    if p == 1:
+        return input.mul_(0.0) if inplace else input * _C.zeros([], dtype=input.dtype)
+    if feature:
+        if input.dim() < 2:
+            raise RuntimeError("Feature dropout requires at least 2 dimensions in the input")
+        shape = list(input.shape[:2]) + [1] * (input.dim() - 2)
+    else:
+        shape = list(input.shape)
+    noise = _C.bernoulli(_C.full(shape, 1.0 - p, dtype=input.dtype))
+    a = 1.0 / math.sqrt((_SELU_ALPHA * _SELU_ALPHA * p + 1) * (1 - p))
+    b = noise.add(-1).mul_(_SELU_ALPHA * a).add_(_SELU_ALPHA * a * p)
+    noise.mul_(a)
+    if inplace:
+        return input.mul_(noise).add_(b)
+    return input * noise + b
+
+
+def alpha_dropout(input: Tensor, p: float = 0.5, training: bool = False, inplace: bool = False) -> Tensor:
+    """alpha_dropout(input, p=0.5, training=False, inplace=False) -> Tensor
+
+    Dropout for selu networks: in training each element is dropped with probability ``p`` (from
+    ``_C``'s default generator) to selu's negative saturation and the result affinely rescaled
+    to keep mean 0 and variance 1; out of training the input itself. Mirrors
+    ``torch.nn.functional.alpha_dropout``.
+    """
+    return _alpha_dropout(input, p, training, inplace, False)
+
+
+def feature_alpha_dropout(input: Tensor, p: float = 0.5, training: bool = False, inplace: bool = False) -> Tensor:
+    """feature_alpha_dropout(input, p=0.5, training=False, inplace=False) -> Tensor
+
+    ``alpha_dropout`` of whole channels of ``(N, C, *)`` input (one draw per ``(n, c)``).
+    Mirrors ``torch.nn.functional.feature_alpha_dropout``.
+    """
+    return _alpha_dropout(input, p, training, inplace, True)
+
+
+def celu_(input: Tensor, alpha: float = 1.0) -> Tensor:
+    """celu_(input, alpha=1.0) -> Tensor: in-place ``celu``."""
+    return celu(input, alpha, inplace=True)
+
+
+def selu_(input: Tensor) -> Tensor:
+    """selu_(input) -> Tensor: in-place ``selu``."""
+    return selu(input, inplace=True)
+
+
+def rrelu_(input: Tensor, lower: float = 1.0 / 8, upper: float = 1.0 / 3, training: bool = False) -> Tensor:
+    """rrelu_(input, lower=1/8, upper=1/3, training=False) -> Tensor: in-place ``rrelu``."""
+    return rrelu(input, lower, upper, training, inplace=True)
+
+
+def _margin_input(input: Tensor) -> Tuple[int, int]:
+    """The multi-margin losses' input check: a non-empty vector or matrix (0-dim batch allowed);
+    answers ``(nframe, dim)``."""
+    nd = input.dim()
+    shape = list(input.shape)
+    if not ((nd == 2 and shape[1] != 0) or (nd == 1 and shape[0] != 0) or nd == 0):
+        raise RuntimeError(f"Expected non-empty vector or matrix with optional 0-dim batch size, but got: {shape}")
+    if nd <= 1:
+        return 1, (shape[0] if nd == 1 else 1)
+    return shape[0], shape[1]
+
+
+def _reduce_enum(size_average, reduce, reduction: str) -> str:
+    """``reduction`` after the legacy arguments, checked as ``_Reduction.get_enum`` checks it."""
+    if size_average is not None or reduce is not None:
+        return _Reduction.legacy_get_string(size_average, reduce)
+    _Reduction.get_enum(reduction)
+    return "mean" if reduction == "elementwise_mean" else reduction
+
+
+def multi_margin_loss(
+    input: Tensor,
+    target: Tensor,
+    p: int = 1,
+    margin: float = 1.0,
+    weight: Optional[Tensor] = None,
+    size_average=None,
+    reduce=None,
+    reduction: str = "mean",
+) -> Tensor:
+    """multi_margin_loss(input, target, p=1, margin=1.0, weight=None, size_average=None,
+    reduce=None, reduction='mean') -> Tensor
+
+    The multi-class hinge loss of ``(N, C)`` (or ``(C,)``) scores and int64 class indices
+    ``(N,)``: ``sum over i != y of max(0, w[y] (margin - x[y] + x[i]))^p / C`` per sample
+    (``p`` 1 or 2). Errors as torch's kernel. Mirrors ``torch.nn.functional.multi_margin_loss``
+    (composed of recorded ops here; unlike torch, a ``weight`` that requires grad gets a
+    gradient instead of torch's not-implemented error).
+    """
+    reduction = _reduce_enum(size_average, reduce, reduction)
+    if p != 1 and p != 2:
+        raise ValueError("only p == 1 and p == 2 supported")
+    if weight is not None and weight.dim() != 1:
+        raise ValueError("weight must be one-dimensional")
+    nframe, dim = _margin_input(input)
+    if not (target.dim() <= 1 and target.numel() == nframe):
+        raise RuntimeError(
+            "multi_margin_loss: target tensor should be 1-D with size equal to the number of input samples "
+            f"(batch size). Expected target size [{nframe}], but got {list(target.shape)}. Input has shape "
+            f"{list(input.shape)}."
+        )
+    if weight is not None and not (weight.dim() <= 1 and weight.numel() == dim):
+        raise RuntimeError(f"inconsistent weight size, expected {dim} but got {list(weight.shape)}")
+    if target.dtype != _C.int64:
+        raise RuntimeError(f"expected scalar type Long but found {_dtype_name(target)}")
+    y = target.reshape(nframe, 1)
+    if nframe and bool(((y < 0).logical_or(y >= dim)).any()):
+        raise RuntimeError("target out of range")
+    x = input.reshape(nframe, dim)
+    z = _C.relu(margin - x.gather(1, y) + x)
+    if p == 2:
+        z = z * z
+    if weight is not None:
+        z = z * weight.gather(0, y.reshape(-1)).unsqueeze(1)
+    others = _C.arange(dim).unsqueeze(0) != y
+    loss = _C.where(others, z, _C.zeros_like(z)).sum(1) / dim
+    if reduction == "none":
+        return loss.reshape(list(target.shape))
+    return _reduce(loss, reduction)
+
+
+def multilabel_margin_loss(
+    input: Tensor, target: Tensor, size_average=None, reduce=None, reduction: str = "mean"
+) -> Tensor:
+    """multilabel_margin_loss(input, target, size_average=None, reduce=None, reduction='mean') ->
+    Tensor
+
+    The multi-label hinge loss of ``(N, C)`` (or ``(C,)``) scores: each row of the int64
+    ``target`` lists the sample's classes, ended by the first ``-1``; per sample ``sum over
+    targets j and non-targets i of max(0, 1 - (x[j] - x[i])) / C``. Errors as torch's kernel.
+    Mirrors ``torch.nn.functional.multilabel_margin_loss`` (composed of recorded ops here).
+    """
+    reduction = _reduce_enum(size_average, reduce, reduction)
+    nframe, dim = _margin_input(input)
+    nd = input.dim()
+    if nd <= 1:
+        ok = target.dim() <= 1 and target.numel() == dim
+    else:
+        ok = target.dim() == 2 and list(target.shape) == [nframe, dim]
+    if not ok:
+        raise RuntimeError(f"inconsistent target size: {list(target.shape)} for input of size: {list(input.shape)}")
+    if target.dtype != _C.int64:
+        raise RuntimeError(f"expected scalar type Long but found {_dtype_name(target)}")
+    y = target.reshape(nframe, dim)
+    if y.numel() and bool(((y < -1).logical_or(y >= dim)).any()):
+        raise RuntimeError("argument #2 'target' is out of range")
+    x = input.reshape(nframe, dim)
+    # The listed targets: the entries before each row's first -1.
+    listed = _C.cumsum((y == -1).to(_C.int64), 1) == 0
+    yc = _C.where(listed, y, _C.zeros_like(y))
+    is_target = _C.zeros(nframe, dim, dtype=_C.int64).scatter_add(1, yc, listed.to(_C.int64)) > 0
+    z = _C.relu(1 - x.gather(1, yc).unsqueeze(2) + x.unsqueeze(1))
+    pairs = listed.unsqueeze(2).logical_and(is_target.logical_not().unsqueeze(1))
+    loss = _C.where(pairs, z, _C.zeros_like(z)).sum([1, 2]) / dim
+    if reduction == "none":
+        return loss.reshape([]) if nd <= 1 else loss
+    return _reduce(loss, reduction)
+
+
+def triplet_margin_with_distance_loss(
+    anchor: Tensor,
+    positive: Tensor,
+    negative: Tensor,
+    *,
+    distance_function=None,
+    margin: float = 1.0,
+    swap: bool = False,
+    reduction: str = "mean",
+) -> Tensor:
+    """triplet_margin_with_distance_loss(anchor, positive, negative, *, distance_function=None,
+    margin=1.0, swap=False, reduction='mean') -> Tensor
+
+    ``max(0, margin + d(anchor, positive) - d(anchor, negative))`` with ``d`` the given
+    callable (default ``_C.pairwise_distance``); with ``swap``, ``d(anchor, negative)`` replaced
+    by ``d(positive, negative)`` where smaller. Mirrors
+    ``torch.nn.functional.triplet_margin_with_distance_loss``.
+    """
+    if reduction not in ("mean", "sum", "none"):
+        raise ValueError(f"{reduction} is not a valid value for reduction")
+    if margin <= 0:
+        raise ValueError(f"margin must be greater than 0, got {margin}")
+    a_dim, p_dim, n_dim = anchor.dim(), positive.dim(), negative.dim()
+    if not (a_dim == p_dim and p_dim == n_dim):
+        raise RuntimeError(
+            "The anchor, positive, and negative tensors are expected to have the same number of dimensions, "
+            f"but got: anchor {a_dim}D, positive {p_dim}D, and negative {n_dim}D inputs"
+        )
+    if distance_function is None:
+        distance_function = _C.pairwise_distance
+    dist_pos = distance_function(anchor, positive)
+    dist_neg = distance_function(anchor, negative)
+    if swap:
+        dist_swap = distance_function(positive, negative)
+        dist_neg = _C.minimum(dist_neg, dist_swap)
+    loss = _C.clamp(margin + dist_pos - dist_neg, min=0)
+    return _reduce(loss, reduction)
+
+
+def adaptive_avg_pool3d(input: Tensor, output_size) -> Tensor:
+    """adaptive_avg_pool3d(input, output_size) -> Tensor
+
+    The mean over the adaptive windows of ``(N, C, T, H, W)`` (or ``(C, T, H, W)``) float input
+    giving ``output_size`` (an int, or a triple whose ``None`` entries keep the input's size);
+    window ``i`` spans ``[floor(i * in / out), ceil((i + 1) * in / out))`` in each dim. Mirrors
+    ``torch.nn.functional.adaptive_avg_pool3d``; here separable, ``adaptive_avg_pool2d`` over
+    ``(H, W)`` then over ``T`` (the windows' mean is the mean of the per-dim means), so
+    differentiable through those kernels.
+    """
+    size = _list_with_default(output_size, list(input.shape))
+    size = [size] * 3 if isinstance(size, int) else list(size)
+    if len(size) != 3:
+        raise RuntimeError("adaptive_avg_pool3d: output_size must be 3")
+    if any(s < 0 for s in size):
+        raise RuntimeError(
+            "adaptive_avg_pool3d: elements of output_size must be greater than or equal to 0 but received "
+            f"{{{size[0]}, {size[1]},{size[2]}}}"
+        )
+    shape = list(input.shape)
+    nd = len(shape)
+    if size == [1, 1, 1] and nd >= 3:
+        # torch's composite: the mean over the last three dims.
+        return input.mean([-1, -2, -3], keepdim=True)
+    if nd not in (4, 5):
+        raise RuntimeError(f"adaptive_avg_pool3d(): Expected 4D or 5D tensor, but got {shape}")
+    for i in range(1, nd):
+        if shape[i] == 0:
+            raise RuntimeError(
+                "adaptive_avg_pool3d(): Expected input to have non-zero size for non-batch dimensions, but "
+                f"input has sizes {shape} with dimension {i} being empty"
+            )
+    _check_float(input, "adaptive_avg_pool3d_cpu")
+    ot, oh, ow = (int(s) for s in size)
+    lead, (t, h, w) = shape[:-3], shape[-3:]
+    planes = 1
+    for s in lead:
+        planes *= s
+    if ot == 0 or oh == 0 or ow == 0:
+        return _C.zeros(lead + [ot, oh, ow], dtype=input.dtype)
+    x = _nn.adaptive_avg_pool2d(input.reshape(planes * t, h, w), [oh, ow])
+    x = x.reshape(planes, t, oh * ow).transpose(1, 2)
+    x = _nn.adaptive_avg_pool2d(x, [oh * ow, ot])
+    return x.transpose(1, 2).reshape(lead + [ot, oh, ow])

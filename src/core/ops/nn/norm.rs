@@ -66,8 +66,9 @@ fn normalize_rows<T: Float>(
 // (`vecmath::level()`, Note [CPU dispatch levels]): the row statistics are sums in f64 over
 // eight running lanes (lane k takes elements k, k + 8, ...; the lanes are added in order at
 // the end, then the tail), so the result is the same at every level; the output is computed
-// in the input's dtype as torch's kernel does, `(x * rstd + (-mean * rstd)) * w + b` (no fused
-// multiply-add). Before, every element went through f64 and a per-element closure.
+// in the input's dtype as torch's kernel does, `(x * rstd + (-mean * rstd)) * w + b` with `mean`
+// and `rstd` rounded to the dtype first (no fused multiply-add). Before, every element went
+// through f64 and a per-element closure.
 
 /// The mean (0 for `rms`) and the biased variance about it (the mean square for `rms`) of
 /// `row`, summed in eight f64 lanes.
@@ -155,7 +156,10 @@ fn layer_rows_body<T: Float>(
         crate::core::interrupt::checkpoint();
         let (mean, var) = row_stats(row, rms);
         let rstd = 1.0 / (var + eps).sqrt();
-        row_apply(row, o, T::of(rstd), T::of(-mean * rstd), w, b);
+        // The shift `-mean * rstd` in the dtype, as torch's kernel computes it: a row equal to
+        // its mean gives exactly 0 (`x * a + c` cancels).
+        let a = T::of(rstd);
+        row_apply(row, o, a, -(T::of(mean) * a), w, b);
         stats.0.push(mean);
         stats.1.push(rstd);
     }

@@ -61,6 +61,31 @@ pub(super) fn geometry(
             "non-empty 3D or 4D (batch mode) tensor expected for input, but got: {sizes:?}"
         )));
     }
+    // torch's order: `pooling_output_shape` per dim (H, then W: a zero stride, a negative or too
+    // large padding), then `pool2d_shape_check` (kernel, stride, dilation, empty dims, padding
+    // against the undilated kernel, the output size).
+    let nd = sizes.len();
+    let (h, w) = (sizes[nd - 2] as i64, sizes[nd - 1] as i64);
+    let mut outs = [0i64; 2];
+    for (i, n) in [h, w].into_iter().enumerate() {
+        if s[i] == 0 {
+            return Err(Error::runtime("stride should not be zero"));
+        }
+        if p[i] < 0 {
+            return Err(Error::runtime(format!(
+                "pad must be non-negative, but got pad: {}",
+                p[i]
+            )));
+        }
+        if p[i] > (d[i] * (k[i] - 1) + 1) / 2 {
+            return Err(Error::runtime(format!(
+                "pad should be at most half of effective kernel size, but got pad={}, kernel_size={} and dilation={}",
+                p[i], k[i], d[i]
+            )));
+        }
+        outs[i] = pool_out(n, k[i], p[i], s[i], d[i], ceil_mode);
+    }
+    let [oh, ow] = outs;
     if k.iter().any(|&x| x <= 0) {
         return Err(Error::runtime(format!(
             "kernel size should be greater than zero, but got kH: {} kW: {}",
@@ -79,18 +104,18 @@ pub(super) fn geometry(
             d[0], d[1]
         )));
     }
-    for i in 0..2 {
-        if p[i] < 0 || p[i] > (d[i] * (k[i] - 1) + 1) / 2 {
-            return Err(Error::runtime(format!(
-                "pad should be at most half of effective kernel size, but got pad={}, kernel_size={} and dilation={}",
-                p[i], k[i], d[i]
-            )));
-        }
+    let valid_dims = sizes[nd - 2] != 0 && sizes[nd - 1] != 0;
+    if !(valid_dims && sizes[nd - 3] != 0) {
+        return Err(Error::runtime(format!(
+            "Expected 3D or 4D (batch mode) tensor with optional 0 dim batch size for input, but got:{sizes:?}"
+        )));
     }
-    let nd = sizes.len();
-    let (h, w) = (sizes[nd - 2] as i64, sizes[nd - 1] as i64);
-    let oh = pool_out(h, k[0], p[0], s[0], d[0], ceil_mode);
-    let ow = pool_out(w, k[1], p[1], s[1], d[1], ceil_mode);
+    if k[1] / 2 < p[1] || k[0] / 2 < p[0] {
+        return Err(Error::runtime(format!(
+            "pad should be smaller than or equal to half of kernel size, but got padW = {}, padH = {}, kW = {}, kH = {}",
+            p[1], p[0], k[1], k[0]
+        )));
+    }
     let c = sizes[nd - 3];
     if oh < 1 || ow < 1 {
         return Err(Error::runtime(format!(
@@ -278,6 +303,14 @@ pub fn avg_pool2d(
 /// ceil((i + 1) H / oh))` (and likewise in W). Mirrors `torch._C._nn.adaptive_avg_pool2d`.
 pub fn adaptive_avg_pool2d(input: &Tensor, output_size: &[i64]) -> Result<Tensor> {
     let os = expand_param("adaptive_avg_pool2d", "output_size", output_size, 2, None)?;
+    // torch's composite checks the sizes first, then its kernel the input (only the two pooled
+    // dims must be non-empty).
+    if os.iter().any(|&x| x < 0) {
+        return Err(Error::runtime(format!(
+            "adaptive_avg_pool2d: elements of output_size must be greater than or equal to 0 but received {{{}, {}}}",
+            os[0], os[1]
+        )));
+    }
     let nd = input.dim();
     if !(3..=4).contains(&nd) {
         return Err(Error::runtime(format!(
@@ -285,18 +318,13 @@ pub fn adaptive_avg_pool2d(input: &Tensor, output_size: &[i64]) -> Result<Tensor
             input.sizes()
         )));
     }
-    for i in 1..nd {
+    for i in nd - 2..nd {
         if input.sizes()[i] == 0 {
             return Err(Error::runtime(format!(
                 "adaptive_avg_pool2d(): Expected input to have non-zero size for non-batch dimensions, but input has sizes {:?} with dimension {i} being empty",
                 input.sizes()
             )));
         }
-    }
-    if os.iter().any(|&x| x < 0) {
-        return Err(Error::runtime(
-            "adaptive_avg_pool2d: elements of output_size must be greater than or equal to 0",
-        ));
     }
     let (oh, ow) = (os[0] as usize, os[1] as usize);
     let (h, w) = (input.sizes()[nd - 2], input.sizes()[nd - 1]);
