@@ -472,3 +472,23 @@ def test_tensorinv_tensorsolve_errors():
            lambda: _C.linalg.tensorinv(_C.zeros(2, 2, 2, 2)))
     raises(RuntimeError, "Expected self to satisfy the requirement prod(self.shape[other.ndim:]) == prod(self.shape[:other.ndim]), but got 12 != 2",
            lambda: _C.linalg.tensorsolve(_C.zeros(2, 3, 4), _C.zeros(2)))
+
+
+# ---- broadcast_shapes ---------------------------------------------------------------------------
+
+
+def test_broadcast_shapes():
+    assert _C.broadcast_shapes((2,), (3, 1), (1, 1, 1)) == (1, 3, 2)
+    assert _C.broadcast_shapes() == ()
+    assert _C.broadcast_shapes(3, (2, 1)) == (2, 3)
+    assert _C.broadcast_shapes([2, 3], [3]) == (2, 3)
+    assert _C.broadcast_shapes((2, 0), (1,)) == (2, 0)
+    assert _C.broadcast_shapes((0,), (1,)) == (0,)
+    assert _C.broadcast_shapes(_C.zeros(2, 1).shape, (4,)) == (2, 4)
+    raises(RuntimeError, "Attempting to broadcast a dimension of length 3 at -1! Mismatching argument at index 1 had (3,); "
+           "but expected shape should be broadcastable to [2]", lambda: _C.broadcast_shapes((2,), (3,)))
+    raises(ValueError, "Attempting to broadcast a dimension with negative length!", lambda: _C.broadcast_shapes((-1,), (3,)))
+    with pytest.raises(TypeError):
+        _C.broadcast_shapes("a")
+    with pytest.raises(TypeError):
+        _C.broadcast_shapes((2.0,))
