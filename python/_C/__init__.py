@@ -71,35 +71,8 @@ from . import special  # noqa: E402,F401  (`_C.special.ndtr`, as `torch.special.
 from . import signal  # noqa: E402,F401  (`_C.signal.windows.hann`, as `torch.signal.windows`)
 
 
-import builtins as _builtins  # noqa: E402
-
-
-def broadcast_shapes(*shapes):
-    """broadcast_shapes(*shapes) -> tuple: the shape the given shapes broadcast to (each a
-    sequence of ints, or an int for a 1-D shape), as ``broadcast_tensors`` would give, without
-    creating tensors. ValueError for a negative size; RuntimeError "Attempting to broadcast a
-    dimension of length 3 at -1! ..." for shapes that do not broadcast. Mirrors
-    torch.broadcast_shapes (torch's ``torch._refs._broadcast_shapes``; a tuple where torch
-    gives a ``torch.Size``)."""
-    # `int`, `max` and others are _C's own names in this module (dtypes, ops): use the builtins.
-    shapes = [(s,) if _builtins.isinstance(s, _builtins.int) else s for s in shapes]
-    common = [1] * _builtins.max((_builtins.len(s) for s in shapes), default=0)
-    for arg_idx, shape in _builtins.enumerate(shapes):
-        for idx in _builtins.range(-1, -1 - _builtins.len(shape), -1):
-            if common[idx] == 1:
-                if shape[idx] < 0:
-                    raise ValueError("Attempting to broadcast a dimension with negative length!")
-                common[idx] = shape[idx]
-            elif shape[idx] != 1 and common[idx] != shape[idx]:
-                raise RuntimeError(
-                    f"Attempting to broadcast a dimension of length {shape[idx]} at {idx}! "
-                    f"Mismatching argument at index {arg_idx} had {shape}; but expected shape "
-                    f"should be broadcastable to {common}"
-                )
-    for v in common:
-        if not _builtins.isinstance(v, _builtins.int):
-            raise TypeError(f"broadcast_shapes: sizes must be ints, not {_builtins.type(v).__name__}")
-    return _builtins.tuple(common)
+# torch.functional's Python-level functions (`broadcast_shapes`, `unravel_index`).
+from .functional import broadcast_shapes, unravel_index  # noqa: E402,F401
 
 
 __all__ = sorted(name for name in vars(_ext) if not name.startswith("_"))

@@ -492,3 +492,30 @@ def test_broadcast_shapes():
         _C.broadcast_shapes("a")
     with pytest.raises(TypeError):
         _C.broadcast_shapes((2.0,))
+
+
+# ---- unravel_index ------------------------------------------------------------------------------
+
+
+def test_unravel_index():
+    r = _C.unravel_index(_C.tensor([5, 7]), (2, 4))
+    assert isinstance(r, tuple) and len(r) == 2
+    same(r[0], [1, 1], _C.int64)
+    same(r[1], [1, 3], _C.int64)
+    r = _C.unravel_index(_C.tensor(5), 7)
+    assert len(r) == 1 and r[0].shape == () and r[0].item() == 5
+    # out-of-range and negative indices wrap, as torch's floor_divide and modulo.
+    r = _C.unravel_index(_C.tensor([9, -1]), (2, 4))
+    same(r[0], [0, 1])
+    same(r[1], [1, 3])
+    assert _C.unravel_index(_C.tensor([1], dtype=_C.int32), (2, 4))[0].dtype == _C.int64
+    assert _C.unravel_index(_C.tensor([[3, 4]]), [2, 3])[0].shape == (1, 2)
+    raises(TypeError, "expected 'indices' to be integer dtype, but got " + str(_C.float32),
+           lambda: _C.unravel_index(_C.tensor([1.0]), (2,)))
+    raises(ValueError, "'shape' cannot have negative values, but got (2, -1)", lambda: _C.unravel_index(_C.tensor([1]), (2, -1)))
+    raises(ValueError, "'shape' cannot have zero dimensions when 'indices' is non-empty, but got (2, 0)",
+           lambda: _C.unravel_index(_C.tensor([1]), (2, 0)))
+    raises(TypeError, "expected 'shape' sequence to only contain ints, but got <class 'str'>",
+           lambda: _C.unravel_index(_C.tensor([1]), "ab"))
+    raises(TypeError, "expected 'shape' to be int or sequence of ints, but got <class 'float'>",
+           lambda: _C.unravel_index(_C.tensor([1]), 2.0))
