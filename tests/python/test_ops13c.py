@@ -519,3 +519,15 @@ def test_unravel_index():
            lambda: _C.unravel_index(_C.tensor([1]), "ab"))
     raises(TypeError, "expected 'shape' to be int or sequence of ints, but got <class 'float'>",
            lambda: _C.unravel_index(_C.tensor([1]), 2.0))
+
+
+def test_huge_degrees_and_orders_do_not_hang_or_overflow():
+    # torch materialises numel * p elements for mvlgamma: a huge p is an allocation error there.
+    with pytest.raises((MemoryError, RuntimeError)):
+        _C.mvlgamma(_C.tensor([3.0, 4.0]), 2**63 - 1)
+    with pytest.raises((MemoryError, RuntimeError)):
+        _C.mvlgamma(_C.tensor([3.0, 4.0]), 2**60)
+    r = _C.polygamma(2**63 - 1, _C.tensor([1.5], dtype=_C.float64))
+    assert r.shape == (1,)
+    # int64 arithmetic on the degree wraps as torch's (no overflow panic): U_n(1) = n + 1.
+    assert _C.special.chebyshev_polynomial_u(_C.tensor([1.0], dtype=_C.float64), 2**62).item() == float(2**62 + 1)

@@ -18,10 +18,21 @@ use crate::core::tensor::Tensor;
 /// `static_cast<int64_t>(n)` as x86-64's `cvttsd2si` computes it (the "integer indefinite"
 /// value for NaN and out-of-range inputs).
 fn degree(n: f64) -> i64 {
-    if n.is_nan() || n >= 9.223_372_036_854_775_807e18 || n < -9.223_372_036_854_775_808e18 {
+    // 2^63, exact in f64: int64's range is [-2^63, 2^63).
+    const TWO_63: f64 = (1u64 << 63) as f64;
+    if n.is_nan() || !(-TWO_63..TWO_63).contains(&n) {
         i64::MIN
     } else {
         n as i64
+    }
+}
+
+/// An interrupt checkpoint every 2^16 steps of a recurrence: torch loops `n` times too, so a
+/// huge degree takes as long, but Ctrl-C stops it here.
+#[inline(always)]
+fn checkpoint(k: i64) {
+    if k & 0xffff == 0 {
+        crate::core::interrupt::checkpoint();
     }
 }
 
@@ -42,6 +53,7 @@ fn chebyshev_recurrence<T: Float>(a: T, q1: T, n: i64) -> T {
     let mut r = q1;
     let mut k = 2;
     while k <= n && !q.is_nan() {
+        checkpoint(k);
         r = a * q - p;
         p = q;
         q = r;
@@ -56,7 +68,11 @@ pub(crate) fn chebyshev_t<T: Float>(x: T, n: T) -> T {
         return T::ZERO;
     }
     if x.abs().f64() == 1.0 {
-        return if x.f64() > 0.0 || n % 2 == 0 { T::ONE } else { -T::ONE };
+        return if x.f64() > 0.0 || n % 2 == 0 {
+            T::ONE
+        } else {
+            -T::ONE
+        };
     }
     if n > 6 && x.abs().f64() < 1.0 {
         return T::of((n as f64 * acos(x)).cos());
@@ -74,14 +90,18 @@ pub(crate) fn chebyshev_u<T: Float>(x: T, n: T) -> T {
         return T::ZERO;
     }
     if x.abs().f64() == 1.0 {
-        return if x.f64() > 0.0 || n % 2 == 0 { t(n + 1) } else { -t::<T>(n + 1) };
+        return if x.f64() > 0.0 || n % 2 == 0 {
+            t(n.wrapping_add(1))
+        } else {
+            -t::<T>(n.wrapping_add(1))
+        };
     }
     if n > 8 && x.abs().f64() < 1.0 {
         let a = acos(x);
         if a.sin() != 0.0 {
-            return T::of(((n + 1) as f64 * a).sin() / a.sin());
+            return T::of(((n as f64 + 1.0) * a).sin() / a.sin());
         }
-        return T::of((n + 1) as f64 * ((n + 1) as f64 * a).cos() / x.f64());
+        return T::of((n as f64 + 1.0) * ((n as f64 + 1.0) * a).cos() / x.f64());
     }
     match n {
         0 => T::ONE,
@@ -99,14 +119,22 @@ pub(crate) fn chebyshev_v<T: Float>(x: T, n: T) -> T {
         if x.f64() > 0.0 {
             return T::ONE;
         }
-        return if n % 2 == 0 { t(n + n + 1) } else { -t::<T>(n + n + 1) };
+        return if n % 2 == 0 {
+            t(n.wrapping_add(n).wrapping_add(1))
+        } else {
+            -t::<T>(n.wrapping_add(n).wrapping_add(1))
+        };
     }
     if n > 8 && x.abs().f64() < 1.0 {
         let a = acos(x);
         if (a / 2.0).sin() != 1.0 {
             return T::of(((n as f64 + 0.5) * a).cos() / (a / 2.0).cos());
         }
-        return if n % 2 == 0 { t(n + n + 1) } else { -t::<T>(n + n + 1) };
+        return if n % 2 == 0 {
+            t(n.wrapping_add(n).wrapping_add(1))
+        } else {
+            -t::<T>(n.wrapping_add(n).wrapping_add(1))
+        };
     }
     match n {
         0 => T::ONE,
@@ -122,7 +150,7 @@ pub(crate) fn chebyshev_w<T: Float>(x: T, n: T) -> T {
     }
     if x.abs().f64() == 1.0 {
         if x.f64() > 0.0 {
-            return t(n + n + 1);
+            return t(n.wrapping_add(n).wrapping_add(1));
         }
         return if n % 2 == 0 { T::ONE } else { -T::ONE };
     }
@@ -132,7 +160,7 @@ pub(crate) fn chebyshev_w<T: Float>(x: T, n: T) -> T {
             return T::of(((n as f64 + 0.5) * a).sin() / (a / 2.0).sin());
         }
         if x.f64() > 0.0 {
-            return t(n + n + 1);
+            return t(n.wrapping_add(n).wrapping_add(1));
         }
         return if n % 2 == 0 { T::ONE } else { -T::ONE };
     }
@@ -220,6 +248,7 @@ pub(crate) fn laguerre_l<T: Float>(x: T, n: T) -> T {
     let mut r = q;
     let mut k = 1;
     while k < n && !q.is_nan() {
+        checkpoint(k);
         r = ((t::<T>(k + k) + (T::ONE - x)) * q - t::<T>(k) * p) / t::<T>(k + 1);
         p = q;
         q = r;
@@ -234,7 +263,11 @@ pub(crate) fn legendre_p<T: Float>(x: T, n: T) -> T {
         return T::ZERO;
     }
     if x.abs().f64() == 1.0 {
-        return if x.f64() > 0.0 || n % 2 == 0 { T::ONE } else { -T::ONE };
+        return if x.f64() > 0.0 || n % 2 == 0 {
+            T::ONE
+        } else {
+            -T::ONE
+        };
     }
     match n {
         0 => return T::ONE,
@@ -246,6 +279,7 @@ pub(crate) fn legendre_p<T: Float>(x: T, n: T) -> T {
     let mut r = q;
     let mut k = 1;
     while k < n && !q.is_nan() {
+        checkpoint(k);
         r = (t::<T>(k + k + 1) * x * q - t::<T>(k) * p) / t::<T>(k + 1);
         p = q;
         q = r;
@@ -282,18 +316,22 @@ pub(crate) fn shifted_chebyshev_u<T: Float>(x: T, n: T) -> T {
         return T::ZERO;
     }
     if x.f64() == 1.0 {
-        return t(n + 1);
+        return t(n.wrapping_add(1));
     }
     if x.f64() == 0.0 {
-        return if n % 2 == 0 { t(n + 1) } else { -t::<T>(n + 1) };
+        return if n % 2 == 0 {
+            t(n.wrapping_add(1))
+        } else {
+            -t::<T>(n.wrapping_add(1))
+        };
     }
     let y = x + x - T::ONE;
     if n > 6 && y.abs().f64() < 1.0 {
         let a = acos(y);
         if a.sin() != 0.0 {
-            return T::of(((n + 1) as f64 * a).sin() / a.sin());
+            return T::of(((n as f64 + 1.0) * a).sin() / a.sin());
         }
-        return T::of((n + 1) as f64 * ((n + 1) as f64 * a).cos() / y.f64());
+        return T::of((n as f64 + 1.0) * ((n as f64 + 1.0) * a).cos() / y.f64());
     }
     match n {
         0 => T::ONE,
@@ -311,7 +349,11 @@ pub(crate) fn shifted_chebyshev_v<T: Float>(x: T, n: T) -> T {
         return T::ONE;
     }
     if x.f64() == 0.0 {
-        return if n % 2 == 0 { t(n + n + 1) } else { -t::<T>(n + n + 1) };
+        return if n % 2 == 0 {
+            t(n.wrapping_add(n).wrapping_add(1))
+        } else {
+            -t::<T>(n.wrapping_add(n).wrapping_add(1))
+        };
     }
     let y = x + x - T::ONE;
     if n > 6 && y.abs().f64() < 1.0 {
@@ -319,7 +361,11 @@ pub(crate) fn shifted_chebyshev_v<T: Float>(x: T, n: T) -> T {
         if (a / 2.0).sin() != 1.0 {
             return T::of(((n as f64 + 0.5) * a).cos() / (a / 2.0).cos());
         }
-        return if n % 2 == 0 { t(n + n + 1) } else { -t::<T>(n + n + 1) };
+        return if n % 2 == 0 {
+            t(n.wrapping_add(n).wrapping_add(1))
+        } else {
+            -t::<T>(n.wrapping_add(n).wrapping_add(1))
+        };
     }
     match n {
         0 => T::ONE,
@@ -334,7 +380,7 @@ pub(crate) fn shifted_chebyshev_w<T: Float>(x: T, n: T) -> T {
         return T::ZERO;
     }
     if x.f64() == 1.0 {
-        return t(n + n + 1);
+        return t(n.wrapping_add(n).wrapping_add(1));
     }
     if x.f64() == 0.0 {
         return if n % 2 == 0 { T::ONE } else { -T::ONE };

@@ -339,11 +339,27 @@ pub fn special_multigammaln(input: &Tensor, p: i64) -> Result<Tensor> {
     if p < 1 {
         return Err(Error::runtime("p has to be greater than or equal to 1"));
     }
+    // torch materialises `input.unsqueeze(-1) + arange(p)`: numel * p elements, so a huge p is
+    // its allocation error. Reserve as much (never touched) so that a p whose work would not
+    // end is a MemoryError here too.
+    let elems = input
+        .numel()
+        .max(1)
+        .checked_mul(p as usize)
+        .and_then(|n| n.checked_mul(input.dtype().itemsize()))
+        .ok_or_else(|| Error::out_of_memory(format!("mvlgamma: p = {p} is too large")))?;
+    drop(super::try_vec::<u8>(elems, "mvlgamma")?);
     let vals = super::conversion::try_to_f64_vec(input)?;
-    let c = (p * (p - 1)) as f64 / 4.0 * std::f64::consts::PI.ln();
+    let pf = p as f64;
+    let c = pf * (pf - 1.0) / 4.0 * std::f64::consts::PI.ln();
     let out = vals.iter().map(|&x| {
         c + (0..p)
-            .map(|j| super::special::lgamma(x - j as f64 / 2.0))
+            .map(|j| {
+                if j % 65536 == 0 {
+                    crate::core::interrupt::checkpoint();
+                }
+                super::special::lgamma(x - j as f64 / 2.0)
+            })
             .sum::<f64>()
     });
     match input.dtype() {
@@ -362,7 +378,9 @@ pub fn polygamma(n: i64, input: &Tensor) -> Result<Tensor> {
 /// `polygamma` checked and ready to run (Note [One kernel per op]).
 pub fn polygamma_plan(n: i64, input: &Tensor) -> Result<Plan<'_, impl Kernel + '_>> {
     if n < 0 {
-        return Err(Error::runtime("polygamma(n, x) does not support negative n."));
+        return Err(Error::runtime(
+            "polygamma(n, x) does not support negative n.",
+        ));
     }
     float_unary_plan(
         input,
