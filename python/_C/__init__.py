@@ -68,6 +68,12 @@ del _sys
 from . import autograd  # noqa: E402,F401  (`_C.autograd.grad`, as `torch.autograd.grad`)
 from . import linalg  # noqa: E402,F401  (`_C.linalg.solve`, as `torch.linalg.solve`)
 from . import special  # noqa: E402,F401  (`_C.special.ndtr`, as `torch.special.ndtr`)
+from . import signal  # noqa: E402,F401  (`_C.signal.windows.hann`, as `torch.signal.windows`)
+
+
+# torch.functional's Python-level functions (`broadcast_shapes`, `unravel_index`).
+from .functional import broadcast_shapes, unravel_index  # noqa: E402,F401
+
 
 __all__ = sorted(name for name in vars(_ext) if not name.startswith("_"))
 __version__ = getattr(_ext, "__version__", "0+unknown")

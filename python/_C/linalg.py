@@ -10,7 +10,7 @@ dtype. Errors are torch's texts and classes: a singular or non-positive-definite
 
 A few functions are thin compositions of those (as torch's CompositeImplicitAutograd ops are):
 ``matmul``, ``diagonal``, ``cross``, ``vecdot``, ``multi_dot``, ``matrix_power``, ``pinv``,
-``matrix_rank``, ``cond``, ``lstsq`` and ``vander``.
+``matrix_rank``, ``cond``, ``lstsq``, ``vander``, ``tensorinv`` and ``tensorsolve``.
 """
 
 from . import _C as _ext
@@ -210,6 +210,68 @@ def vander(x, *, N=None):
     return _ext.stack(cols, -1)
 
 
+def _prod(sizes):
+    r = 1
+    for v in sizes:
+        r *= v
+    return r
+
+
+def tensorinv(A, ind=2, *, out=None):
+    """``linalg.tensorinv(A, ind=2, *, out=None)``: the inverse of ``A`` for ``tensordot`` over
+    ``ind`` dims: ``A`` reshaped to the square matrix ``(prod(A.shape[:ind]), prod(A.shape[ind:]))``,
+    inverted, shape ``A.shape[ind:] + A.shape[:ind]``. RuntimeError when ``ind <= 0`` or the two
+    products differ; LinAlgError "inv: ..." for a singular matrix. Mirrors torch.linalg.tensorinv."""
+    if ind <= 0:
+        raise RuntimeError(f"Expected a strictly positive integer for 'ind', but got {ind}")
+    shape = tuple(A.shape)
+    if ind > len(shape):
+        raise RuntimeError(f"ArrayRef: invalid slice, N = {ind}; size = {len(shape)}")
+    end, start = shape[ind:], shape[:ind]
+    p_end, p_start = _prod(end), _prod(start)
+    if p_end != p_start:
+        raise RuntimeError(
+            "Expected self to satisfy the requirement prod(self.shape[ind:]) == "
+            f"prod(self.shape[:ind]), but got {p_end} != {p_start}"
+        )
+    r, info = inv_ex(A.reshape(p_end, p_end))
+    if info.item() > 0:
+        # torch's _linalg_check_errors(info, "inv", is_matrix=True).
+        raise LinAlgError(
+            f"inv: The diagonal element {info.item()} is zero, the inversion could not be "
+            "completed because the input matrix is singular."
+        )
+    r = r.reshape(end + start)
+    if out is not None:
+        out.copy_(r)
+        return out
+    return r
+
+
+def tensorsolve(A, B, dims=None, *, out=None):
+    """``linalg.tensorsolve(A, B, dims=None, *, out=None)``: the ``X`` with
+    ``tensordot(A, X, X.ndim) == B``: the dims ``dims`` of ``A`` moved to the end, ``A`` reshaped
+    to a square matrix of side ``prod(B.shape)``, solved against ``B`` flattened; shape
+    ``A.shape[B.ndim:]``. RuntimeError when the sizes do not make a square matrix. Mirrors
+    torch.linalg.tensorsolve."""
+    ndim = A.dim()
+    if dims is not None:
+        dims = list(dims) if isinstance(dims, (list, tuple)) else [dims]
+        A = _ext.movedim(A, dims, list(range(ndim - len(dims), ndim)))
+    result_shape = tuple(A.shape)[B.dim():]
+    r_prod, b_prod = _prod(result_shape), B.numel()
+    if r_prod != b_prod:
+        raise RuntimeError(
+            "Expected self to satisfy the requirement prod(self.shape[other.ndim:]) == "
+            f"prod(self.shape[:other.ndim]), but got {r_prod} != {b_prod}"
+        )
+    r = solve(A.reshape(r_prod, r_prod), B.flatten()).reshape(result_shape)
+    if out is not None:
+        out.copy_(r)
+        return out
+    return r
+
+
 class _LstsqResult(tuple):
     """The named tuple ``(solution, residuals, rank, singular_values)`` of ``lstsq`` (torch's
     ``torch.return_types.linalg_lstsq``)."""
@@ -239,4 +301,5 @@ __all__ = [
     "solve_triangular", "qr", "eigh", "eigvalsh", "svd", "svdvals", "vector_norm",
     "matrix_norm", "norm", "matmul", "diagonal", "cross", "vecdot", "multi_dot", "matrix_power",
     "lu_factor", "lu_factor_ex", "lu", "lu_solve", "pinv", "matrix_rank", "cond", "lstsq", "vander",
+    "tensorinv", "tensorsolve",
 ]

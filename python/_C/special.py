@@ -25,6 +25,34 @@ xlog1py = _special.special_xlog1py
 zeta = _special.special_zeta
 multigammaln = _special.special_multigammaln
 
+# Bessel and Airy functions (src/core/ops/bessel.rs).
+bessel_j0 = _special.special_bessel_j0
+bessel_j1 = _special.special_bessel_j1
+bessel_y0 = _special.special_bessel_y0
+bessel_y1 = _special.special_bessel_y1
+modified_bessel_i0 = _special.special_modified_bessel_i0
+modified_bessel_i1 = _special.special_modified_bessel_i1
+modified_bessel_k0 = _special.special_modified_bessel_k0
+modified_bessel_k1 = _special.special_modified_bessel_k1
+scaled_modified_bessel_k0 = _special.special_scaled_modified_bessel_k0
+scaled_modified_bessel_k1 = _special.special_scaled_modified_bessel_k1
+spherical_bessel_j0 = _special.special_spherical_bessel_j0
+airy_ai = _special.special_airy_ai
+
+# Orthogonal polynomials (src/core/ops/polynomial.rs).
+chebyshev_polynomial_t = _special.special_chebyshev_polynomial_t
+chebyshev_polynomial_u = _special.special_chebyshev_polynomial_u
+chebyshev_polynomial_v = _special.special_chebyshev_polynomial_v
+chebyshev_polynomial_w = _special.special_chebyshev_polynomial_w
+shifted_chebyshev_polynomial_t = _special.special_shifted_chebyshev_polynomial_t
+shifted_chebyshev_polynomial_u = _special.special_shifted_chebyshev_polynomial_u
+shifted_chebyshev_polynomial_v = _special.special_shifted_chebyshev_polynomial_v
+shifted_chebyshev_polynomial_w = _special.special_shifted_chebyshev_polynomial_w
+hermite_polynomial_h = _special.special_hermite_polynomial_h
+hermite_polynomial_he = _special.special_hermite_polynomial_he
+laguerre_polynomial_l = _special.special_laguerre_polynomial_l
+legendre_polynomial_p = _special.special_legendre_polynomial_p
+
 # torch's aliases of top-level functions.
 expit = _ext.sigmoid
 erf = _ext.erf
@@ -45,7 +73,32 @@ log_softmax = _ext.log_softmax
 
 __all__ = [
     "ndtr", "ndtri", "log_ndtr", "i0e", "i1", "i1e", "erfcx", "sinc", "entr", "xlog1py", "zeta",
-    "multigammaln", "expit", "erf", "erfc", "erfinv", "gammaln", "digamma", "psi", "logit",
+    "multigammaln",
+    "bessel_j0",
+    "bessel_j1",
+    "bessel_y0",
+    "bessel_y1",
+    "modified_bessel_i0",
+    "modified_bessel_i1",
+    "modified_bessel_k0",
+    "modified_bessel_k1",
+    "scaled_modified_bessel_k0",
+    "scaled_modified_bessel_k1",
+    "spherical_bessel_j0",
+    "airy_ai",
+    "chebyshev_polynomial_t",
+    "chebyshev_polynomial_u",
+    "chebyshev_polynomial_v",
+    "chebyshev_polynomial_w",
+    "shifted_chebyshev_polynomial_t",
+    "shifted_chebyshev_polynomial_u",
+    "shifted_chebyshev_polynomial_v",
+    "shifted_chebyshev_polynomial_w",
+    "hermite_polynomial_h",
+    "hermite_polynomial_he",
+    "laguerre_polynomial_l",
+    "legendre_polynomial_p",
+    "expit", "erf", "erfc", "erfinv", "gammaln", "digamma", "psi", "logit",
     "xlogy", "expm1", "exp2", "log1p", "round", "logsumexp", "softmax", "log_softmax",
 ]
 

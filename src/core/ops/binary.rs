@@ -540,7 +540,7 @@ pub fn hypot_plan<'a>(input: &'a Tensor, other: &'a Tensor) -> Result<Plan<'a, i
 /// The plan of a float binary op computed by `f32f`/`f64f` in the promoted float dtype
 /// (float32 for integer and bool operands).
 #[inline(always)]
-fn float_binary_plan<'a>(
+pub(super) fn float_binary_plan<'a>(
     input: &'a Tensor,
     other: &'a Tensor,
     f32f: impl Fn(f32, f32) -> f32 + Sync + 'a,

@@ -76,7 +76,7 @@ pub fn arange_start(start: Scalar, end: Scalar, dtype: Option<DType>) -> Result<
 
 /// C++ `operator<<` spelling of a double in torch's messages (`%g`: 6 significant digits,
 /// `inf`, `-inf`, `nan`, `2.5`, `1e+20`).
-fn fmt_double(v: f64) -> String {
+pub(crate) fn fmt_double(v: f64) -> String {
     if v.is_nan() {
         return "nan".to_string();
     }

@@ -22,6 +22,7 @@ fn try_vec<A>(n: usize, name: &str) -> Result<Vec<A>> {
 }
 
 pub mod arith;
+pub mod bessel;
 pub mod binary;
 pub mod compare;
 pub mod conversion;
@@ -36,6 +37,8 @@ pub mod linalg;
 pub mod linalg_ops;
 pub mod nn;
 pub mod plan;
+pub mod polynomial;
+pub mod quantile;
 mod radix;
 pub mod random_ops;
 pub mod reduce;
@@ -62,6 +65,8 @@ pub use linalg::*;
 pub use linalg_ops::*;
 pub use nn::*;
 pub use plan::{Kernel, Plan};
+pub use polynomial::*;
+pub use quantile::*;
 pub use random_ops::*;
 pub use reduce_ops::*;
 pub use scan::*;

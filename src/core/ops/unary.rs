@@ -293,6 +293,42 @@ float_unary_ops! {
     special_erfcx, special_erfcx_plan => |x: f32| super::special::erfcx(x as f64) as f32, super::special::erfcx;
     /// `special.entr(input)`: `-x ln x` (0 at 0, -inf below 0). Mirrors `torch.special.entr`.
     special_entr, special_entr_plan => |x: f32| super::special::entr(x as f64) as f32, super::special::entr;
+    /// `special.bessel_j0(input)`: the Bessel function of the first kind of order 0 (src/core/ops/bessel.rs). Mirrors
+    /// `torch.special.bessel_j0`.
+    special_bessel_j0, special_bessel_j0_plan => |x: f32| super::bessel::bessel_j0(x as f64) as f32, super::bessel::bessel_j0;
+    /// `special.bessel_j1(input)`: the Bessel function of the first kind of order 1 (src/core/ops/bessel.rs). Mirrors
+    /// `torch.special.bessel_j1`.
+    special_bessel_j1, special_bessel_j1_plan => |x: f32| super::bessel::bessel_j1(x as f64) as f32, super::bessel::bessel_j1;
+    /// `special.bessel_y0(input)`: the Bessel function of the second kind of order 0 (-inf at 0, NaN below) (src/core/ops/bessel.rs). Mirrors
+    /// `torch.special.bessel_y0`.
+    special_bessel_y0, special_bessel_y0_plan => |x: f32| super::bessel::bessel_y0(x as f64) as f32, super::bessel::bessel_y0;
+    /// `special.bessel_y1(input)`: the Bessel function of the second kind of order 1 (-inf at 0, NaN below) (src/core/ops/bessel.rs). Mirrors
+    /// `torch.special.bessel_y1`.
+    special_bessel_y1, special_bessel_y1_plan => |x: f32| super::bessel::bessel_y1(x as f64) as f32, super::bessel::bessel_y1;
+    /// `special.modified_bessel_i0(input)`: the modified Bessel function of the first kind of order 0 (src/core/ops/bessel.rs). Mirrors
+    /// `torch.special.modified_bessel_i0`.
+    special_modified_bessel_i0, special_modified_bessel_i0_plan => |x: f32| super::bessel::modified_bessel_i0(x as f64) as f32, super::bessel::modified_bessel_i0;
+    /// `special.modified_bessel_i1(input)`: the modified Bessel function of the first kind of order 1 (src/core/ops/bessel.rs). Mirrors
+    /// `torch.special.modified_bessel_i1`.
+    special_modified_bessel_i1, special_modified_bessel_i1_plan => |x: f32| super::bessel::modified_bessel_i1(x as f64) as f32, super::bessel::modified_bessel_i1;
+    /// `special.modified_bessel_k0(input)`: the modified Bessel function of the second kind of order 0 (inf at 0, NaN below) (src/core/ops/bessel.rs). Mirrors
+    /// `torch.special.modified_bessel_k0`.
+    special_modified_bessel_k0, special_modified_bessel_k0_plan => |x: f32| super::bessel::modified_bessel_k0(x as f64) as f32, super::bessel::modified_bessel_k0;
+    /// `special.modified_bessel_k1(input)`: the modified Bessel function of the second kind of order 1 (inf at 0, NaN below) (src/core/ops/bessel.rs). Mirrors
+    /// `torch.special.modified_bessel_k1`.
+    special_modified_bessel_k1, special_modified_bessel_k1_plan => |x: f32| super::bessel::modified_bessel_k1(x as f64) as f32, super::bessel::modified_bessel_k1;
+    /// `special.scaled_modified_bessel_k0(input)`: `exp(input) * modified_bessel_k0(input)` without overflow (src/core/ops/bessel.rs). Mirrors
+    /// `torch.special.scaled_modified_bessel_k0`.
+    special_scaled_modified_bessel_k0, special_scaled_modified_bessel_k0_plan => |x: f32| super::bessel::scaled_modified_bessel_k0(x as f64) as f32, super::bessel::scaled_modified_bessel_k0;
+    /// `special.scaled_modified_bessel_k1(input)`: `exp(input) * modified_bessel_k1(input)` without overflow (src/core/ops/bessel.rs). Mirrors
+    /// `torch.special.scaled_modified_bessel_k1`.
+    special_scaled_modified_bessel_k1, special_scaled_modified_bessel_k1_plan => |x: f32| super::bessel::scaled_modified_bessel_k1(x as f64) as f32, super::bessel::scaled_modified_bessel_k1;
+    /// `special.spherical_bessel_j0(input)`: the spherical Bessel function of the first kind of order 0, `sin(x) / x` (src/core/ops/bessel.rs). Mirrors
+    /// `torch.special.spherical_bessel_j0`.
+    special_spherical_bessel_j0, special_spherical_bessel_j0_plan => |x: f32| super::bessel::spherical_bessel_j0(x as f64) as f32, super::bessel::spherical_bessel_j0;
+    /// `special.airy_ai(input)`: the Airy function Ai (src/core/ops/bessel.rs). Mirrors
+    /// `torch.special.airy_ai`.
+    special_airy_ai, special_airy_ai_plan => |x: f32| super::bessel::airy_ai(x as f64) as f32, super::bessel::airy_ai;
 }
 
 /// `special.multigammaln(input, p)`: the multivariate log-gamma
@@ -303,17 +339,59 @@ pub fn special_multigammaln(input: &Tensor, p: i64) -> Result<Tensor> {
     if p < 1 {
         return Err(Error::runtime("p has to be greater than or equal to 1"));
     }
+    // torch materialises `input.unsqueeze(-1) + arange(p)`: numel * p elements, so a huge p is
+    // its allocation error. Reserve as much (never touched) so that a p whose work would not
+    // end is a MemoryError here too.
+    let elems = input
+        .numel()
+        .max(1)
+        .checked_mul(p as usize)
+        .and_then(|n| n.checked_mul(input.dtype().itemsize()))
+        .ok_or_else(|| Error::out_of_memory(format!("mvlgamma: p = {p} is too large")))?;
+    drop(super::try_vec::<u8>(elems, "mvlgamma")?);
     let vals = super::conversion::try_to_f64_vec(input)?;
-    let c = (p * (p - 1)) as f64 / 4.0 * std::f64::consts::PI.ln();
+    let pf = p as f64;
+    let c = pf * (pf - 1.0) / 4.0 * std::f64::consts::PI.ln();
     let out = vals.iter().map(|&x| {
         c + (0..p)
-            .map(|j| super::special::lgamma(x - j as f64 / 2.0))
+            .map(|j| {
+                if j % 65536 == 0 {
+                    crate::core::interrupt::checkpoint();
+                }
+                super::special::lgamma(x - j as f64 / 2.0)
+            })
             .sum::<f64>()
     });
     match input.dtype() {
         DType::Float64 => Tensor::from_vec(out.collect::<Vec<f64>>(), input.sizes()),
         _ => Tensor::from_vec(out.map(|v| v as f32).collect::<Vec<f32>>(), input.sizes()),
     }
+}
+
+/// `polygamma(n, input)`: the n-th derivative of the digamma function, `n >= 0` (RuntimeError
+/// "polygamma(n, x) does not support negative n." otherwise); float dtypes kept, integers and
+/// bool give float32. Mirrors `torch.polygamma` (`torch.special.polygamma`).
+pub fn polygamma(n: i64, input: &Tensor) -> Result<Tensor> {
+    polygamma_plan(n, input)?.run()
+}
+
+/// `polygamma` checked and ready to run (Note [One kernel per op]).
+pub fn polygamma_plan(n: i64, input: &Tensor) -> Result<Plan<'_, impl Kernel + '_>> {
+    if n < 0 {
+        return Err(Error::runtime(
+            "polygamma(n, x) does not support negative n.",
+        ));
+    }
+    float_unary_plan(
+        input,
+        move |x: f32| super::bessel::polygamma(n, x as f64) as f32,
+        move |x: f64| super::bessel::polygamma(n, x),
+    )
+}
+
+/// `input.polygamma(n)`: the method form of `polygamma(n, input)`.
+pub fn polygamma_method(input: &Tensor, n: i64) -> Result<Tensor> {
+    polygamma(n, input)
 }
 
 /// `logit(input, eps=None)`: `log(p / (1 - p))`, with `p` clamped to `[eps, 1 - eps]` when `eps`
