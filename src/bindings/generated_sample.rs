@@ -16,7 +16,6 @@ unsafe extern "C" fn fn_add(slf: *mut ffi::PyObject, args: *const *mut ffi::PyOb
             FunctionParameter::new(&KW_OUT, ParamType::Tensor).optional().default(DefaultValue::None).keyword_only(),
         ]),
     ]);
-    #[inline(always)]
     fn body(r: &ParsedArgs<'_>) -> PyResult<*mut ffi::PyObject> {
         let mut a0 = r.tensor(0)?;
         let mut a1 = r.tensor(1)?;
@@ -45,7 +44,6 @@ unsafe extern "C" fn meth_add(slf: *mut ffi::PyObject, args: *const *mut ffi::Py
             FunctionParameter::new(&KW_ALPHA, ParamType::Scalar).default(DefaultValue::Int(1)).keyword_only(),
         ]),
     ]);
-    #[inline(always)]
     fn body<'a>(r: &ParsedArgs<'a>, _: Borrowed<'a>, this: TensorRef<'a>) -> PyResult<*mut ffi::PyObject> {
         let mut this = TensorArg::Borrowed(this);
         let mut a0 = r.tensor(0)?;
@@ -69,7 +67,6 @@ unsafe extern "C" fn meth_transpose(slf: *mut ffi::PyObject, args: *const *mut f
             FunctionParameter::new(&KW_DIM1, ParamType::Int),
         ]),
     ]);
-    #[inline(always)]
     fn body<'a>(r: &ParsedArgs<'a>, _: Borrowed<'a>, this: TensorRef<'a>) -> PyResult<*mut ffi::PyObject> {
         // A view (alias annotation `Tensor(a)`): it keeps the GIL; the core records `_base`.
         entry::ret(vt::transpose(&this, r.int(0)?, r.int(1)?))
@@ -96,7 +93,6 @@ unsafe extern "C" fn fn_squeeze(slf: *mut ffi::PyObject, args: *const *mut ffi::
             FunctionParameter::new(&KW_DIM, ParamType::IntList),
         ]),
     ]);
-    #[inline(always)]
     fn body(r: &ParsedArgs<'_>) -> PyResult<*mut ffi::PyObject> {
         match r.idx {
             0 => {
@@ -137,7 +133,6 @@ unsafe extern "C" fn fn_max(slf: *mut ffi::PyObject, args: *const *mut ffi::PyOb
             FunctionParameter::new(&KW_KEEPDIM, ParamType::Bool).default(DefaultValue::Bool(false)),
         ]),
     ]);
-    #[inline(always)]
     fn body(r: &ParsedArgs<'_>) -> PyResult<*mut ffi::PyObject> {
         match r.idx {
             0 => {
@@ -184,7 +179,6 @@ unsafe extern "C" fn meth_add_(slf: *mut ffi::PyObject, args: *const *mut ffi::P
             FunctionParameter::new(&KW_ALPHA, ParamType::Scalar).default(DefaultValue::Int(1)).keyword_only(),
         ]),
     ]);
-    #[inline(always)]
     fn body<'a>(r: &ParsedArgs<'a>, this_obj: Borrowed<'a>, this: TensorRef<'a>) -> PyResult<*mut ffi::PyObject> {
         let mut this = TensorArg::Borrowed(this);
         let mut a0 = r.tensor(0)?;
