@@ -174,9 +174,10 @@ def lstsq(A, B, rcond=None, *, driver=None):
     """``linalg.lstsq(A, B, rcond=None, *, driver=None)``: the least-squares solution of
     ``A X = B`` for ``A`` ``(*, m, n)``, ``B`` ``(*, m, k)``, as the named tuple ``(solution,
     residuals, rank, singular_values)``; computed through the pseudoinverse (torch's CPU default
-    driver ``gelsy`` returns the same minimum-norm solution for full-rank ``A``). As ``gelsy``:
-    ``residuals`` and ``singular_values`` are empty and ``rank`` is the numerical rank. The
-    ``driver`` is checked against torch's names and otherwise ignored. Mirrors
+    driver ``gelsy`` returns the same minimum-norm solution for full-rank ``A``). As LAPACK's
+    drivers: ``residuals`` are the squared residuals of each column for ``gels`` / ``gelsd`` /
+    ``gelss`` when ``m > n`` and ``A`` has full column rank, else empty; ``rank`` is the numerical rank (empty for ``gels``);
+    ``singular_values`` are ``A``'s for ``gelsd`` / ``gelss``, else empty. Mirrors
     torch.linalg.lstsq."""
     if driver is not None and driver not in ("gels", "gelsy", "gelsd", "gelss"):
         raise RuntimeError(
@@ -185,29 +186,45 @@ def lstsq(A, B, rcond=None, *, driver=None):
     vector = B.dim() == A.dim() - 1
     Bm = B.unsqueeze(-1) if vector else B
     P = pinv(A, rtol=rcond)
-    X = _ext.matmul(P, Bm)
-    if vector:
-        X = X.squeeze(-1)
+    Xm = _ext.matmul(P, Bm)
+    X = Xm.squeeze(-1) if vector else Xm
     empty = _ext.empty(0, dtype=A.dtype)
-    rank = matrix_rank(A, rtol=rcond)
-    return _LstsqResult(X, empty, rank, empty)
+    residuals = empty
+    m, n = A.shape[-2], A.shape[-1]
+    if driver in ("gels", "gelsd", "gelss") and m > n:
+        # LAPACK's drivers return the squared residual of each column when every matrix of A
+        # has full column rank (else nothing).
+        if bool((matrix_rank(A) == n).all()):
+            residuals = ((_ext.matmul(A, Xm) - Bm) ** 2).sum(-2)
+    # As LAPACK's drivers: `gels` computes no rank (an empty int64 tensor), `gelsd` and `gelss`
+    # also return the singular values.
+    if driver == "gels":
+        rank = _ext.empty(0, dtype=_ext.int64)
+    else:
+        rank = matrix_rank(A, rtol=rcond)
+    sv = svdvals(A) if driver in ("gelsd", "gelss") else empty
+    return _LstsqResult(X, residuals, rank, sv)
 
 
 def vander(x, *, N=None):
     """``linalg.vander(x, *, N=None)``: the Vandermonde matrix of ``x`` ``(*, n)``: columns
-    ``x**0, x**1, ..., x**(N-1)`` (``N`` defaults to ``n``), shape ``(*, n, N)``. Mirrors
-    torch.linalg.vander."""
-    if x.dim() < 1:
-        raise RuntimeError("linalg.vander: x must have at least one dimension")
+    ``x**0, x**1, ..., x**(N-1)`` (``N`` defaults to ``n``), shape ``(*, n, N)``; a 0-dim ``x``
+    counts as one element (shape ``(1, N)``). Integer inputs give int64 (as NumPy and torch).
+    RuntimeError "N must be greater than 1." when ``N <= 1``; NotImplementedError for bool.
+    Mirrors torch.linalg.vander."""
+    if x.dtype == _ext.bool:
+        raise NotImplementedError(
+            "linalg.vander supports floating point, complex, and integer tensors, but got Bool")
+    if x.dim() == 0:
+        x = x.reshape(1)
     n = x.shape[-1] if N is None else N
     if n <= 1:
-        if n < 0:
-            raise RuntimeError(f"N must be greater than 1.")
-        return _ext.ones(tuple(x.shape) + (n,), dtype=x.dtype)
-    cols = [_ext.ones_like(x), x]
-    for _ in range(n - 2):
-        cols.append(cols[-1] * x)
-    return _ext.stack(cols, -1)
+        raise RuntimeError("N must be greater than 1.")
+    if not x.is_floating_point():
+        x = x.to(_ext.int64)
+    # torch: cumprod of x repeated N - 1 times, after a column of ones.
+    powers = _ext.cumprod(x.unsqueeze(-1).expand(tuple(x.shape) + (n - 1,)), -1)
+    return _ext.cat([_ext.ones(tuple(x.shape) + (1,), dtype=x.dtype), powers], -1)
 
 
 def _prod(sizes):

@@ -188,3 +188,37 @@ def test_larger_decompositions_are_accurate():
     spd = a @ a.mT + eye
     c = L.cholesky(spd)
     assert (c @ c.mT - spd).abs().max().item() < 1e-10
+
+
+def test_conformance_fixes_of_2026_11_24():
+    """Differences the full conformance run found after the merges; values from torch 2.15."""
+    inf = math.inf
+    # i1 at ±inf is NaN in torch (its Cephes form is inf * 0 there); ndtr's limits are exact.
+    assert all(math.isnan(v) for v in S.i1(_C.tensor([inf, -inf], dtype=_C.float64)).tolist())
+    assert S.ndtr(_C.tensor([inf, -inf], dtype=_C.float64)).tolist() == [1.0, 0.0]
+    # vander: integer input gives int64; a 0-dim x is one element; N <= 1 is an error.
+    v = L.vander(_C.tensor([2, 3], dtype=_C.int32))
+    assert v.dtype == _C.int64 and v.tolist() == [[1, 2], [1, 3]]
+    assert L.vander(_C.tensor([2, 3], dtype=_C.uint8), N=3).tolist() == [[1, 2, 4], [1, 3, 9]]
+    for x, kw in ((_C.tensor(2.0), {}), (_C.tensor([2.0]), {"N": 1}), (_C.ones(0), {})):
+        with pytest.raises(RuntimeError, match=r"N must be greater than 1\."):
+            L.vander(x, **kw)
+    with pytest.raises(NotImplementedError, match="but got Bool"):
+        L.vander(_C.tensor([True, False]))
+    # lstsq: the drivers' residuals, rank and singular values.
+    A = _C.tensor([[1.0, 0.0], [0.0, 1.0], [1.0, 1.0]], dtype=_C.float64)
+    B = _C.tensor([[1.0, 2.0], [3.0, 4.0], [5.0, 6.0]], dtype=_C.float64)
+    r = L.lstsq(A, B, driver="gels")
+    assert r.rank.dtype == _C.int64 and tuple(r.rank.shape) == (0,)
+    assert tuple(r.singular_values.shape) == (0,)
+    for got, want in zip(r.residuals.tolist(), [0.3333333333333333, 0.0]):
+        assert abs(got - want) < 1e-12
+    for got, want in zip(r.solution.flatten().tolist(), [4 / 3, 2.0, 10 / 3, 4.0]):
+        assert abs(got - want) < 1e-12
+    r = L.lstsq(A, B, driver="gelsd")
+    assert int(r.rank) == 2
+    for got, want in zip(r.singular_values.tolist(), [1.7320508075688772, 1.0]):
+        assert abs(got - want) < 1e-12
+    r = L.lstsq(A, B)  # gelsy: no residuals, no singular values
+    assert int(r.rank) == 2 and tuple(r.residuals.shape) == (0,)
+    assert tuple(r.singular_values.shape) == (0,)

@@ -305,6 +305,10 @@ fn erfc_cf_scaled(x: f64) -> f64 {
 /// The standard normal CDF `(1 + erf(x/√2)) / 2`, as `erfc(-x/√2) / 2` (accurate in the left
 /// tail).
 pub fn ndtr(x: f64) -> f64 {
+    if x.is_infinite() {
+        // `erfc(-inf)` is NaN in this file's continued fraction; the limits are exact.
+        return if x > 0.0 { 1.0 } else { 0.0 };
+    }
     0.5 * erfc(-x * std::f64::consts::FRAC_1_SQRT_2)
 }
 
@@ -441,6 +445,11 @@ pub fn i0e(x: f64) -> f64 {
 pub fn i1(x: f64) -> f64 {
     if x.is_nan() {
         return x;
+    }
+    if x.is_infinite() {
+        // torch's Cephes form, exp(|x|) * chbevl(32 / |x| - 2, ...) / sqrt(|x|), is inf * 0
+        // there (as for i0): NaN.
+        return f64::NAN;
     }
     if x.abs() > 713.0 {
         return if x > 0.0 {
