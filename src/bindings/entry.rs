@@ -31,9 +31,9 @@ use pyo3_ffi as ffi;
 // passed as a plain function pointer: the trampoline (`handle_errors!`: call scope,
 // `catch_unwind`, error and warning conversion) in `run_function` / `run_method`, and the
 // generic parse and the override protocol in `function_generic` / `method_generic`. Inlined
-// into each of the ~1,300 entry points, those parts cost ~0.7 KB of code apiece, a quarter of
-// the wheel; shared, the price is one indirect call per Python call (callgrind figures in
-// BENCHMARKS.md). CPython's Argument Clinic makes the same trade: its wrappers share
+// into each of the ~1,300 entry points, those parts cost ~0.45 KB of code apiece (0.57 MB of
+// the 9.1 MB `.text`, plus unwind tables); shared, the price is one indirect call per Python
+// call, which callgrind does not resolve from noise (figures in BENCHMARKS.md). CPython's Argument Clinic makes the same trade: its wrappers share
 // `_PyArg_UnpackKeywords` behind an inlined fast check.
 
 /// The typed half of a `_C` function (`body` of a generated entry point): the parsed
