@@ -679,8 +679,13 @@ def _callgrind_instr(lib, stmt, n):
     raise RuntimeError("no callgrind total")
 
 
-def run_callgrind(calls, profile_out):
-    """Instructions per call: (I(n2) - I(n1)) / (n2 - n1) minus the same for `pass`."""
+def run_callgrind(calls, profile_out, repeat=3):
+    """Instructions per call: (I(n2) - I(n1)) / (n2 - n1) minus the same for `pass`.
+
+    Each figure is the median of `repeat` independent pairs of runs. A one-off event in one run
+    of a pair (a dict or free-list resize, an allocator arena being mapped) moves that pair's
+    difference by hundreds of instructions per call, in either direction depending on which run
+    it fell in; the median of three discards one such pair."""
     if shutil.which("valgrind") is None:
         print("valgrind not found")
         return
@@ -689,12 +694,16 @@ def run_callgrind(calls, profile_out):
     cases = percall_cases()
 
     def per_call(lib, stmt):
-        i1 = _callgrind_instr(lib, stmt, n1)
-        i2 = _callgrind_instr(lib, stmt, n2)
-        return (i2 - i1) / (n2 - n1)
+        pairs = []
+        for _ in range(repeat):
+            i1 = _callgrind_instr(lib, stmt, n1)
+            i2 = _callgrind_instr(lib, stmt, n2)
+            pairs.append((i2 - i1) / (n2 - n1))
+        return statistics.median(pairs)
 
     base = {lib: per_call(lib, "pass") for lib in libs}
-    print(f"instructions per call (callgrind, n={n2}, empty-loop baseline subtracted: "
+    print(f"instructions per call (callgrind, n={n2}, median of {repeat} pairs of runs, "
+          "empty-loop baseline subtracted: "
           + ", ".join(f"{k} {v:.0f}" for k, v in base.items()) + ")")
     print(f"{'case':28s}" + "".join(f"{k:>10s}" for k in libs) + ("   _C/np" if len(libs) > 1 else ""))
     for name, per in cases:
@@ -792,6 +801,8 @@ def main():
     ap.add_argument("--quick", action="store_true", help="fewer rounds (< 1 minute)")
     ap.add_argument("--callgrind", action="store_true", help="instructions per call (valgrind)")
     ap.add_argument("--calls", type=int, default=10000, help="calls per callgrind run")
+    ap.add_argument("--cg-repeat", type=int, default=3,
+                    help="callgrind: pairs of runs per figure (the median is printed)")
     ap.add_argument("--profile", default=None,
                     help="callgrind: also profile _C.add(a, b) by function (file prefix)")
     ap.add_argument("--path", default=None, help="import _C from this directory first")
@@ -815,7 +826,7 @@ def main():
     print(f"numpy: {np.__version__ if np is not None else 'not installed'}; "
           f"torch: {torch.__version__ if torch is not None else 'not installed'}")
     if args.callgrind:
-        run_callgrind(args.calls, args.profile)
+        run_callgrind(args.calls, args.profile, args.cg_repeat)
         return
     only = set((args.only or "percall,throughput,interop,footprint").split(","))
     if "percall" in only:
