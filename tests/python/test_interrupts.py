@@ -53,20 +53,33 @@ def signal_later(signum, delay=DELAY):
     return t, sent
 
 
-def interrupt(call):
+def interrupt_once(call):
     """Run `call` with a SIGINT arriving DELAY seconds in; returns (seconds from the signal to
-    the KeyboardInterrupt, whether `call` returned)."""
-    finished = []
+    the KeyboardInterrupt, whether `call` returned, whether it returned before the signal was
+    sent)."""
+    returned = []
     with pytest.raises(KeyboardInterrupt):
         t, sent = signal_later(signal.SIGINT)
         try:
             call()
-            finished.append(True)
+            returned.append(time.monotonic())
             time.sleep(2 * BOUND)  # the interrupt lands here if the call ignored it
         finally:
             caught = time.monotonic()
             t.join()
-    return caught - sent[0], bool(finished)
+    return caught - sent[0], bool(returned), bool(returned) and returned[0] < sent[0]
+
+
+def interrupt(call, attempts=3):
+    """`interrupt_once`, tried again when the call returned before the signal was even sent.
+    That happens only when the signalling thread is not scheduled for the whole call (seen once
+    on a 2-core machine under heavy load); it says nothing about the checks. A call
+    that returns *after* the signal was sent is a real failure and is not retried."""
+    for _ in range(attempts):
+        elapsed, finished, early = interrupt_once(call)
+        if not early:
+            break
+    return elapsed, finished
 
 
 def matrix(n, seed):
