@@ -30,6 +30,17 @@ BOUND = 0.5  # seconds from the signal to the exception
 DELAY = 0.15  # seconds from the start of the call to the signal
 
 
+@pytest.fixture(autouse=True)
+def sigint_raises():
+    """Python's own SIGINT handler during each test. A process that a shell without job control
+    starts in the background (`cmd &` in a script, in a subshell) inherits SIGINT as ignored, and
+    CPython leaves an ignored SIGINT ignored: the signal would never reach the checks, and every
+    test here would fail with "DID NOT RAISE" (seen in a CI check started that way)."""
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
+    yield
+    signal.signal(signal.SIGINT, previous)
+
+
 @pytest.fixture
 def two_threads():
     before = _C.get_num_threads()
