@@ -1205,6 +1205,125 @@ def _part4_grads():
             ]
     return cases
 
+
+# ---- issue 15 part 5: the 3-d family ------------------------------------------------------
+
+
+def _part5():
+    cases = []
+    for dt in (F32, F64):
+        vol = {"a": ([2, 3, 5, 6, 7], dt, "randn")}
+        cw = {"a": ([2, 4, 5, 4, 6], dt, "randn"), "w": ([3, 4, 2, 3, 2], dt, "randn"), "b": ([3], dt, "randn")}
+        tw = {"a": ([2, 4, 3, 4, 3], dt, "randn"), "w": ([4, 3, 2, 3, 2], dt, "randn"), "b": ([3], dt, "randn")}
+        cases += [
+            (f"conv3d_{dt}", cw, "out = F.conv3d(a, w, b)"),
+            (f"conv3d_all_{dt}", cw, "out = F.conv3d(a, w, None, stride=(2, 1, 2), padding=(1, 1, 2), dilation=(1, 2, 1))"),
+            (f"conv3d_same_{dt}", cw, "out = F.conv3d(a, w, b, padding='same', dilation=(2, 1, 1))"),
+            (f"conv3d_valid_{dt}", cw, "out = F.conv3d(a, w, b, padding='valid')"),
+            (f"conv3d_groups_{dt}", {"a": ([2, 4, 4, 3, 5], dt, "randn"), "w": ([6, 2, 2, 2, 3], dt, "randn")},
+             "out = F.conv3d(a, w, groups=2, padding=1)"),
+            (f"conv3d_unbatched_{dt}", {"a": ([4, 5, 4, 6], dt, "randn"), "w": ([3, 4, 2, 3, 2], dt, "randn")},
+             "out = F.conv3d(a, w, stride=2)"),
+            (f"conv_transpose3d_{dt}", tw, "out = F.conv_transpose3d(a, w, b)"),
+            (f"conv_transpose3d_all_{dt}", tw,
+             "out = F.conv_transpose3d(a, w, None, stride=(2, 3, 1), padding=(1, 0, 1), output_padding=(1, 2, 0), dilation=(1, 1, 2))"),
+            (f"conv_transpose3d_groups_{dt}", {"a": ([1, 4, 3, 2, 3], dt, "randn"), "w": ([4, 2, 2, 2, 3], dt, "randn"),
+                                               "b": ([4], dt, "randn")},
+             "out = F.conv_transpose3d(a, w, b, stride=2, groups=2)"),
+            (f"conv_transpose3d_unbatched_{dt}", {"a": ([4, 3, 2, 3], dt, "randn"), "w": ([4, 2, 2, 2, 2], dt, "randn")},
+             "out = F.conv_transpose3d(a, w, stride=2, output_padding=1)"),
+            (f"max_pool3d_{dt}", vol, "out = F.max_pool3d(a, 2)"),
+            (f"max_pool3d_all_{dt}", vol,
+             "out = F.max_pool3d(a, (3, 2, 3), (2, 1, 2), (1, 0, 1), (1, 2, 1), ceil_mode=True, return_indices=True)"),
+            (f"max_pool3d_indices_{dt}", vol, "out = F.max_pool3d(a, 3, 2, 1, return_indices=True)"),
+            (f"max_pool3d_unbatched_{dt}", {"a": ([2, 4, 5, 3], dt, "randn")}, "out = F.max_pool3d(a, 2, 1, return_indices=True)"),
+            (f"max_pool3d_ties_{dt}", {"a": ([1, 1, 2, 2, 2], dt, [1.0, 3.0, 3.0, 0.0, 3.0, 2.0, 3.0, 3.0])},
+             "out = F.max_pool3d(a, 2, return_indices=True)"),
+            (f"max_pool3d_empty_batch_{dt}", {"a": ([0, 2, 4, 4, 4], dt, "randn")}, "out = F.max_pool3d(a, 2, return_indices=True)"),
+            (f"avg_pool3d_{dt}", vol, "out = F.avg_pool3d(a, 2)"),
+            (f"avg_pool3d_all_{dt}", vol, "out = F.avg_pool3d(a, (3, 2, 3), (2, 1, 2), (1, 0, 1), ceil_mode=True)"),
+            (f"avg_pool3d_nopad_{dt}", vol,
+             "out = F.avg_pool3d(a, 3, 2, 1, ceil_mode=True, count_include_pad=False)"),
+            (f"avg_pool3d_divisor_{dt}", vol, "out = F.avg_pool3d(a, 3, 2, 1, ceil_mode=True, divisor_override=5)"),
+            (f"avg_pool3d_unbatched_{dt}", {"a": ([2, 4, 5, 3], dt, "randn")}, "out = F.avg_pool3d(a, (2, 3, 2), 1)"),
+            (f"adaptive_max_pool3d_{dt}", vol, "out = F.adaptive_max_pool3d(a, (3, 4, 2), return_indices=True)"),
+            (f"adaptive_max_pool3d_up_{dt}", {"a": ([1, 2, 2, 3, 2], dt, "randn")},
+             "out = F.adaptive_max_pool3d(a, (3, None, 4), return_indices=True)"),
+            (f"adaptive_max_pool3d_int_{dt}", {"a": ([2, 4, 5, 3], dt, "randn")}, "out = F.adaptive_max_pool3d(a, 2)"),
+            (f"lp_pool3d_{dt}", {"a": ([1, 2, 4, 5, 4], dt, "rand")}, "out = F.lp_pool3d(a, 2, 2)"),
+            (f"lp_pool3d_stride_{dt}", {"a": ([2, 4, 5, 4], dt, "rand")}, "out = F.lp_pool3d(a, 3, (2, 3, 2), 1, ceil_mode=True)"),
+            (f"max_unpool3d_{dt}", vol,
+             "y, i = F.max_pool3d(a, 2, return_indices=True); out = F.max_unpool3d(y, i, 2, output_size=a.shape[2:])"),
+            (f"max_unpool3d_size_{dt}", vol,
+             "y, i = F.max_pool3d(a, 3, 2, 1, return_indices=True); out = F.max_unpool3d(y, i, 3, 2, 1, output_size=a.shape)"),
+            (f"max_unpool3d_unbatched_{dt}", {"a": ([2, 4, 5, 3], dt, "randn")},
+             "y, i = F.max_pool3d(a, 2, return_indices=True); out = F.max_unpool3d(y, i, 2, output_size=(4, 5, 3))"),
+        ]
+    x5 = {"a": ([1, 2, 3, 3, 3], F32, "randn"), "w": ([2, 2, 2, 2, 2], F32, "randn")}
+    p5 = {"a": ([1, 2, 4, 5, 6], F32, "randn")}
+    cases += [
+        ("err_conv3d_channels", {"a": ([1, 3, 3, 3, 3], F32, "randn"), "w": ([2, 4, 2, 2, 2], F32, "randn")},
+         "out = F.conv3d(a, w)"),
+        ("err_conv3d_kernel", {"a": ([1, 2, 3, 3, 3], F32, "randn"), "w": ([2, 2, 1, 5, 1], F32, "randn")},
+         "out = F.conv3d(a, w)"),
+        ("err_conv3d_dim", {"a": ([2, 3, 3], F32, "randn"), "w": ([2, 2, 2, 2, 2], F32, "randn")}, "out = F.conv3d(a, w)"),
+        ("err_conv3d_same_stride", x5, "out = F.conv3d(a, w, padding='same', stride=2)"),
+        ("err_conv3d_bias", {**x5, "b": ([3], F32, "randn")}, "out = F.conv3d(a, w, b)"),
+        ("err_conv3d_groups", x5, "out = F.conv3d(a, w, groups=2)"),
+        ("err_conv_transpose3d_outpad", x5, "out = F.conv_transpose3d(a, w, output_padding=1)"),
+        ("err_conv_transpose3d_outpad_w", x5, "out = F.conv_transpose3d(a, w, stride=2, output_padding=(0, 0, 2))"),
+        ("err_conv_transpose3d_small", x5, "out = F.conv_transpose3d(a, w, padding=3)"),
+        ("err_conv_transpose3d_dim", {"a": ([2, 3, 3], F32, "randn"), "w": ([2, 2, 2, 2, 2], F32, "randn")},
+         "out = F.conv_transpose3d(a, w)"),
+        ("err_max_pool3d_dim", {"a": ([4, 5, 6], F32, "randn")}, "out = F.max_pool3d(a, 2)"),
+        ("err_max_pool3d_pad", p5, "out = F.max_pool3d(a, 2, padding=2)"),
+        ("err_max_pool3d_stride", p5, "out = F.max_pool3d(a, 2, stride=0)"),
+        ("err_max_pool3d_small", p5, "out = F.max_pool3d(a, 7)"),
+        ("err_max_pool3d_dilation", p5, "out = F.max_pool3d(a, 2, dilation=0)"),
+        ("err_max_pool3d_kernel_len", p5, "out = F.max_pool3d(a, (2, 2))"),
+        ("err_max_pool3d_empty", {"a": ([2, 0, 4, 4, 4], F32, "randn")}, "out = F.max_pool3d(a, 2)"),
+        ("err_avg_pool3d_dim", {"a": ([4, 5, 6], F32, "randn")}, "out = F.avg_pool3d(a, 2)"),
+        ("err_avg_pool3d_pad", p5, "out = F.avg_pool3d(a, 2, padding=2)"),
+        ("err_avg_pool3d_small", p5, "out = F.avg_pool3d(a, 7)"),
+        ("err_avg_pool3d_divisor", p5, "out = F.avg_pool3d(a, 2, divisor_override=0)"),
+        ("err_avg_pool3d_empty", {"a": ([2, 0, 4, 4, 4], F32, "randn")}, "out = F.avg_pool3d(a, 2)"),
+        ("err_adaptive_max_pool3d_dim", {"a": ([4, 5, 6], F32, "randn")}, "out = F.adaptive_max_pool3d(a, 2)"),
+        ("err_adaptive_max_pool3d_size", p5, "out = F.adaptive_max_pool3d(a, (2, 2))"),
+        ("err_adaptive_max_pool3d_int", {"a": ([1, 2, 4, 5, 6], "int64", "int:5")}, "out = F.adaptive_max_pool3d(a, 2)"),
+        ("err_max_unpool3d_dim", {"a": ([4, 5, 6], F32, "randn"), "i": ([4, 5, 6], "int64", "int:5")},
+         "out = F.max_unpool3d(a, i, 2)"),
+        ("err_max_unpool3d_index", {"a": ([1, 2, 2, 2, 2], F32, "randn"), "i": ([1, 2, 2, 2, 2], "int64", [1000] * 16)},
+         "out = F.max_unpool3d(a, i, 2)"),
+    ]
+    return cases
+
+
+def _part5_grads():
+    cases = []
+    for dt in (F32, F64):
+        vol = {"a": ([2, 2, 5, 4, 5], dt, "randn")}
+        cases += [
+            _grad_case(f"conv3d_{dt}", {"a": ([2, 4, 4, 3, 5], dt, "randn"), "w": ([6, 2, 2, 2, 3], dt, "randn"),
+                                        "c": ([6], dt, "randn")},
+                       "F.conv3d(a, w, c, stride=(1, 2, 1), padding=1, dilation=(2, 1, 1), groups=2)", ["a", "w", "c"]),
+            _grad_case(f"conv3d_same_{dt}", {"a": ([1, 2, 4, 3, 4], dt, "randn"), "w": ([3, 2, 2, 3, 2], dt, "randn")},
+                       "F.conv3d(a, w, padding='same')", ["a", "w"]),
+            _grad_case(f"conv_transpose3d_{dt}", {"a": ([2, 4, 2, 3, 2], dt, "randn"), "w": ([4, 3, 2, 2, 3], dt, "randn"),
+                                                  "c": ([6], dt, "randn")},
+                       "F.conv_transpose3d(a, w, c, stride=2, padding=(1, 0, 1), output_padding=1, groups=2)",
+                       ["a", "w", "c"]),
+            _grad_case(f"max_pool3d_{dt}", vol, "F.max_pool3d(a, 3, 2, 1, ceil_mode=True)", ["a"]),
+            _grad_case(f"max_pool3d_dil_{dt}", vol, "F.max_pool3d(a, 2, 1, 0, (2, 1, 2))", ["a"]),
+            _grad_case(f"avg_pool3d_{dt}", vol, "F.avg_pool3d(a, 3, 2, 1, ceil_mode=True, count_include_pad=False)", ["a"]),
+            _grad_case(f"avg_pool3d_divisor_{dt}", vol, "F.avg_pool3d(a, (2, 3, 2), 1, (1, 0, 1), divisor_override=3)", ["a"]),
+            _grad_case(f"adaptive_max_pool3d_{dt}", vol, "F.adaptive_max_pool3d(a, (2, 3, 3))", ["a"]),
+            _grad_case(f"lp_pool3d_{dt}", {"a": ([1, 2, 4, 4, 4], dt, "rand")}, "F.lp_pool3d(a + 0.1, 2, 2)", ["a"]),
+            _grad_case(f"max_unpool3d_{dt}", vol,
+                       "F.max_unpool3d(*F.max_pool3d(a, 2, return_indices=True), 2, output_size=a.shape)", ["a"]),
+        ]
+    return cases
+
+
 FAMILIES = {
     "activation": _acts(),
     "linear": _linear(),
@@ -1219,4 +1338,6 @@ FAMILIES = {
     "grad": _grads(),
     "part4": _part4(),
     "part4_grad": _part4_grads(),
+    "part5": _part5(),
+    "part5_grad": _part5_grads(),
 }

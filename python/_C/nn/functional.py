@@ -28,9 +28,12 @@ __all__ = [
     "adaptive_max_pool1d_with_indices",
     "adaptive_max_pool2d",
     "adaptive_max_pool2d_with_indices",
+    "adaptive_max_pool3d",
+    "adaptive_max_pool3d_with_indices",
     "alpha_dropout",
     "avg_pool1d",
     "avg_pool2d",
+    "avg_pool3d",
     "batch_norm",
     "bilinear",
     "binary_cross_entropy",
@@ -40,8 +43,10 @@ __all__ = [
     "channel_shuffle",
     "conv1d",
     "conv2d",
+    "conv3d",
     "conv_transpose1d",
     "conv_transpose2d",
+    "conv_transpose3d",
     "cosine_embedding_loss",
     "cosine_similarity",
     "cross_entropy",
@@ -79,13 +84,17 @@ __all__ = [
     "logsigmoid",
     "lp_pool1d",
     "lp_pool2d",
+    "lp_pool3d",
     "margin_ranking_loss",
     "max_pool1d",
     "max_pool1d_with_indices",
     "max_pool2d",
     "max_pool2d_with_indices",
+    "max_pool3d",
+    "max_pool3d_with_indices",
     "max_unpool1d",
     "max_unpool2d",
+    "max_unpool3d",
     "mish",
     "mse_loss",
     "multi_margin_loss",
@@ -2520,3 +2529,355 @@ def adaptive_avg_pool3d(input: Tensor, output_size) -> Tensor:
     x = x.reshape(planes, t, oh * ow).transpose(1, 2)
     x = _nn.adaptive_avg_pool2d(x, [oh * ow, ot])
     return x.transpose(1, 2).reshape(lead + [ot, oh, ow])
+
+
+# ---- the 3-d family (issue 15 part 5) ---------------------------------------------------------
+# conv3d and conv_transpose3d are kernels (src/core/ops/nn/conv.rs: one im2col loop for every
+# rank). The 3-d pools are separable compositions over the 2-d kernels, recorded so
+# differentiable: a window's max (mean, sum) over (T, H, W) is the max (mean, sum) over T of
+# the maxima (means, sums) over (H, W), the divisors of avg_pool3d are the products of the
+# per-dim ones, and the first maximum in (t, h, w) order is the first t whose (H, W) maximum
+# is the largest (torch's tie rule).
+
+_triple = _ntuple(3, "_triple")
+
+
+def conv3d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1) -> Tensor:
+    """conv3d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1) -> Tensor
+
+    The 3-d cross-correlation of ``(N, C, D, H, W)`` (or ``(C, D, H, W)``) float input with
+    weight ``(O, C / groups, kd, kh, kw)``; ``padding`` an int, a triple, ``'same'`` or
+    ``'valid'``. Errors as torch (RuntimeError for mismatched shapes, channels, groups).
+    Mirrors ``torch.conv3d``.
+    """
+    return _C.conv3d(input, weight, bias, stride, padding, dilation, groups)
+
+
+def conv_transpose3d(
+    input, weight, bias=None, stride=1, padding=0, output_padding=0, groups=1, dilation=1
+) -> Tensor:
+    """conv_transpose3d(input, weight, bias=None, stride=1, padding=0, output_padding=0,
+    groups=1, dilation=1) -> Tensor
+
+    The transposed 3-d convolution of ``(N, C_in, D, H, W)`` (or ``(C_in, D, H, W)``) float
+    input with weight ``(C_in, C_out / groups, kd, kh, kw)``: each output size ``(in - 1) *
+    stride - 2 * padding + dilation * (k - 1) + output_padding + 1``. Mirrors
+    ``torch.conv_transpose3d``.
+    """
+    return _C.conv_transpose3d(input, weight, bias, stride, padding, output_padding, groups, dilation)
+
+
+def _pool3d_args(name: str, kernel_size, stride, padding, dilation, texts) -> Tuple[list, list, list, list]:
+    """The 3-d pools' parameters as triples (``stride`` defaults to ``kernel_size``), with
+    torch's texts for a wrong count."""
+    k = list(_triple(kernel_size))
+    if len(k) not in (1, 3):
+        raise RuntimeError(f"{name}: kernel_size {texts[0]}")
+    s = list(_triple(stride)) if stride is not None else []
+    if len(s) not in (0, 1, 3):
+        raise RuntimeError(f"{name}: stride {texts[1]}")
+    p = list(_triple(padding))
+    if len(p) not in (1, 3):
+        raise RuntimeError(f"{name}: padding {texts[2]}")
+    d = list(_triple(dilation))
+    if len(d) not in (1, 3):
+        raise RuntimeError(f"{name}: dilation must be either a single int, or a tuple of three ints")
+    k = [int(v) for v in (k * 3 if len(k) == 1 else k)]
+    s = [int(v) for v in (k if not s else s * 3 if len(s) == 1 else s)]
+    p = [int(v) for v in (p * 3 if len(p) == 1 else p)]
+    d = [int(v) for v in (d * 3 if len(d) == 1 else d)]
+    return k, s, p, d
+
+
+def _pool3d_out(n: int, k: int, p: int, s: int, d: int, ceil_mode: bool) -> int:
+    """torch's ``pooling_output_shape`` with its checks."""
+    if s == 0:
+        raise RuntimeError("stride should not be zero")
+    if p < 0:
+        raise RuntimeError(f"pad must be non-negative, but got pad: {p}")
+    if p > (d * (k - 1) + 1) // 2:
+        raise RuntimeError(
+            f"pad should be at most half of effective kernel size, but got pad={p}, kernel_size={k} and dilation={d}"
+        )
+    num = n + 2 * p - d * (k - 1) - 1 + (s - 1 if ceil_mode else 0)
+    out = num // s + 1
+    if ceil_mode and (out - 1) * s >= n + p:
+        out -= 1
+    return out
+
+
+def _pool3d_check(input: Tensor, k, s, p, d, ceil_mode: bool, fn_name: str, avg: bool) -> List[int]:
+    """torch's ``pool3d_shape_check`` (after ``pooling_output_shape`` per dim), in its order and
+    with its texts; the output sizes ``[ot, oh, ow]``."""
+    shape = list(input.shape)
+    nd = len(shape)
+    if nd not in (4, 5):
+        raise RuntimeError("non-empty 4D or 5D (batch mode) tensor expected for input")
+    outs = [_pool3d_out(shape[nd - 3 + i], k[i], p[i], s[i], d[i], ceil_mode) for i in range(3)]
+    if min(k) <= 0:
+        raise RuntimeError(f"kernel size should be greater than zero, but got kT: {k[0]} kH: {k[1]} kW: {k[2]}")
+    if min(s) <= 0:
+        raise RuntimeError(f"stride should be greater than zero, but got dT: {s[0]} dH: {s[1]} dW: {s[2]}")
+    if min(d) <= 0:
+        raise RuntimeError(
+            f"dilation should be greater than zero, but got dilationT: {d[0]} dilationH: {d[1]} dilationW: {d[2]}"
+        )
+    for i in range(nd - 4, nd):
+        if shape[i] <= 0:
+            raise RuntimeError(
+                f"{fn_name}: Expected input to have non-zero size for non-batch dimensions, but input has sizes "
+                f"{shape} with dimension {i} being empty"
+            )
+    t, h, w = shape[-3:]
+    if avg and (t < k[0] or h < k[1] or w < k[2]):
+        raise RuntimeError(
+            f"input image (T: {t} H: {h} W: {w}) smaller than kernel size (kT: {k[0]} kH: {k[1]} kW: {k[2]})"
+        )
+    if k[0] // 2 < p[0] or k[2] // 2 < p[2] or k[1] // 2 < p[1]:
+        raise RuntimeError(
+            f"pad should be smaller than or equal to half of kernel size, but got kT: {k[0]} kW: {k[2]} kH: {k[1]} "
+            f"padT: {p[0]} padW: {p[2]} padH: {p[1]}"
+        )
+    if min(outs) < 1:
+        c = shape[-4]
+        raise RuntimeError(
+            f"Given input size: ({c}x{t}x{h}x{w}). Calculated output size: ({c}x{outs[0]}x{outs[1]}x{outs[2]}). "
+            "Output size is too small"
+        )
+    return outs
+
+
+def _planes(shape: List[int]) -> int:
+    n = 1
+    for v in shape:
+        n *= v
+    return n
+
+
+def _max_pool3d(input: Tensor, k, s, p, d, ceil_mode: bool) -> Tuple[Tensor, Tensor]:
+    """torch's ``max_pool3d_with_indices``: the maxima and their flat indices in the ``T * H *
+    W`` volume. ``max_pool2d_with_indices`` over (H, W) per t, then over T (a height-1 image
+    per output position), the (H, W) index of the chosen t gathered."""
+    _check_float(input, "max_pool3d_with_indices_cpu")
+    ot, oh, ow = _pool3d_check(input, k, s, p, d, ceil_mode, "max_pool3d_with_indices_out_cpu_template()", False)
+    shape = list(input.shape)
+    lead, (t, h, w) = shape[:-3], shape[-3:]
+    planes = _planes(lead)
+    if planes == 0:
+        return _C.zeros(lead + [ot, oh, ow], dtype=input.dtype), _C.zeros(lead + [ot, oh, ow], dtype=_C.int64)
+    v, i_hw = _nn.max_pool2d_with_indices(input.reshape(planes * t, h, w), k[1:], s[1:], p[1:], d[1:], ceil_mode)
+    v = v.reshape(planes, t, oh * ow).transpose(1, 2).unsqueeze(2)
+    v, i_t = _nn.max_pool2d_with_indices(v, [1, k[0]], [1, s[0]], [0, p[0]], [1, d[0]], ceil_mode)
+    i_t = i_t.squeeze(2)
+    i_hw = i_hw.reshape(planes, t, oh * ow).transpose(1, 2).gather(2, i_t)
+    idx = i_t * (h * w) + i_hw
+    out_shape = lead + [ot, oh, ow]
+    return (
+        v.squeeze(2).transpose(1, 2).reshape(out_shape),
+        idx.transpose(1, 2).reshape(out_shape),
+    )
+
+
+def max_pool3d_with_indices(
+    input: Tensor,
+    kernel_size,
+    stride=None,
+    padding=0,
+    dilation=1,
+    ceil_mode: bool = False,
+    return_indices: bool = False,
+) -> Tuple[Tensor, Tensor]:
+    """max_pool3d_with_indices(input, kernel_size, stride=None, padding=0, dilation=1,
+    ceil_mode=False, return_indices=False) -> (Tensor, Tensor)
+
+    The maximum over each 3-d window and its flat index in the input's ``T * H * W`` volume.
+    """
+    k, s, p, d = _pool3d_args(
+        "max_pool3d", kernel_size, stride, padding, dilation,
+        ("must either be a single int, or a tuple of three ints",
+         "must either be omitted, a single int, or a tuple of three ints",
+         "must either be a single int, or a tuple of three ints"),
+    )
+    return _max_pool3d(input, k, s, p, d, ceil_mode)
+
+
+def max_pool3d(
+    input: Tensor,
+    kernel_size,
+    stride=None,
+    padding=0,
+    dilation=1,
+    ceil_mode: bool = False,
+    return_indices: bool = False,
+):
+    """max_pool3d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False,
+    return_indices=False)
+
+    The maximum over each 3-d window of ``(N, C, T, H, W)`` (or ``(C, T, H, W)``) float input
+    (``stride`` defaults to ``kernel_size``; ``padding`` at most half the kernel, padded with
+    -inf); with ``return_indices`` also the flat index of each maximum in the ``T * H * W``
+    volume (int64; the first on ties, a NaN wins). RuntimeError with torch's texts for bad
+    shapes and parameters. Mirrors ``torch.nn.functional.max_pool3d``.
+    """
+    out = max_pool3d_with_indices(input, kernel_size, stride, padding, dilation, ceil_mode)
+    return out if return_indices else out[0]
+
+
+def avg_pool3d(
+    input: Tensor,
+    kernel_size,
+    stride=None,
+    padding=0,
+    ceil_mode: bool = False,
+    count_include_pad: bool = True,
+    divisor_override: Optional[int] = None,
+) -> Tensor:
+    """avg_pool3d(input, kernel_size, stride=None, padding=0, ceil_mode=False,
+    count_include_pad=True, divisor_override=None) -> Tensor
+
+    The mean over each 3-d window of ``(N, C, T, H, W)`` (or ``(C, T, H, W)``) float input: the
+    divisor is ``divisor_override``, or the window's size (with the padding it covers when
+    ``count_include_pad``). RuntimeError with torch's texts for bad shapes and parameters.
+    Mirrors ``torch.nn.functional.avg_pool3d``.
+    """
+    k, s, p, d = _pool3d_args(
+        "avg_pool3d", kernel_size, stride, padding, 1,
+        ("must be a single int, or a tuple of three ints",
+         "must be omitted, a single number, or a tuple of three ints",
+         "must be a single int, or a tuple of three ints"),
+    )
+    if input.dim() not in (4, 5):
+        raise RuntimeError("non-empty 4D or 5D (batch mode) tensor expected for input")
+    if divisor_override is not None and divisor_override == 0:
+        raise RuntimeError("divisor must be not zero")
+    ot, oh, ow = _pool3d_check(input, k, s, p, d, ceil_mode, "avg_pool3d()", True)
+    _check_float(input, "avg_pool3d_out_frame")
+    shape = list(input.shape)
+    lead, (t, h, w) = shape[:-3], shape[-3:]
+    planes = _planes(lead)
+    if planes == 0:
+        return _C.zeros(lead + [ot, oh, ow], dtype=input.dtype)
+    # Sums when the divisor is overridden (divisor 1 per stage), else means per stage: the
+    # divisor of a 3-d window is the product of its per-dim counts.
+    div = 1 if divisor_override is not None else None
+    x = _nn.avg_pool2d(input.reshape(planes * t, h, w), k[1:], s[1:], p[1:], ceil_mode, count_include_pad, div)
+    x = x.reshape(planes, t, oh * ow).transpose(1, 2).unsqueeze(2)
+    x = _nn.avg_pool2d(x, [1, k[0]], [1, s[0]], [0, p[0]], ceil_mode, count_include_pad, div)
+    x = x.squeeze(2).transpose(1, 2).reshape(lead + [ot, oh, ow])
+    return x / divisor_override if divisor_override is not None else x
+
+
+def _adaptive_max_pool3d(input: Tensor, size) -> Tuple[Tensor, Tensor]:
+    """torch's ``adaptive_max_pool3d`` kernel, separable as ``max_pool3d``."""
+    shape = list(input.shape)
+    nd = len(shape)
+    if nd not in (4, 5):
+        raise RuntimeError(f"adaptive_max_pool3d(): Expected 4D or 5D tensor, but got: {shape}")
+    for i in range(1, nd):
+        if shape[i] <= 0:
+            raise RuntimeError(
+                "adaptive_max_pool3d(): Expected input to have non-zero size for non-batch dimensions, but input "
+                f"has sizes {shape} with dimension {i} being empty"
+            )
+    if len(size) != 3:
+        raise RuntimeError("adaptive_max_pool3d(): internal error: output_size.size() must be 3")
+    ot, oh, ow = (int(v) for v in size)
+    lead, (t, h, w) = shape[:-3], shape[-3:]
+    out_shape = lead + [ot, oh, ow]
+    if min(ot, oh, ow) < 0:
+        raise RuntimeError(f"Trying to create tensor with negative dimension {min(ot, oh, ow)}: {out_shape}")
+    _check_float(input, "adaptive_max_pool3d_cpu")
+    planes = _planes(lead)
+    if planes == 0 or min(ot, oh, ow) == 0:
+        return _C.zeros(out_shape, dtype=input.dtype), _C.zeros(out_shape, dtype=_C.int64)
+    v, i_hw = _adaptive_max_pool2d(input.reshape(planes * t, h, w), [oh, ow], "adaptive_max_pool3d")
+    v = v.reshape(planes, t, oh * ow).transpose(1, 2).unsqueeze(2)
+    v, i_t = _adaptive_max_pool2d(v, [1, ot], "adaptive_max_pool3d")
+    i_t = i_t.squeeze(2)
+    i_hw = i_hw.reshape(planes, t, oh * ow).transpose(1, 2).gather(2, i_t)
+    idx = i_t * (h * w) + i_hw
+    return v.squeeze(2).transpose(1, 2).reshape(out_shape), idx.transpose(1, 2).reshape(out_shape)
+
+
+def adaptive_max_pool3d_with_indices(input: Tensor, output_size, return_indices: bool = False) -> Tuple[Tensor, Tensor]:
+    """adaptive_max_pool3d_with_indices(input, output_size, return_indices=False) -> (Tensor,
+    Tensor): ``adaptive_max_pool3d`` and the flat indices of the maxima."""
+    size = _triple(_list_with_default(output_size, list(input.shape)))
+    return _adaptive_max_pool3d(input, size)
+
+
+def adaptive_max_pool3d(input: Tensor, output_size, return_indices: bool = False):
+    """adaptive_max_pool3d(input, output_size, return_indices=False)
+
+    The maximum over the adaptive windows of ``(N, C, T, H, W)`` (or ``(C, T, H, W)``) float
+    input giving ``output_size`` (an int, or a triple whose ``None`` entries keep the input's
+    size): window ``i`` spans ``[floor(i * in / out), ceil((i + 1) * in / out))`` per dim. With
+    ``return_indices`` also the flat index of each maximum in the ``T * H * W`` volume (int64;
+    the first on ties). Mirrors ``torch.nn.functional.adaptive_max_pool3d``.
+    """
+    out = adaptive_max_pool3d_with_indices(input, output_size)
+    return out if return_indices else out[0]
+
+
+def lp_pool3d(input: Tensor, norm_type, kernel_size, stride=None, ceil_mode: bool = False) -> Tensor:
+    """lp_pool3d(input, norm_type, kernel_size, stride=None, ceil_mode=False) -> Tensor: the
+    ``norm_type``-norm over each 3-d window (as torch: from ``avg_pool3d`` of ``x ** p``).
+    Mirrors ``torch.nn.functional.lp_pool3d``."""
+    kd, kw, kh = _triple(kernel_size)
+    if stride is not None:
+        out = avg_pool3d(input.pow(norm_type), kernel_size, stride, 0, ceil_mode)
+    else:
+        out = avg_pool3d(input.pow(norm_type), kernel_size, padding=0, ceil_mode=ceil_mode)
+    return (_C.sign(out) * _C.relu(out.abs())).mul(kd * kw * kh).pow(1.0 / norm_type)
+
+
+def _max_unpool3d(input: Tensor, indices: Tensor, output_size) -> Tensor:
+    """torch's ``max_unpool3d`` kernel: zeros of ``output_size`` with ``input`` scattered to the
+    flat ``indices`` of each volume (a recorded ``scatter``)."""
+    if indices.dtype != _C.int64:
+        raise RuntimeError(f"elements in indices should be type int64 but got: {_dtype_name(indices)}")
+    nd = input.dim()
+    if nd not in (4, 5):
+        raise RuntimeError(f"Input to max_unpooling3d should be a 4d or 5d Tensor, but got a tensor with {nd} dimensions.")
+    if len(output_size) != 3:
+        raise RuntimeError(
+            "There should be exactly three elements (depth, height, width) in output_size, but got "
+            f"{len(output_size)} elements."
+        )
+    shape = list(input.shape)
+    if shape != list(indices.shape):
+        raise RuntimeError(
+            f"Expected shape of indices to be same as that of the input tensor ({shape}) but got indices tensor "
+            f"with shape: {list(indices.shape)}"
+        )
+    for i in range(1, nd):
+        if shape[i] <= 0:
+            raise RuntimeError(
+                "max_unpooling3d_forward_out_cpu(): Expected input to have non-zero size for non-batch "
+                f"dimensions, but input has sizes {shape} with dimension {i} being empty"
+            )
+    ot, oh, ow = (int(v) for v in output_size)
+    n = shape[0] if nd == 5 else 1
+    c = shape[-4]
+    idx = indices.reshape(n, c, -1)
+    bad = (idx < 0).logical_or(idx >= ot * oh * ow)
+    if bool(bad.any()):
+        first = int(idx.reshape(-1)[bad.reshape(-1).nonzero()[0, 0]])
+        raise RuntimeError(f"Found an invalid max index: {first} (output volumes are of size {ot}x{oh}x{ow})")
+    out = _C.zeros(n, c, ot * oh * ow, dtype=input.dtype).scatter(2, idx, input.reshape(n, c, -1))
+    return out.reshape(shape[:-3] + [ot, oh, ow])
+
+
+def max_unpool3d(input: Tensor, indices: Tensor, kernel_size, stride=None, padding=0, output_size=None) -> Tensor:
+    """max_unpool3d(input, indices, kernel_size, stride=None, padding=0, output_size=None) -> Tensor
+
+    The partial inverse of ``max_pool3d``: ``(N, C, T, H, W)`` (or ``(C, T, H, W)``) values put
+    back at their flat ``indices`` (int64, as ``max_pool3d(..., return_indices=True)`` gives) in
+    zeros of the pooled input's size (``(in - 1) * stride + kernel_size - 2 * padding`` per
+    dim, or ``output_size``). Mirrors ``torch.nn.functional.max_unpool3d``.
+    """
+    kernel_size = _triple(kernel_size)
+    _stride = _triple(stride) if stride is not None else kernel_size
+    padding = _triple(padding)
+    size = _unpool_output_size(input, kernel_size, _stride, padding, output_size)
+    return _max_unpool3d(input, indices, size)

@@ -1,0 +1,131 @@
+"""_C.nn.functional, issue 15 part 5: the 3-d family — conv3d, conv_transpose3d, max_pool3d
+(with indices), avg_pool3d, adaptive_max_pool3d, lp_pool3d, max_unpool3d. torch 2.15's values,
+errors and gradients for the cases of nn_cases.py's "part5" and "part5_grad" families (recorded
+in nn_expected.json by gen_nn_expected.py; torch is not imported); float64 gradcheck of each
+op; independent checks (a 3-d convolution as a sum of 2-d ones, the transposed convolution as
+the adjoint, the pools against a direct loop)."""
+
+import itertools
+
+import pytest
+from nn_harness import cases, check
+
+import _C
+import _C.nn.functional as F
+
+CASES = cases("part5")
+GRAD_CASES = cases("part5_grad")
+# As test_nn_grad.py: float32 gradients pass through sums ordered differently from torch's.
+TOL32 = {"float32": (2e-4, 2e-5)}
+
+
+@pytest.mark.parametrize("cid", sorted(CASES))
+def test_case(cid):
+    check(CASES[cid])
+
+
+@pytest.mark.parametrize("cid", sorted(GRAD_CASES))
+def test_grad_case(cid):
+    check(GRAD_CASES[cid], tol=TOL32)
+
+
+_SEED = [100]
+
+
+def _x(*shape, low=None):
+    """A float64 leaf requiring grad: standard normal, or uniform in [low, low + 1)."""
+    _SEED[0] += 1
+    _C.manual_seed(_SEED[0])
+    t = _C.randn(*shape, dtype=_C.float64)
+    if low is not None:
+        t = _C.rand(*shape, dtype=_C.float64) + low
+    return t.requires_grad_()
+
+
+# (name, function of the inputs, inputs): each passes float64 gradcheck.
+GRADCHECKS = [
+    ("conv3d", lambda a, w, b: F.conv3d(a, w, b, stride=(2, 1, 1), padding=(1, 0, 1), dilation=(1, 1, 2)),
+     lambda: (_x(1, 2, 4, 3, 5), _x(2, 2, 2, 2, 2), _x(2))),
+    ("conv3d_groups_same", lambda a, w: F.conv3d(a, w, padding="same", groups=2),
+     lambda: (_x(1, 4, 3, 3, 3), _x(2, 2, 2, 3, 2))),
+    ("conv_transpose3d", lambda a, w, b: F.conv_transpose3d(a, w, b, stride=2, padding=(0, 1, 0), output_padding=1),
+     lambda: (_x(1, 2, 2, 3, 2), _x(2, 3, 2, 3, 2), _x(3))),
+    ("max_pool3d", lambda a: F.max_pool3d(a, 2, 1, 1, ceil_mode=True), lambda: (_x(1, 2, 3, 4, 3),)),
+    ("avg_pool3d", lambda a: F.avg_pool3d(a, 3, 2, 1, count_include_pad=False), lambda: (_x(1, 2, 4, 4, 3),)),
+    ("avg_pool3d_divisor", lambda a: F.avg_pool3d(a, 2, 1, divisor_override=3), lambda: (_x(2, 3, 3, 3),)),
+    ("adaptive_max_pool3d", lambda a: F.adaptive_max_pool3d(a, (2, 3, 2)), lambda: (_x(1, 3, 5, 4),)),
+    ("lp_pool3d", lambda a: F.lp_pool3d(a, 2, 2), lambda: (_x(1, 1, 4, 4, 4, low=0.5),)),
+    ("max_unpool3d", lambda a: F.max_unpool3d(a, _C.tensor([[[[[0, 7]]]]]), 2),
+     lambda: (_x(1, 1, 1, 1, 2),)),
+]
+
+
+@pytest.mark.parametrize("name, f, make", GRADCHECKS, ids=[g[0] for g in GRADCHECKS])
+def test_gradcheck(name, f, make):
+    assert _C.autograd.gradcheck(f, make())
+
+
+def test_conv3d_is_a_sum_of_conv2d():
+    # y[:, :, z] = sum over kernel depth dz of conv2d(x[:, :, z + dz], w[:, :, dz]).
+    x, w, b = _x(2, 3, 5, 4, 6).detach(), _x(4, 3, 2, 3, 2).detach(), _x(4).detach()
+    y = F.conv3d(x, w, b, padding=(0, 1, 0))
+    for z in range(4):
+        want = b.reshape(1, 4, 1, 1) + sum(F.conv2d(x[:, :, z + dz], w[:, :, dz], padding=(1, 0)) for dz in range(2))
+        assert float((y[:, :, z] - want).abs().max()) < 1e-12
+
+
+def test_conv_transpose3d_is_conv3ds_adjoint():
+    # <conv3d(x, w), c> == <x, conv_transpose3d(c, w)> for matching geometry.
+    args = dict(stride=(2, 1, 2), padding=(1, 0, 1), dilation=(1, 2, 1))
+    x, w = _x(2, 3, 6, 7, 5).detach(), _x(4, 3, 3, 2, 3).detach()
+    y = F.conv3d(x, w, **args)
+    c = _x(*y.shape).detach()
+    z = F.conv_transpose3d(c, w, output_padding=(1, 0, 0), **args)
+    assert list(z.shape) == list(x.shape)
+    assert float((y * c).sum()) == pytest.approx(float((x * z).sum()), rel=1e-12)
+
+
+def _direct_pool(x, k, s, p, reduce):
+    """A direct loop over every window of a (T, H, W) list volume (padding skipped)."""
+    t, h, w = len(x), len(x[0]), len(x[0][0])
+    outs = [(n + 2 * pp - kk) // ss + 1 for n, kk, ss, pp in zip((t, h, w), k, s, p)]
+    res = []
+    for oz, oy, ox in itertools.product(*(range(o) for o in outs)):
+        vals = []
+        for a, b, c in itertools.product(*(range(kk) for kk in k)):
+            z, y, xx = oz * s[0] - p[0] + a, oy * s[1] - p[1] + b, ox * s[2] - p[2] + c
+            if 0 <= z < t and 0 <= y < h and 0 <= xx < w:
+                vals.append((x[z][y][xx], (z * h + y) * w + xx))
+        res.append(reduce(vals))
+    return res
+
+
+def test_pools_match_a_direct_loop():
+    x = _x(1, 1, 5, 6, 4).detach()
+    xl = x[0, 0].tolist()
+    k, s, p = (3, 2, 3), (2, 2, 1), (1, 0, 1)
+    y, i = F.max_pool3d(x, k, s, p, return_indices=True)
+    want = _direct_pool(xl, k, s, p, lambda v: max(v, key=lambda e: e[0]))
+    assert y.reshape(-1).tolist() == [v for v, _ in want]
+    assert i.reshape(-1).tolist() == [j for _, j in want]
+    a = F.avg_pool3d(x, k, s, p, count_include_pad=False)
+    want = _direct_pool(xl, k, s, p, lambda v: sum(e[0] for e in v) / len(v))
+    assert a.reshape(-1).tolist() == pytest.approx(want, rel=1e-12)
+
+
+def test_max_unpool3d_inverts_max_pool3d_on_the_maxima():
+    x = _x(2, 3, 4, 6, 4).detach().abs() + 1.0
+    y, i = F.max_pool3d(x, 2, return_indices=True)
+    u = F.max_unpool3d(y, i, 2)
+    assert bool((F.max_pool3d(u, 2) == y).all())
+    assert int((u != 0).sum()) == y.numel()
+
+
+def test_bad_argument_types():
+    x = _x(1, 2, 3, 3, 3).detach()
+    with pytest.raises(TypeError):
+        F.conv3d(x, "w")
+    with pytest.raises(TypeError):
+        F.conv3d(x, x, stride="a")
+    with pytest.raises(TypeError):
+        F.conv_transpose3d(x, None)
