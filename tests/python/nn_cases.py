@@ -1259,6 +1259,36 @@ def _part5():
             (f"max_unpool3d_unbatched_{dt}", {"a": ([2, 4, 5, 3], dt, "randn")},
              "y, i = F.max_pool3d(a, 2, return_indices=True); out = F.max_unpool3d(y, i, 2, output_size=(4, 5, 3))"),
         ]
+    for dt in (F32, F64):
+        v = {"a": ([2, 2, 3, 4, 5], dt, "randn")}
+        im = {"a": ([2, 3, 4, 5], dt, "randn")}
+        cases += [
+            (f"interp_trilinear_{dt}", v, "out = F.interpolate(a, (5, 3, 7), mode='trilinear')"),
+            (f"interp_trilinear_ac_{dt}", v, "out = F.interpolate(a, (5, 3, 7), mode='trilinear', align_corners=True)"),
+            (f"interp_trilinear_scale_{dt}", v, "out = F.interpolate(a, scale_factor=(1.5, 0.75, 2.3), mode='trilinear')"),
+            (f"interp_trilinear_scale_rc_{dt}", v,
+             "out = F.interpolate(a, scale_factor=1.7, mode='trilinear', recompute_scale_factor=True)"),
+            (f"interp_nearest3d_{dt}", v, "out = F.interpolate(a, (5, 3, 7))"),
+            (f"interp_nearest3d_scale_{dt}", v, "out = F.interpolate(a, scale_factor=(2, 0.5, 1.3))"),
+            (f"interp_nearest_exact3d_{dt}", v, "out = F.interpolate(a, (6, 3, 8), mode='nearest-exact')"),
+            (f"interp_area3d_{dt}", v, "out = F.interpolate(a, (2, 3, 3), mode='area')"),
+            (f"interp_bicubic_{dt}", im, "out = F.interpolate(a, (7, 9), mode='bicubic')"),
+            (f"interp_bicubic_ac_{dt}", im, "out = F.interpolate(a, (7, 9), mode='bicubic', align_corners=True)"),
+            (f"interp_bicubic_down_{dt}", im, "out = F.interpolate(a, (3, 2), mode='bicubic')"),
+            (f"interp_bicubic_scale_{dt}", im, "out = F.interpolate(a, scale_factor=(1.7, 2.5), mode='bicubic')"),
+            (f"interp_bicubic_scale_ac_{dt}", im,
+             "out = F.interpolate(a, scale_factor=0.6, mode='bicubic', align_corners=True)"),
+            (f"interp_bicubic_one_{dt}", {"a": ([1, 2, 1, 4], dt, "randn")},
+             "out = F.interpolate(a, (3, 1), mode='bicubic', align_corners=True)"),
+        ]
+    cases += [
+        ("err_interp_bicubic_int", {"a": ([1, 2, 3, 4], "int64", "int:5")}, "out = F.interpolate(a, 5, mode='bicubic')"),
+        ("err_interp_bicubic_zero", {"a": ([1, 2, 3, 4], F32, "randn")}, "out = F.interpolate(a, (0, 2), mode='bicubic')"),
+        ("err_interp_trilinear_zero", {"a": ([1, 2, 2, 3, 4], F32, "randn")},
+         "out = F.interpolate(a, (0, 2, 2), mode='trilinear')"),
+        ("err_interp_bicubic_3d", {"a": ([1, 2, 3], F32, "randn")}, "out = F.interpolate(a, 5, mode='bicubic')"),
+        ("err_interp_trilinear_4d", {"a": ([1, 2, 3, 4], F32, "randn")}, "out = F.interpolate(a, 5, mode='trilinear')"),
+    ]
     x5 = {"a": ([1, 2, 3, 3, 3], F32, "randn"), "w": ([2, 2, 2, 2, 2], F32, "randn")}
     p5 = {"a": ([1, 2, 4, 5, 6], F32, "randn")}
     cases += [
@@ -1318,6 +1348,14 @@ def _part5_grads():
             _grad_case(f"avg_pool3d_divisor_{dt}", vol, "F.avg_pool3d(a, (2, 3, 2), 1, (1, 0, 1), divisor_override=3)", ["a"]),
             _grad_case(f"adaptive_max_pool3d_{dt}", vol, "F.adaptive_max_pool3d(a, (2, 3, 3))", ["a"]),
             _grad_case(f"lp_pool3d_{dt}", {"a": ([1, 2, 4, 4, 4], dt, "rand")}, "F.lp_pool3d(a + 0.1, 2, 2)", ["a"]),
+            _grad_case(f"interp_trilinear_{dt}", vol, "F.interpolate(a, (3, 6, 7), mode='trilinear')", ["a"]),
+            _grad_case(f"interp_trilinear_ac_{dt}", vol,
+                       "F.interpolate(a, scale_factor=1.5, mode='trilinear', align_corners=True)", ["a"]),
+            _grad_case(f"interp_nearest3d_{dt}", vol, "F.interpolate(a, (7, 3, 6))", ["a"]),
+            _grad_case(f"interp_bicubic_{dt}", {"a": ([2, 2, 4, 5], dt, "randn")},
+                       "F.interpolate(a, (7, 3), mode='bicubic')", ["a"]),
+            _grad_case(f"interp_bicubic_ac_{dt}", {"a": ([2, 2, 4, 5], dt, "randn")},
+                       "F.interpolate(a, scale_factor=1.6, mode='bicubic', align_corners=True)", ["a"]),
             _grad_case(f"max_unpool3d_{dt}", vol,
                        "F.max_unpool3d(*F.max_pool3d(a, 2, return_indices=True), 2, output_size=a.shape)", ["a"]),
         ]

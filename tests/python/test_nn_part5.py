@@ -129,3 +129,21 @@ def test_bad_argument_types():
         F.conv3d(x, x, stride="a")
     with pytest.raises(TypeError):
         F.conv_transpose3d(x, None)
+
+
+def test_public_names():
+    for name in ["conv3d", "conv_transpose3d", "max_pool3d", "max_pool3d_with_indices", "avg_pool3d",
+                 "adaptive_max_pool3d", "adaptive_max_pool3d_with_indices", "lp_pool3d", "max_unpool3d"]:
+        assert name in F.__all__
+        assert getattr(F, name).__doc__
+
+
+def test_bicubic_reproduces_a_cubic_polynomial_inside():
+    # Cubic convolution (A = -0.75) is exact for polynomials up to degree 2 away from the
+    # borders: x -> x^2 along W, sampled at align_corners=True positions.
+    w = 12
+    x = _C.tensor([float(i * i) for i in range(w)], dtype=_C.float64).reshape(1, 1, 1, w).expand(1, 1, 3, w)
+    y = F.interpolate(x, (3, 23), mode="bicubic", align_corners=True)
+    s = (w - 1) / 22
+    for o in range(4, 19):
+        assert float(y[0, 0, 1, o]) == pytest.approx((s * o) ** 2, rel=1e-12)

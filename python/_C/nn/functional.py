@@ -1683,6 +1683,80 @@ def _upsample_vec(fn, input: Tensor, output_size, scale_factors, *extra) -> Tens
     return fn(input, sizes, *extra, *[float(s) for s in scale_factors])
 
 
+def _upsample_3d(fn2, fn1, input: Tensor, output_size, scale_factors, *extra) -> Tensor:
+    """The separable 5-d resampling (nearest, nearest-exact, trilinear): the 2-d kernel ``fn2``
+    over (H, W) with the depth as channels, then the 1-d kernel ``fn1`` over the depth (each
+    output index maps to its input taps per dim, so this is torch's 3-d kernel; recorded, so
+    differentiable through the kernels' backward)."""
+    n, c, t, h, w = input.shape
+    if output_size is not None:
+        sizes, scales = [int(v) for v in output_size], [None, None, None]
+    else:
+        sizes = [int(input.shape[i + 2] * float(scale_factors[i])) for i in range(3)]
+        scales = [float(v) for v in scale_factors]
+    if min(sizes) <= 0:
+        raise RuntimeError(
+            "Input and output sizes should be greater than 0, but got input (D: "
+            f"{t}, H: {h}, W: {w}) output (D: {sizes[0]}, H: {sizes[1]}, W: {sizes[2]})"
+        )
+    ot, oh, ow = sizes
+    x = fn2(input.reshape(n * c, t, h, w), [oh, ow], *extra, scales[1], scales[2])
+    x = x.reshape(n * c, t, oh * ow).transpose(1, 2)
+    x = fn1(x, [ot], *extra, scales[0])
+    return x.transpose(1, 2).reshape(n, c, ot, oh, ow)
+
+
+def _cubic_matrix(in_len: int, out_len: int, align_corners: bool, scale, dtype) -> Tensor:
+    """The ``(in_len, out_len)`` matrix of torch's bicubic taps along one dim: output ``o`` reads
+    the 4 inputs ``floor(r) - 1 .. floor(r) + 2`` (clamped to the edge) of its source index
+    ``r`` with the cubic-convolution weights (A = -0.75) of ``t = r - floor(r)`` (torch's
+    ``area_pixel_compute_source_index(..., cubic=True)``, ``guard_index_and_lambda``,
+    ``get_cubic_upsample_coefficients``)."""
+    a = -0.75
+    if align_corners:
+        s = (in_len - 1) / (out_len - 1) if out_len > 1 else 0.0
+    else:
+        s = 1.0 / scale if scale is not None and scale > 0 else in_len / out_len
+
+    def near(x):
+        return ((a + 2) * x - (a + 3)) * x * x + 1
+
+    def far(x):
+        return ((a * x - 5 * a) * x + 8 * a) * x - 4 * a
+
+    rows, weights = [[], [], [], []], [[], [], [], []]
+    for o in range(out_len):
+        real = s * o if align_corners else s * (o + 0.5) - 0.5
+        i = math.floor(real)
+        t = min(max(real - i, 0.0), 1.0)
+        for k, wk in enumerate((far(t + 1), near(t), near(1 - t), far(2 - t))):
+            rows[k].append(min(max(i - 1 + k, 0), in_len - 1))
+            weights[k].append(wk)
+    m = _C.zeros(in_len, out_len, dtype=_C.float64)
+    m = m.scatter_add(0, _C.tensor(rows, dtype=_C.int64), _C.tensor(weights, dtype=_C.float64))
+    return m.to(dtype)
+
+
+def _upsample_bicubic2d(input: Tensor, output_size, scale_factors, align_corners: bool) -> Tensor:
+    """torch's ``upsample_bicubic2d``: separable, so ``M_h^T @ x @ M_w`` with the per-dim tap
+    matrices of :func:`_cubic_matrix` (recorded matmuls: differentiable to any order)."""
+    _check_float(input, "compute_indices_weights_cubic")
+    n, c, h, w = input.shape
+    if output_size is not None:
+        sizes, scales = [int(v) for v in output_size], [None, None]
+    else:
+        sizes = [int(input.shape[i + 2] * float(scale_factors[i])) for i in range(2)]
+        scales = [float(v) for v in scale_factors]
+    if min(sizes) <= 0 or h <= 0 or w <= 0:
+        raise RuntimeError(
+            f"Input and output sizes should be greater than 0, but got input (H: {h}, W: {w}) output (H: "
+            f"{sizes[0]}, W: {sizes[1]})"
+        )
+    mh = _cubic_matrix(h, sizes[0], align_corners, scales[0], input.dtype)
+    mw = _cubic_matrix(w, sizes[1], align_corners, scales[1], input.dtype)
+    return _C.matmul(_C.matmul(mh.t(), input), mw)
+
+
 def interpolate(
     input: Tensor,
     size=None,
@@ -1695,12 +1769,13 @@ def interpolate(
     """interpolate(input, size=None, scale_factor=None, mode='nearest', align_corners=None,
     recompute_scale_factor=None, antialias=False) -> Tensor
 
-    Resamples ``(N, C, W)`` or ``(N, C, H, W)`` input to ``size`` (an int or one per spatial
-    dim) or by ``scale_factor`` (output ``floor(in * scale)``; the kernel maps indices by the
-    scale unless ``recompute_scale_factor``). Modes: ``'nearest'`` and ``'nearest-exact'``
-    (3-d, 4-d), ``'linear'`` (3-d), ``'bilinear'`` (4-d), ``'area'`` (adaptive average pooling,
-    3-d, 4-d); ``align_corners`` for the linear modes. Differentiable. torch's checks and texts;
-    the modes ``'bicubic'``, ``'trilinear'``, ``'lanczos'``, 5-d input and ``antialias`` are not
+    Resamples ``(N, C, W)``, ``(N, C, H, W)`` or ``(N, C, D, H, W)`` input to ``size`` (an int
+    or one per spatial dim) or by ``scale_factor`` (output ``floor(in * scale)``; the kernel maps
+    indices by the scale unless ``recompute_scale_factor``). Modes: ``'nearest'``,
+    ``'nearest-exact'`` and ``'area'`` (adaptive average pooling) for 3-d to 5-d input,
+    ``'linear'`` (3-d), ``'bilinear'`` and ``'bicubic'`` (4-d, cubic convolution with A = -0.75,
+    borders replicated), ``'trilinear'`` (5-d); ``align_corners`` for the interpolating modes.
+    Differentiable. torch's checks and texts; ``'lanczos'`` and ``antialias`` are not
     implemented (NotImplementedError). Mirrors ``torch.nn.functional.interpolate``.
     """
     if mode in ("nearest", "area", "nearest-exact"):
@@ -1774,10 +1849,24 @@ def interpolate(
         return adaptive_avg_pool1d(input, output_size)
     if input.dim() == 4 and mode == "area":
         return adaptive_avg_pool2d(input, output_size)
+    if input.dim() == 5 and mode == "nearest":
+        return _upsample_3d(_nn.upsample_nearest2d, _nn.upsample_nearest1d, input, output_size, scale_factors)
+    if input.dim() == 5 and mode == "nearest-exact":
+        return _upsample_3d(
+            _nn._upsample_nearest_exact2d, _nn._upsample_nearest_exact1d, input, output_size, scale_factors
+        )
+    if input.dim() == 5 and mode == "area":
+        return adaptive_avg_pool3d(input, output_size)
     if input.dim() == 3 and mode == "linear":
         return _upsample_vec(_nn.upsample_linear1d, input, output_size, scale_factors, align_corners)
     if input.dim() == 4 and mode == "bilinear":
         return _upsample_vec(_nn.upsample_bilinear2d, input, output_size, scale_factors, align_corners)
+    if input.dim() == 5 and mode == "trilinear":
+        return _upsample_3d(
+            _nn.upsample_bilinear2d, _nn.upsample_linear1d, input, output_size, scale_factors, align_corners
+        )
+    if input.dim() == 4 and mode == "bicubic":
+        return _upsample_bicubic2d(input, output_size, scale_factors, align_corners)
     if input.dim() == 3 and mode == "bilinear":
         raise NotImplementedError("Got 3D input, but bilinear mode needs 4D input")
     if input.dim() == 3 and mode == "trilinear":
@@ -1790,7 +1879,7 @@ def interpolate(
         raise NotImplementedError("Got 5D input, but linear mode needs 3D input")
     if input.dim() == 5 and mode == "bilinear":
         raise NotImplementedError("Got 5D input, but bilinear mode needs 4D input")
-    if input.dim() in (3, 4, 5) and mode in ("nearest", "nearest-exact", "area", "bicubic", "trilinear", "lanczos"):
+    if input.dim() in (3, 4, 5) and mode == "lanczos":
         raise NotImplementedError(
             f"interpolate: mode '{mode}' for {input.dim()}D input is not implemented in tensorbind yet"
         )
