@@ -138,12 +138,12 @@ def test_public_names():
         assert getattr(F, name).__doc__
 
 
-def test_bicubic_reproduces_a_cubic_polynomial_inside():
-    # Cubic convolution (A = -0.75) is exact for polynomials up to degree 2 away from the
-    # borders: x -> x^2 along W, sampled at align_corners=True positions.
+def test_bicubic_reproduces_a_linear_function_inside():
+    # Cubic convolution (any A, here -0.75) sums to 1 and is symmetric, so it reproduces
+    # linear functions away from the borders: x -> 3x + 1 along W, at align_corners=True positions.
     w = 12
-    x = _C.tensor([float(i * i) for i in range(w)], dtype=_C.float64).reshape(1, 1, 1, w).expand(1, 1, 3, w)
+    x = _C.tensor([3.0 * i + 1 for i in range(w)], dtype=_C.float64).reshape(1, 1, 1, w).expand(1, 1, 3, w)
     y = F.interpolate(x, (3, 23), mode="bicubic", align_corners=True)
     s = (w - 1) / 22
     for o in range(4, 19):
-        assert float(y[0, 0, 1, o]) == pytest.approx((s * o) ** 2, rel=1e-12)
+        assert float(y[0, 0, 1, o]) == pytest.approx(3.0 * s * o + 1, rel=1e-12)
