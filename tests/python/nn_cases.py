@@ -1322,6 +1322,8 @@ def _part5():
         ("err_adaptive_max_pool3d_int", {"a": ([1, 2, 4, 5, 6], "int64", "int:5")}, "out = F.adaptive_max_pool3d(a, 2)"),
         ("err_max_unpool3d_dim", {"a": ([4, 5, 6], F32, "randn"), "i": ([4, 5, 6], "int64", "int:5")},
          "out = F.max_unpool3d(a, i, 2)"),
+        ("err_max_unpool3d_stride", {"a": ([1, 2, 2, 2, 2], F32, "randn"), "i": ([1, 2, 2, 2, 2], "int64", [0] * 16)},
+         "out = F.max_unpool3d(a, i, 2, stride=(1, 0, 1))"),
         ("err_max_unpool3d_index", {"a": ([1, 2, 2, 2, 2], F32, "randn"), "i": ([1, 2, 2, 2, 2], "int64", [1000] * 16)},
          "out = F.max_unpool3d(a, i, 2)"),
     ]

@@ -2920,7 +2920,7 @@ def lp_pool3d(input: Tensor, norm_type, kernel_size, stride=None, ceil_mode: boo
     return (_C.sign(out) * _C.relu(out.abs())).mul(kd * kw * kh).pow(1.0 / norm_type)
 
 
-def _max_unpool3d(input: Tensor, indices: Tensor, output_size) -> Tensor:
+def _max_unpool3d(input: Tensor, indices: Tensor, output_size, stride) -> Tensor:
     """torch's ``max_unpool3d`` kernel: zeros of ``output_size`` with ``input`` scattered to the
     flat ``indices`` of each volume (a recorded ``scatter``)."""
     if indices.dtype != _C.int64:
@@ -2945,6 +2945,8 @@ def _max_unpool3d(input: Tensor, indices: Tensor, output_size) -> Tensor:
                 "max_unpooling3d_forward_out_cpu(): Expected input to have non-zero size for non-batch "
                 f"dimensions, but input has sizes {shape} with dimension {i} being empty"
             )
+    if min(stride) <= 0:
+        raise RuntimeError(f"strides should be greater than zero, but got stride: {[int(v) for v in stride]}")
     ot, oh, ow = (int(v) for v in output_size)
     n = shape[0] if nd == 5 else 1
     c = shape[-4]
@@ -2969,4 +2971,4 @@ def max_unpool3d(input: Tensor, indices: Tensor, kernel_size, stride=None, paddi
     _stride = _triple(stride) if stride is not None else kernel_size
     padding = _triple(padding)
     size = _unpool_output_size(input, kernel_size, _stride, padding, output_size)
-    return _max_unpool3d(input, indices, size)
+    return _max_unpool3d(input, indices, size, list(_stride) * 3 if len(_stride) == 1 else list(_stride))
