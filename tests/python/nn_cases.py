@@ -1289,6 +1289,61 @@ def _part5():
         ("err_interp_bicubic_3d", {"a": ([1, 2, 3], F32, "randn")}, "out = F.interpolate(a, 5, mode='bicubic')"),
         ("err_interp_trilinear_4d", {"a": ([1, 2, 3, 4], F32, "randn")}, "out = F.interpolate(a, 5, mode='trilinear')"),
     ]
+    for dt in (F32, F64):
+        th2 = {"t": ([2, 2, 3], dt, "randn")}
+        th3 = {"t": ([2, 3, 4], dt, "randn")}
+        gs2 = {"a": ([2, 3, 4, 5], dt, "randn"), "g": ([2, 3, 6, 2], dt, "randn")}
+        gs3 = {"a": ([2, 2, 3, 4, 5], dt, "randn"), "g": ([2, 2, 3, 4, 3], dt, "randn")}
+        cases += [
+            (f"affine_grid_{dt}", th2, "out = F.affine_grid(t, [2, 3, 4, 5], align_corners=False)"),
+            (f"affine_grid_ac_{dt}", th2, "out = F.affine_grid(t, (2, 1, 3, 6), align_corners=True)"),
+            (f"affine_grid_unit_{dt}", th2, "out = F.affine_grid(t, [2, 1, 1, 4], align_corners=False)"),
+            (f"affine_grid_3d_{dt}", th3, "out = F.affine_grid(t, [2, 3, 2, 4, 3], align_corners=False)"),
+            (f"affine_grid_3d_ac_{dt}", th3, "out = F.affine_grid(t, [2, 3, 3, 2, 4], align_corners=True)"),
+            (f"affine_grid_default_{dt}", th2, "out = F.affine_grid(t, [2, 3, 4, 5])"),
+            (f"grid_sample_affine_{dt}", {"a": ([2, 3, 5, 6], dt, "randn"), "t": ([2, 2, 3], dt, "randn")},
+             "out = F.grid_sample(a, F.affine_grid(t * 0.6, [2, 3, 4, 7], align_corners=False), align_corners=False)"),
+        ]
+        for m in ("bilinear", "nearest"):
+            for pm in ("zeros", "border", "reflection"):
+                for ac in (False, True):
+                    cases += [
+                        (f"grid_sample_{m}_{pm}_{int(ac)}_{dt}", gs2,
+                         f"out = F.grid_sample(a, g * 1.3, mode='{m}', padding_mode='{pm}', align_corners={ac})"),
+                        (f"grid_sample_3d_{m}_{pm}_{int(ac)}_{dt}", gs3,
+                         f"out = F.grid_sample(a, g * 1.3, mode='{m}', padding_mode='{pm}', align_corners={ac})"),
+                    ]
+        cases += [
+            (f"grid_sample_default_{dt}", gs2, "out = F.grid_sample(a, g)"),
+            (f"grid_sample_far_reflection_{dt}", gs2,
+             "out = F.grid_sample(a, g * 5, padding_mode='reflection', align_corners=False)"),
+            (f"grid_sample_far_reflection_ac_{dt}", gs2,
+             "out = F.grid_sample(a, g * 5, padding_mode='reflection', align_corners=True)"),
+            (f"grid_sample_unit_reflection_{dt}", {"a": ([1, 2, 1, 4], dt, "randn"), "g": ([1, 3, 2, 2], dt, "randn")},
+             "out = F.grid_sample(a, g * 2, padding_mode='reflection', align_corners=True)"),
+        ]
+    gs = {"a": ([2, 3, 4, 5], F32, "randn"), "g": ([2, 3, 6, 2], F32, "randn")}
+    cases += [
+        ("err_affine_grid_rank", {"t": ([2, 2, 3], F32, "randn")}, "out = F.affine_grid(t, [2, 3, 4], align_corners=False)"),
+        ("err_affine_grid_zero", {"t": ([2, 2, 3], F32, "randn")}, "out = F.affine_grid(t, [2, 3, 0, 5], align_corners=False)"),
+        ("err_affine_grid_batch", {"t": ([3, 2, 3], F32, "randn")}, "out = F.affine_grid(t, [2, 3, 4, 5], align_corners=False)"),
+        ("err_grid_sample_mode", gs, "out = F.grid_sample(a, g, mode='linear', align_corners=False)"),
+        ("err_grid_sample_padding", gs, "out = F.grid_sample(a, g, padding_mode='circular', align_corners=False)"),
+        ("err_grid_sample_dtype", {"a": ([2, 3, 4, 5], F32, "randn"), "g": ([2, 3, 6, 2], F64, "randn")},
+         "out = F.grid_sample(a, g, align_corners=False)"),
+        ("err_grid_sample_batch", {"a": ([2, 3, 4, 5], F32, "randn"), "g": ([3, 3, 6, 2], F32, "randn")},
+         "out = F.grid_sample(a, g, align_corners=False)"),
+        ("err_grid_sample_last", {"a": ([2, 3, 4, 5], F32, "randn"), "g": ([2, 3, 6, 3], F32, "randn")},
+         "out = F.grid_sample(a, g, align_corners=False)"),
+        ("err_grid_sample_rank", {"a": ([2, 3, 4, 5], F32, "randn"), "g": ([2, 3, 2], F32, "randn")},
+         "out = F.grid_sample(a, g, align_corners=False)"),
+        ("err_grid_sample_empty", {"a": ([2, 3, 0, 5], F32, "randn"), "g": ([2, 3, 6, 2], F32, "randn")},
+         "out = F.grid_sample(a, g, align_corners=False)"),
+        ("err_grid_sample_3d_rank", {"a": ([2, 3, 4, 5, 2], F32, "randn"), "g": ([2, 3, 6, 2], F32, "randn")},
+         "out = F.grid_sample(a, g, align_corners=False)"),
+        ("err_grid_sample_int", {"a": ([2, 3, 4, 5], "int64", "int:5"), "g": ([2, 3, 6, 2], "int64", "int:2")},
+         "out = F.grid_sample(a, g, align_corners=False)"),
+    ]
     x5 = {"a": ([1, 2, 3, 3, 3], F32, "randn"), "w": ([2, 2, 2, 2, 2], F32, "randn")}
     p5 = {"a": ([1, 2, 4, 5, 6], F32, "randn")}
     cases += [
@@ -1358,6 +1413,20 @@ def _part5_grads():
                        "F.interpolate(a, (7, 3), mode='bicubic')", ["a"]),
             _grad_case(f"interp_bicubic_ac_{dt}", {"a": ([2, 2, 4, 5], dt, "randn")},
                        "F.interpolate(a, scale_factor=1.6, mode='bicubic', align_corners=True)", ["a"]),
+            _grad_case(f"affine_grid_{dt}", {"t": ([2, 2, 3], dt, "randn")},
+                       "F.affine_grid(t, [2, 1, 3, 4], align_corners=False)", ["t"]),
+            _grad_case(f"affine_grid_3d_{dt}", {"t": ([2, 3, 4], dt, "randn")},
+                       "F.affine_grid(t, [2, 1, 2, 3, 2], align_corners=True)", ["t"]),
+            _grad_case(f"grid_sample_zeros_{dt}", {"a": ([2, 2, 4, 5], dt, "randn"), "g": ([2, 3, 4, 2], dt, "randn")},
+                       "F.grid_sample(a, g * 1.2, align_corners=False)", ["a", "g"]),
+            _grad_case(f"grid_sample_border_ac_{dt}", {"a": ([2, 2, 4, 5], dt, "randn"), "g": ([2, 3, 4, 2], dt, "randn")},
+                       "F.grid_sample(a, g * 1.2, padding_mode='border', align_corners=True)", ["a", "g"]),
+            _grad_case(f"grid_sample_reflection_{dt}", {"a": ([2, 2, 4, 5], dt, "randn"), "g": ([2, 3, 4, 2], dt, "randn")},
+                       "F.grid_sample(a, g * 2.5, padding_mode='reflection', align_corners=False)", ["a", "g"]),
+            _grad_case(f"grid_sample_nearest_{dt}", {"a": ([2, 2, 4, 5], dt, "randn"), "g": ([2, 3, 4, 2], dt, "randn")},
+                       "F.grid_sample(a, g, mode='nearest', align_corners=False)", ["a", "g"]),
+            _grad_case(f"grid_sample_3d_{dt}", {"a": ([1, 2, 3, 4, 5], dt, "randn"), "g": ([1, 2, 3, 2, 3], dt, "randn")},
+                       "F.grid_sample(a, g * 1.2, padding_mode='reflection', align_corners=True)", ["a", "g"]),
             _grad_case(f"max_unpool3d_{dt}", vol,
                        "F.max_unpool3d(*F.max_pool3d(a, 2, return_indices=True), 2, output_size=a.shape)", ["a"]),
         ]

@@ -55,6 +55,12 @@ GRADCHECKS = [
     ("avg_pool3d_divisor", lambda a: F.avg_pool3d(a, 2, 1, divisor_override=3), lambda: (_x(2, 3, 3, 3),)),
     ("adaptive_max_pool3d", lambda a: F.adaptive_max_pool3d(a, (2, 3, 2)), lambda: (_x(1, 3, 5, 4),)),
     ("lp_pool3d", lambda a: F.lp_pool3d(a, 2, 2), lambda: (_x(1, 1, 4, 4, 4, low=0.5),)),
+    ("affine_grid", lambda t: F.affine_grid(t, [2, 1, 3, 4], align_corners=False), lambda: (_x(2, 2, 3),)),
+    ("grid_sample", lambda a, g: F.grid_sample(a, g, align_corners=False), lambda: (_x(1, 2, 3, 4), _x(1, 2, 3, 2))),
+    ("grid_sample_reflection", lambda a, g: F.grid_sample(a, g * 2, padding_mode="reflection", align_corners=True),
+     lambda: (_x(1, 2, 3, 4), _x(1, 2, 3, 2))),
+    ("grid_sample_border_3d", lambda a, g: F.grid_sample(a, g * 1.5, padding_mode="border", align_corners=False),
+     lambda: (_x(1, 1, 2, 3, 4), _x(1, 2, 2, 1, 3))),
     ("max_unpool3d", lambda a: F.max_unpool3d(a, _C.tensor([[[[[0, 7]]]]]), 2),
      lambda: (_x(1, 1, 1, 1, 2),)),
 ]
@@ -133,7 +139,8 @@ def test_bad_argument_types():
 
 def test_public_names():
     for name in ["conv3d", "conv_transpose3d", "max_pool3d", "max_pool3d_with_indices", "avg_pool3d",
-                 "adaptive_max_pool3d", "adaptive_max_pool3d_with_indices", "lp_pool3d", "max_unpool3d"]:
+                 "adaptive_max_pool3d", "adaptive_max_pool3d_with_indices", "lp_pool3d", "max_unpool3d", "affine_grid",
+                 "grid_sample"]:
         assert name in F.__all__
         assert getattr(F, name).__doc__
 
@@ -147,3 +154,29 @@ def test_bicubic_reproduces_a_linear_function_inside():
     s = (w - 1) / 22
     for o in range(4, 19):
         assert float(y[0, 0, 1, o]) == pytest.approx(3.0 * s * o + 1, rel=1e-12)
+
+
+def test_affine_grid_value_errors_name_the_dtype_and_shape():
+    # torch's texts, with _C's reprs of the dtype and shape where torch prints its own.
+    with pytest.raises(ValueError, match=r"^Expected theta to have floating point type, but got _C\.int64$"):
+        F.affine_grid(_C.zeros(2, 2, 3, dtype=_C.int64), [2, 3, 4, 5], align_corners=False)
+    with pytest.raises(ValueError, match=r"^Expected a batch of 2D affine matrices of shape Nx2x3 for size \[2, 3, 4, 5\]"):
+        F.affine_grid(_C.zeros(2, 3, 3), [2, 3, 4, 5], align_corners=False)
+    with pytest.raises(ValueError, match=r"^Expected a batch of 3D affine matrices of shape Nx3x4 for size"):
+        F.affine_grid(_C.zeros(2, 2, 3), [2, 3, 4, 5, 6], align_corners=False)
+
+
+def test_grid_sample_bicubic_is_not_implemented():
+    with pytest.raises(NotImplementedError):
+        F.grid_sample(_C.zeros(1, 1, 3, 3), _C.zeros(1, 2, 2, 2), mode="bicubic", align_corners=False)
+
+
+def test_grid_sample_identity_grid_returns_the_input():
+    # The affine_grid of the identity samples every pixel centre (align_corners=False) or
+    # corner (True) exactly.
+    x = _x(2, 3, 4, 5).detach()
+    for ac in (False, True):
+        g = F.affine_grid(_C.tensor([[[1.0, 0, 0], [0, 1.0, 0]]] * 2, dtype=_C.float64), [2, 3, 4, 5], align_corners=ac)
+        for mode in ("bilinear", "nearest"):
+            y = F.grid_sample(x, g, mode=mode, align_corners=ac)
+            assert float((y - x).abs().max()) < 1e-12

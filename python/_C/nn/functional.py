@@ -13,6 +13,7 @@ Differentiable: the kernels record their nodes (src/core/autograd/nn_formulas.rs
 torch composes is composed of recorded ops here too.
 """
 
+import itertools
 import math
 import warnings
 from typing import List, Optional, Sequence, Tuple, Union
@@ -30,6 +31,7 @@ __all__ = [
     "adaptive_max_pool2d_with_indices",
     "adaptive_max_pool3d",
     "adaptive_max_pool3d_with_indices",
+    "affine_grid",
     "alpha_dropout",
     "avg_pool1d",
     "avg_pool2d",
@@ -62,6 +64,7 @@ __all__ = [
     "gaussian_nll_loss",
     "gelu",
     "glu",
+    "grid_sample",
     "group_norm",
     "gumbel_softmax",
     "hardshrink",
@@ -2972,3 +2975,237 @@ def max_unpool3d(input: Tensor, indices: Tensor, kernel_size, stride=None, paddi
     padding = _triple(padding)
     size = _unpool_output_size(input, kernel_size, _stride, padding, output_size)
     return _max_unpool3d(input, indices, size, list(_stride) * 3 if len(_stride) == 1 else list(_stride))
+
+
+# ---- affine_grid and grid_sample (issue 15 part 5) -------------------------------------------
+# Compositions of recorded ops (torch's affine_grid_generator is one too): differentiable with
+# respect to theta, the input and the grid. grid_sample reads each output point's 2^d corner
+# values with `gather` and weighs them by the bilinear (trilinear) weights of its unnormalised
+# coordinates (torch's `grid_sampler_compute_source_index`: unnormalise, then clip or reflect
+# by padding_mode); corners outside the input read zero.
+
+_ALIGN_WARNING = (
+    "Default grid_sample and affine_grid behavior has changed "
+    "to align_corners=False since 1.3.0. Please specify "
+    "align_corners=True if the old behavior is desired. "
+    "See the documentation of grid_sample for details."
+)
+
+
+def _linspace_from_neg_one(n: int, align_corners: bool, dtype) -> Tensor:
+    """torch's ``linspace_from_neg_one``: ``n`` points spanning [-1, 1] (pixel corners with
+    ``align_corners``, else pixel centres)."""
+    if n <= 1:
+        return _C.zeros(1, dtype=dtype)
+    r = _C.linspace(-1, 1, n, dtype=dtype)
+    if not align_corners:
+        r = r * (n - 1) / n
+    return r
+
+
+def affine_grid(theta: Tensor, size: List[int], align_corners: Optional[bool] = None) -> Tensor:
+    """affine_grid(theta, size, align_corners=None) -> Tensor
+
+    The sampling grid of a batch of affine transforms: ``theta`` ``(N, 2, 3)`` for a 4-d
+    ``size`` ``(N, C, H, W)`` gives ``(N, H, W, 2)``, ``(N, 3, 4)`` for a 5-d ``size`` ``(N, C,
+    D, H, W)`` gives ``(N, D, H, W, 3)``: ``theta @ (x, y[, z], 1)`` over the normalised output
+    coordinates in [-1, 1] (pixel corners with ``align_corners``, else centres; ``None`` warns
+    and means False). ValueError for a non-float theta, mismatched shapes or a non-positive
+    size; NotImplementedError for other ranks. Differentiable in theta. Mirrors
+    ``torch.nn.functional.affine_grid``.
+    """
+    if align_corners is None:
+        warnings.warn(_ALIGN_WARNING, stacklevel=2)
+        align_corners = False
+    if not theta.is_floating_point():
+        raise ValueError(f"Expected theta to have floating point type, but got {theta.dtype}")
+    size = list(size)
+    shape = tuple(theta.shape)
+    if len(size) == 4:
+        if theta.dim() != 3 or shape[-2] != 2 or shape[-1] != 3:
+            raise ValueError(
+                f"Expected a batch of 2D affine matrices of shape Nx2x3 for size {size}. Got {theta.shape}."
+            )
+        spatial = size[-2:]
+    elif len(size) == 5:
+        if theta.dim() != 3 or shape[-2] != 3 or shape[-1] != 4:
+            raise ValueError(
+                f"Expected a batch of 3D affine matrices of shape Nx3x4 for size {size}. Got {theta.shape}."
+            )
+        spatial = size[-3:]
+    else:
+        raise NotImplementedError(
+            "affine_grid only supports 4D and 5D sizes, "
+            "for 2D and 3D affine transforms, respectively. "
+            f"Got size {size}."
+        )
+    if align_corners and min(spatial) == 1:
+        warnings.warn(
+            "Since version 1.3.0, affine_grid behavior has changed "
+            "for unit-size grids when align_corners=True. "
+            "This is not an intended use case of affine_grid. "
+            "See the documentation of affine_grid for details.",
+            stacklevel=2,
+        )
+    elif min(size) <= 0:
+        raise ValueError(f"Expected non-zero, positive output size. Got {size}")
+    n = int(size[0])
+    if shape[0] != n:
+        raise RuntimeError(
+            f"Expected size for first two dimensions of batch2 tensor to be: [{n}, 3] but got: "
+            f"[{shape[0]}, {shape[2]}]."
+        )
+    spatial = [int(v) for v in spatial]
+    d = len(spatial)
+    # The coordinates (x, y[, z], 1) of each output point, x along the last dim.
+    axes = [_linspace_from_neg_one(spatial[d - 1 - i], align_corners, theta.dtype) for i in range(d)]
+    cols = []
+    for i, ax in enumerate(axes):
+        view = [1] * d
+        view[d - 1 - i] = spatial[d - 1 - i]
+        cols.append(ax.reshape(view).expand(*spatial))
+    cols.append(_C.ones(spatial, dtype=theta.dtype))
+    base = _C.stack(cols, -1).reshape(1, -1, d + 1)
+    grid = _C.matmul(base, theta.transpose(1, 2))
+    return grid.reshape([n] + spatial + [d])
+
+
+def _reflect_coordinates(x: Tensor, twice_low: int, twice_high: int) -> Tensor:
+    """torch's ``reflect_coordinates``: ``x`` reflected at ``twice_low / 2`` and ``twice_high /
+    2`` until it lies between them."""
+    if twice_low == twice_high:
+        return x * 0
+    low = twice_low / 2
+    span = (twice_high - twice_low) / 2
+    x = (x - low).abs()
+    extra = _C.fmod(x, span)
+    flips = (x / span).floor()
+    return _C.where(_C.remainder(flips, 2) == 0, extra + low, span - extra + low)
+
+
+def _grid_source_index(coord: Tensor, size: int, padding_mode: str, align_corners: bool) -> Tensor:
+    """torch's ``grid_sampler_compute_source_index``: a normalised coordinate in [-1, 1] as a
+    pixel position of an axis of ``size`` pixels, clipped (``border``) or reflected
+    (``reflection``) into it."""
+    if align_corners:
+        x = (coord + 1) * ((size - 1) / 2)
+    else:
+        x = (coord + 1) * (size / 2) - 0.5
+    if padding_mode == "border":
+        x = x.clamp(0, size - 1)
+    elif padding_mode == "reflection":
+        if align_corners:
+            x = _reflect_coordinates(x, 0, 2 * (size - 1))
+        else:
+            x = _reflect_coordinates(x, -1, 2 * size - 1)
+        x = x.clamp(0, size - 1)
+    return x
+
+
+def _grid_sampler_checks(input: Tensor, grid: Tensor) -> None:
+    """torch's ``check_grid_sampler_common`` and ``check_grid_sampler_{2,3}d``."""
+    if input.dtype != grid.dtype:
+        raise RuntimeError(f"expected scalar type {_dtype_name(input)} but found {_dtype_name(grid)}")
+    ishape, gshape = list(input.shape), list(grid.shape)
+    if ishape[0] != gshape[0]:
+        raise RuntimeError(
+            "grid_sampler(): expected grid and input to have same batch size, but got input with sizes "
+            f"{ishape} and grid with sizes {gshape}"
+        )
+    if gshape[-1] != input.dim() - 2:
+        raise RuntimeError(
+            f"grid_sampler(): expected grid to have size {input.dim() - 2} in last dimension, but got grid with "
+            f"sizes {gshape}"
+        )
+    for i in range(2, input.dim()):
+        if ishape[i] <= 0:
+            raise RuntimeError(
+                "grid_sampler(): expected input to have non-empty spatial dimensions, but input has sizes "
+                f"{ishape} with dimension {i} being empty"
+            )
+
+
+def grid_sample(
+    input: Tensor,
+    grid: Tensor,
+    mode: str = "bilinear",
+    padding_mode: str = "zeros",
+    align_corners: Optional[bool] = None,
+) -> Tensor:
+    """grid_sample(input, grid, mode='bilinear', padding_mode='zeros', align_corners=None) -> Tensor
+
+    Samples float ``input`` ``(N, C, H, W)`` at the points of ``grid`` ``(N, H_out, W_out, 2)``
+    (or ``(N, C, D, H, W)`` at ``(N, D_out, H_out, W_out, 3)``): ``grid[..., 0]`` is x (along
+    W), ``grid[..., 1]`` y, ``grid[..., 2]`` z, normalised to [-1, 1] (pixel corners with
+    ``align_corners``, else the outer pixel edges; ``None`` warns and means False). ``mode``
+    ``'bilinear'`` (trilinear for 5-d) or ``'nearest'`` (round half to even);
+    ``padding_mode`` ``'zeros'``, ``'border'`` (clip) or ``'reflection'``. Result ``(N, C,
+    *grid.shape[1:-1])``, differentiable in ``input`` and (bilinear) ``grid``. ValueError for
+    an unknown mode, RuntimeError with torch's texts for mismatched shapes and dtypes;
+    ``mode='bicubic'`` is not implemented (NotImplementedError). Mirrors
+    ``torch.nn.functional.grid_sample``.
+    """
+    if mode != "bilinear" and mode != "nearest" and mode != "bicubic":
+        raise ValueError(
+            f"nn.functional.grid_sample(): expected mode to be 'bilinear', 'nearest' or 'bicubic', but got: '{mode}'"
+        )
+    if padding_mode != "zeros" and padding_mode != "border" and padding_mode != "reflection":
+        raise ValueError(
+            "nn.functional.grid_sample(): expected padding_mode "
+            "to be 'zeros', 'border', or 'reflection', "
+            f"but got: '{padding_mode}'"
+        )
+    if align_corners is None:
+        warnings.warn(_ALIGN_WARNING, stacklevel=2)
+        align_corners = False
+    if input.dim() == 4:
+        _grid_sampler_checks(input, grid)
+        if grid.dim() != 4:
+            raise RuntimeError(
+                "grid_sampler(): expected 4D input and grid with same number of dimensions, but got input with "
+                f"sizes {list(input.shape)} and grid with sizes {list(grid.shape)}"
+            )
+    else:
+        _grid_sampler_checks(input, grid)
+        if input.dim() != 5 or grid.dim() != 5:
+            raise RuntimeError(
+                "grid_sampler(): expected 5D input and grid with same number of dimensions, but got input with "
+                f"sizes {list(input.shape)} and grid with sizes {list(grid.shape)}"
+            )
+    if mode == "bicubic":
+        raise NotImplementedError("grid_sample: mode='bicubic' is not implemented in tensorbind yet")
+    _check_float(input, "grid_sampler_2d_cpu_kernel_impl" if input.dim() == 4 else "grid_sampler_3d_cpu")
+    n, c = int(input.shape[0]), int(input.shape[1])
+    sizes = [int(v) for v in input.shape[2:]]
+    d = len(sizes)
+    out_sp = [int(v) for v in grid.shape[1:-1]]
+    length = _planes(out_sp)
+    flat = input.reshape(n, c, -1)
+    g = grid.reshape(n, length, d)
+    # Per spatial dim (outermost first): the source positions of every output point.
+    pos = [_grid_source_index(g[:, :, d - 1 - i], sizes[i], padding_mode, align_corners) for i in range(d)]
+    strides = [_planes(sizes[i + 1 :]) for i in range(d)]
+    if mode == "nearest":
+        # Weight 1 through the recorded round (derivative 0): the grid's gradient is zeros, as torch's.
+        corners = [[(r, r * 0 + 1)] for r in (p.round() for p in pos)]
+    else:
+        corners = []
+        for p in pos:
+            lo = p.floor()
+            frac = p - lo
+            corners.append([(lo, 1 - frac), (lo + 1, frac)])
+    out = None
+    for combo in itertools.product(*corners):
+        idx = None
+        valid = None
+        weight = None
+        for i, (at, w) in enumerate(combo):
+            inside = (at >= 0).logical_and(at <= sizes[i] - 1)
+            valid = inside if valid is None else valid.logical_and(inside)
+            term = at.clamp(0, sizes[i] - 1).to(_C.int64) * strides[i]
+            idx = term if idx is None else idx + term
+            weight = w if weight is None else weight * w
+        weight = weight * valid.to(input.dtype)
+        vals = flat.gather(2, idx.unsqueeze(1).expand(n, c, length)) * weight.unsqueeze(1)
+        out = vals if out is None else out + vals
+    return out.reshape([n, c] + out_sp)
