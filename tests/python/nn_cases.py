@@ -1344,6 +1344,56 @@ def _part5():
         ("err_grid_sample_int", {"a": ([2, 3, 4, 5], "int64", "int:5"), "g": ([2, 3, 6, 2], "int64", "int:2")},
          "out = F.grid_sample(a, g, align_corners=False)"),
     ]
+    idx1 = {"i": ([9], "int64", [1, 2, 4, 5, 4, 3, 2, 9, 0])}
+    for dt in (F32, F64):
+        w = {"w": ([10, 3], dt, "randn")}
+        cases += [
+            (f"embedding_bag_mean_{dt}", {**w, **idx1, "o": ([3], "int64", [0, 4, 4])},
+             "out = F.embedding_bag(i, w, o)"),
+            (f"embedding_bag_sum_{dt}", {**w, **idx1, "o": ([3], "int64", [0, 2, 6])},
+             "out = F.embedding_bag(i, w, o, mode='sum')"),
+            (f"embedding_bag_max_{dt}", {**w, **idx1, "o": ([3], "int64", [0, 2, 6])},
+             "out = F.embedding_bag(i, w, o, mode='max')"),
+            (f"embedding_bag_max_empty_{dt}", {**w, **idx1, "o": ([4], "int64", [0, 2, 2, 9])},
+             "out = F.embedding_bag(i, w, o, mode='max')"),
+            (f"embedding_bag_2d_{dt}", {**w, "i": ([3, 4], "int64", "int:10")}, "out = F.embedding_bag(i, w)"),
+            (f"embedding_bag_2d_max_{dt}", {**w, "i": ([3, 4], "int64", "int:10")}, "out = F.embedding_bag(i, w, mode='max')"),
+            (f"embedding_bag_psw_{dt}", {**w, **idx1, "o": ([3], "int64", [0, 2, 6]), "p": ([9], dt, "randn")},
+             "out = F.embedding_bag(i, w, o, mode='sum', per_sample_weights=p)"),
+            (f"embedding_bag_psw_2d_{dt}", {**w, "i": ([3, 4], "int64", "int:10"), "p": ([3, 4], dt, "randn")},
+             "out = F.embedding_bag(i, w, mode='sum', per_sample_weights=p)"),
+            (f"embedding_bag_last_offset_{dt}", {**w, **idx1, "o": ([4], "int64", [0, 2, 6, 9])},
+             "out = F.embedding_bag(i, w, o, include_last_offset=True)"),
+            (f"embedding_bag_last_offset_sum_{dt}", {**w, **idx1, "o": ([3], "int64", [0, 3, 9])},
+             "out = F.embedding_bag(i, w, o, mode='sum', include_last_offset=True)"),
+            (f"embedding_bag_padding_mean_{dt}", {**w, **idx1, "o": ([3], "int64", [0, 2, 6])},
+             "out = F.embedding_bag(i, w, o, padding_idx=4)"),
+            (f"embedding_bag_padding_max_{dt}", {**w, **idx1, "o": ([3], "int64", [0, 2, 6])},
+             "out = F.embedding_bag(i, w, o, mode='max', padding_idx=-8)"),
+            (f"embedding_bag_padding_all_{dt}", {**w, "i": ([4], "int64", [2, 2, 1, 2]), "o": ([2], "int64", [0, 2])},
+             "out = F.embedding_bag(i, w, o, padding_idx=2)"),
+            (f"embedding_bag_int32_{dt}", {**w, "i": ([5], "int64", [1, 2, 3, 4, 5]), "o": ([2], "int64", [0, 3])},
+             "out = F.embedding_bag(i.int(), w, o.int(), mode='sum')"),
+            (f"embedding_bag_max_norm_{dt}", {**w, "i": ([5], "int64", [1, 2, 3, 1, 5]), "o": ([2], "int64", [0, 3])},
+             "w2 = w * 3; out = (F.embedding_bag(i, w2, o, max_norm=1.5), w2)"),
+        ]
+    ew = {"w": ([10, 3], F32, "randn"), "i": ([5], "int64", [1, 2, 3, 4, 5]), "o": ([2], "int64", [0, 3])}
+    cases += [
+        ("err_embedding_bag_psw_mode", {**ew, "p": ([5], F32, "randn")},
+         "out = F.embedding_bag(i, w, o, per_sample_weights=p)"),
+        ("err_embedding_bag_weight_dim", ew, "out = F.embedding_bag(i, w[0], o)"),
+        ("err_embedding_bag_no_offsets", ew, "out = F.embedding_bag(i, w)"),
+        ("err_embedding_bag_offsets_dim", ew, "out = F.embedding_bag(i, w, o.reshape(1, 2))"),
+        ("err_embedding_bag_input_dim", ew, "out = F.embedding_bag(i.reshape(1, 1, 5), w)"),
+        ("err_embedding_bag_mode", ew, "out = F.embedding_bag(i, w, o, mode='min')"),
+        ("err_embedding_bag_max_freq", ew, "out = F.embedding_bag(i, w, o, mode='max', scale_grad_by_freq=True)"),
+        ("err_embedding_bag_max_sparse", ew, "out = F.embedding_bag(i, w, o, mode='max', sparse=True)"),
+        ("err_embedding_bag_float_idx", ew, "out = F.embedding_bag(i.float(), w.long(), o)"),
+        ("err_embedding_bag_first_offset", {**ew, "o": ([2], "int64", [1, 3])}, "out = F.embedding_bag(i, w, o)"),
+        ("err_embedding_bag_last_offset", {**ew, "o": ([2], "int64", [0, 7])}, "out = F.embedding_bag(i, w, o)"),
+        ("err_embedding_bag_padding_range", ew, "out = F.embedding_bag(i, w, o, padding_idx=10)"),
+        ("err_embedding_bag_int_weight", ew, "out = F.embedding_bag(i, w.long(), o)"),
+    ]
     x5 = {"a": ([1, 2, 3, 3, 3], F32, "randn"), "w": ([2, 2, 2, 2, 2], F32, "randn")}
     p5 = {"a": ([1, 2, 4, 5, 6], F32, "randn")}
     cases += [
@@ -1427,6 +1477,16 @@ def _part5_grads():
                        "F.grid_sample(a, g, mode='nearest', align_corners=False)", ["a", "g"]),
             _grad_case(f"grid_sample_3d_{dt}", {"a": ([1, 2, 3, 4, 5], dt, "randn"), "g": ([1, 2, 3, 2, 3], dt, "randn")},
                        "F.grid_sample(a, g * 1.2, padding_mode='reflection', align_corners=True)", ["a", "g"]),
+            _grad_case(f"embedding_bag_mean_{dt}", {"w": ([10, 3], dt, "randn"), "i": ([9], "int64", [1, 2, 4, 5, 4, 3, 2, 9, 0]),
+                                                    "o": ([3], "int64", [0, 4, 4])},
+                       "F.embedding_bag(i, w, o, padding_idx=2)", ["w"]),
+            _grad_case(f"embedding_bag_max_{dt}", {"w": ([10, 3], dt, "randn"), "i": ([3, 4], "int64", "int:10")},
+                       "F.embedding_bag(i, w, mode='max')", ["w"]),
+            _grad_case(f"embedding_bag_psw_{dt}", {"w": ([10, 3], dt, "randn"), "i": ([9], "int64", [1, 2, 4, 5, 4, 3, 2, 9, 0]),
+                                                   "o": ([3], "int64", [0, 2, 9]), "p": ([9], dt, "randn")},
+                       "F.embedding_bag(i, w, o, mode='sum', per_sample_weights=p, include_last_offset=True)", ["w", "p"]),
+            _grad_case(f"embedding_bag_freq_{dt}", {"w": ([10, 3], dt, "randn"), "i": ([3, 4], "int64", [1, 1, 2, 3, 1, 2, 5, 5, 9, 1, 0, 2])},
+                       "F.embedding_bag(i, w, scale_grad_by_freq=True)", ["w"]),
             _grad_case(f"max_unpool3d_{dt}", vol,
                        "F.max_unpool3d(*F.max_pool3d(a, 2, return_indices=True), 2, output_size=a.shape)", ["a"]),
         ]

@@ -61,6 +61,11 @@ GRADCHECKS = [
      lambda: (_x(1, 2, 3, 4), _x(1, 2, 3, 2))),
     ("grid_sample_border_3d", lambda a, g: F.grid_sample(a, g * 1.5, padding_mode="border", align_corners=False),
      lambda: (_x(1, 1, 2, 3, 4), _x(1, 2, 2, 1, 3))),
+    ("embedding_bag_mean", lambda w: F.embedding_bag(_C.tensor([1, 2, 4, 2, 0]), w, _C.tensor([0, 2]), padding_idx=0),
+     lambda: (_x(5, 3),)),
+    ("embedding_bag_max", lambda w: F.embedding_bag(_C.tensor([[1, 2, 4], [3, 2, 0]]), w, mode="max"), lambda: (_x(5, 3),)),
+    ("embedding_bag_psw", lambda w, p: F.embedding_bag(_C.tensor([1, 2, 4, 2]), w, _C.tensor([0, 1]), mode="sum",
+                                                     per_sample_weights=p), lambda: (_x(5, 3), _x(4))),
     ("max_unpool3d", lambda a: F.max_unpool3d(a, _C.tensor([[[[[0, 7]]]]]), 2),
      lambda: (_x(1, 1, 1, 1, 2),)),
 ]
@@ -140,7 +145,7 @@ def test_bad_argument_types():
 def test_public_names():
     for name in ["conv3d", "conv_transpose3d", "max_pool3d", "max_pool3d_with_indices", "avg_pool3d",
                  "adaptive_max_pool3d", "adaptive_max_pool3d_with_indices", "lp_pool3d", "max_unpool3d", "affine_grid",
-                 "grid_sample"]:
+                 "grid_sample", "embedding_bag"]:
         assert name in F.__all__
         assert getattr(F, name).__doc__
 
@@ -180,3 +185,31 @@ def test_grid_sample_identity_grid_returns_the_input():
         for mode in ("bilinear", "nearest"):
             y = F.grid_sample(x, g, mode=mode, align_corners=ac)
             assert float((y - x).abs().max()) < 1e-12
+
+
+def test_embedding_bag_per_sample_weights_shape_error():
+    # torch's text, with _C's repr of the shapes where torch prints torch.Size.
+    w = _C.zeros(10, 3)
+    with pytest.raises(ValueError, match=r"^embedding_bag: If per_sample_weights \(\(4,\)\) is not None, then it must have"):
+        F.embedding_bag(_C.tensor([1, 2, 3, 4, 5]), w, _C.tensor([0, 3]), mode="sum", per_sample_weights=_C.zeros(4))
+
+
+def test_embedding_bag_matches_a_direct_loop():
+    w = _x(10, 4).detach()
+    idx = [3, 1, 4, 1, 5, 9, 2, 6, 5, 3]
+    offs = [0, 3, 3, 7]
+    ends = offs[1:] + [len(idx)]
+    for mode in ("sum", "mean", "max"):
+        y = F.embedding_bag(_C.tensor(idx), w, _C.tensor(offs), mode=mode, padding_idx=5)
+        for b, (s, e) in enumerate(zip(offs, ends)):
+            rows = [w[i].tolist() for i in idx[s:e] if i != 5]
+            for k in range(4):
+                col = [r[k] for r in rows]
+                want = 0.0 if not col else sum(col) if mode == "sum" else sum(col) / len(col) if mode == "mean" else max(col)
+                assert float(y[b, k]) == pytest.approx(want, rel=1e-12, abs=1e-15)
+
+
+def test_embedding_bag_sparse_gradients_are_not_supported():
+    w = _x(10, 3)
+    with pytest.raises(NotImplementedError):
+        F.embedding_bag(_C.tensor([[1, 2]]), w, sparse=True)

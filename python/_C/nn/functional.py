@@ -59,6 +59,7 @@ __all__ = [
     "elu",
     "elu_",
     "embedding",
+    "embedding_bag",
     "feature_alpha_dropout",
     "fold",
     "gaussian_nll_loss",
@@ -3209,3 +3210,175 @@ def grid_sample(
         vals = flat.gather(2, idx.unsqueeze(1).expand(n, c, length)) * weight.unsqueeze(1)
         out = vals if out is None else out + vals
     return out.reshape([n, c] + out_sp)
+
+
+# ---- embedding_bag (issue 15 part 5) ---------------------------------------------------------
+
+
+def _embedding_bag(weight, input, offsets, scale_grad_by_freq, mode, sparse, per_sample_weights,
+                   include_last_offset, padding_idx) -> Tensor:
+    """torch's ``embedding_bag`` kernel over 1-d ``input`` and ``offsets``, composed of recorded
+    ops: the rows ``weight[input]`` (``index_select``: the weight's gradient), weighted by
+    ``per_sample_weights`` and summed per bag with ``index_add`` (mode sum, mean: divided by
+    the bag's count) or reduced with ``scatter_reduce('amax')`` (mode max). Entries equal to
+    ``padding_idx`` count for nothing; an empty bag is zeros."""
+    # torch's checkScalarTypes (each argument numbered #1, as torch's).
+    for arg, t, allowed in (("indices", input, "Long, Int"), ("offsets", offsets, "Long, Int"),
+                            ("weight", weight, "Half, BFloat16, Float, Double")):
+        ok = t.dtype in (_C.int64, _C.int32) if arg != "weight" else t.is_floating_point()
+        if not ok:
+            raise RuntimeError(
+                f"Expected tensor for argument #1 '{arg}' to have one of the following scalar types: {allowed}; "
+                f"but got {_C_tensor_type(t)} instead (while checking arguments for embedding_bag)"
+            )
+    num = int(weight.shape[0])
+    if padding_idx is not None:
+        if not -num <= padding_idx < num:
+            raise RuntimeError(
+                f"padding_idx must be within the number of embeddings, -{num} through {num - 1}, but got {padding_idx}"
+            )
+        padding_idx = padding_idx + num if padding_idx < 0 else padding_idx
+    idx = input.to(_C.int64)
+    offs = [int(v) for v in offsets.tolist()]
+    n = int(idx.shape[0])
+    if offs and offs[0] != 0:
+        raise RuntimeError(
+            "offsets[0] has to be 0, i.e., the first sequence in the mini-batch has to start from position 0. "
+            f"However, got {offs[0]}"
+        )
+    if offs and offs[-1] > n:
+        raise RuntimeError(f"offsets[-1] can not be greater than input's length {n} but got offsets[-1] of {offs[-1]}")
+    for a, b in zip(offs, offs[1:]):
+        if b < a:
+            raise RuntimeError("offsets must be monotonically increasing")
+    values = idx.tolist()
+    for v in values:
+        if not 0 <= v < num:
+            raise IndexError(f"index out of range in self: {v} (embedding_bag over {num} embeddings)")
+    bags = len(offs) - 1 if include_last_offset else len(offs)
+    ends = offs[1:] if include_last_offset else offs[1:] + [n]
+    # Each entry's bag (-1: outside every bag, or padding).
+    bag_of = [-1] * n
+    for b in range(bags):
+        for i in range(offs[b], min(ends[b], n)):
+            if values[i] != padding_idx:
+                bag_of[i] = b
+    keep = [i for i in range(n) if bag_of[i] >= 0]
+    d = int(weight.shape[1])
+    kept_idx = _C.tensor([values[i] for i in keep], dtype=_C.int64)
+    kept_bag = _C.tensor([bag_of[i] for i in keep], dtype=_C.int64)
+    rows = weight.index_select(0, kept_idx)
+    if scale_grad_by_freq and mode != "max":
+        # The weight's gradient divided by each index's frequency in the input (as torch),
+        # the forward values unchanged: rows + (rows - rows) / freq is rows exactly.
+        freq = {}
+        for v in values:
+            freq[v] = freq.get(v, 0) + 1
+        inv = _C.tensor([1.0 / freq[values[i]] for i in keep], dtype=weight.dtype).unsqueeze(1)
+        rows = rows.detach() + (rows - rows.detach()) * inv
+    if per_sample_weights is not None:
+        keep_t = _C.tensor(keep, dtype=_C.int64)
+        rows = rows * per_sample_weights.index_select(0, keep_t).unsqueeze(1)
+    zeros = _C.zeros(bags, d, dtype=weight.dtype)
+    if mode == "max":
+        return zeros.scatter_reduce(0, kept_bag.unsqueeze(1).expand(len(keep), d), rows, "amax", include_self=False)
+    out = zeros.index_add(0, kept_bag, rows)
+    if mode == "mean":
+        counts = [0] * bags
+        for i in keep:
+            counts[bag_of[i]] += 1
+        out = out / _C.tensor([max(c, 1) for c in counts], dtype=weight.dtype).unsqueeze(1)
+    return out
+
+
+def _C_tensor_type(t: Tensor) -> str:
+    """A tensor's legacy type name as torch's argument checks print it (``torch.FloatTensor``)."""
+    return f"torch.{_dtype_name(t)}Tensor"
+
+
+def embedding_bag(
+    input: Tensor,
+    weight: Tensor,
+    offsets: Optional[Tensor] = None,
+    max_norm: Optional[float] = None,
+    norm_type: float = 2,
+    scale_grad_by_freq: bool = False,
+    mode: str = "mean",
+    sparse: bool = False,
+    per_sample_weights: Optional[Tensor] = None,
+    include_last_offset: bool = False,
+    padding_idx: Optional[int] = None,
+) -> Tensor:
+    """embedding_bag(input, weight, offsets=None, max_norm=None, norm_type=2,
+    scale_grad_by_freq=False, mode='mean', sparse=False, per_sample_weights=None,
+    include_last_offset=False, padding_idx=None) -> Tensor
+
+    The sums, means or maxima (``mode``) of bags of rows of ``weight`` ``(num_embeddings, D)``
+    (float): ``input`` 2-d ``(B, N)`` int indices is B bags of N, or 1-d with ``offsets``
+    (int, 1-d) the start of each bag (``include_last_offset``: the last offset ends the last
+    bag). ``per_sample_weights`` (``input``'s shape, mode ``'sum'`` only) scale each row;
+    entries equal to ``padding_idx`` are left out (of the count of ``'mean'`` too); an empty
+    bag gives zeros. ``max_norm`` renormalises the rows looked up in place first;
+    ``scale_grad_by_freq`` divides the weight's gradient by each index's frequency. Result
+    ``(B, D)``, differentiable in ``weight`` and ``per_sample_weights``. torch's ValueError,
+    RuntimeError and NotImplementedError texts; ``sparse=True`` gradients are not supported
+    (NotImplementedError when the weight requires grad). Mirrors
+    ``torch.nn.functional.embedding_bag``.
+    """
+    if weight.dtype == _C.int64 and input.is_floating_point():
+        warnings.warn(
+            "Argument order of nn.functional.embedding_bag was changed. "
+            "Usage `embedding_bag(weight, input, ...)` is deprecated, "
+            "and should now be `embedding_bag(input, weight, ...)`.",
+            stacklevel=2,
+        )
+        weight, input = input, weight
+    if per_sample_weights is not None and tuple(input.shape) != tuple(per_sample_weights.shape):
+        raise ValueError(
+            f"embedding_bag: If per_sample_weights ({per_sample_weights.shape}) is not None, "
+            f"then it must have the same shape as the input ({input.shape})"
+        )
+    if not weight.dim() == 2:
+        raise ValueError(f"weight has to be a 2D Tensor, but got Tensor of dimension {weight.dim()}")
+    if input.dim() == 2:
+        if offsets is not None:
+            raise ValueError(
+                "if input is 2D, then offsets has to be None"
+                ", as input is treated is a mini-batch of"
+                " fixed length sequences. However, found "
+                f"offsets of type {type(offsets)}"
+            )
+        offsets = _C.arange(0, input.numel(), input.shape[1], dtype=input.dtype)
+        include_last_offset = False
+        input = input.reshape(-1)
+        if per_sample_weights is not None:
+            per_sample_weights = per_sample_weights.reshape(-1)
+    elif input.dim() == 1:
+        if offsets is None:
+            raise ValueError("offsets has to be a 1D Tensor but got None")
+        if offsets.dim() != 1:
+            raise ValueError("offsets has to be a 1D Tensor")
+    else:
+        raise ValueError(f"input has to be 1D or 2D Tensor, but got Tensor of dimension {input.dim()}")
+    if mode == "max":
+        if scale_grad_by_freq:
+            raise ValueError("max mode does not support scaling the gradient by the frequency")
+        if sparse:
+            raise ValueError("max mode does not support sparse weights")
+    elif mode not in ("sum", "mean"):
+        raise ValueError("mode has to be one of sum, mean or max")
+    if max_norm is not None:
+        with _C.no_grad():
+            _embedding_renorm_(weight, input, max_norm, norm_type)
+    if per_sample_weights is not None and mode != "sum":
+        raise NotImplementedError(
+            "embedding_bag: per_sample_weights was not None. "
+            "per_sample_weights is only supported for mode='sum' "
+            f"(got mode='{mode}'). Please open a feature request on GitHub."
+        )
+    if sparse and weight.requires_grad and _C.is_grad_enabled():
+        raise NotImplementedError(
+            "embedding_bag: sparse gradients are not supported by tensorbind (sparse=True); use sparse=False"
+        )
+    return _embedding_bag(weight, input, offsets, scale_grad_by_freq, mode, sparse, per_sample_weights,
+                          include_last_offset, padding_idx)
