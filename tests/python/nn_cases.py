@@ -1324,6 +1324,9 @@ def _part5():
         ]
     gs = {"a": ([2, 3, 4, 5], F32, "randn"), "g": ([2, 3, 6, 2], F32, "randn")}
     cases += [
+        ("err_affine_grid_int", {"t": ([2, 2, 3], "int64", "int:3")}, "out = F.affine_grid(t, [2, 3, 4, 5], align_corners=False)"),
+        ("err_affine_grid_shape", {"t": ([2, 3, 3], F32, "randn")}, "out = F.affine_grid(t, [2, 3, 4, 5], align_corners=False)"),
+        ("err_affine_grid_shape3d", {"t": ([2, 2, 3], F32, "randn")}, "out = F.affine_grid(t, [2, 3, 4, 5, 6], align_corners=False)"),
         ("err_affine_grid_rank", {"t": ([2, 2, 3], F32, "randn")}, "out = F.affine_grid(t, [2, 3, 4], align_corners=False)"),
         ("err_affine_grid_zero", {"t": ([2, 2, 3], F32, "randn")}, "out = F.affine_grid(t, [2, 3, 0, 5], align_corners=False)"),
         ("err_affine_grid_batch", {"t": ([3, 2, 3], F32, "randn")}, "out = F.affine_grid(t, [2, 3, 4, 5], align_corners=False)"),
@@ -1379,6 +1382,8 @@ def _part5():
         ]
     ew = {"w": ([10, 3], F32, "randn"), "i": ([5], "int64", [1, 2, 3, 4, 5]), "o": ([2], "int64", [0, 3])}
     cases += [
+        ("err_embedding_bag_psw_shape", {**ew, "p": ([4], F32, "randn")},
+         "out = F.embedding_bag(i, w, o, mode='sum', per_sample_weights=p)"),
         ("err_embedding_bag_psw_mode", {**ew, "p": ([5], F32, "randn")},
          "out = F.embedding_bag(i, w, o, per_sample_weights=p)"),
         ("err_embedding_bag_weight_dim", ew, "out = F.embedding_bag(i, w[0], o)"),

@@ -3019,19 +3019,19 @@ def affine_grid(theta: Tensor, size: List[int], align_corners: Optional[bool] = 
         warnings.warn(_ALIGN_WARNING, stacklevel=2)
         align_corners = False
     if not theta.is_floating_point():
-        raise ValueError(f"Expected theta to have floating point type, but got {theta.dtype}")
+        raise ValueError(f"Expected theta to have floating point type, but got torch.{str(theta.dtype).split('.')[-1]}")
     size = list(size)
     shape = tuple(theta.shape)
     if len(size) == 4:
         if theta.dim() != 3 or shape[-2] != 2 or shape[-1] != 3:
             raise ValueError(
-                f"Expected a batch of 2D affine matrices of shape Nx2x3 for size {size}. Got {theta.shape}."
+                f"Expected a batch of 2D affine matrices of shape Nx2x3 for size {size}. Got {_size(theta)}."
             )
         spatial = size[-2:]
     elif len(size) == 5:
         if theta.dim() != 3 or shape[-2] != 3 or shape[-1] != 4:
             raise ValueError(
-                f"Expected a batch of 3D affine matrices of shape Nx3x4 for size {size}. Got {theta.shape}."
+                f"Expected a batch of 3D affine matrices of shape Nx3x4 for size {size}. Got {_size(theta)}."
             )
         spatial = size[-3:]
     else:
@@ -3335,8 +3335,8 @@ def embedding_bag(
         weight, input = input, weight
     if per_sample_weights is not None and tuple(input.shape) != tuple(per_sample_weights.shape):
         raise ValueError(
-            f"embedding_bag: If per_sample_weights ({per_sample_weights.shape}) is not None, "
-            f"then it must have the same shape as the input ({input.shape})"
+            f"embedding_bag: If per_sample_weights ({_size(per_sample_weights)}) is not None, "
+            f"then it must have the same shape as the input ({_size(input)})"
         )
     if not weight.dim() == 2:
         raise ValueError(f"weight has to be a 2D Tensor, but got Tensor of dimension {weight.dim()}")
