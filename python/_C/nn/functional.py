@@ -3184,7 +3184,7 @@ def grid_sample(
     flat = input.reshape(n, c, -1)
     g = grid.reshape(n, length, d)
     # Per spatial dim (outermost first): the source positions of every output point.
-    pos = [_grid_source_index(g[:, :, d - 1 - i], sizes[i], padding_mode, align_corners) for i in range(d)]
+    pos = [_grid_source_index(g.select(2, d - 1 - i), sizes[i], padding_mode, align_corners) for i in range(d)]
     strides = [_planes(sizes[i + 1 :]) for i in range(d)]
     if mode == "nearest":
         # Weight 1 through the recorded round (derivative 0): the grid's gradient is zeros, as torch's.
