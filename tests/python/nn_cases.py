@@ -1399,6 +1399,33 @@ def _part5():
         ("err_embedding_bag_padding_range", ew, "out = F.embedding_bag(i, w, o, padding_idx=10)"),
         ("err_embedding_bag_int_weight", ew, "out = F.embedding_bag(i, w.long(), o)"),
     ]
+    for dt in (F32, F64):
+        img = {"a": ([2, 3, 9, 10], dt, "randn"), "u": ([2, 3, 2], dt, "rand")}
+        vol5 = {"a": ([2, 2, 7, 8, 9], dt, "randn"), "u": ([2, 2, 3], dt, "rand")}
+        cases += [
+            (f"fractional_max_pool2d_{dt}", img,
+             "out = F.fractional_max_pool2d(a, 3, output_size=(4, 5), return_indices=True, _random_samples=u)"),
+            (f"fractional_max_pool2d_ratio_{dt}", img,
+             "out = F.fractional_max_pool2d(a, (2, 3), output_ratio=(0.5, 0.6), return_indices=True, _random_samples=u)"),
+            (f"fractional_max_pool2d_unbatched_{dt}", {"a": ([3, 9, 10], dt, "randn"), "u": ([1, 3, 2], dt, "rand")},
+             "out = F.fractional_max_pool2d(a, 2, output_size=5, _random_samples=u)"),
+            (f"fractional_max_pool2d_one_{dt}", img,
+             "out = F.fractional_max_pool2d(a, 2, output_size=(1, 8), _random_samples=u)"),
+            (f"fractional_max_pool3d_{dt}", vol5,
+             "out = F.fractional_max_pool3d(a, (2, 3, 2), output_size=(4, 5, 6), return_indices=True, _random_samples=u)"),
+            (f"fractional_max_pool3d_ratio_{dt}", vol5,
+             "out = F.fractional_max_pool3d(a, 2, output_ratio=0.5, _random_samples=u)"),
+        ]
+    fm = {"a": ([2, 3, 9, 10], F32, "randn"), "u": ([2, 3, 2], F32, "rand")}
+    cases += [
+        ("err_fractional_max_pool2d_no_size", fm, "out = F.fractional_max_pool2d(a, 2, _random_samples=u)"),
+        ("err_fractional_max_pool2d_too_large", fm, "out = F.fractional_max_pool2d(a, 3, output_size=(8, 5), _random_samples=u)"),
+        ("err_fractional_max_pool2d_dim", {"a": ([9, 10], F32, "randn"), "u": ([1, 3, 2], F32, "rand")},
+         "out = F.fractional_max_pool2d(a, 2, output_size=3, _random_samples=u)"),
+        ("err_fractional_max_pool3d_no_size", {"a": ([2, 2, 7, 8, 9], F32, "randn")}, "out = F.fractional_max_pool3d(a, 2)"),
+        ("err_fractional_max_pool3d_too_large", {"a": ([2, 2, 7, 8, 9], F32, "randn"), "u": ([2, 2, 3], F32, "rand")},
+         "out = F.fractional_max_pool3d(a, 2, output_size=(4, 8, 4), _random_samples=u)"),
+    ]
     x5 = {"a": ([1, 2, 3, 3, 3], F32, "randn"), "w": ([2, 2, 2, 2, 2], F32, "randn")}
     p5 = {"a": ([1, 2, 4, 5, 6], F32, "randn")}
     cases += [
@@ -1492,6 +1519,10 @@ def _part5_grads():
                        "F.embedding_bag(i, w, o, mode='sum', per_sample_weights=p, include_last_offset=True)", ["w", "p"]),
             _grad_case(f"embedding_bag_freq_{dt}", {"w": ([10, 3], dt, "randn"), "i": ([3, 4], "int64", [1, 1, 2, 3, 1, 2, 5, 5, 9, 1, 0, 2])},
                        "F.embedding_bag(i, w, scale_grad_by_freq=True)", ["w"]),
+            _grad_case(f"fractional_max_pool2d_{dt}", {"a": ([2, 3, 9, 10], dt, "randn"), "u": ([2, 3, 2], dt, "rand")},
+                       "F.fractional_max_pool2d(a, 3, output_size=(4, 5), _random_samples=u)", ["a"]),
+            _grad_case(f"fractional_max_pool3d_{dt}", {"a": ([1, 2, 5, 6, 7], dt, "randn"), "u": ([1, 2, 3], dt, "rand")},
+                       "F.fractional_max_pool3d(a, 2, output_size=(3, 4, 5), _random_samples=u)", ["a"]),
             _grad_case(f"max_unpool3d_{dt}", vol,
                        "F.max_unpool3d(*F.max_pool3d(a, 2, return_indices=True), 2, output_size=a.shape)", ["a"]),
         ]

@@ -42,6 +42,9 @@ def _x(*shape, low=None):
     return t.requires_grad_()
 
 
+_U2 = _C.tensor([[[0.3, 0.7], [0.9, 0.1]]], dtype=_C.float64)
+_U3 = _C.tensor([[[0.3, 0.7, 0.5]]], dtype=_C.float64)
+
 # (name, function of the inputs, inputs): each passes float64 gradcheck.
 GRADCHECKS = [
     ("conv3d", lambda a, w, b: F.conv3d(a, w, b, stride=(2, 1, 1), padding=(1, 0, 1), dilation=(1, 1, 2)),
@@ -70,6 +73,10 @@ GRADCHECKS = [
      lambda: (_x(1, 2, 4, 5),)),
     ("interpolate_trilinear", lambda a: F.interpolate(a, (3, 4, 2), mode="trilinear", align_corners=True),
      lambda: (_x(1, 1, 2, 3, 4),)),
+    ("fractional_max_pool2d", lambda a: F.fractional_max_pool2d(a, 2, output_size=(3, 2), _random_samples=_U2),
+     lambda: (_x(1, 2, 5, 4),)),
+    ("fractional_max_pool3d", lambda a: F.fractional_max_pool3d(a, 2, output_size=(2, 3, 2), _random_samples=_U3),
+     lambda: (_x(1, 1, 3, 4, 4),)),
     ("max_unpool3d", lambda a: F.max_unpool3d(a, _C.tensor([[[[[0, 7]]]]]), 2),
      lambda: (_x(1, 1, 1, 1, 2),)),
 ]
@@ -85,7 +92,7 @@ def test_gradcheck(name, f, make):
 # kernels' backward, which has no derivative yet (torch's NotImplementedError text).
 GRADGRADCHECKS = [
     g for g in GRADCHECKS
-    if g[0] in ("adaptive_max_pool3d", "affine_grid", "grid_sample", "grid_sample_reflection", "grid_sample_border_3d",
+    if g[0] in ("adaptive_max_pool3d", "fractional_max_pool2d", "fractional_max_pool3d", "affine_grid", "grid_sample", "grid_sample_reflection", "grid_sample_border_3d",
                 "embedding_bag_mean", "embedding_bag_max", "embedding_bag_psw", "interpolate_bicubic", "max_unpool3d")
 ]
 
@@ -164,7 +171,8 @@ def test_bad_argument_types():
 def test_public_names():
     for name in ["conv3d", "conv_transpose3d", "max_pool3d", "max_pool3d_with_indices", "avg_pool3d",
                  "adaptive_max_pool3d", "adaptive_max_pool3d_with_indices", "lp_pool3d", "max_unpool3d", "affine_grid",
-                 "grid_sample", "embedding_bag"]:
+                 "grid_sample", "embedding_bag", "fractional_max_pool2d", "fractional_max_pool3d",
+                 "fractional_max_pool2d_with_indices", "fractional_max_pool3d_with_indices"]:
         assert name in F.__all__
         assert getattr(F, name).__doc__
 
@@ -215,3 +223,15 @@ def test_embedding_bag_sparse_gradients_are_not_supported():
     w = _x(10, 3)
     with pytest.raises(NotImplementedError):
         F.embedding_bag(_C.tensor([[1, 2]]), w, sparse=True)
+
+
+def test_fractional_max_pool_draws_its_samples():
+    # Without _random_samples the windows come from _C's generator: a fixed seed repeats them,
+    # and each output is the maximum of some kernel-sized window of its plane.
+    x = _x(2, 3, 9, 10).detach()
+    _C.manual_seed(7)
+    a, ia = F.fractional_max_pool2d(x, 3, output_size=(4, 5), return_indices=True)
+    _C.manual_seed(7)
+    b = F.fractional_max_pool2d(x, 3, output_size=(4, 5))
+    assert bool((a == b).all())
+    assert bool((x.reshape(2, 3, -1).gather(2, ia.reshape(2, 3, -1)) == a.reshape(2, 3, -1)).all())

@@ -62,6 +62,10 @@ __all__ = [
     "embedding_bag",
     "feature_alpha_dropout",
     "fold",
+    "fractional_max_pool2d",
+    "fractional_max_pool2d_with_indices",
+    "fractional_max_pool3d",
+    "fractional_max_pool3d_with_indices",
     "gaussian_nll_loss",
     "gelu",
     "glu",
@@ -3382,3 +3386,159 @@ def embedding_bag(
         )
     return _embedding_bag(weight, input, offsets, scale_grad_by_freq, mode, sparse, per_sample_weights,
                           include_last_offset, padding_idx)
+
+
+# ---- fractional max pooling (issue 15 part 5) -----------------------------------------------
+
+
+def _fractional_intervals(samples: Tensor, in_len: int, out_len: int, k: int) -> Tensor:
+    """torch's ``generate_intervals`` for every plane at once, in the samples' dtype (torch's
+    kernel computes in the input's float type): window ``i`` starts at ``int((i + u) alpha) -
+    int(u alpha)`` with ``alpha = (in - k) / (out - 1)``, the last at ``in - k``. int64 ``(P,
+    out)``."""
+    p = int(samples.shape[0])
+    last = _C.full((p, 1), in_len - k, dtype=_C.int64)
+    if out_len <= 1:
+        return last[:, :out_len]
+    alpha = _C.tensor(float(in_len - k), dtype=samples.dtype) / _C.tensor(float(out_len - 1), dtype=samples.dtype)
+    u = samples.unsqueeze(1)
+    i = _C.arange(out_len - 1, dtype=samples.dtype).unsqueeze(0)
+    seq = ((i + u) * alpha).trunc().to(_C.int64) - (u * alpha).trunc().to(_C.int64)
+    return _C.cat([seq, last], 1)
+
+
+def _fractional_max_pool(input: Tensor, kernel_size, output_size, samples: Tensor, nd: int) -> Tuple[Tensor, Tensor]:
+    """torch's ``fractional_max_pool{2,3}d`` kernels: each window (of ``kernel_size``, starting
+    where :func:`_fractional_intervals` says per plane) reduced to its first maximum, a gather
+    of the windows then ``max`` (recorded: differentiable to the maxima)."""
+    name = f"fractional_max_pool{nd}d"
+    k = list(_pair(kernel_size) if nd == 2 else _triple(kernel_size))
+    o = list(_pair(output_size) if nd == 2 else _triple(output_size))
+    if len(k) == 1:
+        k = k * nd
+    if len(o) == 1:
+        o = o * nd
+    if len(k) != nd:
+        raise RuntimeError(f"{name}: kernel_size must either be a single Int or tuple of {'Ints' if nd == 2 else 'three Ints'}")
+    if len(o) != nd:
+        raise RuntimeError(f"{name}: output_size must either be a single Int or tuple of {'Ints' if nd == 2 else 'three Ints'}")
+    k, o = [int(v) for v in k], [int(v) for v in o]
+    shape = list(input.shape)
+    dims = len(shape)
+    if dims not in (nd + 1, nd + 2):
+        raise RuntimeError(f"{name}(): Expected {nd + 1}D or {nd + 2}D tensor, but got: {shape}")
+    for i in range(1, dims):
+        if shape[i] <= 0:
+            raise RuntimeError(
+                f"{name}(): Expected input to have non-zero size for non-batch dimensions, but got{shape} with "
+                f"dimension {i} being empty."
+            )
+    sizes = shape[-nd:]
+    names = ["time", "height", "width"][3 - nd:]
+    for i in range(nd):
+        if o[i] + k[i] - 1 > sizes[i]:
+            where = name if nd == 2 else name + "_out"
+            raise RuntimeError(
+                f"{where}(): pool {names[i]} {k[i]} too large relative to input {names[i]} {sizes[i]}"
+            )
+    _check_float(input, name + "_out_frame")
+    lead = shape[:-nd]
+    planes = _planes(lead)
+    samples = samples.reshape(planes, nd).to(input.dtype)
+    # torch's sample order: (W, H) for 2-d, (T, H, W) for 3-d.
+    order = [1, 0] if nd == 2 else [0, 1, 2]
+    starts = [_fractional_intervals(samples.select(1, order[i]), sizes[i], o[i], k[i]) for i in range(nd)]
+    strides = [_planes(sizes[i + 1 :]) for i in range(nd)]
+    idx = None
+    for i in range(nd):
+        # (P, o_0.., o_nd, k_0.., k_nd) broadcast views of each dim's positions.
+        view = [planes] + [1] * (2 * nd)
+        view[1 + i] = o[i]
+        s = starts[i].reshape(view)
+        tap = [1] * (1 + 2 * nd)
+        tap[1 + nd + i] = k[i]
+        term = (s + _C.arange(k[i]).reshape(tap)) * strides[i]
+        idx = term if idx is None else idx + term
+    window = _planes(k)
+    cells = _planes(o)
+    idx = idx.expand([planes] + o + k).reshape(planes, cells, window)
+    cols = input.reshape(planes, -1).gather(1, idx.reshape(planes, cells * window)).reshape(planes, cells, window)
+    values, local = cols.max(-1)
+    indices = idx.gather(2, local.unsqueeze(-1)).squeeze(-1)
+    return values.reshape(lead + o), indices.reshape(lead + o)
+
+
+def fractional_max_pool2d_with_indices(
+    input: Tensor, kernel_size, output_size=None, output_ratio=None, return_indices: bool = False,
+    _random_samples: Optional[Tensor] = None,
+) -> Tuple[Tensor, Tensor]:
+    """fractional_max_pool2d_with_indices(input, kernel_size, output_size=None,
+    output_ratio=None, return_indices=False, _random_samples=None) -> (Tensor, Tensor):
+    ``fractional_max_pool2d`` and the flat indices of the maxima in the ``H * W`` plane."""
+    if output_size is None and output_ratio is None:
+        raise ValueError("fractional_max_pool2d requires specifying either an output_size or an output_ratio")
+    if output_size is None:
+        if len(_pair(output_ratio)) > 2:
+            raise ValueError("fractional_max_pool2d requires output_ratio to either be a single Int or tuple of Ints.")
+        r = _pair(output_ratio)
+        output_size = [int(input.shape[-2] * r[0]), int(input.shape[-1] * r[1])]
+    if _random_samples is None:
+        n_batch = 1 if input.dim() == 3 else input.shape[0]
+        _random_samples = _C.rand(n_batch, input.shape[-3], 2, dtype=input.dtype)
+    return _fractional_max_pool(input, kernel_size, output_size, _random_samples, 2)
+
+
+def fractional_max_pool2d(
+    input: Tensor, kernel_size, output_size=None, output_ratio=None, return_indices: bool = False,
+    _random_samples: Optional[Tensor] = None,
+):
+    """fractional_max_pool2d(input, kernel_size, output_size=None, output_ratio=None,
+    return_indices=False, _random_samples=None)
+
+    Fractional max pooling (Graham, 2014) of ``(N, C, H, W)`` (or ``(C, H, W)``) float input:
+    windows of ``kernel_size`` at pseudo-random starts (drawn from ``_C``'s generator, one
+    sample per plane and dim in [0, 1), or given as ``_random_samples`` ``(N, C, 2)``) giving
+    ``output_size`` (or ``floor(in * output_ratio)``). With ``return_indices`` also the flat
+    index of each maximum in the ``H * W`` plane (the first on ties). ValueError without an
+    output size or ratio, RuntimeError with torch's texts for bad shapes. Mirrors
+    ``torch.nn.functional.fractional_max_pool2d`` (the same samples give torch's result; the
+    drawn samples differ from torch's generator's).
+    """
+    out = fractional_max_pool2d_with_indices(input, kernel_size, output_size, output_ratio, return_indices,
+                                             _random_samples)
+    return out if return_indices else out[0]
+
+
+def fractional_max_pool3d_with_indices(
+    input: Tensor, kernel_size, output_size=None, output_ratio=None, return_indices: bool = False,
+    _random_samples: Optional[Tensor] = None,
+) -> Tuple[Tensor, Tensor]:
+    """fractional_max_pool3d_with_indices(input, kernel_size, output_size=None,
+    output_ratio=None, return_indices=False, _random_samples=None) -> (Tensor, Tensor):
+    ``fractional_max_pool3d`` and the flat indices of the maxima in the ``T * H * W`` volume."""
+    if output_size is None and output_ratio is None:
+        raise ValueError("fractional_max_pool3d requires specifying either an output_size or an output_ratio")
+    if output_size is None:
+        r = _triple(output_ratio)
+        output_size = [int(input.shape[-3] * r[0]), int(input.shape[-2] * r[1]), int(input.shape[-1] * r[2])]
+    if _random_samples is None:
+        n_batch = 1 if input.dim() == 4 else input.shape[0]
+        _random_samples = _C.rand(n_batch, input.shape[-4], 3, dtype=input.dtype)
+    return _fractional_max_pool(input, kernel_size, output_size, _random_samples, 3)
+
+
+def fractional_max_pool3d(
+    input: Tensor, kernel_size, output_size=None, output_ratio=None, return_indices: bool = False,
+    _random_samples: Optional[Tensor] = None,
+):
+    """fractional_max_pool3d(input, kernel_size, output_size=None, output_ratio=None,
+    return_indices=False, _random_samples=None)
+
+    Fractional max pooling of ``(N, C, T, H, W)`` (or ``(C, T, H, W)``) float input, as
+    :func:`fractional_max_pool2d` with three samples per plane (``_random_samples`` ``(N, C,
+    3)``) and indices into the ``T * H * W`` volume. Mirrors
+    ``torch.nn.functional.fractional_max_pool3d``.
+    """
+    out = fractional_max_pool3d_with_indices(input, kernel_size, output_size, output_ratio, return_indices,
+                                             _random_samples)
+    return out if return_indices else out[0]

@@ -7,8 +7,8 @@
 //! src/core/autograd/nn_formulas.rs. Float32 and float64 only, as the forward kernels; sums
 //! over many elements are accumulated in f64 (as the forward statistics).
 
-use super::{contiguous_of, elems, float_dispatch, new_with, Float, Reduction};
 use super::conv::{as3, Win3};
+use super::{contiguous_of, elems, float_dispatch, new_with, Float, Reduction};
 use crate::core::dtype::Element;
 use crate::core::error::{Error, Result};
 use crate::core::ops;

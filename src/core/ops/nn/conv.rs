@@ -228,9 +228,7 @@ pub fn convolution(
             "Calculated padded input size per channel: ({padded}). Kernel size: ({kernel}). Kernel size can't be greater than actual input size"
         )));
     }
-    for a in 0..3 {
-        g3.o[a] = (g3.i[a] + 2 * g3.p[a] - eff[a]) / g3.s[a] + 1;
-    }
+    g3.o = std::array::from_fn(|a| (g3.i[a] + 2 * g3.p[a] - eff[a]) / g3.s[a] + 1);
     let n = input.sizes()[0];
     let k = cg * g3.taps();
     let l = g3.l();
