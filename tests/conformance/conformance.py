@@ -83,7 +83,8 @@ SCOPE_PREFIXES = ("linalg.", "special.", "signal.windows.")
 # every variant; the others (integer inputs to the conv/pool kernels — conv3d, conv_transpose3d,
 # max_pool3d, avg_pool3d among them —, interpolate's bilinear/bicubic (torch computes the source
 # indices of float32 input in float32) and uint8 nearest, and the ones OpInfo wraps in lambdas:
-# embedding_bag, fractional_max_pool2d/3d, the random ones) are not in scope yet.
+# embedding_bag, fractional_max_pool2d/3d, multi_head_attention_forward, the random ones) are not in
+# scope yet.
 NN_SCOPE = {
     "nn.functional." + n
     for n in """

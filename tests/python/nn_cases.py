@@ -1426,6 +1426,45 @@ def _part5():
         ("err_fractional_max_pool3d_too_large", {"a": ([2, 2, 7, 8, 9], F32, "randn"), "u": ([2, 2, 3], F32, "rand")},
          "out = F.fractional_max_pool3d(a, 2, output_size=(4, 8, 4), _random_samples=u)"),
     ]
+    for dt in (F32, F64):
+        mha = {"q": ([4, 2, 6], dt, "randn"), "k": ([5, 2, 6], dt, "randn"), "v": ([5, 2, 6], dt, "randn"),
+               "w": ([18, 6], dt, "randn"), "b": ([18], dt, "randn"), "ow": ([6, 6], dt, "randn"), "ob": ([6], dt, "randn")}
+        args = "w, b, None, None, False, 0.0, ow, ob"
+        cases += [
+            (f"mha_{dt}", mha, f"out = F.multi_head_attention_forward(q, k, v, 6, 2, {args})"),
+            (f"mha_self_{dt}", mha, f"out = F.multi_head_attention_forward(q, q, q, 6, 3, {args}, average_attn_weights=False)"),
+            (f"mha_kv_{dt}", mha, f"out = F.multi_head_attention_forward(q, k, k, 6, 2, {args}, need_weights=False)[0]"),
+            (f"mha_masks_{dt}", {**mha, "m": ([4, 5], dt, "randn"), "p": ([2, 5], "int64", [0, 1, 0, 0, 1, 0, 0, 0, 1, 0])},
+             f"out = F.multi_head_attention_forward(q, k, v, 6, 2, {args}, attn_mask=m, key_padding_mask=p.bool())"),
+            (f"mha_bool_mask_noweights_{dt}", {**mha, "m": ([4, 5], "int64", [0, 1, 0, 0, 1] * 4)},
+             f"out = F.multi_head_attention_forward(q, k, v, 6, 2, {args}, attn_mask=m.bool(), need_weights=False)[0]"),
+            (f"mha_bias_kv_zero_{dt}", {**mha, "bk": ([1, 1, 6], dt, "randn"), "bv": ([1, 1, 6], dt, "randn"),
+                                        "p": ([2, 5], "int64", [0, 1, 0, 0, 1, 0, 0, 0, 1, 0])},
+             "out = F.multi_head_attention_forward(q, k, v, 6, 2, w, b, bk, bv, True, 0.0, ow, ob, "
+             "key_padding_mask=p.bool())"),
+            (f"mha_separate_{dt}", {**mha, "wq": ([6, 6], dt, "randn"), "wk": ([6, 4], dt, "randn"), "wv": ([6, 3], dt, "randn"),
+                                    "k2": ([5, 2, 4], dt, "randn"), "v2": ([5, 2, 3], dt, "randn")},
+             "out = F.multi_head_attention_forward(q, k2, v2, 6, 2, None, b, None, None, False, 0.0, ow, ob, "
+             "use_separate_proj_weight=True, q_proj_weight=wq, k_proj_weight=wk, v_proj_weight=wv)"),
+            (f"mha_unbatched_{dt}", mha, f"out = F.multi_head_attention_forward(q[:, 0], k[:, 0], v[:, 0], 6, 2, {args})"),
+            (f"mha_causal_{dt}", {**mha, "m": ([4, 5], "int64", [0, 1, 1, 1, 1, 0, 0, 1, 1, 1, 0, 0, 0, 1, 1, 0, 0, 0, 0, 1])},
+             f"out = F.multi_head_attention_forward(q, k, v, 6, 2, {args}, attn_mask=m.bool(), is_causal=True, need_weights=False)[0]"),
+            (f"mha_eval_dropout_{dt}", mha,
+             "out = F.multi_head_attention_forward(q, k, v, 6, 2, w, b, None, None, False, 0.5, ow, ob, training=False)"),
+        ]
+    mh = {"q": ([4, 2, 6], F32, "randn"), "k": ([5, 2, 6], F32, "randn"), "w": ([18, 6], F32, "randn"), "ow": ([6, 6], F32, "randn")}
+    cases += [
+        ("err_mha_embed", mh, "out = F.multi_head_attention_forward(q, k, k, 8, 2, w, None, None, None, False, 0.0, ow, None)"),
+        ("err_mha_heads", mh, "out = F.multi_head_attention_forward(q, k, k, 6, 4, w, None, None, None, False, 0.0, ow, None)"),
+        ("err_mha_dims", mh, "out = F.multi_head_attention_forward(q, k[0], k, 6, 2, w, None, None, None, False, 0.0, ow, None)"),
+        ("err_mha_mask_shape", {**mh, "m": ([4, 4], F32, "randn")},
+         "out = F.multi_head_attention_forward(q, k, k, 6, 2, w, None, None, None, False, 0.0, ow, None, attn_mask=m)"),
+        ("err_mha_causal", mh,
+         "out = F.multi_head_attention_forward(q, k, k, 6, 2, w, None, None, None, False, 0.0, ow, None, is_causal=True)"),
+        ("err_mha_kv_shape", mh, "out = F.multi_head_attention_forward(q, k, k[:4], 6, 2, w, None, None, None, False, 0.0, ow, None)"),
+        ("err_mha_int_mask", {**mh, "m": ([4, 5], "int64", "int:2")},
+         "out = F.multi_head_attention_forward(q, k, k, 6, 2, w, None, None, None, False, 0.0, ow, None, attn_mask=m)"),
+    ]
     x5 = {"a": ([1, 2, 3, 3, 3], F32, "randn"), "w": ([2, 2, 2, 2, 2], F32, "randn")}
     p5 = {"a": ([1, 2, 4, 5, 6], F32, "randn")}
     cases += [
@@ -1523,6 +1562,10 @@ def _part5_grads():
                        "F.fractional_max_pool2d(a, 3, output_size=(4, 5), _random_samples=u)", ["a"]),
             _grad_case(f"fractional_max_pool3d_{dt}", {"a": ([1, 2, 5, 6, 7], dt, "randn"), "u": ([1, 2, 3], dt, "rand")},
                        "F.fractional_max_pool3d(a, 2, output_size=(3, 4, 5), _random_samples=u)", ["a"]),
+            _grad_case(f"mha_{dt}", {"q": ([4, 2, 6], dt, "randn"), "k": ([5, 2, 6], dt, "randn"), "w": ([18, 6], dt, "randn"),
+                                     "b": ([18], dt, "randn"), "ow": ([6, 6], dt, "randn"), "m": ([4, 5], dt, "randn")},
+                       "F.multi_head_attention_forward(q, k, k, 6, 2, w, b, None, None, False, 0.0, ow, None, attn_mask=m)[0]",
+                       ["q", "k", "w", "b", "ow"]),
             _grad_case(f"max_unpool3d_{dt}", vol,
                        "F.max_unpool3d(*F.max_pool3d(a, 2, return_indices=True), 2, output_size=a.shape)", ["a"]),
         ]

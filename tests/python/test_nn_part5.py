@@ -77,6 +77,9 @@ GRADCHECKS = [
      lambda: (_x(1, 2, 5, 4),)),
     ("fractional_max_pool3d", lambda a: F.fractional_max_pool3d(a, 2, output_size=(2, 3, 2), _random_samples=_U3),
      lambda: (_x(1, 1, 3, 4, 4),)),
+    ("multi_head_attention_forward",
+     lambda q, w, ow: F.multi_head_attention_forward(q, q, q, 4, 2, w, None, None, None, False, 0.0, ow, None)[0],
+     lambda: (_x(3, 2, 4), _x(12, 4), _x(4, 4))),
     ("max_unpool3d", lambda a: F.max_unpool3d(a, _C.tensor([[[[[0, 7]]]]]), 2),
      lambda: (_x(1, 1, 1, 1, 2),)),
 ]
@@ -92,7 +95,7 @@ def test_gradcheck(name, f, make):
 # kernels' backward, which has no derivative yet (torch's NotImplementedError text).
 GRADGRADCHECKS = [
     g for g in GRADCHECKS
-    if g[0] in ("adaptive_max_pool3d", "fractional_max_pool2d", "fractional_max_pool3d", "affine_grid", "grid_sample", "grid_sample_reflection", "grid_sample_border_3d",
+    if g[0] in ("adaptive_max_pool3d", "multi_head_attention_forward", "fractional_max_pool2d", "fractional_max_pool3d", "affine_grid", "grid_sample", "grid_sample_reflection", "grid_sample_border_3d",
                 "embedding_bag_mean", "embedding_bag_max", "embedding_bag_psw", "interpolate_bicubic", "max_unpool3d")
 ]
 
@@ -172,7 +175,8 @@ def test_public_names():
     for name in ["conv3d", "conv_transpose3d", "max_pool3d", "max_pool3d_with_indices", "avg_pool3d",
                  "adaptive_max_pool3d", "adaptive_max_pool3d_with_indices", "lp_pool3d", "max_unpool3d", "affine_grid",
                  "grid_sample", "embedding_bag", "fractional_max_pool2d", "fractional_max_pool3d",
-                 "fractional_max_pool2d_with_indices", "fractional_max_pool3d_with_indices"]:
+                 "fractional_max_pool2d_with_indices", "fractional_max_pool3d_with_indices",
+                 "multi_head_attention_forward"]:
         assert name in F.__all__
         assert getattr(F, name).__doc__
 
@@ -235,3 +239,11 @@ def test_fractional_max_pool_draws_its_samples():
     b = F.fractional_max_pool2d(x, 3, output_size=(4, 5))
     assert bool((a == b).all())
     assert bool((x.reshape(2, 3, -1).gather(2, ia.reshape(2, 3, -1)) == a.reshape(2, 3, -1)).all())
+
+
+def test_multi_head_attention_without_weights_returns_none():
+    q = _x(3, 2, 4).detach()
+    out, weights = F.multi_head_attention_forward(q, q, q, 4, 2, _x(12, 4).detach(), None, None, None, False, 0.0,
+                                                  _x(4, 4).detach(), None, need_weights=False)
+    assert weights is None
+    assert list(out.shape) == [3, 2, 4]
