@@ -89,7 +89,7 @@ NN_SCOPE = {
     "nn.functional." + n
     for n in """
     adaptive_avg_pool1d adaptive_avg_pool2d adaptive_max_pool1d adaptive_max_pool2d binary_cross_entropy
-    adaptive_max_pool3d grid_sample interpolate.area interpolate.linear interpolate.trilinear max_unpool3d
+    adaptive_max_pool3d ctc_loss grid_sample interpolate.area interpolate.linear interpolate.trilinear max_unpool3d
     binary_cross_entropy_with_logits celu channel_shuffle cosine_embedding_loss cosine_similarity
     cross_entropy elu gaussian_nll_loss gelu glu hardshrink hardsigmoid hardswish hardtanh
     hinge_embedding_loss huber_loss instance_norm kl_div l1_loss leaky_relu linear

@@ -1465,6 +1465,41 @@ def _part5():
         ("err_mha_int_mask", {**mh, "m": ([4, 5], "int64", "int:2")},
          "out = F.multi_head_attention_forward(q, k, k, 6, 2, w, None, None, None, False, 0.0, ow, None, attn_mask=m)"),
     ]
+    for dt in (F32, F64):
+        ctc = {"x": ([7, 3, 5], dt, "randn"), "y": ([3, 4], "int64", [1, 2, 2, 3, 4, 4, 1, 0, 3, 1, 3, 2])}
+        il, tl = "[7, 6, 5]", "[4, 3, 2]"
+        cases += [
+            (f"ctc_mean_{dt}", ctc, f"out = F.ctc_loss(x.log_softmax(2), y, {il}, {tl})"),
+            (f"ctc_sum_{dt}", ctc, f"out = F.ctc_loss(x.log_softmax(2), y, {il}, {tl}, reduction='sum')"),
+            (f"ctc_none_{dt}", ctc, f"out = F.ctc_loss(x.log_softmax(2), y, {il}, {tl}, reduction='none')"),
+            (f"ctc_blank_{dt}", ctc, f"out = F.ctc_loss(x.log_softmax(2), y, {il}, {tl}, blank=4, reduction='none')"),
+            (f"ctc_tensor_lengths_{dt}", ctc,
+             f"out = F.ctc_loss(x.log_softmax(2), y, T.tensor({il}), T.tensor({tl}), reduction='none')"),
+            (f"ctc_concat_{dt}", {"x": ([7, 3, 5], dt, "randn"), "y": ([9], "int64", [1, 2, 2, 3, 4, 4, 1, 3, 1])},
+             f"out = F.ctc_loss(x.log_softmax(2), y, {il}, {tl}, reduction='none')"),
+            (f"ctc_empty_target_{dt}", ctc, "out = F.ctc_loss(x.log_softmax(2), y, [7, 6, 5], [4, 0, 2], reduction='none')"),
+            (f"ctc_all_empty_{dt}", ctc, "out = F.ctc_loss(x.log_softmax(2), y, [7, 6, 5], [0, 0, 0], reduction='none')"),
+            (f"ctc_zero_input_{dt}", ctc, "out = F.ctc_loss(x.log_softmax(2), y, [7, 0, 5], [4, 0, 2], reduction='none')"),
+            (f"ctc_impossible_{dt}", ctc, "out = F.ctc_loss(x.log_softmax(2), y, [7, 3, 5], [4, 3, 2], reduction='none')"),
+            (f"ctc_zero_infinity_{dt}", ctc, "out = F.ctc_loss(x.log_softmax(2), y, [7, 3, 5], [4, 3, 2], zero_infinity=True)"),
+            (f"ctc_unbatched_{dt}", {"x": ([6, 5], dt, "randn"), "y": ([3], "int64", [1, 1, 3])},
+             "out = F.ctc_loss(x.log_softmax(1), y, T.tensor(6), T.tensor(3))"),
+            (f"ctc_int32_targets_{dt}", ctc, f"out = F.ctc_loss(x.log_softmax(2), y.int(), {il}, {tl})"),
+        ]
+    ce = {"x": ([6, 2, 5], F32, "randn"), "y": ([2, 3], "int64", [1, 2, 3, 2, 1, 1])}
+    cases += [
+        ("err_ctc_empty", ce, "out = F.ctc_loss(x[:0], y, [0, 0], [0, 0])"),
+        ("err_ctc_blank", ce, "out = F.ctc_loss(x, y, [6, 5], [3, 2], blank=5)"),
+        ("err_ctc_input_lengths_size", ce, "out = F.ctc_loss(x, y, [6], [3, 2])"),
+        ("err_ctc_target_lengths_size", ce, "out = F.ctc_loss(x, y, [6, 5], [3])"),
+        ("err_ctc_input_too_long", ce, "out = F.ctc_loss(x, y, [7, 5], [3, 2])"),
+        ("err_ctc_target_too_long", ce, "out = F.ctc_loss(x, y, [6, 5], [4, 2])"),
+        ("err_ctc_concat_size", ce, "out = F.ctc_loss(x, y.reshape(-1)[:4], [6, 5], [3, 2])"),
+        ("err_ctc_reduction", ce, "out = F.ctc_loss(x, y, [6, 5], [3, 2], reduction='x')"),
+        ("err_ctc_int", ce, "out = F.ctc_loss(x.long(), y, [6, 5], [3, 2])"),
+        ("err_ctc_negative_input", ce, "out = F.ctc_loss(x, y, [-1, 5], [3, 2])"),
+        ("err_ctc_negative_target", ce, "out = F.ctc_loss(x, y, [6, 5], [-1, 2])"),
+    ]
     x5 = {"a": ([1, 2, 3, 3, 3], F32, "randn"), "w": ([2, 2, 2, 2, 2], F32, "randn")}
     p5 = {"a": ([1, 2, 4, 5, 6], F32, "randn")}
     cases += [
@@ -1566,6 +1601,13 @@ def _part5_grads():
                                      "b": ([18], dt, "randn"), "ow": ([6, 6], dt, "randn"), "m": ([4, 5], dt, "randn")},
                        "F.multi_head_attention_forward(q, k, k, 6, 2, w, b, None, None, False, 0.0, ow, None, attn_mask=m)[0]",
                        ["q", "k", "w", "b", "ow"]),
+            _grad_case(f"ctc_logits_{dt}", {"x": ([7, 3, 5], dt, "randn"), "y": ([3, 4], "int64", [1, 2, 2, 3, 4, 4, 1, 0, 3, 1, 3, 2])},
+                       "F.ctc_loss(x.log_softmax(2), y, [7, 6, 5], [4, 3, 2])", ["x"]),
+            _grad_case(f"ctc_log_probs_{dt}", {"x": ([7, 3, 5], dt, "randn"), "y": ([3, 4], "int64", [1, 2, 2, 3, 4, 4, 1, 0, 3, 1, 3, 2])},
+                       "F.ctc_loss(x, y, [7, 6, 5], [4, 3, 2], reduction='sum')", ["x"],
+                       pre="x = x.log_softmax(2).detach(); "),
+            _grad_case(f"ctc_zero_infinity_{dt}", {"x": ([7, 3, 5], dt, "randn"), "y": ([3, 4], "int64", [1, 2, 2, 3, 4, 4, 1, 0, 3, 1, 3, 2])},
+                       "F.ctc_loss(x.log_softmax(2), y, [7, 3, 5], [4, 3, 2], zero_infinity=True, reduction='none')", ["x"]),
             _grad_case(f"max_unpool3d_{dt}", vol,
                        "F.max_unpool3d(*F.max_pool3d(a, 2, return_indices=True), 2, output_size=a.shape)", ["a"]),
         ]

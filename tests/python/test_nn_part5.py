@@ -80,6 +80,8 @@ GRADCHECKS = [
     ("multi_head_attention_forward",
      lambda q, w, ow: F.multi_head_attention_forward(q, q, q, 4, 2, w, None, None, None, False, 0.0, ow, None)[0],
      lambda: (_x(3, 2, 4), _x(12, 4), _x(4, 4))),
+    ("ctc_loss", lambda x: F.ctc_loss(x.log_softmax(2), _C.tensor([[1, 2, 2], [3, 1, 0]]), [5, 4], [3, 2]),
+     lambda: (_x(5, 2, 4),)),
     ("max_unpool3d", lambda a: F.max_unpool3d(a, _C.tensor([[[[[0, 7]]]]]), 2),
      lambda: (_x(1, 1, 1, 1, 2),)),
 ]
@@ -95,7 +97,7 @@ def test_gradcheck(name, f, make):
 # kernels' backward, which has no derivative yet (torch's NotImplementedError text).
 GRADGRADCHECKS = [
     g for g in GRADCHECKS
-    if g[0] in ("adaptive_max_pool3d", "multi_head_attention_forward", "fractional_max_pool2d", "fractional_max_pool3d", "affine_grid", "grid_sample", "grid_sample_reflection", "grid_sample_border_3d",
+    if g[0] in ("adaptive_max_pool3d", "multi_head_attention_forward", "ctc_loss", "fractional_max_pool2d", "fractional_max_pool3d", "affine_grid", "grid_sample", "grid_sample_reflection", "grid_sample_border_3d",
                 "embedding_bag_mean", "embedding_bag_max", "embedding_bag_psw", "interpolate_bicubic", "max_unpool3d")
 ]
 
@@ -176,7 +178,7 @@ def test_public_names():
                  "adaptive_max_pool3d", "adaptive_max_pool3d_with_indices", "lp_pool3d", "max_unpool3d", "affine_grid",
                  "grid_sample", "embedding_bag", "fractional_max_pool2d", "fractional_max_pool3d",
                  "fractional_max_pool2d_with_indices", "fractional_max_pool3d_with_indices",
-                 "multi_head_attention_forward"]:
+                 "multi_head_attention_forward", "ctc_loss"]:
         assert name in F.__all__
         assert getattr(F, name).__doc__
 

@@ -52,6 +52,7 @@ __all__ = [
     "cosine_embedding_loss",
     "cosine_similarity",
     "cross_entropy",
+    "ctc_loss",
     "dropout",
     "dropout1d",
     "dropout2d",
@@ -3808,3 +3809,151 @@ def multi_head_attention_forward(
     if not is_batched:
         out = out.squeeze(1)
     return out, None
+
+
+# ---- ctc_loss (issue 15 part 5) --------------------------------------------------------------
+
+
+def _lse3(a: Tensor, b: Tensor, c: Tensor) -> Tensor:
+    """``log(exp(a) + exp(b) + exp(c))`` elementwise, ``-inf`` (with a zero gradient, not NaN)
+    where all three are ``-inf``."""
+    x = _C.stack([a, b, c], 0)
+    dead = _C.isinf(x).logical_and(x < 0).all(0)
+    safe = _C.where(dead.unsqueeze(0), _C.zeros_like(x), x)
+    r = _C.logsumexp(safe, 0)
+    return _C.where(dead, _C.full_like(r, float("-inf")), r)
+
+
+def _lengths(v, name: str) -> List[int]:
+    if isinstance(v, Tensor):
+        return [int(x) for x in v.reshape(-1).tolist()]
+    if isinstance(v, int):
+        return [v]
+    return [int(x) for x in v]
+
+
+def ctc_loss(
+    log_probs: Tensor,
+    targets: Tensor,
+    input_lengths,
+    target_lengths,
+    blank: int = 0,
+    reduction: str = "mean",
+    zero_infinity: bool = False,
+) -> Tensor:
+    """ctc_loss(log_probs, targets, input_lengths, target_lengths, blank=0, reduction='mean',
+    zero_infinity=False) -> Tensor
+
+    The Connectionist Temporal Classification loss of float ``log_probs`` ``(T, N, C)`` (or
+    ``(T, C)``; log-softmax outputs) against ``targets`` ``(N, S)`` padded or 1-d concatenated
+    (``sum(target_lengths)``), with per-sample ``input_lengths`` and ``target_lengths`` (lists
+    or int tensors): ``-log`` of the total probability of the alignments (the forward
+    recursion over the blank-extended target, in log space). ``reduction``: ``'mean'`` (each
+    loss divided by its target length, then the batch mean), ``'sum'`` or ``'none'`` (``(N,)``).
+    An impossible alignment is ``inf`` (0 with ``zero_infinity``, its gradient 0). The gradient
+    is torch's: with respect to ``log_probs`` it is ``exp(log_probs) - posterior`` (the
+    gradient of the logits when ``log_probs = log_softmax(logits)``). RuntimeError with
+    torch's texts for bad lengths and blanks. Mirrors ``torch.nn.functional.ctc_loss``.
+    """
+    if reduction not in ("none", "mean", "sum"):
+        raise ValueError(f"{reduction} is not a valid value for reduction")
+    red = reduction
+    batched = log_probs.dim() == 3
+    lp = log_probs if batched else log_probs.unsqueeze(1)
+    _check_float(lp, "ctc_loss_cpu")
+    if lp.numel() == 0:
+        raise RuntimeError("log_probs tensor must not be empty")
+    t_max, n, c = (int(v) for v in lp.shape)
+    ilen, tlen = _lengths(input_lengths, "input_lengths"), _lengths(target_lengths, "target_lengths")
+    if not 0 <= blank < c:
+        raise RuntimeError("blank must be in label range")
+    if len(ilen) != n:
+        raise RuntimeError("input_lengths must be of size batch_size")
+    if len(tlen) != n:
+        raise RuntimeError("target_lengths must be of size batch_size")
+    where = " (while checking arguments for ctc_loss_allocate_outputs)"
+    tg = targets.to(_C.int64)
+    if not batched:
+        tg = tg.unsqueeze(0)
+    if tg.dim() == 1:
+        total = sum(tlen)
+        if tg.shape[0] != total:
+            raise RuntimeError(
+                f"Expected tensor to have size {total} at dimension 0, but got size {tg.shape[0]} for argument #2 "
+                f"'targets'{where}"
+            )
+        flat = tg.tolist()
+        rows, at = [], 0
+        for ln in tlen:
+            rows.append(flat[at:at + ln])
+            at += ln
+    else:
+        for ln in tlen:
+            if ln > tg.shape[1]:
+                raise RuntimeError(
+                    f"Expected tensor to have size at least {ln} at dimension 1, but got size {tg.shape[1]} for "
+                    f"argument #2 'targets'{where}"
+                )
+        rows = [r[:ln] for r, ln in zip(tg.tolist(), tlen)]
+    for ln in tlen:
+        if ln < 0:
+            raise RuntimeError(f"Expected target_lengths to have value at least 0, but got value {ln}{where}")
+    for ln in ilen:
+        if ln < 0:
+            raise RuntimeError(f"Expected input_lengths to have value at least 0, but got value {ln}{where}")
+        if ln > t_max:
+            raise RuntimeError(f"Expected input_lengths to have value at most {t_max}, but got value {ln}{where}")
+    # The blank-extended targets (blank, l1, blank, l2, ..., blank), padded with blanks, and
+    # where the recursion may skip from s - 2 (a label differing from the one two back).
+    width = 2 * max(tlen + [0]) + 1
+    ext, skip = [], []
+    for r in rows:
+        e = [blank] * width
+        sk = [False] * width
+        for j, lab in enumerate(r):
+            e[2 * j + 1] = lab
+            sk[2 * j + 1] = j > 0 and lab != r[j - 1]
+        ext.append(e)
+        skip.append(sk)
+    ext_t = _C.tensor(ext, dtype=_C.int64)
+    skip_t = _C.tensor(skip, dtype=_C.bool)
+    lpe = lp.gather(2, ext_t.unsqueeze(0).expand(t_max, n, width))  # (T, N, S')
+    ninf = float("-inf")
+    s_idx = _C.arange(width).unsqueeze(0)
+    # t = 0: the first blank or the first label.
+    start = s_idx < _C.tensor([2 if ln > 0 else 1 for ln in tlen]).unsqueeze(1)
+    first = lpe.select(0, 0)  # T >= 1: log_probs is not empty
+    alpha = _C.where(start, first, _C.full_like(first, ninf))
+    # A sample with no input: only the empty alignment (probability 1 before the first blank).
+    empty = _C.where(s_idx == 0, _C.zeros_like(alpha), _C.full_like(alpha, ninf))
+    alpha = _C.where(_C.tensor([ln > 0 for ln in ilen]).unsqueeze(1), alpha, empty)
+    pad1 = _C.full((n, 1), ninf, dtype=lp.dtype)
+    pad2 = _C.full((n, 2), ninf, dtype=lp.dtype)
+    live = _C.tensor(ilen).unsqueeze(1)
+    for t in range(1, t_max):
+        one = _C.cat([pad1, alpha.narrow(1, 0, width - 1)], 1)
+        if width >= 3:
+            two = _C.where(skip_t, _C.cat([pad2, alpha.narrow(1, 0, width - 2)], 1), _C.full_like(alpha, ninf))
+        else:
+            two = _C.full_like(alpha, ninf)
+        nxt = lpe.select(0, t) + _lse3(alpha, one, two)
+        alpha = _C.where(live > t, nxt, alpha)
+    # The last label or the last blank.
+    last = _C.tensor([2 * ln for ln in tlen]).unsqueeze(1)
+    end_blank = alpha.gather(1, last)
+    end_label = alpha.gather(1, (last - 1).clamp(min=0))
+    end_label = _C.where(last > 0, end_label, _C.full_like(end_label, ninf))
+    nll = -_lse3(end_blank, end_label, _C.full_like(end_label, ninf)).squeeze(1)
+    # torch's gradient of log_probs adds exp(log_probs) over each sample's input (the forward
+    # value is unchanged: e - e is 0 exactly).
+    steps = (_C.arange(t_max).unsqueeze(1) < live.reshape(1, n)).to(lp.dtype).unsqueeze(2)
+    e = (lp.exp() * steps).sum((0, 2))
+    nll = nll + (e - e.detach())
+    infinite = _C.isinf(nll)
+    if zero_infinity:
+        nll = _C.where(infinite, _C.zeros_like(nll), nll)
+    if red == "mean":
+        return (nll / _C.tensor(tlen, dtype=lp.dtype).clamp(min=1)).mean()
+    if red == "sum":
+        return nll.sum()
+    return nll if batched else nll.squeeze(0)
