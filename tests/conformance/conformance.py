@@ -80,12 +80,16 @@ NP_DTYPE = {
 # sparse, masked, the _refs and the private ops are not.
 SCOPE_PREFIXES = ("linalg.", "special.", "signal.windows.")
 # issue 15: the nn.functional entries (by OpInfo name) that agree with torch on every sample,
-# every variant; the others (integer inputs to the conv/pool kernels, 5-d interpolate, the
-# random ones OpInfo wraps in lambdas) are not in scope yet.
+# every variant; the others (integer inputs to the conv/pool kernels — conv3d, conv_transpose3d,
+# max_pool3d, avg_pool3d among them —, interpolate's bilinear/bicubic (torch computes the source
+# indices of float32 input in float32) and uint8 nearest, and the ones OpInfo wraps in lambdas:
+# embedding_bag, fractional_max_pool2d/3d, multi_head_attention_forward, the random ones) are not in
+# scope yet.
 NN_SCOPE = {
     "nn.functional." + n
     for n in """
     adaptive_avg_pool1d adaptive_avg_pool2d adaptive_max_pool1d adaptive_max_pool2d binary_cross_entropy
+    adaptive_max_pool3d ctc_loss grid_sample interpolate.area interpolate.linear interpolate.trilinear max_unpool3d
     binary_cross_entropy_with_logits celu channel_shuffle cosine_embedding_loss cosine_similarity
     cross_entropy elu gaussian_nll_loss gelu glu hardshrink hardsigmoid hardswish hardtanh
     hinge_embedding_loss huber_loss instance_norm kl_div l1_loss leaky_relu linear
@@ -458,7 +462,8 @@ def in_scope(op):
         return False
     if name.startswith("_refs") or (name.startswith("_") and not name.startswith("__")):
         return False
-    if "." in name and not name.startswith(SCOPE_PREFIXES) and name not in NN_SCOPE:
+    # NN_SCOPE may name one variant of an entry (`nn.functional.interpolate.trilinear`).
+    if "." in name and not name.startswith(SCOPE_PREFIXES) and name not in NN_SCOPE and op_key(op) not in NN_SCOPE:
         return False
     try:
         dts = op.supported_dtypes("cpu")

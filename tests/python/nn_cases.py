@@ -1205,6 +1205,415 @@ def _part4_grads():
             ]
     return cases
 
+
+# ---- issue 15 part 5: the 3-d family ------------------------------------------------------
+
+
+def _part5():
+    cases = []
+    for dt in (F32, F64):
+        vol = {"a": ([2, 3, 5, 6, 7], dt, "randn")}
+        cw = {"a": ([2, 4, 5, 4, 6], dt, "randn"), "w": ([3, 4, 2, 3, 2], dt, "randn"), "b": ([3], dt, "randn")}
+        tw = {"a": ([2, 4, 3, 4, 3], dt, "randn"), "w": ([4, 3, 2, 3, 2], dt, "randn"), "b": ([3], dt, "randn")}
+        cases += [
+            (f"conv3d_{dt}", cw, "out = F.conv3d(a, w, b)"),
+            (f"conv3d_all_{dt}", cw, "out = F.conv3d(a, w, None, stride=(2, 1, 2), padding=(1, 1, 2), dilation=(1, 2, 1))"),
+            (f"conv3d_same_{dt}", cw, "out = F.conv3d(a, w, b, padding='same', dilation=(2, 1, 1))"),
+            (f"conv3d_valid_{dt}", cw, "out = F.conv3d(a, w, b, padding='valid')"),
+            (f"conv3d_groups_{dt}", {"a": ([2, 4, 4, 3, 5], dt, "randn"), "w": ([6, 2, 2, 2, 3], dt, "randn")},
+             "out = F.conv3d(a, w, groups=2, padding=1)"),
+            (f"conv3d_unbatched_{dt}", {"a": ([4, 5, 4, 6], dt, "randn"), "w": ([3, 4, 2, 3, 2], dt, "randn")},
+             "out = F.conv3d(a, w, stride=2)"),
+            (f"conv_transpose3d_{dt}", tw, "out = F.conv_transpose3d(a, w, b)"),
+            (f"conv_transpose3d_all_{dt}", tw,
+             "out = F.conv_transpose3d(a, w, None, stride=(2, 3, 1), padding=(1, 0, 1), output_padding=(1, 2, 0), dilation=(1, 1, 2))"),
+            (f"conv_transpose3d_groups_{dt}", {"a": ([1, 4, 3, 2, 3], dt, "randn"), "w": ([4, 2, 2, 2, 3], dt, "randn"),
+                                               "b": ([4], dt, "randn")},
+             "out = F.conv_transpose3d(a, w, b, stride=2, groups=2)"),
+            (f"conv_transpose3d_unbatched_{dt}", {"a": ([4, 3, 2, 3], dt, "randn"), "w": ([4, 2, 2, 2, 2], dt, "randn")},
+             "out = F.conv_transpose3d(a, w, stride=2, output_padding=1)"),
+            (f"max_pool3d_{dt}", vol, "out = F.max_pool3d(a, 2)"),
+            (f"max_pool3d_all_{dt}", vol,
+             "out = F.max_pool3d(a, (3, 2, 3), (2, 1, 2), (1, 0, 1), (1, 2, 1), ceil_mode=True, return_indices=True)"),
+            (f"max_pool3d_indices_{dt}", vol, "out = F.max_pool3d(a, 3, 2, 1, return_indices=True)"),
+            (f"max_pool3d_unbatched_{dt}", {"a": ([2, 4, 5, 3], dt, "randn")}, "out = F.max_pool3d(a, 2, 1, return_indices=True)"),
+            (f"max_pool3d_ties_{dt}", {"a": ([1, 1, 2, 2, 2], dt, [1.0, 3.0, 3.0, 0.0, 3.0, 2.0, 3.0, 3.0])},
+             "out = F.max_pool3d(a, 2, return_indices=True)"),
+            (f"max_pool3d_empty_batch_{dt}", {"a": ([0, 2, 4, 4, 4], dt, "randn")}, "out = F.max_pool3d(a, 2, return_indices=True)"),
+            (f"avg_pool3d_{dt}", vol, "out = F.avg_pool3d(a, 2)"),
+            (f"avg_pool3d_all_{dt}", vol, "out = F.avg_pool3d(a, (3, 2, 3), (2, 1, 2), (1, 0, 1), ceil_mode=True)"),
+            (f"avg_pool3d_nopad_{dt}", vol,
+             "out = F.avg_pool3d(a, 3, 2, 1, ceil_mode=True, count_include_pad=False)"),
+            (f"avg_pool3d_divisor_{dt}", vol, "out = F.avg_pool3d(a, 3, 2, 1, ceil_mode=True, divisor_override=5)"),
+            (f"avg_pool3d_unbatched_{dt}", {"a": ([2, 4, 5, 3], dt, "randn")}, "out = F.avg_pool3d(a, (2, 3, 2), 1)"),
+            (f"adaptive_max_pool3d_{dt}", vol, "out = F.adaptive_max_pool3d(a, (3, 4, 2), return_indices=True)"),
+            (f"adaptive_max_pool3d_up_{dt}", {"a": ([1, 2, 2, 3, 2], dt, "randn")},
+             "out = F.adaptive_max_pool3d(a, (3, None, 4), return_indices=True)"),
+            (f"adaptive_max_pool3d_int_{dt}", {"a": ([2, 4, 5, 3], dt, "randn")}, "out = F.adaptive_max_pool3d(a, 2)"),
+            (f"lp_pool3d_{dt}", {"a": ([1, 2, 4, 5, 4], dt, "rand")}, "out = F.lp_pool3d(a, 2, 2)"),
+            (f"lp_pool3d_stride_{dt}", {"a": ([2, 4, 5, 4], dt, "rand")}, "out = F.lp_pool3d(a, 3, (2, 3, 2), 1, ceil_mode=True)"),
+            (f"max_unpool3d_{dt}", vol,
+             "y, i = F.max_pool3d(a, 2, return_indices=True); out = F.max_unpool3d(y, i, 2, output_size=a.shape[2:])"),
+            (f"max_unpool3d_size_{dt}", vol,
+             "y, i = F.max_pool3d(a, 3, 2, 1, return_indices=True); out = F.max_unpool3d(y, i, 3, 2, 1, output_size=a.shape)"),
+            (f"max_unpool3d_unbatched_{dt}", {"a": ([2, 4, 5, 3], dt, "randn")},
+             "y, i = F.max_pool3d(a, 2, return_indices=True); out = F.max_unpool3d(y, i, 2, output_size=(4, 5, 3))"),
+        ]
+    for dt in (F32, F64):
+        v = {"a": ([2, 2, 3, 4, 5], dt, "randn")}
+        im = {"a": ([2, 3, 4, 5], dt, "randn")}
+        cases += [
+            (f"interp_trilinear_{dt}", v, "out = F.interpolate(a, (5, 3, 7), mode='trilinear')"),
+            (f"interp_trilinear_ac_{dt}", v, "out = F.interpolate(a, (5, 3, 7), mode='trilinear', align_corners=True)"),
+            (f"interp_trilinear_scale_{dt}", v, "out = F.interpolate(a, scale_factor=(1.5, 0.75, 2.3), mode='trilinear')"),
+            (f"interp_trilinear_scale_rc_{dt}", v,
+             "out = F.interpolate(a, scale_factor=1.7, mode='trilinear', recompute_scale_factor=True)"),
+            (f"interp_nearest3d_{dt}", v, "out = F.interpolate(a, (5, 3, 7))"),
+            (f"interp_nearest3d_scale_{dt}", v, "out = F.interpolate(a, scale_factor=(2, 0.5, 1.3))"),
+            (f"interp_nearest_exact3d_{dt}", v, "out = F.interpolate(a, (6, 3, 8), mode='nearest-exact')"),
+            (f"interp_area3d_{dt}", v, "out = F.interpolate(a, (2, 3, 3), mode='area')"),
+            (f"interp_bicubic_{dt}", im, "out = F.interpolate(a, (7, 9), mode='bicubic')"),
+            (f"interp_bicubic_ac_{dt}", im, "out = F.interpolate(a, (7, 9), mode='bicubic', align_corners=True)"),
+            (f"interp_bicubic_down_{dt}", im, "out = F.interpolate(a, (3, 2), mode='bicubic')"),
+            (f"interp_bicubic_scale_{dt}", im, "out = F.interpolate(a, scale_factor=(1.7, 2.5), mode='bicubic')"),
+            (f"interp_bicubic_scale_ac_{dt}", im,
+             "out = F.interpolate(a, scale_factor=0.6, mode='bicubic', align_corners=True)"),
+            (f"interp_bicubic_one_{dt}", {"a": ([1, 2, 1, 4], dt, "randn")},
+             "out = F.interpolate(a, (3, 1), mode='bicubic', align_corners=True)"),
+        ]
+    cases += [
+        ("err_interp_bicubic_int", {"a": ([1, 2, 3, 4], "int64", "int:5")}, "out = F.interpolate(a, 5, mode='bicubic')"),
+        ("err_interp_bicubic_zero", {"a": ([1, 2, 3, 4], F32, "randn")}, "out = F.interpolate(a, (0, 2), mode='bicubic')"),
+        ("err_interp_trilinear_zero", {"a": ([1, 2, 2, 3, 4], F32, "randn")},
+         "out = F.interpolate(a, (0, 2, 2), mode='trilinear')"),
+        ("err_interp_bicubic_3d", {"a": ([1, 2, 3], F32, "randn")}, "out = F.interpolate(a, 5, mode='bicubic')"),
+        ("err_interp_trilinear_4d", {"a": ([1, 2, 3, 4], F32, "randn")}, "out = F.interpolate(a, 5, mode='trilinear')"),
+    ]
+    for dt in (F32, F64):
+        th2 = {"t": ([2, 2, 3], dt, "randn")}
+        th3 = {"t": ([2, 3, 4], dt, "randn")}
+        gs2 = {"a": ([2, 3, 4, 5], dt, "randn"), "g": ([2, 3, 6, 2], dt, "randn")}
+        gs3 = {"a": ([2, 2, 3, 4, 5], dt, "randn"), "g": ([2, 2, 3, 4, 3], dt, "randn")}
+        cases += [
+            (f"affine_grid_{dt}", th2, "out = F.affine_grid(t, [2, 3, 4, 5], align_corners=False)"),
+            (f"affine_grid_ac_{dt}", th2, "out = F.affine_grid(t, (2, 1, 3, 6), align_corners=True)"),
+            (f"affine_grid_unit_{dt}", th2, "out = F.affine_grid(t, [2, 1, 1, 4], align_corners=False)"),
+            (f"affine_grid_3d_{dt}", th3, "out = F.affine_grid(t, [2, 3, 2, 4, 3], align_corners=False)"),
+            (f"affine_grid_3d_ac_{dt}", th3, "out = F.affine_grid(t, [2, 3, 3, 2, 4], align_corners=True)"),
+            (f"affine_grid_default_{dt}", th2, "out = F.affine_grid(t, [2, 3, 4, 5])"),
+            (f"grid_sample_affine_{dt}", {"a": ([2, 3, 5, 6], dt, "randn"), "t": ([2, 2, 3], dt, "randn")},
+             "out = F.grid_sample(a, F.affine_grid(t * 0.6, [2, 3, 4, 7], align_corners=False), align_corners=False)"),
+        ]
+        for m in ("bilinear", "nearest"):
+            for pm in ("zeros", "border", "reflection"):
+                for ac in (False, True):
+                    cases += [
+                        (f"grid_sample_{m}_{pm}_{int(ac)}_{dt}", gs2,
+                         f"out = F.grid_sample(a, g * 1.3, mode='{m}', padding_mode='{pm}', align_corners={ac})"),
+                        (f"grid_sample_3d_{m}_{pm}_{int(ac)}_{dt}", gs3,
+                         f"out = F.grid_sample(a, g * 1.3, mode='{m}', padding_mode='{pm}', align_corners={ac})"),
+                    ]
+        cases += [
+            (f"grid_sample_default_{dt}", gs2, "out = F.grid_sample(a, g)"),
+            (f"grid_sample_far_reflection_{dt}", gs2,
+             "out = F.grid_sample(a, g * 5, padding_mode='reflection', align_corners=False)"),
+            (f"grid_sample_far_reflection_ac_{dt}", gs2,
+             "out = F.grid_sample(a, g * 5, padding_mode='reflection', align_corners=True)"),
+            (f"grid_sample_unit_reflection_{dt}", {"a": ([1, 2, 1, 4], dt, "randn"), "g": ([1, 3, 2, 2], dt, "randn")},
+             "out = F.grid_sample(a, g * 2, padding_mode='reflection', align_corners=True)"),
+        ]
+    gs = {"a": ([2, 3, 4, 5], F32, "randn"), "g": ([2, 3, 6, 2], F32, "randn")}
+    cases += [
+        ("err_affine_grid_int", {"t": ([2, 2, 3], "int64", "int:3")}, "out = F.affine_grid(t, [2, 3, 4, 5], align_corners=False)"),
+        ("err_affine_grid_shape", {"t": ([2, 3, 3], F32, "randn")}, "out = F.affine_grid(t, [2, 3, 4, 5], align_corners=False)"),
+        ("err_affine_grid_shape3d", {"t": ([2, 2, 3], F32, "randn")}, "out = F.affine_grid(t, [2, 3, 4, 5, 6], align_corners=False)"),
+        ("err_affine_grid_rank", {"t": ([2, 2, 3], F32, "randn")}, "out = F.affine_grid(t, [2, 3, 4], align_corners=False)"),
+        ("err_affine_grid_zero", {"t": ([2, 2, 3], F32, "randn")}, "out = F.affine_grid(t, [2, 3, 0, 5], align_corners=False)"),
+        ("err_affine_grid_batch", {"t": ([3, 2, 3], F32, "randn")}, "out = F.affine_grid(t, [2, 3, 4, 5], align_corners=False)"),
+        ("err_grid_sample_mode", gs, "out = F.grid_sample(a, g, mode='linear', align_corners=False)"),
+        ("err_grid_sample_padding", gs, "out = F.grid_sample(a, g, padding_mode='circular', align_corners=False)"),
+        ("err_grid_sample_dtype", {"a": ([2, 3, 4, 5], F32, "randn"), "g": ([2, 3, 6, 2], F64, "randn")},
+         "out = F.grid_sample(a, g, align_corners=False)"),
+        ("err_grid_sample_batch", {"a": ([2, 3, 4, 5], F32, "randn"), "g": ([3, 3, 6, 2], F32, "randn")},
+         "out = F.grid_sample(a, g, align_corners=False)"),
+        ("err_grid_sample_last", {"a": ([2, 3, 4, 5], F32, "randn"), "g": ([2, 3, 6, 3], F32, "randn")},
+         "out = F.grid_sample(a, g, align_corners=False)"),
+        ("err_grid_sample_rank", {"a": ([2, 3, 4, 5], F32, "randn"), "g": ([2, 3, 2], F32, "randn")},
+         "out = F.grid_sample(a, g, align_corners=False)"),
+        ("err_grid_sample_empty", {"a": ([2, 3, 0, 5], F32, "randn"), "g": ([2, 3, 6, 2], F32, "randn")},
+         "out = F.grid_sample(a, g, align_corners=False)"),
+        ("err_grid_sample_3d_rank", {"a": ([2, 3, 4, 5, 2], F32, "randn"), "g": ([2, 3, 6, 2], F32, "randn")},
+         "out = F.grid_sample(a, g, align_corners=False)"),
+        ("err_grid_sample_int", {"a": ([2, 3, 4, 5], "int64", "int:5"), "g": ([2, 3, 6, 2], "int64", "int:2")},
+         "out = F.grid_sample(a, g, align_corners=False)"),
+    ]
+    idx1 = {"i": ([9], "int64", [1, 2, 4, 5, 4, 3, 2, 9, 0])}
+    for dt in (F32, F64):
+        w = {"w": ([10, 3], dt, "randn")}
+        cases += [
+            (f"embedding_bag_mean_{dt}", {**w, **idx1, "o": ([3], "int64", [0, 4, 4])},
+             "out = F.embedding_bag(i, w, o)"),
+            (f"embedding_bag_sum_{dt}", {**w, **idx1, "o": ([3], "int64", [0, 2, 6])},
+             "out = F.embedding_bag(i, w, o, mode='sum')"),
+            (f"embedding_bag_max_{dt}", {**w, **idx1, "o": ([3], "int64", [0, 2, 6])},
+             "out = F.embedding_bag(i, w, o, mode='max')"),
+            (f"embedding_bag_max_empty_{dt}", {**w, **idx1, "o": ([4], "int64", [0, 2, 2, 9])},
+             "out = F.embedding_bag(i, w, o, mode='max')"),
+            (f"embedding_bag_2d_{dt}", {**w, "i": ([3, 4], "int64", "int:10")}, "out = F.embedding_bag(i, w)"),
+            (f"embedding_bag_2d_max_{dt}", {**w, "i": ([3, 4], "int64", "int:10")}, "out = F.embedding_bag(i, w, mode='max')"),
+            (f"embedding_bag_psw_{dt}", {**w, **idx1, "o": ([3], "int64", [0, 2, 6]), "p": ([9], dt, "randn")},
+             "out = F.embedding_bag(i, w, o, mode='sum', per_sample_weights=p)"),
+            (f"embedding_bag_psw_2d_{dt}", {**w, "i": ([3, 4], "int64", "int:10"), "p": ([3, 4], dt, "randn")},
+             "out = F.embedding_bag(i, w, mode='sum', per_sample_weights=p)"),
+            (f"embedding_bag_last_offset_{dt}", {**w, **idx1, "o": ([4], "int64", [0, 2, 6, 9])},
+             "out = F.embedding_bag(i, w, o, include_last_offset=True)"),
+            (f"embedding_bag_last_offset_sum_{dt}", {**w, **idx1, "o": ([3], "int64", [0, 3, 9])},
+             "out = F.embedding_bag(i, w, o, mode='sum', include_last_offset=True)"),
+            (f"embedding_bag_padding_mean_{dt}", {**w, **idx1, "o": ([3], "int64", [0, 2, 6])},
+             "out = F.embedding_bag(i, w, o, padding_idx=4)"),
+            (f"embedding_bag_padding_max_{dt}", {**w, **idx1, "o": ([3], "int64", [0, 2, 6])},
+             "out = F.embedding_bag(i, w, o, mode='max', padding_idx=-8)"),
+            (f"embedding_bag_padding_all_{dt}", {**w, "i": ([4], "int64", [2, 2, 1, 2]), "o": ([2], "int64", [0, 2])},
+             "out = F.embedding_bag(i, w, o, padding_idx=2)"),
+            (f"embedding_bag_int32_{dt}", {**w, "i": ([5], "int64", [1, 2, 3, 4, 5]), "o": ([2], "int64", [0, 3])},
+             "out = F.embedding_bag(i.int(), w, o.int(), mode='sum')"),
+            (f"embedding_bag_max_norm_{dt}", {**w, "i": ([5], "int64", [1, 2, 3, 1, 5]), "o": ([2], "int64", [0, 3])},
+             "w2 = w * 3; out = (F.embedding_bag(i, w2, o, max_norm=1.5), w2)"),
+        ]
+    ew = {"w": ([10, 3], F32, "randn"), "i": ([5], "int64", [1, 2, 3, 4, 5]), "o": ([2], "int64", [0, 3])}
+    cases += [
+        ("err_embedding_bag_psw_shape", {**ew, "p": ([4], F32, "randn")},
+         "out = F.embedding_bag(i, w, o, mode='sum', per_sample_weights=p)"),
+        ("err_embedding_bag_psw_mode", {**ew, "p": ([5], F32, "randn")},
+         "out = F.embedding_bag(i, w, o, per_sample_weights=p)"),
+        ("err_embedding_bag_weight_dim", ew, "out = F.embedding_bag(i, w[0], o)"),
+        ("err_embedding_bag_no_offsets", ew, "out = F.embedding_bag(i, w)"),
+        ("err_embedding_bag_offsets_dim", ew, "out = F.embedding_bag(i, w, o.reshape(1, 2))"),
+        ("err_embedding_bag_input_dim", ew, "out = F.embedding_bag(i.reshape(1, 1, 5), w)"),
+        ("err_embedding_bag_mode", ew, "out = F.embedding_bag(i, w, o, mode='min')"),
+        ("err_embedding_bag_max_freq", ew, "out = F.embedding_bag(i, w, o, mode='max', scale_grad_by_freq=True)"),
+        ("err_embedding_bag_max_sparse", ew, "out = F.embedding_bag(i, w, o, mode='max', sparse=True)"),
+        ("err_embedding_bag_float_idx", ew, "out = F.embedding_bag(i.float(), w.long(), o)"),
+        ("err_embedding_bag_first_offset", {**ew, "o": ([2], "int64", [1, 3])}, "out = F.embedding_bag(i, w, o)"),
+        ("err_embedding_bag_last_offset", {**ew, "o": ([2], "int64", [0, 7])}, "out = F.embedding_bag(i, w, o)"),
+        ("err_embedding_bag_padding_range", ew, "out = F.embedding_bag(i, w, o, padding_idx=10)"),
+        ("err_embedding_bag_int_weight", ew, "out = F.embedding_bag(i, w.long(), o)"),
+    ]
+    for dt in (F32, F64):
+        img = {"a": ([2, 3, 9, 10], dt, "randn"), "u": ([2, 3, 2], dt, "rand")}
+        vol5 = {"a": ([2, 2, 7, 8, 9], dt, "randn"), "u": ([2, 2, 3], dt, "rand")}
+        cases += [
+            (f"fractional_max_pool2d_{dt}", img,
+             "out = F.fractional_max_pool2d(a, 3, output_size=(4, 5), return_indices=True, _random_samples=u)"),
+            (f"fractional_max_pool2d_ratio_{dt}", img,
+             "out = F.fractional_max_pool2d(a, (2, 3), output_ratio=(0.5, 0.6), return_indices=True, _random_samples=u)"),
+            (f"fractional_max_pool2d_unbatched_{dt}", {"a": ([3, 9, 10], dt, "randn"), "u": ([1, 3, 2], dt, "rand")},
+             "out = F.fractional_max_pool2d(a, 2, output_size=5, _random_samples=u)"),
+            (f"fractional_max_pool2d_one_{dt}", img,
+             "out = F.fractional_max_pool2d(a, 2, output_size=(1, 8), _random_samples=u)"),
+            (f"fractional_max_pool3d_{dt}", vol5,
+             "out = F.fractional_max_pool3d(a, (2, 3, 2), output_size=(4, 5, 6), return_indices=True, _random_samples=u)"),
+            (f"fractional_max_pool3d_ratio_{dt}", vol5,
+             "out = F.fractional_max_pool3d(a, 2, output_ratio=0.5, _random_samples=u)"),
+        ]
+    fm = {"a": ([2, 3, 9, 10], F32, "randn"), "u": ([2, 3, 2], F32, "rand")}
+    cases += [
+        ("err_fractional_max_pool2d_no_size", fm, "out = F.fractional_max_pool2d(a, 2, _random_samples=u)"),
+        ("err_fractional_max_pool2d_too_large", fm, "out = F.fractional_max_pool2d(a, 3, output_size=(8, 5), _random_samples=u)"),
+        ("err_fractional_max_pool2d_dim", {"a": ([9, 10], F32, "randn"), "u": ([1, 3, 2], F32, "rand")},
+         "out = F.fractional_max_pool2d(a, 2, output_size=3, _random_samples=u)"),
+        ("err_fractional_max_pool3d_no_size", {"a": ([2, 2, 7, 8, 9], F32, "randn")}, "out = F.fractional_max_pool3d(a, 2)"),
+        ("err_fractional_max_pool3d_too_large", {"a": ([2, 2, 7, 8, 9], F32, "randn"), "u": ([2, 2, 3], F32, "rand")},
+         "out = F.fractional_max_pool3d(a, 2, output_size=(4, 8, 4), _random_samples=u)"),
+    ]
+    for dt in (F32, F64):
+        mha = {"q": ([4, 2, 6], dt, "randn"), "k": ([5, 2, 6], dt, "randn"), "v": ([5, 2, 6], dt, "randn"),
+               "w": ([18, 6], dt, "randn"), "b": ([18], dt, "randn"), "ow": ([6, 6], dt, "randn"), "ob": ([6], dt, "randn")}
+        args = "w, b, None, None, False, 0.0, ow, ob"
+        cases += [
+            (f"mha_{dt}", mha, f"out = F.multi_head_attention_forward(q, k, v, 6, 2, {args})"),
+            (f"mha_self_{dt}", mha, f"out = F.multi_head_attention_forward(q, q, q, 6, 3, {args}, average_attn_weights=False)"),
+            (f"mha_kv_{dt}", mha, f"out = F.multi_head_attention_forward(q, k, k, 6, 2, {args}, need_weights=False)[0]"),
+            (f"mha_masks_{dt}", {**mha, "m": ([4, 5], dt, "randn"), "p": ([2, 5], "int64", [0, 1, 0, 0, 1, 0, 0, 0, 1, 0])},
+             f"out = F.multi_head_attention_forward(q, k, v, 6, 2, {args}, attn_mask=m, key_padding_mask=p.bool())"),
+            (f"mha_bool_mask_noweights_{dt}", {**mha, "m": ([4, 5], "int64", [0, 1, 0, 0, 1] * 4)},
+             f"out = F.multi_head_attention_forward(q, k, v, 6, 2, {args}, attn_mask=m.bool(), need_weights=False)[0]"),
+            (f"mha_bias_kv_zero_{dt}", {**mha, "bk": ([1, 1, 6], dt, "randn"), "bv": ([1, 1, 6], dt, "randn"),
+                                        "p": ([2, 5], "int64", [0, 1, 0, 0, 1, 0, 0, 0, 1, 0])},
+             "out = F.multi_head_attention_forward(q, k, v, 6, 2, w, b, bk, bv, True, 0.0, ow, ob, "
+             "key_padding_mask=p.bool())"),
+            (f"mha_separate_{dt}", {**mha, "wq": ([6, 6], dt, "randn"), "wk": ([6, 4], dt, "randn"), "wv": ([6, 3], dt, "randn"),
+                                    "k2": ([5, 2, 4], dt, "randn"), "v2": ([5, 2, 3], dt, "randn")},
+             "out = F.multi_head_attention_forward(q, k2, v2, 6, 2, None, b, None, None, False, 0.0, ow, ob, "
+             "use_separate_proj_weight=True, q_proj_weight=wq, k_proj_weight=wk, v_proj_weight=wv)"),
+            (f"mha_unbatched_{dt}", mha, f"out = F.multi_head_attention_forward(q[:, 0], k[:, 0], v[:, 0], 6, 2, {args})"),
+            (f"mha_causal_{dt}", {**mha, "m": ([4, 5], "int64", [0, 1, 1, 1, 1, 0, 0, 1, 1, 1, 0, 0, 0, 1, 1, 0, 0, 0, 0, 1])},
+             f"out = F.multi_head_attention_forward(q, k, v, 6, 2, {args}, attn_mask=m.bool(), is_causal=True, need_weights=False)[0]"),
+            (f"mha_eval_dropout_{dt}", mha,
+             "out = F.multi_head_attention_forward(q, k, v, 6, 2, w, b, None, None, False, 0.5, ow, ob, training=False)"),
+        ]
+    mh = {"q": ([4, 2, 6], F32, "randn"), "k": ([5, 2, 6], F32, "randn"), "w": ([18, 6], F32, "randn"), "ow": ([6, 6], F32, "randn")}
+    cases += [
+        ("err_mha_embed", mh, "out = F.multi_head_attention_forward(q, k, k, 8, 2, w, None, None, None, False, 0.0, ow, None)"),
+        ("err_mha_heads", mh, "out = F.multi_head_attention_forward(q, k, k, 6, 4, w, None, None, None, False, 0.0, ow, None)"),
+        ("err_mha_dims", mh, "out = F.multi_head_attention_forward(q, k[0], k, 6, 2, w, None, None, None, False, 0.0, ow, None)"),
+        ("err_mha_mask_shape", {**mh, "m": ([4, 4], F32, "randn")},
+         "out = F.multi_head_attention_forward(q, k, k, 6, 2, w, None, None, None, False, 0.0, ow, None, attn_mask=m)"),
+        ("err_mha_causal", mh,
+         "out = F.multi_head_attention_forward(q, k, k, 6, 2, w, None, None, None, False, 0.0, ow, None, is_causal=True)"),
+        ("err_mha_kv_shape", mh, "out = F.multi_head_attention_forward(q, k, k[:4], 6, 2, w, None, None, None, False, 0.0, ow, None)"),
+        ("err_mha_int_mask", {**mh, "m": ([4, 5], "int64", "int:2")},
+         "out = F.multi_head_attention_forward(q, k, k, 6, 2, w, None, None, None, False, 0.0, ow, None, attn_mask=m)"),
+    ]
+    for dt in (F32, F64):
+        ctc = {"x": ([7, 3, 5], dt, "randn"), "y": ([3, 4], "int64", [1, 2, 2, 3, 4, 4, 1, 0, 3, 1, 3, 2])}
+        il, tl = "[7, 6, 5]", "[4, 3, 2]"
+        cases += [
+            (f"ctc_mean_{dt}", ctc, f"out = F.ctc_loss(x.log_softmax(2), y, {il}, {tl})"),
+            (f"ctc_sum_{dt}", ctc, f"out = F.ctc_loss(x.log_softmax(2), y, {il}, {tl}, reduction='sum')"),
+            (f"ctc_none_{dt}", ctc, f"out = F.ctc_loss(x.log_softmax(2), y, {il}, {tl}, reduction='none')"),
+            (f"ctc_blank_{dt}", ctc, f"out = F.ctc_loss(x.log_softmax(2), y, {il}, {tl}, blank=4, reduction='none')"),
+            (f"ctc_tensor_lengths_{dt}", ctc,
+             f"out = F.ctc_loss(x.log_softmax(2), y, T.tensor({il}), T.tensor({tl}), reduction='none')"),
+            (f"ctc_concat_{dt}", {"x": ([7, 3, 5], dt, "randn"), "y": ([9], "int64", [1, 2, 2, 3, 4, 4, 1, 3, 1])},
+             f"out = F.ctc_loss(x.log_softmax(2), y, {il}, {tl}, reduction='none')"),
+            (f"ctc_empty_target_{dt}", ctc, "out = F.ctc_loss(x.log_softmax(2), y, [7, 6, 5], [4, 0, 2], reduction='none')"),
+            (f"ctc_all_empty_{dt}", ctc, "out = F.ctc_loss(x.log_softmax(2), y, [7, 6, 5], [0, 0, 0], reduction='none')"),
+            (f"ctc_zero_input_{dt}", ctc, "out = F.ctc_loss(x.log_softmax(2), y, [7, 0, 5], [4, 0, 2], reduction='none')"),
+            (f"ctc_impossible_{dt}", ctc, "out = F.ctc_loss(x.log_softmax(2), y, [7, 3, 5], [4, 3, 2], reduction='none')"),
+            (f"ctc_zero_infinity_{dt}", ctc, "out = F.ctc_loss(x.log_softmax(2), y, [7, 3, 5], [4, 3, 2], zero_infinity=True)"),
+            (f"ctc_unbatched_{dt}", {"x": ([6, 5], dt, "randn"), "y": ([3], "int64", [1, 1, 3])},
+             "out = F.ctc_loss(x.log_softmax(1), y, T.tensor(6), T.tensor(3))"),
+            (f"ctc_int32_targets_{dt}", ctc, f"out = F.ctc_loss(x.log_softmax(2), y.int(), {il}, {tl})"),
+        ]
+    ce = {"x": ([6, 2, 5], F32, "randn"), "y": ([2, 3], "int64", [1, 2, 3, 2, 1, 1])}
+    cases += [
+        ("err_ctc_empty", ce, "out = F.ctc_loss(x[:0], y, [0, 0], [0, 0])"),
+        ("err_ctc_blank", ce, "out = F.ctc_loss(x, y, [6, 5], [3, 2], blank=5)"),
+        ("err_ctc_input_lengths_size", ce, "out = F.ctc_loss(x, y, [6], [3, 2])"),
+        ("err_ctc_target_lengths_size", ce, "out = F.ctc_loss(x, y, [6, 5], [3])"),
+        ("err_ctc_input_too_long", ce, "out = F.ctc_loss(x, y, [7, 5], [3, 2])"),
+        ("err_ctc_target_too_long", ce, "out = F.ctc_loss(x, y, [6, 5], [4, 2])"),
+        ("err_ctc_concat_size", ce, "out = F.ctc_loss(x, y.reshape(-1)[:4], [6, 5], [3, 2])"),
+        ("err_ctc_reduction", ce, "out = F.ctc_loss(x, y, [6, 5], [3, 2], reduction='x')"),
+        ("err_ctc_int", ce, "out = F.ctc_loss(x.long(), y, [6, 5], [3, 2])"),
+        ("err_ctc_negative_input", ce, "out = F.ctc_loss(x, y, [-1, 5], [3, 2])"),
+        ("err_ctc_negative_target", ce, "out = F.ctc_loss(x, y, [6, 5], [-1, 2])"),
+    ]
+    x5 = {"a": ([1, 2, 3, 3, 3], F32, "randn"), "w": ([2, 2, 2, 2, 2], F32, "randn")}
+    p5 = {"a": ([1, 2, 4, 5, 6], F32, "randn")}
+    cases += [
+        ("err_conv3d_channels", {"a": ([1, 3, 3, 3, 3], F32, "randn"), "w": ([2, 4, 2, 2, 2], F32, "randn")},
+         "out = F.conv3d(a, w)"),
+        ("err_conv3d_kernel", {"a": ([1, 2, 3, 3, 3], F32, "randn"), "w": ([2, 2, 1, 5, 1], F32, "randn")},
+         "out = F.conv3d(a, w)"),
+        ("err_conv3d_dim", {"a": ([2, 3, 3], F32, "randn"), "w": ([2, 2, 2, 2, 2], F32, "randn")}, "out = F.conv3d(a, w)"),
+        ("err_conv3d_same_stride", x5, "out = F.conv3d(a, w, padding='same', stride=2)"),
+        ("err_conv3d_bias", {**x5, "b": ([3], F32, "randn")}, "out = F.conv3d(a, w, b)"),
+        ("err_conv3d_groups", x5, "out = F.conv3d(a, w, groups=2)"),
+        ("err_conv_transpose3d_outpad", x5, "out = F.conv_transpose3d(a, w, output_padding=1)"),
+        ("err_conv_transpose3d_outpad_w", x5, "out = F.conv_transpose3d(a, w, stride=2, output_padding=(0, 0, 2))"),
+        ("err_conv_transpose3d_small", x5, "out = F.conv_transpose3d(a, w, padding=3)"),
+        ("err_conv_transpose3d_dim", {"a": ([2, 3, 3], F32, "randn"), "w": ([2, 2, 2, 2, 2], F32, "randn")},
+         "out = F.conv_transpose3d(a, w)"),
+        ("err_max_pool3d_dim", {"a": ([4, 5, 6], F32, "randn")}, "out = F.max_pool3d(a, 2)"),
+        ("err_max_pool3d_pad", p5, "out = F.max_pool3d(a, 2, padding=2)"),
+        ("err_max_pool3d_stride", p5, "out = F.max_pool3d(a, 2, stride=0)"),
+        ("err_max_pool3d_small", p5, "out = F.max_pool3d(a, 7)"),
+        ("err_max_pool3d_dilation", p5, "out = F.max_pool3d(a, 2, dilation=0)"),
+        ("err_max_pool3d_kernel_len", p5, "out = F.max_pool3d(a, (2, 2))"),
+        ("err_max_pool3d_empty", {"a": ([2, 0, 4, 4, 4], F32, "randn")}, "out = F.max_pool3d(a, 2)"),
+        ("err_avg_pool3d_dim", {"a": ([4, 5, 6], F32, "randn")}, "out = F.avg_pool3d(a, 2)"),
+        ("err_avg_pool3d_pad", p5, "out = F.avg_pool3d(a, 2, padding=2)"),
+        ("err_avg_pool3d_small", p5, "out = F.avg_pool3d(a, 7)"),
+        ("err_avg_pool3d_divisor", p5, "out = F.avg_pool3d(a, 2, divisor_override=0)"),
+        ("err_avg_pool3d_empty", {"a": ([2, 0, 4, 4, 4], F32, "randn")}, "out = F.avg_pool3d(a, 2)"),
+        ("err_adaptive_max_pool3d_dim", {"a": ([4, 5, 6], F32, "randn")}, "out = F.adaptive_max_pool3d(a, 2)"),
+        ("err_adaptive_max_pool3d_size", p5, "out = F.adaptive_max_pool3d(a, (2, 2))"),
+        ("err_adaptive_max_pool3d_int", {"a": ([1, 2, 4, 5, 6], "int64", "int:5")}, "out = F.adaptive_max_pool3d(a, 2)"),
+        ("err_max_unpool3d_dim", {"a": ([4, 5, 6], F32, "randn"), "i": ([4, 5, 6], "int64", "int:5")},
+         "out = F.max_unpool3d(a, i, 2)"),
+        ("err_max_unpool3d_stride", {"a": ([1, 2, 2, 2, 2], F32, "randn"), "i": ([1, 2, 2, 2, 2], "int64", [0] * 16)},
+         "out = F.max_unpool3d(a, i, 2, stride=(1, 0, 1))"),
+        ("err_max_unpool3d_index", {"a": ([1, 2, 2, 2, 2], F32, "randn"), "i": ([1, 2, 2, 2, 2], "int64", [1000] * 16)},
+         "out = F.max_unpool3d(a, i, 2)"),
+    ]
+    return cases
+
+
+def _part5_grads():
+    cases = []
+    for dt in (F32, F64):
+        vol = {"a": ([2, 2, 5, 4, 5], dt, "randn")}
+        cases += [
+            _grad_case(f"conv3d_{dt}", {"a": ([2, 4, 4, 3, 5], dt, "randn"), "w": ([6, 2, 2, 2, 3], dt, "randn"),
+                                        "c": ([6], dt, "randn")},
+                       "F.conv3d(a, w, c, stride=(1, 2, 1), padding=1, dilation=(2, 1, 1), groups=2)", ["a", "w", "c"]),
+            _grad_case(f"conv3d_same_{dt}", {"a": ([1, 2, 4, 3, 4], dt, "randn"), "w": ([3, 2, 2, 3, 2], dt, "randn")},
+                       "F.conv3d(a, w, padding='same')", ["a", "w"]),
+            _grad_case(f"conv_transpose3d_{dt}", {"a": ([2, 4, 2, 3, 2], dt, "randn"), "w": ([4, 3, 2, 2, 3], dt, "randn"),
+                                                  "c": ([6], dt, "randn")},
+                       "F.conv_transpose3d(a, w, c, stride=2, padding=(1, 0, 1), output_padding=1, groups=2)",
+                       ["a", "w", "c"]),
+            _grad_case(f"max_pool3d_{dt}", vol, "F.max_pool3d(a, 3, 2, 1, ceil_mode=True)", ["a"]),
+            _grad_case(f"max_pool3d_dil_{dt}", vol, "F.max_pool3d(a, 2, 1, 0, (2, 1, 2))", ["a"]),
+            _grad_case(f"avg_pool3d_{dt}", vol, "F.avg_pool3d(a, 3, 2, 1, ceil_mode=True, count_include_pad=False)", ["a"]),
+            _grad_case(f"avg_pool3d_divisor_{dt}", vol, "F.avg_pool3d(a, (2, 3, 2), 1, (1, 0, 1), divisor_override=3)", ["a"]),
+            _grad_case(f"adaptive_max_pool3d_{dt}", vol, "F.adaptive_max_pool3d(a, (2, 3, 3))", ["a"]),
+            _grad_case(f"lp_pool3d_{dt}", {"a": ([1, 2, 4, 4, 4], dt, "rand")}, "F.lp_pool3d(a + 0.1, 2, 2)", ["a"]),
+            _grad_case(f"interp_trilinear_{dt}", vol, "F.interpolate(a, (3, 6, 7), mode='trilinear')", ["a"]),
+            _grad_case(f"interp_trilinear_ac_{dt}", vol,
+                       "F.interpolate(a, scale_factor=1.5, mode='trilinear', align_corners=True)", ["a"]),
+            _grad_case(f"interp_nearest3d_{dt}", vol, "F.interpolate(a, (7, 3, 6))", ["a"]),
+            _grad_case(f"interp_bicubic_{dt}", {"a": ([2, 2, 4, 5], dt, "randn")},
+                       "F.interpolate(a, (7, 3), mode='bicubic')", ["a"]),
+            _grad_case(f"interp_bicubic_ac_{dt}", {"a": ([2, 2, 4, 5], dt, "randn")},
+                       "F.interpolate(a, scale_factor=1.6, mode='bicubic', align_corners=True)", ["a"]),
+            _grad_case(f"affine_grid_{dt}", {"t": ([2, 2, 3], dt, "randn")},
+                       "F.affine_grid(t, [2, 1, 3, 4], align_corners=False)", ["t"]),
+            _grad_case(f"affine_grid_3d_{dt}", {"t": ([2, 3, 4], dt, "randn")},
+                       "F.affine_grid(t, [2, 1, 2, 3, 2], align_corners=True)", ["t"]),
+            _grad_case(f"grid_sample_zeros_{dt}", {"a": ([2, 2, 4, 5], dt, "randn"), "g": ([2, 3, 4, 2], dt, "randn")},
+                       "F.grid_sample(a, g * 1.2, align_corners=False)", ["a", "g"]),
+            _grad_case(f"grid_sample_border_ac_{dt}", {"a": ([2, 2, 4, 5], dt, "randn"), "g": ([2, 3, 4, 2], dt, "randn")},
+                       "F.grid_sample(a, g * 1.2, padding_mode='border', align_corners=True)", ["a", "g"]),
+            _grad_case(f"grid_sample_reflection_{dt}", {"a": ([2, 2, 4, 5], dt, "randn"), "g": ([2, 3, 4, 2], dt, "randn")},
+                       "F.grid_sample(a, g * 2.5, padding_mode='reflection', align_corners=False)", ["a", "g"]),
+            _grad_case(f"grid_sample_nearest_{dt}", {"a": ([2, 2, 4, 5], dt, "randn"), "g": ([2, 3, 4, 2], dt, "randn")},
+                       "F.grid_sample(a, g, mode='nearest', align_corners=False)", ["a", "g"]),
+            _grad_case(f"grid_sample_3d_{dt}", {"a": ([1, 2, 3, 4, 5], dt, "randn"), "g": ([1, 2, 3, 2, 3], dt, "randn")},
+                       "F.grid_sample(a, g * 1.2, padding_mode='reflection', align_corners=True)", ["a", "g"]),
+            _grad_case(f"embedding_bag_mean_{dt}", {"w": ([10, 3], dt, "randn"), "i": ([9], "int64", [1, 2, 4, 5, 4, 3, 2, 9, 0]),
+                                                    "o": ([3], "int64", [0, 4, 4])},
+                       "F.embedding_bag(i, w, o, padding_idx=2)", ["w"]),
+            _grad_case(f"embedding_bag_max_{dt}", {"w": ([10, 3], dt, "randn"), "i": ([3, 4], "int64", "int:10")},
+                       "F.embedding_bag(i, w, mode='max')", ["w"]),
+            _grad_case(f"embedding_bag_psw_{dt}", {"w": ([10, 3], dt, "randn"), "i": ([9], "int64", [1, 2, 4, 5, 4, 3, 2, 9, 0]),
+                                                   "o": ([3], "int64", [0, 2, 9]), "p": ([9], dt, "randn")},
+                       "F.embedding_bag(i, w, o, mode='sum', per_sample_weights=p, include_last_offset=True)", ["w", "p"]),
+            _grad_case(f"embedding_bag_freq_{dt}", {"w": ([10, 3], dt, "randn"), "i": ([3, 4], "int64", [1, 1, 2, 3, 1, 2, 5, 5, 9, 1, 0, 2])},
+                       "F.embedding_bag(i, w, scale_grad_by_freq=True)", ["w"]),
+            _grad_case(f"fractional_max_pool2d_{dt}", {"a": ([2, 3, 9, 10], dt, "randn"), "u": ([2, 3, 2], dt, "rand")},
+                       "F.fractional_max_pool2d(a, 3, output_size=(4, 5), _random_samples=u)", ["a"]),
+            _grad_case(f"fractional_max_pool3d_{dt}", {"a": ([1, 2, 5, 6, 7], dt, "randn"), "u": ([1, 2, 3], dt, "rand")},
+                       "F.fractional_max_pool3d(a, 2, output_size=(3, 4, 5), _random_samples=u)", ["a"]),
+            _grad_case(f"mha_{dt}", {"q": ([4, 2, 6], dt, "randn"), "k": ([5, 2, 6], dt, "randn"), "w": ([18, 6], dt, "randn"),
+                                     "b": ([18], dt, "randn"), "ow": ([6, 6], dt, "randn"), "m": ([4, 5], dt, "randn")},
+                       "F.multi_head_attention_forward(q, k, k, 6, 2, w, b, None, None, False, 0.0, ow, None, attn_mask=m)[0]",
+                       ["q", "k", "w", "b", "ow"]),
+            _grad_case(f"ctc_logits_{dt}", {"x": ([7, 3, 5], dt, "randn"), "y": ([3, 4], "int64", [1, 2, 2, 3, 4, 4, 1, 0, 3, 1, 3, 2])},
+                       "F.ctc_loss(x.log_softmax(2), y, [7, 6, 5], [4, 3, 2])", ["x"]),
+            _grad_case(f"ctc_log_probs_{dt}", {"x": ([7, 3, 5], dt, "randn"), "y": ([3, 4], "int64", [1, 2, 2, 3, 4, 4, 1, 0, 3, 1, 3, 2])},
+                       "F.ctc_loss(x, y, [7, 6, 5], [4, 3, 2], reduction='sum')", ["x"],
+                       pre="x = x.log_softmax(2).detach(); "),
+            _grad_case(f"ctc_zero_infinity_{dt}", {"x": ([7, 3, 5], dt, "randn"), "y": ([3, 4], "int64", [1, 2, 2, 3, 4, 4, 1, 0, 3, 1, 3, 2])},
+                       "F.ctc_loss(x.log_softmax(2), y, [7, 3, 5], [4, 3, 2], zero_infinity=True, reduction='none')", ["x"]),
+            _grad_case(f"max_unpool3d_{dt}", vol,
+                       "F.max_unpool3d(*F.max_pool3d(a, 2, return_indices=True), 2, output_size=a.shape)", ["a"]),
+        ]
+    return cases
+
+
 FAMILIES = {
     "activation": _acts(),
     "linear": _linear(),
@@ -1219,4 +1628,6 @@ FAMILIES = {
     "grad": _grads(),
     "part4": _part4(),
     "part4_grad": _part4_grads(),
+    "part5": _part5(),
+    "part5_grad": _part5_grads(),
 }

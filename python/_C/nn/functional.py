@@ -13,6 +13,7 @@ Differentiable: the kernels record their nodes (src/core/autograd/nn_formulas.rs
 torch composes is composed of recorded ops here too.
 """
 
+import itertools
 import math
 import warnings
 from typing import List, Optional, Sequence, Tuple, Union
@@ -28,9 +29,13 @@ __all__ = [
     "adaptive_max_pool1d_with_indices",
     "adaptive_max_pool2d",
     "adaptive_max_pool2d_with_indices",
+    "adaptive_max_pool3d",
+    "adaptive_max_pool3d_with_indices",
+    "affine_grid",
     "alpha_dropout",
     "avg_pool1d",
     "avg_pool2d",
+    "avg_pool3d",
     "batch_norm",
     "bilinear",
     "binary_cross_entropy",
@@ -40,11 +45,14 @@ __all__ = [
     "channel_shuffle",
     "conv1d",
     "conv2d",
+    "conv3d",
     "conv_transpose1d",
     "conv_transpose2d",
+    "conv_transpose3d",
     "cosine_embedding_loss",
     "cosine_similarity",
     "cross_entropy",
+    "ctc_loss",
     "dropout",
     "dropout1d",
     "dropout2d",
@@ -52,11 +60,17 @@ __all__ = [
     "elu",
     "elu_",
     "embedding",
+    "embedding_bag",
     "feature_alpha_dropout",
     "fold",
+    "fractional_max_pool2d",
+    "fractional_max_pool2d_with_indices",
+    "fractional_max_pool3d",
+    "fractional_max_pool3d_with_indices",
     "gaussian_nll_loss",
     "gelu",
     "glu",
+    "grid_sample",
     "group_norm",
     "gumbel_softmax",
     "hardshrink",
@@ -79,15 +93,20 @@ __all__ = [
     "logsigmoid",
     "lp_pool1d",
     "lp_pool2d",
+    "lp_pool3d",
     "margin_ranking_loss",
     "max_pool1d",
     "max_pool1d_with_indices",
     "max_pool2d",
     "max_pool2d_with_indices",
+    "max_pool3d",
+    "max_pool3d_with_indices",
     "max_unpool1d",
     "max_unpool2d",
+    "max_unpool3d",
     "mish",
     "mse_loss",
+    "multi_head_attention_forward",
     "multi_margin_loss",
     "multilabel_margin_loss",
     "multilabel_soft_margin_loss",
@@ -1674,6 +1693,80 @@ def _upsample_vec(fn, input: Tensor, output_size, scale_factors, *extra) -> Tens
     return fn(input, sizes, *extra, *[float(s) for s in scale_factors])
 
 
+def _upsample_3d(fn2, fn1, input: Tensor, output_size, scale_factors, *extra) -> Tensor:
+    """The separable 5-d resampling (nearest, nearest-exact, trilinear): the 2-d kernel ``fn2``
+    over (H, W) with the depth as channels, then the 1-d kernel ``fn1`` over the depth (each
+    output index maps to its input taps per dim, so this is torch's 3-d kernel; recorded, so
+    differentiable through the kernels' backward)."""
+    n, c, t, h, w = input.shape
+    if output_size is not None:
+        sizes, scales = [int(v) for v in output_size], [None, None, None]
+    else:
+        sizes = [int(input.shape[i + 2] * float(scale_factors[i])) for i in range(3)]
+        scales = [float(v) for v in scale_factors]
+    if min(sizes) <= 0:
+        raise RuntimeError(
+            "Input and output sizes should be greater than 0, but got input (D: "
+            f"{t}, H: {h}, W: {w}) output (D: {sizes[0]}, H: {sizes[1]}, W: {sizes[2]})"
+        )
+    ot, oh, ow = sizes
+    x = fn2(input.reshape(n * c, t, h, w), [oh, ow], *extra, scales[1], scales[2])
+    x = x.reshape(n * c, t, oh * ow).transpose(1, 2)
+    x = fn1(x, [ot], *extra, scales[0])
+    return x.transpose(1, 2).reshape(n, c, ot, oh, ow)
+
+
+def _cubic_matrix(in_len: int, out_len: int, align_corners: bool, scale, dtype) -> Tensor:
+    """The ``(in_len, out_len)`` matrix of torch's bicubic taps along one dim: output ``o`` reads
+    the 4 inputs ``floor(r) - 1 .. floor(r) + 2`` (clamped to the edge) of its source index
+    ``r`` with the cubic-convolution weights (A = -0.75) of ``t = r - floor(r)`` (torch's
+    ``area_pixel_compute_source_index(..., cubic=True)``, ``guard_index_and_lambda``,
+    ``get_cubic_upsample_coefficients``)."""
+    a = -0.75
+    if align_corners:
+        s = (in_len - 1) / (out_len - 1) if out_len > 1 else 0.0
+    else:
+        s = 1.0 / scale if scale is not None and scale > 0 else in_len / out_len
+
+    def near(x):
+        return ((a + 2) * x - (a + 3)) * x * x + 1
+
+    def far(x):
+        return ((a * x - 5 * a) * x + 8 * a) * x - 4 * a
+
+    rows, weights = [[], [], [], []], [[], [], [], []]
+    for o in range(out_len):
+        real = s * o if align_corners else s * (o + 0.5) - 0.5
+        i = math.floor(real)
+        t = min(max(real - i, 0.0), 1.0)
+        for k, wk in enumerate((far(t + 1), near(t), near(1 - t), far(2 - t))):
+            rows[k].append(min(max(i - 1 + k, 0), in_len - 1))
+            weights[k].append(wk)
+    m = _C.zeros(in_len, out_len, dtype=_C.float64)
+    m = m.scatter_add(0, _C.tensor(rows, dtype=_C.int64), _C.tensor(weights, dtype=_C.float64))
+    return m.to(dtype)
+
+
+def _upsample_bicubic2d(input: Tensor, output_size, scale_factors, align_corners: bool) -> Tensor:
+    """torch's ``upsample_bicubic2d``: separable, so ``M_h^T @ x @ M_w`` with the per-dim tap
+    matrices of :func:`_cubic_matrix` (recorded matmuls: differentiable to any order)."""
+    _check_float(input, "compute_indices_weights_cubic")
+    n, c, h, w = input.shape
+    if output_size is not None:
+        sizes, scales = [int(v) for v in output_size], [None, None]
+    else:
+        sizes = [int(input.shape[i + 2] * float(scale_factors[i])) for i in range(2)]
+        scales = [float(v) for v in scale_factors]
+    if min(sizes) <= 0 or h <= 0 or w <= 0:
+        raise RuntimeError(
+            f"Input and output sizes should be greater than 0, but got input (H: {h}, W: {w}) output (H: "
+            f"{sizes[0]}, W: {sizes[1]})"
+        )
+    mh = _cubic_matrix(h, sizes[0], align_corners, scales[0], input.dtype)
+    mw = _cubic_matrix(w, sizes[1], align_corners, scales[1], input.dtype)
+    return _C.matmul(_C.matmul(mh.t(), input), mw)
+
+
 def interpolate(
     input: Tensor,
     size=None,
@@ -1686,12 +1779,13 @@ def interpolate(
     """interpolate(input, size=None, scale_factor=None, mode='nearest', align_corners=None,
     recompute_scale_factor=None, antialias=False) -> Tensor
 
-    Resamples ``(N, C, W)`` or ``(N, C, H, W)`` input to ``size`` (an int or one per spatial
-    dim) or by ``scale_factor`` (output ``floor(in * scale)``; the kernel maps indices by the
-    scale unless ``recompute_scale_factor``). Modes: ``'nearest'`` and ``'nearest-exact'``
-    (3-d, 4-d), ``'linear'`` (3-d), ``'bilinear'`` (4-d), ``'area'`` (adaptive average pooling,
-    3-d, 4-d); ``align_corners`` for the linear modes. Differentiable. torch's checks and texts;
-    the modes ``'bicubic'``, ``'trilinear'``, ``'lanczos'``, 5-d input and ``antialias`` are not
+    Resamples ``(N, C, W)``, ``(N, C, H, W)`` or ``(N, C, D, H, W)`` input to ``size`` (an int
+    or one per spatial dim) or by ``scale_factor`` (output ``floor(in * scale)``; the kernel maps
+    indices by the scale unless ``recompute_scale_factor``). Modes: ``'nearest'``,
+    ``'nearest-exact'`` and ``'area'`` (adaptive average pooling) for 3-d to 5-d input,
+    ``'linear'`` (3-d), ``'bilinear'`` and ``'bicubic'`` (4-d, cubic convolution with A = -0.75,
+    borders replicated), ``'trilinear'`` (5-d); ``align_corners`` for the interpolating modes.
+    Differentiable. torch's checks and texts; ``'lanczos'`` and ``antialias`` are not
     implemented (NotImplementedError). Mirrors ``torch.nn.functional.interpolate``.
     """
     if mode in ("nearest", "area", "nearest-exact"):
@@ -1765,10 +1859,24 @@ def interpolate(
         return adaptive_avg_pool1d(input, output_size)
     if input.dim() == 4 and mode == "area":
         return adaptive_avg_pool2d(input, output_size)
+    if input.dim() == 5 and mode == "nearest":
+        return _upsample_3d(_nn.upsample_nearest2d, _nn.upsample_nearest1d, input, output_size, scale_factors)
+    if input.dim() == 5 and mode == "nearest-exact":
+        return _upsample_3d(
+            _nn._upsample_nearest_exact2d, _nn._upsample_nearest_exact1d, input, output_size, scale_factors
+        )
+    if input.dim() == 5 and mode == "area":
+        return adaptive_avg_pool3d(input, output_size)
     if input.dim() == 3 and mode == "linear":
         return _upsample_vec(_nn.upsample_linear1d, input, output_size, scale_factors, align_corners)
     if input.dim() == 4 and mode == "bilinear":
         return _upsample_vec(_nn.upsample_bilinear2d, input, output_size, scale_factors, align_corners)
+    if input.dim() == 5 and mode == "trilinear":
+        return _upsample_3d(
+            _nn.upsample_bilinear2d, _nn.upsample_linear1d, input, output_size, scale_factors, align_corners
+        )
+    if input.dim() == 4 and mode == "bicubic":
+        return _upsample_bicubic2d(input, output_size, scale_factors, align_corners)
     if input.dim() == 3 and mode == "bilinear":
         raise NotImplementedError("Got 3D input, but bilinear mode needs 4D input")
     if input.dim() == 3 and mode == "trilinear":
@@ -1781,7 +1889,7 @@ def interpolate(
         raise NotImplementedError("Got 5D input, but linear mode needs 3D input")
     if input.dim() == 5 and mode == "bilinear":
         raise NotImplementedError("Got 5D input, but bilinear mode needs 4D input")
-    if input.dim() in (3, 4, 5) and mode in ("nearest", "nearest-exact", "area", "bicubic", "trilinear", "lanczos"):
+    if input.dim() in (3, 4, 5) and mode == "lanczos":
         raise NotImplementedError(
             f"interpolate: mode '{mode}' for {input.dim()}D input is not implemented in tensorbind yet"
         )
@@ -2520,3 +2628,1332 @@ def adaptive_avg_pool3d(input: Tensor, output_size) -> Tensor:
     x = x.reshape(planes, t, oh * ow).transpose(1, 2)
     x = _nn.adaptive_avg_pool2d(x, [oh * ow, ot])
     return x.transpose(1, 2).reshape(lead + [ot, oh, ow])
+
+
+# ---- the 3-d family (issue 15 part 5) ---------------------------------------------------------
+# conv3d and conv_transpose3d are kernels (src/core/ops/nn/conv.rs: one im2col loop for every
+# rank). The 3-d pools are separable compositions over the 2-d kernels, recorded so
+# differentiable: a window's max (mean, sum) over (T, H, W) is the max (mean, sum) over T of
+# the maxima (means, sums) over (H, W), the divisors of avg_pool3d are the products of the
+# per-dim ones, and the first maximum in (t, h, w) order is the first t whose (H, W) maximum
+# is the largest (torch's tie rule).
+
+_triple = _ntuple(3, "_triple")
+
+
+def conv3d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1) -> Tensor:
+    """conv3d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1) -> Tensor
+
+    The 3-d cross-correlation of ``(N, C, D, H, W)`` (or ``(C, D, H, W)``) float input with
+    weight ``(O, C / groups, kd, kh, kw)``; ``padding`` an int, a triple, ``'same'`` or
+    ``'valid'``. Errors as torch (RuntimeError for mismatched shapes, channels, groups).
+    Mirrors ``torch.conv3d``.
+    """
+    return _C.conv3d(input, weight, bias, stride, padding, dilation, groups)
+
+
+def conv_transpose3d(
+    input, weight, bias=None, stride=1, padding=0, output_padding=0, groups=1, dilation=1
+) -> Tensor:
+    """conv_transpose3d(input, weight, bias=None, stride=1, padding=0, output_padding=0,
+    groups=1, dilation=1) -> Tensor
+
+    The transposed 3-d convolution of ``(N, C_in, D, H, W)`` (or ``(C_in, D, H, W)``) float
+    input with weight ``(C_in, C_out / groups, kd, kh, kw)``: each output size ``(in - 1) *
+    stride - 2 * padding + dilation * (k - 1) + output_padding + 1``. Mirrors
+    ``torch.conv_transpose3d``.
+    """
+    return _C.conv_transpose3d(input, weight, bias, stride, padding, output_padding, groups, dilation)
+
+
+def _pool3d_args(name: str, kernel_size, stride, padding, dilation, texts) -> Tuple[list, list, list, list]:
+    """The 3-d pools' parameters as triples (``stride`` defaults to ``kernel_size``), with
+    torch's texts for a wrong count."""
+    k = list(_triple(kernel_size))
+    if len(k) not in (1, 3):
+        raise RuntimeError(f"{name}: kernel_size {texts[0]}")
+    s = list(_triple(stride)) if stride is not None else []
+    if len(s) not in (0, 1, 3):
+        raise RuntimeError(f"{name}: stride {texts[1]}")
+    p = list(_triple(padding))
+    if len(p) not in (1, 3):
+        raise RuntimeError(f"{name}: padding {texts[2]}")
+    d = list(_triple(dilation))
+    if len(d) not in (1, 3):
+        raise RuntimeError(f"{name}: dilation must be either a single int, or a tuple of three ints")
+    k = [int(v) for v in (k * 3 if len(k) == 1 else k)]
+    s = [int(v) for v in (k if not s else s * 3 if len(s) == 1 else s)]
+    p = [int(v) for v in (p * 3 if len(p) == 1 else p)]
+    d = [int(v) for v in (d * 3 if len(d) == 1 else d)]
+    return k, s, p, d
+
+
+def _pool3d_out(n: int, k: int, p: int, s: int, d: int, ceil_mode: bool) -> int:
+    """torch's ``pooling_output_shape`` with its checks."""
+    if s == 0:
+        raise RuntimeError("stride should not be zero")
+    if p < 0:
+        raise RuntimeError(f"pad must be non-negative, but got pad: {p}")
+    if p > (d * (k - 1) + 1) // 2:
+        raise RuntimeError(
+            f"pad should be at most half of effective kernel size, but got pad={p}, kernel_size={k} and dilation={d}"
+        )
+    num = n + 2 * p - d * (k - 1) - 1 + (s - 1 if ceil_mode else 0)
+    out = num // s + 1
+    if ceil_mode and (out - 1) * s >= n + p:
+        out -= 1
+    return out
+
+
+def _pool3d_check(input: Tensor, k, s, p, d, ceil_mode: bool, fn_name: str, avg: bool) -> List[int]:
+    """torch's ``pool3d_shape_check`` (after ``pooling_output_shape`` per dim), in its order and
+    with its texts; the output sizes ``[ot, oh, ow]``."""
+    shape = list(input.shape)
+    nd = len(shape)
+    if nd not in (4, 5):
+        raise RuntimeError("non-empty 4D or 5D (batch mode) tensor expected for input")
+    outs = [_pool3d_out(shape[nd - 3 + i], k[i], p[i], s[i], d[i], ceil_mode) for i in range(3)]
+    if min(k) <= 0:
+        raise RuntimeError(f"kernel size should be greater than zero, but got kT: {k[0]} kH: {k[1]} kW: {k[2]}")
+    if min(s) <= 0:
+        raise RuntimeError(f"stride should be greater than zero, but got dT: {s[0]} dH: {s[1]} dW: {s[2]}")
+    if min(d) <= 0:
+        raise RuntimeError(
+            f"dilation should be greater than zero, but got dilationT: {d[0]} dilationH: {d[1]} dilationW: {d[2]}"
+        )
+    for i in range(nd - 4, nd):
+        if shape[i] <= 0:
+            raise RuntimeError(
+                f"{fn_name}: Expected input to have non-zero size for non-batch dimensions, but input has sizes "
+                f"{shape} with dimension {i} being empty"
+            )
+    t, h, w = shape[-3:]
+    if avg and (t < k[0] or h < k[1] or w < k[2]):
+        raise RuntimeError(
+            f"input image (T: {t} H: {h} W: {w}) smaller than kernel size (kT: {k[0]} kH: {k[1]} kW: {k[2]})"
+        )
+    if k[0] // 2 < p[0] or k[2] // 2 < p[2] or k[1] // 2 < p[1]:
+        raise RuntimeError(
+            f"pad should be smaller than or equal to half of kernel size, but got kT: {k[0]} kW: {k[2]} kH: {k[1]} "
+            f"padT: {p[0]} padW: {p[2]} padH: {p[1]}"
+        )
+    if min(outs) < 1:
+        c = shape[-4]
+        raise RuntimeError(
+            f"Given input size: ({c}x{t}x{h}x{w}). Calculated output size: ({c}x{outs[0]}x{outs[1]}x{outs[2]}). "
+            "Output size is too small"
+        )
+    return outs
+
+
+def _planes(shape: List[int]) -> int:
+    n = 1
+    for v in shape:
+        n *= v
+    return n
+
+
+def _max_pool3d(input: Tensor, k, s, p, d, ceil_mode: bool) -> Tuple[Tensor, Tensor]:
+    """torch's ``max_pool3d_with_indices``: the maxima and their flat indices in the ``T * H *
+    W`` volume. ``max_pool2d_with_indices`` over (H, W) per t, then over T (a height-1 image
+    per output position), the (H, W) index of the chosen t gathered."""
+    _check_float(input, "max_pool3d_with_indices_cpu")
+    ot, oh, ow = _pool3d_check(input, k, s, p, d, ceil_mode, "max_pool3d_with_indices_out_cpu_template()", False)
+    shape = list(input.shape)
+    lead, (t, h, w) = shape[:-3], shape[-3:]
+    planes = _planes(lead)
+    if planes == 0:
+        return _C.zeros(lead + [ot, oh, ow], dtype=input.dtype), _C.zeros(lead + [ot, oh, ow], dtype=_C.int64)
+    v, i_hw = _nn.max_pool2d_with_indices(input.reshape(planes * t, h, w), k[1:], s[1:], p[1:], d[1:], ceil_mode)
+    v = v.reshape(planes, t, oh * ow).transpose(1, 2).unsqueeze(2)
+    v, i_t = _nn.max_pool2d_with_indices(v, [1, k[0]], [1, s[0]], [0, p[0]], [1, d[0]], ceil_mode)
+    i_t = i_t.squeeze(2)
+    i_hw = i_hw.reshape(planes, t, oh * ow).transpose(1, 2).gather(2, i_t)
+    idx = i_t * (h * w) + i_hw
+    out_shape = lead + [ot, oh, ow]
+    return (
+        v.squeeze(2).transpose(1, 2).reshape(out_shape),
+        idx.transpose(1, 2).reshape(out_shape),
+    )
+
+
+def max_pool3d_with_indices(
+    input: Tensor,
+    kernel_size,
+    stride=None,
+    padding=0,
+    dilation=1,
+    ceil_mode: bool = False,
+    return_indices: bool = False,
+) -> Tuple[Tensor, Tensor]:
+    """max_pool3d_with_indices(input, kernel_size, stride=None, padding=0, dilation=1,
+    ceil_mode=False, return_indices=False) -> (Tensor, Tensor)
+
+    The maximum over each 3-d window and its flat index in the input's ``T * H * W`` volume.
+    """
+    k, s, p, d = _pool3d_args(
+        "max_pool3d", kernel_size, stride, padding, dilation,
+        ("must either be a single int, or a tuple of three ints",
+         "must either be omitted, a single int, or a tuple of three ints",
+         "must either be a single int, or a tuple of three ints"),
+    )
+    return _max_pool3d(input, k, s, p, d, ceil_mode)
+
+
+def max_pool3d(
+    input: Tensor,
+    kernel_size,
+    stride=None,
+    padding=0,
+    dilation=1,
+    ceil_mode: bool = False,
+    return_indices: bool = False,
+):
+    """max_pool3d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False,
+    return_indices=False)
+
+    The maximum over each 3-d window of ``(N, C, T, H, W)`` (or ``(C, T, H, W)``) float input
+    (``stride`` defaults to ``kernel_size``; ``padding`` at most half the kernel, padded with
+    -inf); with ``return_indices`` also the flat index of each maximum in the ``T * H * W``
+    volume (int64; the first on ties, a NaN wins). RuntimeError with torch's texts for bad
+    shapes and parameters. Mirrors ``torch.nn.functional.max_pool3d``.
+    """
+    out = max_pool3d_with_indices(input, kernel_size, stride, padding, dilation, ceil_mode)
+    return out if return_indices else out[0]
+
+
+def avg_pool3d(
+    input: Tensor,
+    kernel_size,
+    stride=None,
+    padding=0,
+    ceil_mode: bool = False,
+    count_include_pad: bool = True,
+    divisor_override: Optional[int] = None,
+) -> Tensor:
+    """avg_pool3d(input, kernel_size, stride=None, padding=0, ceil_mode=False,
+    count_include_pad=True, divisor_override=None) -> Tensor
+
+    The mean over each 3-d window of ``(N, C, T, H, W)`` (or ``(C, T, H, W)``) float input: the
+    divisor is ``divisor_override``, or the window's size (with the padding it covers when
+    ``count_include_pad``). RuntimeError with torch's texts for bad shapes and parameters.
+    Mirrors ``torch.nn.functional.avg_pool3d``.
+    """
+    k, s, p, d = _pool3d_args(
+        "avg_pool3d", kernel_size, stride, padding, 1,
+        ("must be a single int, or a tuple of three ints",
+         "must be omitted, a single number, or a tuple of three ints",
+         "must be a single int, or a tuple of three ints"),
+    )
+    if input.dim() not in (4, 5):
+        raise RuntimeError("non-empty 4D or 5D (batch mode) tensor expected for input")
+    if divisor_override is not None and divisor_override == 0:
+        raise RuntimeError("divisor must be not zero")
+    ot, oh, ow = _pool3d_check(input, k, s, p, d, ceil_mode, "avg_pool3d()", True)
+    _check_float(input, "avg_pool3d_out_frame")
+    shape = list(input.shape)
+    lead, (t, h, w) = shape[:-3], shape[-3:]
+    planes = _planes(lead)
+    if planes == 0:
+        return _C.zeros(lead + [ot, oh, ow], dtype=input.dtype)
+    # Sums when the divisor is overridden (divisor 1 per stage), else means per stage: the
+    # divisor of a 3-d window is the product of its per-dim counts.
+    div = 1 if divisor_override is not None else None
+    x = _nn.avg_pool2d(input.reshape(planes * t, h, w), k[1:], s[1:], p[1:], ceil_mode, count_include_pad, div)
+    x = x.reshape(planes, t, oh * ow).transpose(1, 2).unsqueeze(2)
+    x = _nn.avg_pool2d(x, [1, k[0]], [1, s[0]], [0, p[0]], ceil_mode, count_include_pad, div)
+    x = x.squeeze(2).transpose(1, 2).reshape(lead + [ot, oh, ow])
+    return x / divisor_override if divisor_override is not None else x
+
+
+def _adaptive_max_pool3d(input: Tensor, size) -> Tuple[Tensor, Tensor]:
+    """torch's ``adaptive_max_pool3d`` kernel, separable as ``max_pool3d``."""
+    shape = list(input.shape)
+    nd = len(shape)
+    if nd not in (4, 5):
+        raise RuntimeError(f"adaptive_max_pool3d(): Expected 4D or 5D tensor, but got: {shape}")
+    for i in range(1, nd):
+        if shape[i] <= 0:
+            raise RuntimeError(
+                "adaptive_max_pool3d(): Expected input to have non-zero size for non-batch dimensions, but input "
+                f"has sizes {shape} with dimension {i} being empty"
+            )
+    if len(size) != 3:
+        raise RuntimeError("adaptive_max_pool3d(): internal error: output_size.size() must be 3")
+    ot, oh, ow = (int(v) for v in size)
+    lead, (t, h, w) = shape[:-3], shape[-3:]
+    out_shape = lead + [ot, oh, ow]
+    if min(ot, oh, ow) < 0:
+        raise RuntimeError(f"Trying to create tensor with negative dimension {min(ot, oh, ow)}: {out_shape}")
+    _check_float(input, "adaptive_max_pool3d_cpu")
+    planes = _planes(lead)
+    if planes == 0 or min(ot, oh, ow) == 0:
+        return _C.zeros(out_shape, dtype=input.dtype), _C.zeros(out_shape, dtype=_C.int64)
+    v, i_hw = _adaptive_max_pool2d(input.reshape(planes * t, h, w), [oh, ow], "adaptive_max_pool3d")
+    v = v.reshape(planes, t, oh * ow).transpose(1, 2).unsqueeze(2)
+    v, i_t = _adaptive_max_pool2d(v, [1, ot], "adaptive_max_pool3d")
+    i_t = i_t.squeeze(2)
+    i_hw = i_hw.reshape(planes, t, oh * ow).transpose(1, 2).gather(2, i_t)
+    idx = i_t * (h * w) + i_hw
+    return v.squeeze(2).transpose(1, 2).reshape(out_shape), idx.transpose(1, 2).reshape(out_shape)
+
+
+def adaptive_max_pool3d_with_indices(input: Tensor, output_size, return_indices: bool = False) -> Tuple[Tensor, Tensor]:
+    """adaptive_max_pool3d_with_indices(input, output_size, return_indices=False) -> (Tensor,
+    Tensor): ``adaptive_max_pool3d`` and the flat indices of the maxima."""
+    size = _triple(_list_with_default(output_size, list(input.shape)))
+    return _adaptive_max_pool3d(input, size)
+
+
+def adaptive_max_pool3d(input: Tensor, output_size, return_indices: bool = False):
+    """adaptive_max_pool3d(input, output_size, return_indices=False)
+
+    The maximum over the adaptive windows of ``(N, C, T, H, W)`` (or ``(C, T, H, W)``) float
+    input giving ``output_size`` (an int, or a triple whose ``None`` entries keep the input's
+    size): window ``i`` spans ``[floor(i * in / out), ceil((i + 1) * in / out))`` per dim. With
+    ``return_indices`` also the flat index of each maximum in the ``T * H * W`` volume (int64;
+    the first on ties). Mirrors ``torch.nn.functional.adaptive_max_pool3d``.
+    """
+    out = adaptive_max_pool3d_with_indices(input, output_size)
+    return out if return_indices else out[0]
+
+
+def lp_pool3d(input: Tensor, norm_type, kernel_size, stride=None, ceil_mode: bool = False) -> Tensor:
+    """lp_pool3d(input, norm_type, kernel_size, stride=None, ceil_mode=False) -> Tensor: the
+    ``norm_type``-norm over each 3-d window (as torch: from ``avg_pool3d`` of ``x ** p``).
+    Mirrors ``torch.nn.functional.lp_pool3d``."""
+    kd, kw, kh = _triple(kernel_size)
+    if stride is not None:
+        out = avg_pool3d(input.pow(norm_type), kernel_size, stride, 0, ceil_mode)
+    else:
+        out = avg_pool3d(input.pow(norm_type), kernel_size, padding=0, ceil_mode=ceil_mode)
+    return (_C.sign(out) * _C.relu(out.abs())).mul(kd * kw * kh).pow(1.0 / norm_type)
+
+
+def _max_unpool3d(input: Tensor, indices: Tensor, output_size, stride) -> Tensor:
+    """torch's ``max_unpool3d`` kernel: zeros of ``output_size`` with ``input`` scattered to the
+    flat ``indices`` of each volume (a recorded ``scatter``)."""
+    if indices.dtype != _C.int64:
+        raise RuntimeError(f"elements in indices should be type int64 but got: {_dtype_name(indices)}")
+    nd = input.dim()
+    if nd not in (4, 5):
+        raise RuntimeError(f"Input to max_unpooling3d should be a 4d or 5d Tensor, but got a tensor with {nd} dimensions.")
+    if len(output_size) != 3:
+        raise RuntimeError(
+            "There should be exactly three elements (depth, height, width) in output_size, but got "
+            f"{len(output_size)} elements."
+        )
+    shape = list(input.shape)
+    if shape != list(indices.shape):
+        raise RuntimeError(
+            f"Expected shape of indices to be same as that of the input tensor ({shape}) but got indices tensor "
+            f"with shape: {list(indices.shape)}"
+        )
+    for i in range(1, nd):
+        if shape[i] <= 0:
+            raise RuntimeError(
+                "max_unpooling3d_forward_out_cpu(): Expected input to have non-zero size for non-batch "
+                f"dimensions, but input has sizes {shape} with dimension {i} being empty"
+            )
+    if min(stride) <= 0:
+        raise RuntimeError(f"strides should be greater than zero, but got stride: {[int(v) for v in stride]}")
+    ot, oh, ow = (int(v) for v in output_size)
+    n = shape[0] if nd == 5 else 1
+    c = shape[-4]
+    idx = indices.reshape(n, c, -1)
+    bad = (idx < 0).logical_or(idx >= ot * oh * ow)
+    if bool(bad.any()):
+        first = int(idx.reshape(-1)[bad.reshape(-1).nonzero()[0, 0]])
+        raise RuntimeError(f"Found an invalid max index: {first} (output volumes are of size {ot}x{oh}x{ow})")
+    out = _C.zeros(n, c, ot * oh * ow, dtype=input.dtype).scatter(2, idx, input.reshape(n, c, -1))
+    return out.reshape(shape[:-3] + [ot, oh, ow])
+
+
+def max_unpool3d(input: Tensor, indices: Tensor, kernel_size, stride=None, padding=0, output_size=None) -> Tensor:
+    """max_unpool3d(input, indices, kernel_size, stride=None, padding=0, output_size=None) -> Tensor
+
+    The partial inverse of ``max_pool3d``: ``(N, C, T, H, W)`` (or ``(C, T, H, W)``) values put
+    back at their flat ``indices`` (int64, as ``max_pool3d(..., return_indices=True)`` gives) in
+    zeros of the pooled input's size (``(in - 1) * stride + kernel_size - 2 * padding`` per
+    dim, or ``output_size``). Mirrors ``torch.nn.functional.max_unpool3d``.
+    """
+    kernel_size = _triple(kernel_size)
+    _stride = _triple(stride) if stride is not None else kernel_size
+    padding = _triple(padding)
+    size = _unpool_output_size(input, kernel_size, _stride, padding, output_size)
+    return _max_unpool3d(input, indices, size, list(_stride) * 3 if len(_stride) == 1 else list(_stride))
+
+
+# ---- affine_grid and grid_sample (issue 15 part 5) -------------------------------------------
+# Compositions of recorded ops (torch's affine_grid_generator is one too): differentiable with
+# respect to theta, the input and the grid. grid_sample reads each output point's 2^d corner
+# values with `gather` and weighs them by the bilinear (trilinear) weights of its unnormalised
+# coordinates (torch's `grid_sampler_compute_source_index`: unnormalise, then clip or reflect
+# by padding_mode); corners outside the input read zero.
+
+_ALIGN_WARNING = (
+    "Default grid_sample and affine_grid behavior has changed "
+    "to align_corners=False since 1.3.0. Please specify "
+    "align_corners=True if the old behavior is desired. "
+    "See the documentation of grid_sample for details."
+)
+
+
+def _linspace_from_neg_one(n: int, align_corners: bool, dtype) -> Tensor:
+    """torch's ``linspace_from_neg_one``: ``n`` points spanning [-1, 1] (pixel corners with
+    ``align_corners``, else pixel centres)."""
+    if n <= 1:
+        return _C.zeros(1, dtype=dtype)
+    r = _C.linspace(-1, 1, n, dtype=dtype)
+    if not align_corners:
+        r = r * (n - 1) / n
+    return r
+
+
+def affine_grid(theta: Tensor, size: List[int], align_corners: Optional[bool] = None) -> Tensor:
+    """affine_grid(theta, size, align_corners=None) -> Tensor
+
+    The sampling grid of a batch of affine transforms: ``theta`` ``(N, 2, 3)`` for a 4-d
+    ``size`` ``(N, C, H, W)`` gives ``(N, H, W, 2)``, ``(N, 3, 4)`` for a 5-d ``size`` ``(N, C,
+    D, H, W)`` gives ``(N, D, H, W, 3)``: ``theta @ (x, y[, z], 1)`` over the normalised output
+    coordinates in [-1, 1] (pixel corners with ``align_corners``, else centres; ``None`` warns
+    and means False). ValueError for a non-float theta, mismatched shapes or a non-positive
+    size; NotImplementedError for other ranks. Differentiable in theta. Mirrors
+    ``torch.nn.functional.affine_grid``.
+    """
+    if align_corners is None:
+        warnings.warn(_ALIGN_WARNING, stacklevel=2)
+        align_corners = False
+    if not theta.is_floating_point():
+        raise ValueError(f"Expected theta to have floating point type, but got torch.{str(theta.dtype).split('.')[-1]}")
+    size = list(size)
+    shape = tuple(theta.shape)
+    if len(size) == 4:
+        if theta.dim() != 3 or shape[-2] != 2 or shape[-1] != 3:
+            raise ValueError(
+                f"Expected a batch of 2D affine matrices of shape Nx2x3 for size {size}. Got {_size(theta)}."
+            )
+        spatial = size[-2:]
+    elif len(size) == 5:
+        if theta.dim() != 3 or shape[-2] != 3 or shape[-1] != 4:
+            raise ValueError(
+                f"Expected a batch of 3D affine matrices of shape Nx3x4 for size {size}. Got {_size(theta)}."
+            )
+        spatial = size[-3:]
+    else:
+        raise NotImplementedError(
+            "affine_grid only supports 4D and 5D sizes, "
+            "for 2D and 3D affine transforms, respectively. "
+            f"Got size {size}."
+        )
+    if align_corners and min(spatial) == 1:
+        warnings.warn(
+            "Since version 1.3.0, affine_grid behavior has changed "
+            "for unit-size grids when align_corners=True. "
+            "This is not an intended use case of affine_grid. "
+            "See the documentation of affine_grid for details.",
+            stacklevel=2,
+        )
+    elif min(size) <= 0:
+        raise ValueError(f"Expected non-zero, positive output size. Got {size}")
+    n = int(size[0])
+    if shape[0] != n:
+        raise RuntimeError(
+            f"Expected size for first two dimensions of batch2 tensor to be: [{n}, 3] but got: "
+            f"[{shape[0]}, {shape[2]}]."
+        )
+    spatial = [int(v) for v in spatial]
+    d = len(spatial)
+    # The coordinates (x, y[, z], 1) of each output point, x along the last dim.
+    axes = [_linspace_from_neg_one(spatial[d - 1 - i], align_corners, theta.dtype) for i in range(d)]
+    cols = []
+    for i, ax in enumerate(axes):
+        view = [1] * d
+        view[d - 1 - i] = spatial[d - 1 - i]
+        cols.append(ax.reshape(view).expand(*spatial))
+    cols.append(_C.ones(spatial, dtype=theta.dtype))
+    base = _C.stack(cols, -1).reshape(1, -1, d + 1)
+    grid = _C.matmul(base, theta.transpose(1, 2))
+    return grid.reshape([n] + spatial + [d])
+
+
+def _reflect_coordinates(x: Tensor, twice_low: int, twice_high: int) -> Tensor:
+    """torch's ``reflect_coordinates``: ``x`` reflected at ``twice_low / 2`` and ``twice_high /
+    2`` until it lies between them."""
+    if twice_low == twice_high:
+        return x * 0
+    low = twice_low / 2
+    span = (twice_high - twice_low) / 2
+    x = (x - low).abs()
+    extra = _C.fmod(x, span)
+    flips = (x / span).floor()
+    return _C.where(_C.remainder(flips, 2) == 0, extra + low, span - extra + low)
+
+
+def _grid_source_index(coord: Tensor, size: int, padding_mode: str, align_corners: bool) -> Tensor:
+    """torch's ``grid_sampler_compute_source_index``: a normalised coordinate in [-1, 1] as a
+    pixel position of an axis of ``size`` pixels, clipped (``border``) or reflected
+    (``reflection``) into it."""
+    if align_corners:
+        x = (coord + 1) * ((size - 1) / 2)
+    else:
+        x = (coord + 1) * (size / 2) - 0.5
+    if padding_mode == "border":
+        x = x.clamp(0, size - 1)
+    elif padding_mode == "reflection":
+        if align_corners:
+            x = _reflect_coordinates(x, 0, 2 * (size - 1))
+        else:
+            x = _reflect_coordinates(x, -1, 2 * size - 1)
+        x = x.clamp(0, size - 1)
+    return x
+
+
+def _grid_sampler_checks(input: Tensor, grid: Tensor) -> None:
+    """torch's ``check_grid_sampler_common`` and ``check_grid_sampler_{2,3}d``."""
+    if input.dtype != grid.dtype:
+        raise RuntimeError(f"expected scalar type {_dtype_name(input)} but found {_dtype_name(grid)}")
+    ishape, gshape = list(input.shape), list(grid.shape)
+    if ishape[0] != gshape[0]:
+        raise RuntimeError(
+            "grid_sampler(): expected grid and input to have same batch size, but got input with sizes "
+            f"{ishape} and grid with sizes {gshape}"
+        )
+    if gshape[-1] != input.dim() - 2:
+        raise RuntimeError(
+            f"grid_sampler(): expected grid to have size {input.dim() - 2} in last dimension, but got grid with "
+            f"sizes {gshape}"
+        )
+    for i in range(2, input.dim()):
+        if ishape[i] <= 0:
+            raise RuntimeError(
+                "grid_sampler(): expected input to have non-empty spatial dimensions, but input has sizes "
+                f"{ishape} with dimension {i} being empty"
+            )
+
+
+def grid_sample(
+    input: Tensor,
+    grid: Tensor,
+    mode: str = "bilinear",
+    padding_mode: str = "zeros",
+    align_corners: Optional[bool] = None,
+) -> Tensor:
+    """grid_sample(input, grid, mode='bilinear', padding_mode='zeros', align_corners=None) -> Tensor
+
+    Samples float ``input`` ``(N, C, H, W)`` at the points of ``grid`` ``(N, H_out, W_out, 2)``
+    (or ``(N, C, D, H, W)`` at ``(N, D_out, H_out, W_out, 3)``): ``grid[..., 0]`` is x (along
+    W), ``grid[..., 1]`` y, ``grid[..., 2]`` z, normalised to [-1, 1] (pixel corners with
+    ``align_corners``, else the outer pixel edges; ``None`` warns and means False). ``mode``
+    ``'bilinear'`` (trilinear for 5-d) or ``'nearest'`` (round half to even);
+    ``padding_mode`` ``'zeros'``, ``'border'`` (clip) or ``'reflection'``. Result ``(N, C,
+    *grid.shape[1:-1])``, differentiable in ``input`` and (bilinear) ``grid``. ValueError for
+    an unknown mode, RuntimeError with torch's texts for mismatched shapes and dtypes;
+    ``mode='bicubic'`` is not implemented (NotImplementedError). Mirrors
+    ``torch.nn.functional.grid_sample``.
+    """
+    if mode != "bilinear" and mode != "nearest" and mode != "bicubic":
+        raise ValueError(
+            f"nn.functional.grid_sample(): expected mode to be 'bilinear', 'nearest' or 'bicubic', but got: '{mode}'"
+        )
+    if padding_mode != "zeros" and padding_mode != "border" and padding_mode != "reflection":
+        raise ValueError(
+            "nn.functional.grid_sample(): expected padding_mode "
+            "to be 'zeros', 'border', or 'reflection', "
+            f"but got: '{padding_mode}'"
+        )
+    if align_corners is None:
+        warnings.warn(_ALIGN_WARNING, stacklevel=2)
+        align_corners = False
+    if input.dim() == 4:
+        _grid_sampler_checks(input, grid)
+        if grid.dim() != 4:
+            raise RuntimeError(
+                "grid_sampler(): expected 4D input and grid with same number of dimensions, but got input with "
+                f"sizes {list(input.shape)} and grid with sizes {list(grid.shape)}"
+            )
+    else:
+        _grid_sampler_checks(input, grid)
+        if input.dim() != 5 or grid.dim() != 5:
+            raise RuntimeError(
+                "grid_sampler(): expected 5D input and grid with same number of dimensions, but got input with "
+                f"sizes {list(input.shape)} and grid with sizes {list(grid.shape)}"
+            )
+    if mode == "bicubic":
+        raise NotImplementedError("grid_sample: mode='bicubic' is not implemented in tensorbind yet")
+    _check_float(input, "grid_sampler_2d_cpu_kernel_impl" if input.dim() == 4 else "grid_sampler_3d_cpu")
+    n, c = int(input.shape[0]), int(input.shape[1])
+    sizes = [int(v) for v in input.shape[2:]]
+    d = len(sizes)
+    out_sp = [int(v) for v in grid.shape[1:-1]]
+    length = _planes(out_sp)
+    flat = input.reshape(n, c, -1)
+    g = grid.reshape(n, length, d)
+    # Per spatial dim (outermost first): the source positions of every output point.
+    pos = [_grid_source_index(g.select(2, d - 1 - i), sizes[i], padding_mode, align_corners) for i in range(d)]
+    strides = [_planes(sizes[i + 1 :]) for i in range(d)]
+    if mode == "nearest":
+        # Weight 1 through the recorded round (derivative 0): the grid's gradient is zeros, as torch's.
+        corners = [[(r, r * 0 + 1)] for r in (p.round() for p in pos)]
+    else:
+        corners = []
+        for p in pos:
+            lo = p.floor()
+            frac = p - lo
+            corners.append([(lo, 1 - frac), (lo + 1, frac)])
+    out = None
+    for combo in itertools.product(*corners):
+        idx = None
+        valid = None
+        weight = None
+        for i, (at, w) in enumerate(combo):
+            inside = (at >= 0).logical_and(at <= sizes[i] - 1)
+            valid = inside if valid is None else valid.logical_and(inside)
+            term = at.clamp(0, sizes[i] - 1).to(_C.int64) * strides[i]
+            idx = term if idx is None else idx + term
+            weight = w if weight is None else weight * w
+        weight = weight * valid.to(input.dtype)
+        vals = flat.gather(2, idx.unsqueeze(1).expand(n, c, length)) * weight.unsqueeze(1)
+        out = vals if out is None else out + vals
+    return out.reshape([n, c] + out_sp)
+
+
+# ---- embedding_bag (issue 15 part 5) ---------------------------------------------------------
+
+
+def _embedding_bag(weight, input, offsets, scale_grad_by_freq, mode, sparse, per_sample_weights,
+                   include_last_offset, padding_idx) -> Tensor:
+    """torch's ``embedding_bag`` kernel over 1-d ``input`` and ``offsets``, composed of recorded
+    ops: the rows ``weight[input]`` (``index_select``: the weight's gradient), weighted by
+    ``per_sample_weights`` and summed per bag with ``index_add`` (mode sum, mean: divided by
+    the bag's count) or reduced with ``scatter_reduce('amax')`` (mode max). Entries equal to
+    ``padding_idx`` count for nothing; an empty bag is zeros."""
+    # torch's checkScalarTypes (each argument numbered #1, as torch's).
+    for arg, t, allowed in (("indices", input, "Long, Int"), ("offsets", offsets, "Long, Int"),
+                            ("weight", weight, "Half, BFloat16, Float, Double")):
+        ok = t.dtype in (_C.int64, _C.int32) if arg != "weight" else t.is_floating_point()
+        if not ok:
+            raise RuntimeError(
+                f"Expected tensor for argument #1 '{arg}' to have one of the following scalar types: {allowed}; "
+                f"but got {_C_tensor_type(t)} instead (while checking arguments for embedding_bag)"
+            )
+    num = int(weight.shape[0])
+    if padding_idx is not None:
+        if not -num <= padding_idx < num:
+            raise RuntimeError(
+                f"padding_idx must be within the number of embeddings, -{num} through {num - 1}, but got {padding_idx}"
+            )
+        padding_idx = padding_idx + num if padding_idx < 0 else padding_idx
+    idx = input.to(_C.int64)
+    offs = [int(v) for v in offsets.tolist()]
+    n = int(idx.shape[0])
+    if offs and offs[0] != 0:
+        raise RuntimeError(
+            "offsets[0] has to be 0, i.e., the first sequence in the mini-batch has to start from position 0. "
+            f"However, got {offs[0]}"
+        )
+    if offs and offs[-1] > n:
+        raise RuntimeError(f"offsets[-1] can not be greater than input's length {n} but got offsets[-1] of {offs[-1]}")
+    for a, b in zip(offs, offs[1:]):
+        if b < a:
+            raise RuntimeError("offsets must be monotonically increasing")
+    values = idx.tolist()
+    for v in values:
+        if not 0 <= v < num:
+            raise IndexError(f"index out of range in self: {v} (embedding_bag over {num} embeddings)")
+    bags = len(offs) - 1 if include_last_offset else len(offs)
+    ends = offs[1:] if include_last_offset else offs[1:] + [n]
+    # Each entry's bag (-1: outside every bag, or padding).
+    bag_of = [-1] * n
+    for b in range(bags):
+        for i in range(offs[b], min(ends[b], n)):
+            if values[i] != padding_idx:
+                bag_of[i] = b
+    keep = [i for i in range(n) if bag_of[i] >= 0]
+    d = int(weight.shape[1])
+    kept_idx = _C.tensor([values[i] for i in keep], dtype=_C.int64)
+    kept_bag = _C.tensor([bag_of[i] for i in keep], dtype=_C.int64)
+    rows = weight.index_select(0, kept_idx)
+    if scale_grad_by_freq and mode != "max":
+        # The weight's gradient divided by each index's frequency in the input (as torch),
+        # the forward values unchanged: rows + (rows - rows) / freq is rows exactly.
+        freq = {}
+        for v in values:
+            freq[v] = freq.get(v, 0) + 1
+        inv = _C.tensor([1.0 / freq[values[i]] for i in keep], dtype=weight.dtype).unsqueeze(1)
+        rows = rows.detach() + (rows - rows.detach()) * inv
+    if per_sample_weights is not None:
+        keep_t = _C.tensor(keep, dtype=_C.int64)
+        rows = rows * per_sample_weights.index_select(0, keep_t).unsqueeze(1)
+    zeros = _C.zeros(bags, d, dtype=weight.dtype)
+    if mode == "max":
+        return zeros.scatter_reduce(0, kept_bag.unsqueeze(1).expand(len(keep), d), rows, "amax", include_self=False)
+    out = zeros.index_add(0, kept_bag, rows)
+    if mode == "mean":
+        counts = [0] * bags
+        for i in keep:
+            counts[bag_of[i]] += 1
+        out = out / _C.tensor([max(c, 1) for c in counts], dtype=weight.dtype).unsqueeze(1)
+    return out
+
+
+def _C_tensor_type(t: Tensor) -> str:
+    """A tensor's legacy type name as torch's argument checks print it (``torch.FloatTensor``)."""
+    return f"torch.{_dtype_name(t)}Tensor"
+
+
+def embedding_bag(
+    input: Tensor,
+    weight: Tensor,
+    offsets: Optional[Tensor] = None,
+    max_norm: Optional[float] = None,
+    norm_type: float = 2,
+    scale_grad_by_freq: bool = False,
+    mode: str = "mean",
+    sparse: bool = False,
+    per_sample_weights: Optional[Tensor] = None,
+    include_last_offset: bool = False,
+    padding_idx: Optional[int] = None,
+) -> Tensor:
+    """embedding_bag(input, weight, offsets=None, max_norm=None, norm_type=2,
+    scale_grad_by_freq=False, mode='mean', sparse=False, per_sample_weights=None,
+    include_last_offset=False, padding_idx=None) -> Tensor
+
+    The sums, means or maxima (``mode``) of bags of rows of ``weight`` ``(num_embeddings, D)``
+    (float): ``input`` 2-d ``(B, N)`` int indices is B bags of N, or 1-d with ``offsets``
+    (int, 1-d) the start of each bag (``include_last_offset``: the last offset ends the last
+    bag). ``per_sample_weights`` (``input``'s shape, mode ``'sum'`` only) scale each row;
+    entries equal to ``padding_idx`` are left out (of the count of ``'mean'`` too); an empty
+    bag gives zeros. ``max_norm`` renormalises the rows looked up in place first;
+    ``scale_grad_by_freq`` divides the weight's gradient by each index's frequency. Result
+    ``(B, D)``, differentiable in ``weight`` and ``per_sample_weights``. torch's ValueError,
+    RuntimeError and NotImplementedError texts; ``sparse=True`` gradients are not supported
+    (NotImplementedError when the weight requires grad). Mirrors
+    ``torch.nn.functional.embedding_bag``.
+    """
+    if weight.dtype == _C.int64 and input.is_floating_point():
+        warnings.warn(
+            "Argument order of nn.functional.embedding_bag was changed. "
+            "Usage `embedding_bag(weight, input, ...)` is deprecated, "
+            "and should now be `embedding_bag(input, weight, ...)`.",
+            stacklevel=2,
+        )
+        weight, input = input, weight
+    if per_sample_weights is not None and tuple(input.shape) != tuple(per_sample_weights.shape):
+        raise ValueError(
+            f"embedding_bag: If per_sample_weights ({_size(per_sample_weights)}) is not None, "
+            f"then it must have the same shape as the input ({_size(input)})"
+        )
+    if not weight.dim() == 2:
+        raise ValueError(f"weight has to be a 2D Tensor, but got Tensor of dimension {weight.dim()}")
+    if input.dim() == 2:
+        if offsets is not None:
+            raise ValueError(
+                "if input is 2D, then offsets has to be None"
+                ", as input is treated is a mini-batch of"
+                " fixed length sequences. However, found "
+                f"offsets of type {type(offsets)}"
+            )
+        offsets = _C.arange(0, input.numel(), input.shape[1], dtype=input.dtype)
+        include_last_offset = False
+        input = input.reshape(-1)
+        if per_sample_weights is not None:
+            per_sample_weights = per_sample_weights.reshape(-1)
+    elif input.dim() == 1:
+        if offsets is None:
+            raise ValueError("offsets has to be a 1D Tensor but got None")
+        if offsets.dim() != 1:
+            raise ValueError("offsets has to be a 1D Tensor")
+    else:
+        raise ValueError(f"input has to be 1D or 2D Tensor, but got Tensor of dimension {input.dim()}")
+    if mode == "max":
+        if scale_grad_by_freq:
+            raise ValueError("max mode does not support scaling the gradient by the frequency")
+        if sparse:
+            raise ValueError("max mode does not support sparse weights")
+    elif mode not in ("sum", "mean"):
+        raise ValueError("mode has to be one of sum, mean or max")
+    if max_norm is not None:
+        with _C.no_grad():
+            _embedding_renorm_(weight, input, max_norm, norm_type)
+    if per_sample_weights is not None and mode != "sum":
+        raise NotImplementedError(
+            "embedding_bag: per_sample_weights was not None. "
+            "per_sample_weights is only supported for mode='sum' "
+            f"(got mode='{mode}'). Please open a feature request on GitHub."
+        )
+    if sparse and weight.requires_grad and _C.is_grad_enabled():
+        raise NotImplementedError(
+            "embedding_bag: sparse gradients are not supported by tensorbind (sparse=True); use sparse=False"
+        )
+    return _embedding_bag(weight, input, offsets, scale_grad_by_freq, mode, sparse, per_sample_weights,
+                          include_last_offset, padding_idx)
+
+
+# ---- fractional max pooling (issue 15 part 5) -----------------------------------------------
+
+
+def _fractional_intervals(samples: Tensor, in_len: int, out_len: int, k: int) -> Tensor:
+    """torch's ``generate_intervals`` for every plane at once, in the samples' dtype (torch's
+    kernel computes in the input's float type): window ``i`` starts at ``int((i + u) alpha) -
+    int(u alpha)`` with ``alpha = (in - k) / (out - 1)``, the last at ``in - k``. int64 ``(P,
+    out)``."""
+    p = int(samples.shape[0])
+    last = _C.full((p, 1), in_len - k, dtype=_C.int64)
+    if out_len <= 1:
+        return last[:, :out_len]
+    alpha = _C.tensor(float(in_len - k), dtype=samples.dtype) / _C.tensor(float(out_len - 1), dtype=samples.dtype)
+    u = samples.unsqueeze(1)
+    i = _C.arange(out_len - 1, dtype=samples.dtype).unsqueeze(0)
+    seq = ((i + u) * alpha).trunc().to(_C.int64) - (u * alpha).trunc().to(_C.int64)
+    return _C.cat([seq, last], 1)
+
+
+def _fractional_max_pool(input: Tensor, kernel_size, output_size, samples: Tensor, nd: int) -> Tuple[Tensor, Tensor]:
+    """torch's ``fractional_max_pool{2,3}d`` kernels: each window (of ``kernel_size``, starting
+    where :func:`_fractional_intervals` says per plane) reduced to its first maximum, a gather
+    of the windows then ``max`` (recorded: differentiable to the maxima)."""
+    name = f"fractional_max_pool{nd}d"
+    k = list(_pair(kernel_size) if nd == 2 else _triple(kernel_size))
+    o = list(_pair(output_size) if nd == 2 else _triple(output_size))
+    if len(k) == 1:
+        k = k * nd
+    if len(o) == 1:
+        o = o * nd
+    if len(k) != nd:
+        raise RuntimeError(f"{name}: kernel_size must either be a single Int or tuple of {'Ints' if nd == 2 else 'three Ints'}")
+    if len(o) != nd:
+        raise RuntimeError(f"{name}: output_size must either be a single Int or tuple of {'Ints' if nd == 2 else 'three Ints'}")
+    k, o = [int(v) for v in k], [int(v) for v in o]
+    shape = list(input.shape)
+    dims = len(shape)
+    if dims not in (nd + 1, nd + 2):
+        raise RuntimeError(f"{name}(): Expected {nd + 1}D or {nd + 2}D tensor, but got: {shape}")
+    for i in range(1, dims):
+        if shape[i] <= 0:
+            raise RuntimeError(
+                f"{name}(): Expected input to have non-zero size for non-batch dimensions, but got{shape} with "
+                f"dimension {i} being empty."
+            )
+    sizes = shape[-nd:]
+    names = ["time", "height", "width"][3 - nd:]
+    for i in range(nd):
+        if o[i] + k[i] - 1 > sizes[i]:
+            where = name if nd == 2 else name + "_out"
+            raise RuntimeError(
+                f"{where}(): pool {names[i]} {k[i]} too large relative to input {names[i]} {sizes[i]}"
+            )
+    _check_float(input, name + "_out_frame")
+    lead = shape[:-nd]
+    planes = _planes(lead)
+    samples = samples.reshape(planes, nd).to(input.dtype)
+    # torch's sample order: (W, H) for 2-d, (T, H, W) for 3-d.
+    order = [1, 0] if nd == 2 else [0, 1, 2]
+    starts = [_fractional_intervals(samples.select(1, order[i]), sizes[i], o[i], k[i]) for i in range(nd)]
+    strides = [_planes(sizes[i + 1 :]) for i in range(nd)]
+    idx = None
+    for i in range(nd):
+        # (P, o_0.., o_nd, k_0.., k_nd) broadcast views of each dim's positions.
+        view = [planes] + [1] * (2 * nd)
+        view[1 + i] = o[i]
+        s = starts[i].reshape(view)
+        tap = [1] * (1 + 2 * nd)
+        tap[1 + nd + i] = k[i]
+        term = (s + _C.arange(k[i]).reshape(tap)) * strides[i]
+        idx = term if idx is None else idx + term
+    window = _planes(k)
+    cells = _planes(o)
+    idx = idx.expand([planes] + o + k).reshape(planes, cells, window)
+    cols = input.reshape(planes, -1).gather(1, idx.reshape(planes, cells * window)).reshape(planes, cells, window)
+    values, local = cols.max(-1)
+    indices = idx.gather(2, local.unsqueeze(-1)).squeeze(-1)
+    return values.reshape(lead + o), indices.reshape(lead + o)
+
+
+def fractional_max_pool2d_with_indices(
+    input: Tensor, kernel_size, output_size=None, output_ratio=None, return_indices: bool = False,
+    _random_samples: Optional[Tensor] = None,
+) -> Tuple[Tensor, Tensor]:
+    """fractional_max_pool2d_with_indices(input, kernel_size, output_size=None,
+    output_ratio=None, return_indices=False, _random_samples=None) -> (Tensor, Tensor):
+    ``fractional_max_pool2d`` and the flat indices of the maxima in the ``H * W`` plane."""
+    if output_size is None and output_ratio is None:
+        raise ValueError("fractional_max_pool2d requires specifying either an output_size or an output_ratio")
+    if output_size is None:
+        if len(_pair(output_ratio)) > 2:
+            raise ValueError("fractional_max_pool2d requires output_ratio to either be a single Int or tuple of Ints.")
+        r = _pair(output_ratio)
+        output_size = [int(input.shape[-2] * r[0]), int(input.shape[-1] * r[1])]
+    if _random_samples is None:
+        n_batch = 1 if input.dim() == 3 else input.shape[0]
+        _random_samples = _C.rand(n_batch, input.shape[-3], 2, dtype=input.dtype)
+    return _fractional_max_pool(input, kernel_size, output_size, _random_samples, 2)
+
+
+def fractional_max_pool2d(
+    input: Tensor, kernel_size, output_size=None, output_ratio=None, return_indices: bool = False,
+    _random_samples: Optional[Tensor] = None,
+):
+    """fractional_max_pool2d(input, kernel_size, output_size=None, output_ratio=None,
+    return_indices=False, _random_samples=None)
+
+    Fractional max pooling (Graham, 2014) of ``(N, C, H, W)`` (or ``(C, H, W)``) float input:
+    windows of ``kernel_size`` at pseudo-random starts (drawn from ``_C``'s generator, one
+    sample per plane and dim in [0, 1), or given as ``_random_samples`` ``(N, C, 2)``) giving
+    ``output_size`` (or ``floor(in * output_ratio)``). With ``return_indices`` also the flat
+    index of each maximum in the ``H * W`` plane (the first on ties). ValueError without an
+    output size or ratio, RuntimeError with torch's texts for bad shapes. Mirrors
+    ``torch.nn.functional.fractional_max_pool2d`` (the same samples give torch's result; the
+    drawn samples differ from torch's generator's).
+    """
+    out = fractional_max_pool2d_with_indices(input, kernel_size, output_size, output_ratio, return_indices,
+                                             _random_samples)
+    return out if return_indices else out[0]
+
+
+def fractional_max_pool3d_with_indices(
+    input: Tensor, kernel_size, output_size=None, output_ratio=None, return_indices: bool = False,
+    _random_samples: Optional[Tensor] = None,
+) -> Tuple[Tensor, Tensor]:
+    """fractional_max_pool3d_with_indices(input, kernel_size, output_size=None,
+    output_ratio=None, return_indices=False, _random_samples=None) -> (Tensor, Tensor):
+    ``fractional_max_pool3d`` and the flat indices of the maxima in the ``T * H * W`` volume."""
+    if output_size is None and output_ratio is None:
+        raise ValueError("fractional_max_pool3d requires specifying either an output_size or an output_ratio")
+    if output_size is None:
+        r = _triple(output_ratio)
+        output_size = [int(input.shape[-3] * r[0]), int(input.shape[-2] * r[1]), int(input.shape[-1] * r[2])]
+    if _random_samples is None:
+        n_batch = 1 if input.dim() == 4 else input.shape[0]
+        _random_samples = _C.rand(n_batch, input.shape[-4], 3, dtype=input.dtype)
+    return _fractional_max_pool(input, kernel_size, output_size, _random_samples, 3)
+
+
+def fractional_max_pool3d(
+    input: Tensor, kernel_size, output_size=None, output_ratio=None, return_indices: bool = False,
+    _random_samples: Optional[Tensor] = None,
+):
+    """fractional_max_pool3d(input, kernel_size, output_size=None, output_ratio=None,
+    return_indices=False, _random_samples=None)
+
+    Fractional max pooling of ``(N, C, T, H, W)`` (or ``(C, T, H, W)``) float input, as
+    :func:`fractional_max_pool2d` with three samples per plane (``_random_samples`` ``(N, C,
+    3)``) and indices into the ``T * H * W`` volume. Mirrors
+    ``torch.nn.functional.fractional_max_pool3d``.
+    """
+    out = fractional_max_pool3d_with_indices(input, kernel_size, output_size, output_ratio, return_indices,
+                                             _random_samples)
+    return out if return_indices else out[0]
+
+
+# ---- multi_head_attention_forward (issue 15 part 5): torch's Python function, on _C's ops ----
+
+
+def _none_or_dtype(input: Optional[Tensor]):
+    if input is None:
+        return None
+    if isinstance(input, Tensor):
+        return input.dtype
+    raise RuntimeError("input to _none_or_dtype() must be None or torch.Tensor")
+
+
+def _canonical_mask(mask, mask_name: str, other_type, other_name: str, target_type, check_other: bool = True):
+    """torch's ``_canonical_mask``: a bool mask as a float one (``-inf`` where True)."""
+    if mask is not None:
+        is_float = mask.is_floating_point()
+        if mask.dtype != _C.bool and not is_float:
+            raise AssertionError(f"only bool and floating types of {mask_name} are supported")
+        if check_other and other_type is not None and mask.dtype != other_type:
+            warnings.warn(
+                f"Support for mismatched {mask_name} and {other_name} is deprecated. Use same type for both instead.",
+                stacklevel=3,
+            )
+        if not is_float:
+            mask = _C.zeros_like(mask, dtype=target_type).masked_fill_(mask, float("-inf"))
+    return mask
+
+
+def _mha_shape_check(query, key, value, key_padding_mask, attn_mask, num_heads: int) -> bool:
+    """torch's ``_mha_shape_check``: whether the input is batched, with torch's texts."""
+    if query.dim() == 3:
+        if key.dim() != 3 or value.dim() != 3:
+            raise AssertionError(
+                "For batched (3-D) `query`, expected `key` and `value` to be 3-D"
+                f" but found {key.dim()}-D and {value.dim()}-D tensors respectively"
+            )
+        if key_padding_mask is not None and key_padding_mask.dim() != 2:
+            raise AssertionError(
+                "For batched (3-D) `query`, expected `key_padding_mask` to be `None` or 2-D"
+                f" but found {key_padding_mask.dim()}-D tensor instead"
+            )
+        if attn_mask is not None and attn_mask.dim() not in (2, 3):
+            raise AssertionError(
+                "For batched (3-D) `query`, expected `attn_mask` to be `None`, 2-D or 3-D"
+                f" but found {attn_mask.dim()}-D tensor instead"
+            )
+        return True
+    if query.dim() == 2:
+        if key.dim() != 2 or value.dim() != 2:
+            raise AssertionError(
+                "For unbatched (2-D) `query`, expected `key` and `value` to be 2-D"
+                f" but found {key.dim()}-D and {value.dim()}-D tensors respectively"
+            )
+        if key_padding_mask is not None and key_padding_mask.dim() != 1:
+            raise AssertionError(
+                "For unbatched (2-D) `query`, expected `key_padding_mask` to be `None` or 1-D"
+                f" but found {key_padding_mask.dim()}-D tensor instead"
+            )
+        if attn_mask is not None:
+            if attn_mask.dim() not in (2, 3):
+                raise AssertionError(
+                    "For unbatched (2-D) `query`, expected `attn_mask` to be `None`, 2-D or 3-D"
+                    f" but found {attn_mask.dim()}-D tensor instead"
+                )
+            if attn_mask.dim() == 3:
+                expected = (num_heads, query.shape[0], key.shape[0])
+                if tuple(attn_mask.shape) != expected:
+                    raise AssertionError(f"Expected `attn_mask` shape to be {expected} but got {_size(attn_mask)}")
+        return False
+    raise AssertionError(f"query should be unbatched 2D or batched 3D tensor but received {query.dim()}-D query tensor")
+
+
+def _in_projection_packed(q, k, v, w, b=None):
+    """torch's ``_in_projection_packed``: q, k, v projected by the packed ``(3E, E)`` weight."""
+    e = q.shape[-1]
+    if k is v:
+        if q is k:
+            proj = linear(q, w, b).unflatten(-1, (3, e)).unsqueeze(0).transpose(0, -2).squeeze(-2).contiguous()
+            return proj[0], proj[1], proj[2]
+        w_q, w_kv = w.split([e, e * 2])
+        b_q, b_kv = (None, None) if b is None else b.split([e, e * 2])
+        kv = linear(k, w_kv, b_kv).unflatten(-1, (2, e)).unsqueeze(0).transpose(0, -2).squeeze(-2).contiguous()
+        return linear(q, w_q, b_q), kv[0], kv[1]
+    w_q, w_k, w_v = w.chunk(3)
+    b_q, b_k, b_v = (None, None, None) if b is None else b.chunk(3)
+    return linear(q, w_q, b_q), linear(k, w_k, b_k), linear(v, w_v, b_v)
+
+
+def _in_projection(q, k, v, w_q, w_k, w_v, b_q=None, b_k=None, b_v=None):
+    """torch's ``_in_projection``: three projections, their weights' shapes checked."""
+    eq, ek, ev = q.shape[-1], k.shape[-1], v.shape[-1]
+    for what, t, want in (("query weights", w_q, (eq, eq)), ("key weights", w_k, (eq, ek)),
+                          ("value weights", w_v, (eq, ev)), ("query bias", b_q, (eq,)),
+                          ("key bias", b_k, (eq,)), ("value bias", b_v, (eq,))):
+        if t is not None and tuple(t.shape) != want:
+            raise AssertionError(f"expecting {what} shape of {want}, but got {_size(t)}")
+    return linear(q, w_q, b_q), linear(k, w_k, b_k), linear(v, w_v, b_v)
+
+
+def multi_head_attention_forward(
+    query: Tensor, key: Tensor, value: Tensor, embed_dim_to_check: int, num_heads: int,
+    in_proj_weight: Optional[Tensor], in_proj_bias: Optional[Tensor], bias_k: Optional[Tensor],
+    bias_v: Optional[Tensor], add_zero_attn: bool, dropout_p: float, out_proj_weight: Tensor,
+    out_proj_bias: Optional[Tensor], training: bool = True, key_padding_mask: Optional[Tensor] = None,
+    need_weights: bool = True, attn_mask: Optional[Tensor] = None, use_separate_proj_weight: bool = False,
+    q_proj_weight: Optional[Tensor] = None, k_proj_weight: Optional[Tensor] = None,
+    v_proj_weight: Optional[Tensor] = None, static_k: Optional[Tensor] = None, static_v: Optional[Tensor] = None,
+    average_attn_weights: bool = True, is_causal: bool = False,
+) -> Tuple[Tensor, Optional[Tensor]]:
+    """multi_head_attention_forward(query, key, value, embed_dim_to_check, num_heads,
+    in_proj_weight, in_proj_bias, bias_k, bias_v, add_zero_attn, dropout_p, out_proj_weight,
+    out_proj_bias, training=True, key_padding_mask=None, need_weights=True, attn_mask=None,
+    use_separate_proj_weight=False, q_proj_weight=None, k_proj_weight=None, v_proj_weight=None,
+    static_k=None, static_v=None, average_attn_weights=True, is_causal=False)
+
+    ``torch.nn.MultiheadAttention``'s forward: ``query`` ``(L, N, E)`` (or ``(L, E)``),
+    ``key``/``value`` ``(S, N, E)`` projected (packed ``in_proj_weight`` ``(3E, E)`` or the
+    separate ``q/k/v_proj_weight``), split into ``num_heads`` heads, scaled dot-product
+    attention with ``attn_mask`` ``(L, S)`` or ``(N * num_heads, L, S)`` and
+    ``key_padding_mask`` ``(N, S)`` (bool: True is masked; float: added), ``bias_k``/``bias_v``
+    and ``add_zero_attn`` appending a key, dropout when ``training``, then ``out_proj``. Returns
+    ``(attn_output (L, N, E), attn_weights)``: the weights ``(N, L, S)`` averaged over heads
+    (``(N, num_heads, L, S)`` without ``average_attn_weights``) when ``need_weights``, else
+    None. torch's AssertionError and RuntimeError texts. Differentiable. Mirrors
+    ``torch.nn.functional.multi_head_attention_forward`` (torch's Python, on ``_C``'s ops).
+    """
+    is_batched = _mha_shape_check(query, key, value, key_padding_mask, attn_mask, num_heads)
+    if not is_batched:
+        query, key, value = query.unsqueeze(1), key.unsqueeze(1), value.unsqueeze(1)
+        if key_padding_mask is not None:
+            key_padding_mask = key_padding_mask.unsqueeze(0)
+    tgt_len, bsz, embed_dim = query.shape
+    src_len = key.shape[0]
+    key_padding_mask = _canonical_mask(key_padding_mask, "key_padding_mask", _none_or_dtype(attn_mask), "attn_mask",
+                                       query.dtype)
+    if is_causal and attn_mask is None:
+        raise RuntimeError(
+            "Need attn_mask if specifying the is_causal hint. "
+            "You may use the Transformer module method "
+            "`generate_square_subsequent_mask` to create this mask."
+        )
+    if is_causal and key_padding_mask is None and not need_weights:
+        attn_mask = None
+    else:
+        attn_mask = _canonical_mask(attn_mask, "attn_mask", None, "", query.dtype, check_other=False)
+        if key_padding_mask is not None:
+            is_causal = False
+    if embed_dim != embed_dim_to_check:
+        raise AssertionError(f"was expecting embedding dimension of {embed_dim_to_check}, but got {embed_dim}")
+    head_dim = embed_dim // num_heads
+    if head_dim * num_heads != embed_dim:
+        raise AssertionError(f"embed_dim {embed_dim} not divisible by num_heads {num_heads}")
+    if use_separate_proj_weight:
+        if tuple(key.shape[:2]) != tuple(value.shape[:2]):
+            raise AssertionError(
+                f"key's sequence and batch dims torch.Size({list(key.shape[:2])}) do not match value's "
+                f"torch.Size({list(value.shape[:2])})"
+            )
+    elif tuple(key.shape) != tuple(value.shape):
+        raise AssertionError(f"key shape {_size(key)} does not match value shape {_size(value)}")
+    if not use_separate_proj_weight:
+        if in_proj_weight is None:
+            raise AssertionError("use_separate_proj_weight is False but in_proj_weight is None")
+        q, k, v = _in_projection_packed(query, key, value, in_proj_weight, in_proj_bias)
+    else:
+        for name, w in (("q", q_proj_weight), ("k", k_proj_weight), ("v", v_proj_weight)):
+            if w is None:
+                raise AssertionError(f"use_separate_proj_weight is True but {name}_proj_weight is None")
+        b_q, b_k, b_v = (None, None, None) if in_proj_bias is None else in_proj_bias.chunk(3)
+        q, k, v = _in_projection(query, key, value, q_proj_weight, k_proj_weight, v_proj_weight, b_q, b_k, b_v)
+    if attn_mask is not None:
+        if attn_mask.dim() == 2:
+            if tuple(attn_mask.shape) != (tgt_len, src_len):
+                raise RuntimeError(
+                    f"The shape of the 2D attn_mask is {_size(attn_mask)}, but should be {(tgt_len, src_len)}."
+                )
+            attn_mask = attn_mask.unsqueeze(0)
+        elif attn_mask.dim() == 3:
+            if tuple(attn_mask.shape) != (bsz * num_heads, tgt_len, src_len):
+                raise RuntimeError(
+                    f"The shape of the 3D attn_mask is {_size(attn_mask)}, but should be "
+                    f"{(bsz * num_heads, tgt_len, src_len)}."
+                )
+        else:
+            raise RuntimeError(f"attn_mask's dimension {attn_mask.dim()} is not supported")
+    if bias_k is not None and bias_v is not None:
+        if static_k is not None:
+            raise AssertionError("bias cannot be added to static key.")
+        if static_v is not None:
+            raise AssertionError("bias cannot be added to static value.")
+        k = _C.cat([k, bias_k.repeat(1, bsz, 1)])
+        v = _C.cat([v, bias_v.repeat(1, bsz, 1)])
+        if attn_mask is not None:
+            attn_mask = pad(attn_mask, (0, 1))
+        if key_padding_mask is not None:
+            key_padding_mask = pad(key_padding_mask, (0, 1))
+    elif bias_k is not None:
+        raise AssertionError("bias_k is set but bias_v is None")
+    elif bias_v is not None:
+        raise AssertionError("bias_v is set but bias_k is None")
+    q = q.reshape(tgt_len, bsz * num_heads, head_dim).transpose(0, 1)
+    for name, static in (("k", static_k), ("v", static_v)):
+        if static is not None:
+            if static.shape[0] != bsz * num_heads:
+                raise AssertionError(f"expecting static_{name}.size(0) of {bsz * num_heads}, but got {static.shape[0]}")
+            if static.shape[2] != head_dim:
+                raise AssertionError(f"expecting static_{name}.size(2) of {head_dim}, but got {static.shape[2]}")
+    k = k.reshape(k.shape[0], bsz * num_heads, head_dim).transpose(0, 1) if static_k is None else static_k
+    v = v.reshape(v.shape[0], bsz * num_heads, head_dim).transpose(0, 1) if static_v is None else static_v
+    if add_zero_attn:
+        k = _C.cat([k, _C.zeros(bsz * num_heads, 1, head_dim, dtype=k.dtype)], dim=1)
+        v = _C.cat([v, _C.zeros(bsz * num_heads, 1, head_dim, dtype=v.dtype)], dim=1)
+        if attn_mask is not None:
+            attn_mask = pad(attn_mask, (0, 1))
+        if key_padding_mask is not None:
+            key_padding_mask = pad(key_padding_mask, (0, 1))
+    src_len = k.shape[1]
+    if key_padding_mask is not None:
+        if key_padding_mask.shape[0] != bsz:
+            raise AssertionError(f"Expected key_padded_mask.shape[0] to be {bsz}, but got {key_padding_mask.shape[0]}")
+        if key_padding_mask.shape[1] != src_len:
+            raise AssertionError(
+                f"Expected key_padded_mask.shape[1] to be {src_len}, but got {key_padding_mask.shape[1]}"
+            )
+        key_padding_mask = (
+            key_padding_mask.reshape(bsz, 1, 1, src_len).expand(-1, num_heads, -1, -1).reshape(bsz * num_heads, 1, src_len)
+        )
+        attn_mask = key_padding_mask if attn_mask is None else attn_mask + key_padding_mask
+    if not training:
+        dropout_p = 0.0
+    if need_weights:
+        e = q.shape[2]
+        q_scaled = q * math.sqrt(1.0 / float(e))
+        if is_causal and attn_mask is None:
+            raise AssertionError("FIXME: is_causal not implemented for need_weights")
+        if attn_mask is not None:
+            weights = _C.baddbmm(attn_mask, q_scaled, k.transpose(-2, -1))
+        else:
+            weights = _C.bmm(q_scaled, k.transpose(-2, -1))
+        weights = softmax(weights, dim=-1)
+        if dropout_p > 0.0:
+            weights = dropout(weights, p=dropout_p)
+        out = _C.bmm(weights, v).transpose(0, 1).reshape(tgt_len * bsz, embed_dim)
+        out = linear(out, out_proj_weight, out_proj_bias).reshape(tgt_len, bsz, -1)
+        weights = weights.reshape(bsz, num_heads, tgt_len, src_len)
+        if average_attn_weights:
+            weights = weights.mean(dim=1)
+        if not is_batched:
+            out, weights = out.squeeze(1), weights.squeeze(0)
+        return out, weights
+    if attn_mask is not None:
+        if attn_mask.shape[0] == 1 and attn_mask.dim() == 3:
+            attn_mask = attn_mask.unsqueeze(0)
+        else:
+            attn_mask = attn_mask.reshape(bsz, num_heads, -1, src_len)
+    q = q.reshape(bsz, num_heads, tgt_len, head_dim)
+    k = k.reshape(bsz, num_heads, src_len, head_dim)
+    v = v.reshape(bsz, num_heads, src_len, head_dim)
+    out = scaled_dot_product_attention(q, k, v, attn_mask, dropout_p, is_causal)
+    out = out.permute(2, 0, 1, 3).reshape(bsz * tgt_len, embed_dim)
+    out = linear(out, out_proj_weight, out_proj_bias).reshape(tgt_len, bsz, -1)
+    if not is_batched:
+        out = out.squeeze(1)
+    return out, None
+
+
+# ---- ctc_loss (issue 15 part 5) --------------------------------------------------------------
+
+
+def _lse3(a: Tensor, b: Tensor, c: Tensor) -> Tensor:
+    """``log(exp(a) + exp(b) + exp(c))`` elementwise, ``-inf`` (with a zero gradient, not NaN)
+    where all three are ``-inf``."""
+    x = _C.stack([a, b, c], 0)
+    dead = _C.isinf(x).logical_and(x < 0).all(0)
+    safe = _C.where(dead.unsqueeze(0), _C.zeros_like(x), x)
+    r = _C.logsumexp(safe, 0)
+    return _C.where(dead, _C.full_like(r, float("-inf")), r)
+
+
+def _lengths(v, name: str) -> List[int]:
+    if isinstance(v, Tensor):
+        return [int(x) for x in v.reshape(-1).tolist()]
+    if isinstance(v, int):
+        return [v]
+    return [int(x) for x in v]
+
+
+def ctc_loss(
+    log_probs: Tensor,
+    targets: Tensor,
+    input_lengths,
+    target_lengths,
+    blank: int = 0,
+    reduction: str = "mean",
+    zero_infinity: bool = False,
+) -> Tensor:
+    """ctc_loss(log_probs, targets, input_lengths, target_lengths, blank=0, reduction='mean',
+    zero_infinity=False) -> Tensor
+
+    The Connectionist Temporal Classification loss of float ``log_probs`` ``(T, N, C)`` (or
+    ``(T, C)``; log-softmax outputs) against ``targets`` ``(N, S)`` padded or 1-d concatenated
+    (``sum(target_lengths)``), with per-sample ``input_lengths`` and ``target_lengths`` (lists
+    or int tensors): ``-log`` of the total probability of the alignments (the forward
+    recursion over the blank-extended target, in log space). ``reduction``: ``'mean'`` (each
+    loss divided by its target length, then the batch mean), ``'sum'`` or ``'none'`` (``(N,)``).
+    An impossible alignment is ``inf`` (0 with ``zero_infinity``, its gradient 0). The gradient
+    is torch's: with respect to ``log_probs`` it is ``exp(log_probs) - posterior`` (the
+    gradient of the logits when ``log_probs = log_softmax(logits)``). RuntimeError with
+    torch's texts for bad lengths and blanks. Mirrors ``torch.nn.functional.ctc_loss``.
+    """
+    if reduction not in ("none", "mean", "sum"):
+        raise ValueError(f"{reduction} is not a valid value for reduction")
+    red = reduction
+    batched = log_probs.dim() == 3
+    lp = log_probs if batched else log_probs.unsqueeze(1)
+    _check_float(lp, "ctc_loss_cpu")
+    if lp.numel() == 0:
+        raise RuntimeError("log_probs tensor must not be empty")
+    t_max, n, c = (int(v) for v in lp.shape)
+    ilen, tlen = _lengths(input_lengths, "input_lengths"), _lengths(target_lengths, "target_lengths")
+    if not 0 <= blank < c:
+        raise RuntimeError("blank must be in label range")
+    if len(ilen) != n:
+        raise RuntimeError("input_lengths must be of size batch_size")
+    if len(tlen) != n:
+        raise RuntimeError("target_lengths must be of size batch_size")
+    where = " (while checking arguments for ctc_loss_allocate_outputs)"
+    tg = targets.to(_C.int64)
+    if not batched:
+        tg = tg.unsqueeze(0)
+    if tg.dim() == 1:
+        total = sum(tlen)
+        if tg.shape[0] != total:
+            raise RuntimeError(
+                f"Expected tensor to have size {total} at dimension 0, but got size {tg.shape[0]} for argument #2 "
+                f"'targets'{where}"
+            )
+        flat = tg.tolist()
+        rows, at = [], 0
+        for ln in tlen:
+            rows.append(flat[at:at + ln])
+            at += ln
+    else:
+        for ln in tlen:
+            if ln > tg.shape[1]:
+                raise RuntimeError(
+                    f"Expected tensor to have size at least {ln} at dimension 1, but got size {tg.shape[1]} for "
+                    f"argument #2 'targets'{where}"
+                )
+        rows = [r[:ln] for r, ln in zip(tg.tolist(), tlen)]
+    for ln in tlen:
+        if ln < 0:
+            raise RuntimeError(f"Expected target_lengths to have value at least 0, but got value {ln}{where}")
+    for ln in ilen:
+        if ln < 0:
+            raise RuntimeError(f"Expected input_lengths to have value at least 0, but got value {ln}{where}")
+        if ln > t_max:
+            raise RuntimeError(f"Expected input_lengths to have value at most {t_max}, but got value {ln}{where}")
+    # The blank-extended targets (blank, l1, blank, l2, ..., blank), padded with blanks, and
+    # where the recursion may skip from s - 2 (a label differing from the one two back).
+    width = 2 * max(tlen + [0]) + 1
+    ext, skip = [], []
+    for r in rows:
+        e = [blank] * width
+        sk = [False] * width
+        for j, lab in enumerate(r):
+            e[2 * j + 1] = lab
+            sk[2 * j + 1] = j > 0 and lab != r[j - 1]
+        ext.append(e)
+        skip.append(sk)
+    ext_t = _C.tensor(ext, dtype=_C.int64)
+    skip_t = _C.tensor(skip, dtype=_C.bool)
+    lpe = lp.gather(2, ext_t.unsqueeze(0).expand(t_max, n, width))  # (T, N, S')
+    ninf = float("-inf")
+    s_idx = _C.arange(width).unsqueeze(0)
+    # t = 0: the first blank or the first label.
+    start = s_idx < _C.tensor([2 if ln > 0 else 1 for ln in tlen]).unsqueeze(1)
+    first = lpe.select(0, 0)  # T >= 1: log_probs is not empty
+    alpha = _C.where(start, first, _C.full_like(first, ninf))
+    # A sample with no input: only the empty alignment (probability 1 before the first blank).
+    empty = _C.where(s_idx == 0, _C.zeros_like(alpha), _C.full_like(alpha, ninf))
+    alpha = _C.where(_C.tensor([ln > 0 for ln in ilen]).unsqueeze(1), alpha, empty)
+    pad1 = _C.full((n, 1), ninf, dtype=lp.dtype)
+    pad2 = _C.full((n, 2), ninf, dtype=lp.dtype)
+    live = _C.tensor(ilen).unsqueeze(1)
+    for t in range(1, t_max):
+        one = _C.cat([pad1, alpha.narrow(1, 0, width - 1)], 1)
+        if width >= 3:
+            two = _C.where(skip_t, _C.cat([pad2, alpha.narrow(1, 0, width - 2)], 1), _C.full_like(alpha, ninf))
+        else:
+            two = _C.full_like(alpha, ninf)
+        nxt = lpe.select(0, t) + _lse3(alpha, one, two)
+        alpha = _C.where(live > t, nxt, alpha)
+    # The last label or the last blank.
+    last = _C.tensor([2 * ln for ln in tlen]).unsqueeze(1)
+    end_blank = alpha.gather(1, last)
+    end_label = alpha.gather(1, (last - 1).clamp(min=0))
+    end_label = _C.where(last > 0, end_label, _C.full_like(end_label, ninf))
+    nll = -_lse3(end_blank, end_label, _C.full_like(end_label, ninf)).squeeze(1)
+    # torch's gradient of log_probs adds exp(log_probs) over each sample's input (the forward
+    # value is unchanged: e - e is 0 exactly).
+    steps = (_C.arange(t_max).unsqueeze(1) < live.reshape(1, n)).to(lp.dtype).unsqueeze(2)
+    e = (lp.exp() * steps).sum((0, 2))
+    nll = nll + (e - e.detach())
+    infinite = _C.isinf(nll)
+    if zero_infinity:
+        nll = _C.where(infinite, _C.zeros_like(nll), nll)
+    if red == "mean":
+        return (nll / _C.tensor(tlen, dtype=lp.dtype).clamp(min=1)).mean()
+    if red == "sum":
+        return nll.sum()
+    return nll if batched else nll.squeeze(0)

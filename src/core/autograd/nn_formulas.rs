@@ -1168,6 +1168,7 @@ macro_rules! conv_wrappers {
 conv_wrappers! {
     conv1d, conv1d_padding, 1;
     conv2d, conv2d_padding, 2;
+    conv3d, conv3d_padding, 3;
 }
 
 pub fn max_pool2d(
@@ -1468,6 +1469,7 @@ macro_rules! conv_transpose_wrappers {
 conv_transpose_wrappers! {
     conv_transpose1d, 1;
     conv_transpose2d, 2;
+    conv_transpose3d, 3;
 }
 
 /// Records an `upsample_*` result over `input` with its taps.

@@ -7,6 +7,7 @@
 //! src/core/autograd/nn_formulas.rs. Float32 and float64 only, as the forward kernels; sums
 //! over many elements are accumulated in f64 (as the forward statistics).
 
+use super::conv::{as3, Win3};
 use super::{contiguous_of, elems, float_dispatch, new_with, Float, Reduction};
 use crate::core::dtype::Element;
 use crate::core::error::{Error, Result};
@@ -735,40 +736,35 @@ pub fn batch_norm_backward(
     })
 }
 
-/// col2im: the columns `(N, C * kh * kw, oh * ow)` of [`super::conv`]'s im2col summed back
-/// into a contiguous `(N, C, H, W)` image (the adjoint of im2col).
-#[allow(clippy::too_many_arguments)]
-fn col2im<T: Float>(
-    cols: &[T],
-    (n, c, h, w): (usize, usize, usize, usize),
-    (kh, kw): (usize, usize),
-    (sh, sw): (usize, usize),
-    (ph, pw): (usize, usize),
-    (dh, dw): (usize, usize),
-    (oh, ow): (usize, usize),
-    x: &mut [T],
-) {
-    let l = oh * ow;
-    let rows = c * kh * kw;
+/// col2im: the columns `(N, C * kd * kh * kw, od * oh * ow)` of [`super::conv`]'s im2col
+/// summed back into a contiguous `(N, C, D, H, W)` image (the adjoint of im2col).
+fn col2im<T: Float>(cols: &[T], n: usize, c: usize, g: &Win3, x: &mut [T]) {
+    let l = g.l();
+    let vol: usize = g.i.iter().product();
+    let rows = c * g.taps();
+    let [_, ih, iw] = g.i;
+    let [od, oh, ow] = g.o;
     for b in 0..n {
         crate::core::interrupt::checkpoint();
         for ch in 0..c {
-            let plane = &mut x[(b * c + ch) * h * w..(b * c + ch + 1) * h * w];
-            for i in 0..kh {
-                for j in 0..kw {
-                    let r = (ch * kh + i) * kw + j;
-                    let src = &cols[(b * rows + r) * l..(b * rows + r + 1) * l];
-                    for oy in 0..oh {
-                        let iy = (oy * sh + i * dh) as isize - ph as isize;
-                        if iy < 0 || iy >= h as isize {
-                            continue;
-                        }
-                        let dst = &mut plane[iy as usize * w..(iy as usize + 1) * w];
-                        let row = &src[oy * ow..(oy + 1) * ow];
-                        for (ox, &v) in row.iter().enumerate() {
-                            let ix = (ox * sw + j * dw) as isize - pw as isize;
-                            if ix >= 0 && ix < w as isize {
-                                dst[ix as usize] += v;
+            let vol_x = &mut x[(b * c + ch) * vol..(b * c + ch + 1) * vol];
+            for tz in 0..g.k[0] {
+                for ty in 0..g.k[1] {
+                    for tx in 0..g.k[2] {
+                        let r = ((ch * g.k[0] + tz) * g.k[1] + ty) * g.k[2] + tx;
+                        let src = &cols[(b * rows + r) * l..(b * rows + r + 1) * l];
+                        for oz in 0..od {
+                            let Some(iz) = g.at(0, oz, tz) else { continue };
+                            let plane = &mut vol_x[iz * ih * iw..(iz + 1) * ih * iw];
+                            for oy in 0..oh {
+                                let Some(iy) = g.at(1, oy, ty) else { continue };
+                                let dst = &mut plane[iy * iw..(iy + 1) * iw];
+                                let row = &src[(oz * oh + oy) * ow..(oz * oh + oy + 1) * ow];
+                                for (ox, &v) in row.iter().enumerate() {
+                                    if let Some(ix) = g.at(2, ox, tx) {
+                                        dst[ix] += v;
+                                    }
+                                }
                             }
                         }
                     }
@@ -778,8 +774,8 @@ fn col2im<T: Float>(
     }
 }
 
-/// The geometry of a (1-d or 2-d) convolution as the forward computed it. `transposed`: the
-/// forward was `conv_transpose` (the adjoint of the convolution these parameters describe).
+/// The geometry of a (1-d, 2-d or 3-d) convolution as the forward computed it. `transposed`:
+/// the forward was `conv_transpose` (the adjoint of the convolution these parameters describe).
 #[derive(Clone, Debug)]
 pub struct ConvParams {
     pub stride: Vec<i64>,
@@ -789,20 +785,20 @@ pub struct ConvParams {
     pub transposed: bool,
 }
 
-/// A 1-d or 2-d convolution seen as 2-d (1-d has a height of 1): input `(n, c, h, w)`, kernel
-/// `(kh, kw)`, output `(oh, ow)`, stride, padding, dilation; `k` the column height per group.
-struct Conv2dGeo {
+// Note [conv as 3-d]
+// ~~~~~~~~~~~~~~~~~~
+// The convolution kernels (im2col in conv.rs, col2im here) are written once, for 3 spatial
+// dims: a 1-d or 2-d convolution is the 3-d one whose missing leading dims have size 1,
+// kernel 1, stride 1, padding 0 and dilation 1 (`Win3`, `as3`). Its columns are then exactly
+// the lower-rank ones, so conv1d/2d/3d and their transposes share one loop (no copy per rank,
+// no monomorphisation beyond the float type).
+
+/// A convolution seen as 3-d (see Note [conv as 3-d]): batch `n`, channels `c`, the spatial
+/// geometry `win`, `g` groups of `og` output channels, `k` the column height per group.
+struct ConvGeo {
     n: usize,
     c: usize,
-    h: usize,
-    w: usize,
-    kh: usize,
-    kw: usize,
-    s: (usize, usize),
-    p: (usize, usize),
-    d: (usize, usize),
-    oh: usize,
-    ow: usize,
+    win: Win3,
     g: usize,
     og: usize,
     k: usize,
@@ -815,51 +811,29 @@ fn conv_geo(
     weight_sizes: &[usize],
     out_sizes: &[usize],
     p: &ConvParams,
-) -> Conv2dGeo {
+) -> ConvGeo {
     let sp = weight_sizes.len() - 2;
-    let param =
-        |v: &[i64], i: usize| -> usize { (if v.len() == 1 { v[0] } else { v[i] }) as usize };
-    let (h, w, kh, kw, oh, ow, s, pd, d) = if sp == 1 {
-        (
-            1,
-            input_sizes[2],
-            1,
-            weight_sizes[2],
-            1,
-            out_sizes[2],
-            (1, param(&p.stride, 0)),
-            (0, param(&p.padding, 0)),
-            (1, param(&p.dilation, 0)),
-        )
-    } else {
-        (
-            input_sizes[2],
-            input_sizes[3],
-            weight_sizes[2],
-            weight_sizes[3],
-            out_sizes[2],
-            out_sizes[3],
-            (param(&p.stride, 0), param(&p.stride, 1)),
-            (param(&p.padding, 0), param(&p.padding, 1)),
-            (param(&p.dilation, 0), param(&p.dilation, 1)),
-        )
+    let param = |v: &[i64]| -> Vec<usize> {
+        (0..sp)
+            .map(|i| (if v.len() == 1 { v[0] } else { v[i] }) as usize)
+            .collect()
+    };
+    let win = Win3 {
+        i: as3(&input_sizes[2..], 1),
+        k: as3(&weight_sizes[2..], 1),
+        s: as3(&param(&p.stride), 1),
+        p: as3(&param(&p.padding), 0),
+        d: as3(&param(&p.dilation), 1),
+        o: as3(&out_sizes[2..], 1),
     };
     let g = p.groups as usize;
-    Conv2dGeo {
+    ConvGeo {
         n: input_sizes[0],
         c: input_sizes[1],
-        h,
-        w,
-        kh,
-        kw,
-        s,
-        p: pd,
-        d,
-        oh,
-        ow,
+        win,
         g,
         og: weight_sizes[0] / g,
-        k: weight_sizes[1] * kh * kw,
+        k: weight_sizes[1] * win.taps(),
     }
 }
 
@@ -873,7 +847,7 @@ pub fn conv_input_grad(
     p: &ConvParams,
 ) -> Result<Tensor> {
     let q = conv_geo(input_sizes, weight.sizes(), grad.sizes(), p);
-    let l = q.oh * q.ow;
+    let l = q.win.l();
     let gy = ops::reshape(
         &contiguous_of(grad)?,
         &[q.n as i64, q.g as i64, q.og as i64, l as i64],
@@ -886,7 +860,7 @@ pub fn conv_input_grad(
         // SAFETY: `dcols` is contiguous of dtype `T` (matmul keeps the dtype).
         let ds = unsafe { elems::<T>(&dcols) };
         new_with::<T>(input_sizes, |xo| {
-            col2im(ds, (q.n, q.c, q.h, q.w), (q.kh, q.kw), q.s, q.p, q.d, (q.oh, q.ow), xo);
+            col2im(ds, q.n, q.c, &q.win, xo);
             Ok(())
         })
     })
@@ -901,7 +875,7 @@ pub fn conv_weight_grad(
     p: &ConvParams,
 ) -> Result<Tensor> {
     let q = conv_geo(input.sizes(), weight_sizes, grad.sizes(), p);
-    let l = q.oh * q.ow;
+    let l = q.win.l();
     let gy = ops::reshape(
         &contiguous_of(grad)?,
         &[q.n as i64, q.g as i64, q.og as i64, l as i64],
@@ -910,8 +884,8 @@ pub fn conv_weight_grad(
         let x = contiguous_of(input)?;
         // SAFETY: `x` is contiguous of dtype `T`.
         let xs = unsafe { elems::<T>(&x) };
-        let cols = new_with::<T>(&[q.n, q.c * q.kh * q.kw, l], |cols| {
-            super::conv::im2col(xs, (q.n, q.c, q.h, q.w), (q.kh, q.kw), q.s, q.p, q.d, (q.oh, q.ow), cols);
+        let cols = new_with::<T>(&[q.n, q.c * q.win.taps(), l], |cols| {
+            super::conv::im2col(xs, q.n, q.c, &q.win, cols);
             Ok(())
         })?;
         let cols = ops::reshape(&cols, &[q.n as i64, q.g as i64, q.k as i64, l as i64])?;
@@ -923,7 +897,7 @@ pub fn conv_weight_grad(
 }
 
 /// `convolution_backward(grad_output, input, weight, ...)`: the gradients `(input, weight,
-/// bias)` of a batched 1-d or 2-d convolution (`input` `(N, C, *)`, `weight` `(O, C / groups,
+/// bias)` of a batched 1-d, 2-d or 3-d convolution (`input` `(N, C, *)`, `weight` `(O, C / groups,
 /// *k)`), or of the transposed convolution (`weight` `(C, O / groups, *k)`), each only when
 /// `mask` asks for it. The bias gradient is the sum of `grad` over all but the channel dim.
 /// For the transposed convolution `y = conv^T(x, W)`: the input gradient is the convolution

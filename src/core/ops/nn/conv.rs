@@ -1,7 +1,8 @@
 //! src/core/ops/nn/conv.rs: convolution (PyTorch: `native/Convolution.cpp`,
-//! `ConvolutionMM2d.cpp`) — `convolution` (the one entry a backward attaches to), `conv1d` and
-//! `conv2d` with int or string (`"same"`, `"valid"`) padding. The kernel is im2col (unfold the
-//! input into columns) and the core's batched `matmul` per group.
+//! `ConvolutionMM2d.cpp`, `ConvolutionMM3d.cpp`) — `convolution` (the one entry a backward
+//! attaches to), `conv1d`, `conv2d` and `conv3d` with int or string (`"same"`, `"valid"`)
+//! padding, `conv_transpose1d/2d/3d`. The kernel is im2col (unfold the input into columns, one
+//! loop for every rank: Note [conv as 3-d]) and the core's batched `matmul` per group.
 
 use super::{contiguous_of, elems, expand_param, float_dispatch, new_with, Float};
 use crate::core::error::{Error, Result};
@@ -19,43 +20,84 @@ fn fmt_sizes(s: &[usize]) -> String {
     )
 }
 
-/// im2col of a contiguous `(N, C, H, W)` input: columns `(N, C * kh * kw, oh * ow)`.
-#[allow(clippy::too_many_arguments)]
-pub(super) fn im2col<T: Float>(
-    x: &[T],
-    (n, c, h, w): (usize, usize, usize, usize),
-    (kh, kw): (usize, usize),
-    (sh, sw): (usize, usize),
-    (ph, pw): (usize, usize),
-    (dh, dw): (usize, usize),
-    (oh, ow): (usize, usize),
-    cols: &mut [T],
-) {
-    let l = oh * ow;
-    let rows = c * kh * kw;
+/// The spatial geometry of a 1-d, 2-d or 3-d convolution seen as 3-d (the missing leading
+/// dims of size 1, kernel 1, stride 1, padding 0, dilation 1): input sizes `i`, kernel `k`,
+/// stride `s`, padding `p`, dilation `d`, output sizes `o`, each (depth, height, width). One
+/// generic loop serves every rank (Note [conv as 3-d] in backward.rs).
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Win3 {
+    pub(super) i: [usize; 3],
+    pub(super) k: [usize; 3],
+    pub(super) s: [usize; 3],
+    pub(super) p: [usize; 3],
+    pub(super) d: [usize; 3],
+    pub(super) o: [usize; 3],
+}
+
+impl Win3 {
+    /// The number of output positions (the columns' length).
+    pub(super) fn l(&self) -> usize {
+        self.o.iter().product()
+    }
+    /// The number of kernel taps.
+    pub(super) fn taps(&self) -> usize {
+        self.k.iter().product()
+    }
+    /// The input position along axis `a` of output position `o` and kernel tap `t`, or `None`
+    /// when it falls in the padding.
+    #[inline(always)]
+    pub(super) fn at(&self, a: usize, o: usize, t: usize) -> Option<usize> {
+        let v = (o * self.s[a] + t * self.d[a]) as isize - self.p[a] as isize;
+        (v >= 0 && v < self.i[a] as isize).then_some(v as usize)
+    }
+}
+
+/// `v` (one entry per spatial dim of a `sp`-d convolution, `sp <= 3`) as 3 entries, the
+/// missing leading ones `fill`.
+pub(super) fn as3(v: &[usize], fill: usize) -> [usize; 3] {
+    let mut out = [fill; 3];
+    out[3 - v.len()..].copy_from_slice(v);
+    out
+}
+
+/// im2col of a contiguous `(N, C, D, H, W)` input (any rank seen as 3-d, see [`Win3`]):
+/// columns `(N, C * kd * kh * kw, od * oh * ow)`, zero where a tap falls in the padding.
+pub(super) fn im2col<T: Float>(x: &[T], n: usize, c: usize, g: &Win3, cols: &mut [T]) {
+    let l = g.l();
+    let vol: usize = g.i.iter().product();
+    let rows = c * g.taps();
+    let [_, ih, iw] = g.i;
+    let [od, oh, ow] = g.o;
     for b in 0..n {
         crate::core::interrupt::checkpoint();
         for ch in 0..c {
-            let plane = &x[(b * c + ch) * h * w..(b * c + ch + 1) * h * w];
-            for i in 0..kh {
-                for j in 0..kw {
-                    let r = (ch * kh + i) * kw + j;
-                    let dst = &mut cols[(b * rows + r) * l..(b * rows + r + 1) * l];
-                    for oy in 0..oh {
-                        let iy = (oy * sh + i * dh) as isize - ph as isize;
-                        let row = &mut dst[oy * ow..(oy + 1) * ow];
-                        if iy < 0 || iy >= h as isize {
-                            row.iter_mut().for_each(|v| *v = T::ZERO);
-                            continue;
-                        }
-                        let src = &plane[iy as usize * w..(iy as usize + 1) * w];
-                        for (ox, v) in row.iter_mut().enumerate() {
-                            let ix = (ox * sw + j * dw) as isize - pw as isize;
-                            *v = if ix < 0 || ix >= w as isize {
-                                T::ZERO
-                            } else {
-                                src[ix as usize]
+            let vol_x = &x[(b * c + ch) * vol..(b * c + ch + 1) * vol];
+            for tz in 0..g.k[0] {
+                for ty in 0..g.k[1] {
+                    for tx in 0..g.k[2] {
+                        let r = ((ch * g.k[0] + tz) * g.k[1] + ty) * g.k[2] + tx;
+                        let dst = &mut cols[(b * rows + r) * l..(b * rows + r + 1) * l];
+                        for oz in 0..od {
+                            let slab = &mut dst[oz * oh * ow..(oz + 1) * oh * ow];
+                            let Some(iz) = g.at(0, oz, tz) else {
+                                slab.iter_mut().for_each(|v| *v = T::ZERO);
+                                continue;
                             };
+                            let plane = &vol_x[iz * ih * iw..(iz + 1) * ih * iw];
+                            for oy in 0..oh {
+                                let row = &mut slab[oy * ow..(oy + 1) * ow];
+                                let Some(iy) = g.at(1, oy, ty) else {
+                                    row.iter_mut().for_each(|v| *v = T::ZERO);
+                                    continue;
+                                };
+                                let src = &plane[iy * iw..(iy + 1) * iw];
+                                for (ox, v) in row.iter_mut().enumerate() {
+                                    *v = match g.at(2, ox, tx) {
+                                        Some(ix) => src[ix],
+                                        None => T::ZERO,
+                                    };
+                                }
+                            }
                         }
                     }
                 }
@@ -65,7 +107,7 @@ pub(super) fn im2col<T: Float>(
 }
 
 /// `convolution(input, weight, bias, stride, padding, dilation, transposed, output_padding,
-/// groups)`: the 1-d or 2-d convolution (cross-correlation) of batched `input` `(N, C, *)` with
+/// groups)`: the 1-d, 2-d or 3-d convolution (cross-correlation) of batched `input` `(N, C, *)` with
 /// `weight` `(O, C / groups, *k)`; with `transposed`, its adjoint (`weight` `(C, O / groups,
 /// *k)`, see [`conv_transpose`]). Mirrors `torch.convolution`.
 #[allow(clippy::too_many_arguments)]
@@ -93,7 +135,7 @@ pub fn convolution(
         );
     }
     let d = weight.dim();
-    if !(3..=4).contains(&d) || input.dim() != d {
+    if !(3..=5).contains(&d) || input.dim() != d {
         return Err(Error::runtime(format!(
             "Expected {d}-dimensional input for {d}-dimensional weight {}, but got {}-dimensional input of size {} instead",
             fmt_sizes(weight.sizes()),
@@ -165,61 +207,38 @@ pub fn convolution(
             weight.dtype().scalar_type_name()
         )));
     }
-    // 1-d as 2-d with a height of 1.
-    let (h, w, kh, kw, sh, sw, ph, pw, dh, dw) = if sp == 1 {
-        (
-            1,
-            input.sizes()[2],
-            1,
-            weight.sizes()[2],
-            1,
-            stride[0] as usize,
-            0,
-            padding[0] as usize,
-            1,
-            dilation[0] as usize,
-        )
-    } else {
-        (
-            input.sizes()[2],
-            input.sizes()[3],
-            weight.sizes()[2],
-            weight.sizes()[3],
-            stride[0] as usize,
-            stride[1] as usize,
-            padding[0] as usize,
-            padding[1] as usize,
-            dilation[0] as usize,
-            dilation[1] as usize,
-        )
+    // Every rank as 3-d (Note [conv as 3-d]).
+    let u = |v: &[i64]| v.iter().map(|&x| x as usize).collect::<Vec<_>>();
+    let mut g3 = Win3 {
+        i: as3(&input.sizes()[2..], 1),
+        k: as3(&weight.sizes()[2..], 1),
+        s: as3(&u(&stride), 1),
+        p: as3(&u(&padding), 0),
+        d: as3(&u(&dilation), 1),
+        o: [1; 3],
     };
-    let eff_h = dh * (kh - 1) + 1;
-    let eff_w = dw * (kw - 1) + 1;
-    if h + 2 * ph < eff_h || w + 2 * pw < eff_w {
-        let (padded, kernel) = if sp == 1 {
-            (format!("({})", w + 2 * pw), format!("({})", eff_w))
-        } else {
-            (
-                format!("({} x {})", h + 2 * ph, w + 2 * pw),
-                format!("({} x {})", eff_h, eff_w),
-            )
+    let eff: Vec<usize> = (0..3).map(|a| g3.d[a] * (g3.k[a] - 1) + 1).collect();
+    if (0..3).any(|a| g3.i[a] + 2 * g3.p[a] < eff[a]) {
+        let show = |v: &mut dyn Iterator<Item = usize>| {
+            v.map(|x| x.to_string()).collect::<Vec<_>>().join(" x ")
         };
+        let padded = show(&mut (3 - sp..3).map(|a| g3.i[a] + 2 * g3.p[a]));
+        let kernel = show(&mut (3 - sp..3).map(|a| eff[a]));
         return Err(Error::runtime(format!(
-            "Calculated padded input size per channel: {padded}. Kernel size: {kernel}. Kernel size can't be greater than actual input size"
+            "Calculated padded input size per channel: ({padded}). Kernel size: ({kernel}). Kernel size can't be greater than actual input size"
         )));
     }
-    let oh = (h + 2 * ph - eff_h) / sh + 1;
-    let ow = (w + 2 * pw - eff_w) / sw + 1;
+    g3.o = std::array::from_fn(|a| (g3.i[a] + 2 * g3.p[a] - eff[a]) / g3.s[a] + 1);
     let n = input.sizes()[0];
-    let k = cg * kh * kw;
-    let l = oh * ow;
+    let k = cg * g3.taps();
+    let l = g3.l();
     let og = o / g;
     let out = float_dispatch!(input.dtype(), "slow_conv2d_cpu", T => {
         let x = contiguous_of(input)?;
         // SAFETY: `x` is contiguous of dtype `T`.
         let xs = unsafe { elems::<T>(&x) };
-        let cols = new_with::<T>(&[n, c * kh * kw, l], |cols| {
-            im2col(xs, (n, c, h, w), (kh, kw), (sh, sw), (ph, pw), (dh, dw), (oh, ow), cols);
+        let cols = new_with::<T>(&[n, c * g3.taps(), l], |cols| {
+            im2col(xs, n, c, &g3, cols);
             Ok(())
         })?;
         // (N, G, K, L) @ (G, Og, K)^T: per group, W_g (Og, K) @ cols_g (K, L).
@@ -229,10 +248,7 @@ pub fn convolution(
         Ok::<Tensor, Error>(y)
     })?;
     let mut shape = vec![n as i64, o as i64];
-    if sp == 2 {
-        shape.push(oh as i64);
-    }
-    shape.push(ow as i64);
+    shape.extend(g3.o[3 - sp..].iter().map(|&x| x as i64));
     let y = ops::reshape(&out, &shape)?;
     match bias {
         None => Ok(y),
@@ -261,7 +277,7 @@ fn conv_transpose(
     groups: i64,
 ) -> Result<Tensor> {
     let d = weight.dim();
-    if !(3..=4).contains(&d) || input.dim() != d {
+    if !(3..=5).contains(&d) || input.dim() != d {
         return Err(Error::runtime(format!(
             "Expected {d}-dimensional input for {d}-dimensional weight {}, but got {}-dimensional input of size {} instead",
             fmt_sizes(weight.sizes()),
@@ -302,12 +318,27 @@ fn conv_transpose(
             fmt_sizes(weight.sizes())
         )));
     }
-    // As 2-d: (height, width) of each parameter, 1-d with a height of 1.
-    let hw = |v: &[i64], one: i64| if sp == 1 { (one, v[0]) } else { (v[0], v[1]) };
-    let ((oph, opw), (sh, sw), (dh, dw)) = (hw(&out_pad, 0), hw(&stride, 1), hw(&dilation, 1));
-    if (oph >= sh && oph >= dh) || (opw >= sw && opw >= dw) {
+    // torch's texts name (depth,) height and width.
+    if (0..sp).any(|a| out_pad[a] >= stride[a] && out_pad[a] >= dilation[a]) {
+        let names = ["depth", "height", "width"];
+        let part = |what: &str, v: &[i64]| {
+            let full: Vec<i64> = if sp == 1 {
+                vec![if what == "output_padding" { 0 } else { 1 }, v[0]]
+            } else {
+                v.to_vec()
+            };
+            let first = 3 - full.len();
+            full.iter()
+                .enumerate()
+                .map(|(i, x)| format!("{what}_{}: {x}", names[first + i]))
+                .collect::<Vec<_>>()
+                .join(" ")
+        };
         return Err(Error::runtime(format!(
-            "output padding must be smaller than either stride or dilation, but got output_padding_height: {oph} output_padding_width: {opw} stride_height: {sh} stride_width: {sw} dilation_height: {dh} dilation_width: {dw}"
+            "output padding must be smaller than either stride or dilation, but got {} {} {}",
+            part("output_padding", &out_pad),
+            part("stride", &stride),
+            part("dilation", &dilation)
         )));
     }
     if groups <= 0 {
@@ -578,7 +609,7 @@ pub fn conv2d_padding(
     )
 }
 
-/// `conv_transpose{1,2}d`: a batch dim added to unbatched input, the transposed `convolution`.
+/// `conv_transpose{1,2,3}d`: a batch dim added to unbatched input, the transposed `convolution`.
 #[allow(clippy::too_many_arguments)]
 fn conv_transpose_nd(
     op: &str,
@@ -657,6 +688,67 @@ pub fn conv_transpose2d(
     conv_transpose_nd(
         "conv_transpose2d",
         2,
+        input,
+        weight,
+        bias,
+        stride,
+        padding,
+        output_padding,
+        groups,
+        dilation,
+    )
+}
+
+/// `conv3d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1)`: the 3-d
+/// convolution of `(N, C, D, H, W)` or `(C, D, H, W)` input with weight `(O, C / groups, kd,
+/// kh, kw)`. Mirrors `torch.conv3d`.
+pub fn conv3d(
+    input: &Tensor,
+    weight: &Tensor,
+    bias: Option<&Tensor>,
+    stride: &[i64],
+    padding: &[i64],
+    dilation: &[i64],
+    groups: i64,
+) -> Result<Tensor> {
+    conv_nd(
+        "conv3d", 3, input, weight, bias, stride, padding, dilation, groups,
+    )
+}
+
+/// `conv3d` with `padding="same"` or `"valid"`. Mirrors `torch.conv3d`.
+pub fn conv3d_padding(
+    input: &Tensor,
+    weight: &Tensor,
+    bias: Option<&Tensor>,
+    stride: &[i64],
+    padding: &str,
+    dilation: &[i64],
+    groups: i64,
+) -> Result<Tensor> {
+    conv_nd_mode(
+        "conv3d", 3, input, weight, bias, stride, padding, dilation, groups,
+    )
+}
+
+/// `conv_transpose3d(input, weight, bias=None, stride=1, padding=0, output_padding=0,
+/// groups=1, dilation=1)`: the transposed 3-d convolution of `(N, C_in, D, H, W)` or `(C_in, D,
+/// H, W)` input with weight `(C_in, C_out / groups, kd, kh, kw)`. Mirrors
+/// `torch.conv_transpose3d`.
+#[allow(clippy::too_many_arguments)]
+pub fn conv_transpose3d(
+    input: &Tensor,
+    weight: &Tensor,
+    bias: Option<&Tensor>,
+    stride: &[i64],
+    padding: &[i64],
+    output_padding: &[i64],
+    groups: i64,
+    dilation: &[i64],
+) -> Result<Tensor> {
+    conv_transpose_nd(
+        "conv_transpose3d",
+        3,
         input,
         weight,
         bias,
