@@ -45,6 +45,7 @@ pub mod formulas;
 pub mod generated;
 pub mod hooks;
 pub mod meta;
+pub mod linalg_formulas;
 pub mod nn_formulas;
 pub mod node;
 pub mod variable_type;
