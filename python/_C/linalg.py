@@ -10,7 +10,15 @@ dtype. Errors are torch's texts and classes: a singular or non-positive-definite
 
 A few functions are thin compositions of those (as torch's CompositeImplicitAutograd ops are):
 ``matmul``, ``diagonal``, ``cross``, ``vecdot``, ``multi_dot``, ``matrix_power``, ``pinv``,
-``matrix_rank``, ``cond``, ``lstsq``, ``vander``, ``tensorinv`` and ``tensorsolve``.
+``matrix_rank``, ``cond``, ``lstsq``, ``vander``, ``tensorinv`` and ``tensorsolve``; and
+``matrix_exp`` (Padé scaling and squaring) and ``householder_product`` over ``matmul`` and
+``solve``, differentiable through the ops they are made of. The top-level functions torch writes
+over these — the deprecated ``lu`` and ``lu_solve``, ``lu_unpack``, ``pinverse``, ``matrix_exp``,
+``orgqr`` — are defined here and re-exported by ``_C`` (python/_C/__init__.py).
+
+The derivatives of the decompositions (``qr``, ``eigh``, ``svd``, the LU family, ``solve_ex``) are
+nodes of the Rust core (src/core/autograd/linalg_formulas.rs), written over recorded ops so that
+double backward works.
 """
 
 import math as _math
@@ -328,8 +336,9 @@ def _write_out(out, values):
     if len(out) != len(values):
         raise TypeError(f"expected {len(values)} tensors in out, got {len(out)}")
     for o, v in zip(out, values):
-        o.resize_(v.shape)
-        o.copy_(v)
+        # `add(v, 0, out=o)`: the op path of out= (resized when empty or of another shape, as
+        # torch's out=), for every dtype these functions return (float, int32).
+        _ext.add(v, 0, out=o)
     return tuple(out)
 
 
@@ -447,7 +456,7 @@ _PADE13 = (
 _THETA13 = 5.371920351148152
 
 
-def matrix_exp(A, *, out=None):
+def matrix_exp(A):
     """``linalg.matrix_exp(A)``: the matrix exponential of the square matrices ``A`` ``(*, n, n)``
     (float32/float64), by scaling and squaring with the [13/13] Padé approximant (Higham 2005,
     "The scaling and squaring method for the matrix exponential revisited", SIAM J. Matrix Anal.
@@ -499,9 +508,6 @@ def matrix_exp(A, *, out=None):
         r = solve(V - U, V + U)
         for k in range(max(steps)):
             r = _ext.where(s_t > k, _ext.matmul(r, r), r)
-    if out is not None:
-        out.copy_(r)
-        return out
     return r
 
 
@@ -547,9 +553,10 @@ def householder_product(A, tau, *, out=None):
     return Q
 
 
-def _orgqr(input, tau):
-    """``orgqr(input, tau)``: ``linalg.householder_product(input, tau)``. Mirrors torch.orgqr."""
-    return householder_product(input, tau)
+def _orgqr(input, tau, *, out=None):
+    """``orgqr(input, tau, *, out=None)``: ``linalg.householder_product(input, tau)``.
+    Mirrors torch.orgqr."""
+    return householder_product(input, tau, out=out)
 
 
 

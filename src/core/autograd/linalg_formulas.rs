@@ -317,6 +317,21 @@ pub(crate) fn eigh_backward(
     vt::matmul(v, &vt::matmul(&inner, &mt(v)?)?)
 }
 
+/// The derivative of `linalg.eigvalsh`: `eigh_backward(gL, None, L, V)` with the
+/// eigendecomposition recomputed by the recording `linalg_eigh` (torch saves it from the
+/// forward), so that double backward works.
+pub(crate) fn eigvalsh_backward(g: &Tensor, a: &Tensor, uplo: &str) -> Result<Tensor> {
+    let (l, v) = linalg_eigh(a, uplo)?;
+    eigh_backward(Some(g), None, &l, &v)
+}
+
+/// The derivative of `linalg.svdvals`: `svd_backward(None, gS, None, U, S, Vh)` with the
+/// reduced SVD recomputed by the recording `linalg_svd`.
+pub(crate) fn svdvals_backward(g: &Tensor, a: &Tensor) -> Result<Tensor> {
+    let (u, s, vh) = linalg_svd(a, false, None)?;
+    svd_backward(None, Some(g), None, &u, &s, &vh)
+}
+
 /// torch's `svd_backward(gU, gS, gVh, U, S, Vh)` for the reduced factors `U (*, m, k)`,
 /// `S (*, k)`, `Vh (*, k, n)`: with `skew(X) = X - X^T` and `E_ij = S_j^2 - S_i^2` (1 on the
 /// diagonal), `gA = U [(skew(U^T gU) S + S skew(V^T gV)) / E + diag(gS)] Vh` plus, for tall

@@ -1004,6 +1004,17 @@ pub fn linalg_matrix_norm(
     let summed = super::reduce_ops::sum(&abs, Some(&[sum_dim as i64]), true, None)?;
     let r = if o > 0.0 {
         amax_or_zero(&summed, red_dim as i64, true)?
+    } else if summed.sizes()[red_dim] == 0 {
+        // torch reduces the sum without keepdim, so its error names the dim after the sum
+        // removed `sum_dim`.
+        let d = if !keepdim && sum_dim < red_dim {
+            red_dim - 1
+        } else {
+            red_dim
+        };
+        return Err(Error::index(format!(
+            "amin(): Expected reduction dim {d} to have non-zero size."
+        )));
     } else {
         super::reduce_ops::amin(&summed, &[red_dim as i64], true)?
     };
