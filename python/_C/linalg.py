@@ -463,7 +463,8 @@ def matrix_exp(A):
     Appl. 26(4); Algorithm 2.3, the one scipy.linalg.expm refines; torch uses Bader, Blanes and
     Casas's Taylor variant of the same scheme): each matrix is scaled by ``2**-s`` so that its
     1-norm is at most theta_13 = 5.37, ``exp`` of it is ``(V - U)^-1 (V + U)``, then squared
-    ``s`` times. Composed of matmul, solve and where, so it is differentiable (twice too).
+    ``s`` times; float32 inputs are computed in float64 and rounded once. Composed of matmul,
+    solve and where, so it is differentiable (twice too).
     RuntimeError for fewer than 2 dims or non-square matrices; NotImplementedError for
     integer inputs. Mirrors torch.linalg.matrix_exp (also ``_C.matrix_exp``)."""
     if A.dim() < 2:
@@ -475,6 +476,9 @@ def matrix_exp(A):
         )
     _check_float("linalg.matrix_exp", A)
     n = A.shape[-1]
+    if A.dtype == _ext.float32:
+        # As the decompositions here: computed in float64 (a recorded cast), rounded once.
+        return matrix_exp(A.to(_ext.float64)).to(_ext.float32)
     if A.numel() == 0:
         r = A.clone()
     else:

@@ -198,6 +198,10 @@ def test_gradcheck_decompositions():
     assert gradgradcheck(lambda t: L.matrix_exp(t), (sq,))
     t = _C.tensor([1.3, 0.6], dtype=_C.float64).requires_grad_()
     assert gradcheck(L.householder_product, (tall, t))
+    # eigvalsh / svdvals: their derivatives recompute the factors with the recording ops.
+    assert gradgradcheck(lambda x: L.eigvalsh(x + x.mT), (sq,))
+    assert gradgradcheck(L.svdvals, (tall,))
+    assert gradgradcheck(lambda x: L.matrix_norm(x, "nuc"), (wide,))
 
 
 def test_python_level_linalg_functions():
