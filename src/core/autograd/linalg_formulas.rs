@@ -381,30 +381,29 @@ pub(crate) fn svd_backward(
     if let Some(gs) = gs {
         ga = add(&ga, &vt::diag_embed(gs, 0, -2, -1)?)?;
     }
-    if m > n && gu.is_some() {
-        // gA = [U gA + (I_m - U U^T) gU S^-1] Vh
-        let gu = gu.expect("checked");
-        let ga = vt::matmul(u, &ga)?;
-        let gusinv = vt::div(gu, &s_row, None)?;
-        let ga = sub(
-            &add(&ga, &gusinv)?,
-            &vt::matmul(u, &vt::matmul(&mt(u)?, &gusinv)?)?,
-        )?;
-        vt::matmul(&ga, vh)
-    } else if m < n && gvh.is_some() {
-        // gA = U [gA Vh + S^-1 gVh (I_n - V Vh)]
-        let gvh = gvh.expect("checked");
-        let ga = vt::matmul(&ga, vh)?;
-        let sinvgvh = vt::div(gvh, &s_col, None)?;
-        let ga = sub(
-            &add(&ga, &sinvgvh)?,
-            &vt::matmul(&vt::matmul(&sinvgvh, &v)?, vh)?,
-        )?;
-        vt::matmul(u, &ga)
-    } else if m >= n {
-        vt::matmul(u, &vt::matmul(&ga, vh)?)
-    } else {
-        vt::matmul(&vt::matmul(u, &ga)?, vh)
+    match (gu, gvh) {
+        (Some(gu), _) if m > n => {
+            // gA = [U gA + (I_m - U U^T) gU S^-1] Vh
+            let ga = vt::matmul(u, &ga)?;
+            let gusinv = vt::div(gu, &s_row, None)?;
+            let ga = sub(
+                &add(&ga, &gusinv)?,
+                &vt::matmul(u, &vt::matmul(&mt(u)?, &gusinv)?)?,
+            )?;
+            vt::matmul(&ga, vh)
+        }
+        (_, Some(gvh)) if m < n => {
+            // gA = U [gA Vh + S^-1 gVh (I_n - V Vh)]
+            let ga = vt::matmul(&ga, vh)?;
+            let sinvgvh = vt::div(gvh, &s_col, None)?;
+            let ga = sub(
+                &add(&ga, &sinvgvh)?,
+                &vt::matmul(&vt::matmul(&sinvgvh, &v)?, vh)?,
+            )?;
+            vt::matmul(u, &ga)
+        }
+        _ if m >= n => vt::matmul(u, &vt::matmul(&ga, vh)?),
+        _ => vt::matmul(&vt::matmul(u, &ga)?, vh),
     }
 }
 
@@ -432,10 +431,7 @@ pub(crate) fn linalg_qr_backward(
         ));
     }
     let mh = match (gq, gr) {
-        (Some(gq), Some(gr)) => sub(
-            &vt::matmul(gr, &mt(r)?)?,
-            &vt::matmul(&mt(q)?, gq)?,
-        )?,
+        (Some(gq), Some(gr)) => sub(&vt::matmul(gr, &mt(r)?)?, &vt::matmul(&mt(q)?, gq)?)?,
         (Some(gq), None) => vt::neg(&vt::matmul(&mt(q)?, gq)?)?,
         (None, Some(gr)) => vt::matmul(gr, &mt(r)?)?,
         (None, None) => unreachable!("checked by the caller"),
@@ -474,8 +470,12 @@ pub(crate) fn linalg_lu_backward(
     let n = size(u, -1);
     let k = m.min(n);
     let ga = if m == n {
-        let lhgl = gl.map(|gl| vt::tril(&vt::matmul(&mt(l)?, gl)?, -1)).transpose()?;
-        let guuh = gu.map(|gu| vt::triu(&vt::matmul(gu, &mt(u)?)?, 0)).transpose()?;
+        let lhgl = gl
+            .map(|gl| vt::tril(&vt::matmul(&mt(l)?, gl)?, -1))
+            .transpose()?;
+        let guuh = gu
+            .map(|gu| vt::triu(&vt::matmul(gu, &mt(u)?)?, 0))
+            .transpose()?;
         let ga = match (lhgl, guuh) {
             (Some(a), Some(b)) => add(&a, &b)?,
             (Some(a), None) | (None, Some(a)) => a,
@@ -588,7 +588,13 @@ pub(crate) fn linalg_lu_solve_lu(
         } else {
             (mt(gx)?, x.clone())
         };
-        let gr = solve_tri(&mt(&u)?, &vt::neg(&vt::matmul(&a, &b)?)?, false, true, false)?;
+        let gr = solve_tri(
+            &mt(&u)?,
+            &vt::neg(&vt::matmul(&a, &b)?)?,
+            false,
+            true,
+            false,
+        )?;
         let gl = solve_tri(&mt(&l)?, &vt::matmul(&gr, &mt(&u)?)?, true, true, true)?;
         add(&vt::tril(&gl, -1)?, &vt::triu(&gr, 0)?)
     } else {
@@ -597,7 +603,10 @@ pub(crate) fn linalg_lu_solve_lu(
         } else {
             (mt(x)?, gx.clone())
         };
-        let gr = vt::neg(&vt::matmul(&vt::matmul(&mt(&p)?, &vt::matmul(&a, &b)?)?, &p)?)?;
+        let gr = vt::neg(&vt::matmul(
+            &vt::matmul(&mt(&p)?, &vt::matmul(&a, &b)?)?,
+            &p,
+        )?)?;
         let gr = solve_tri(&mt(&l)?, &gr, true, false, true)?;
         let gu = solve_tri(&mt(&u)?, &vt::matmul(&mt(&l)?, &gr)?, false, false, false)?;
         add(&vt::tril(&gr, -1)?, &vt::triu(&gu, 0)?)
@@ -782,7 +791,10 @@ pub fn svd(a: &Tensor, some: bool, compute_uv: bool) -> Result<(Tensor, Tensor, 
 
 /// The two matrix dims of `dim` (wrapped), validated by the core op first.
 fn two_dims(a: &Tensor, dim: &[i64]) -> Result<(usize, usize)> {
-    Ok((maybe_wrap_dim(dim[0], a.dim())?, maybe_wrap_dim(dim[1], a.dim())?))
+    Ok((
+        maybe_wrap_dim(dim[0], a.dim())?,
+        maybe_wrap_dim(dim[1], a.dim())?,
+    ))
 }
 
 /// `a` with the dims `d0`, `d1` moved to the end in that order (a recorded permute).
