@@ -342,6 +342,14 @@ def _write_out(out, values):
     return tuple(out)
 
 
+def _check_tensor(fname, name, pos, x):
+    """torch's parser TypeError for an argument that must be a Tensor."""
+    if not isinstance(x, _ext.Tensor):
+        raise TypeError(
+            f"{fname}(): argument '{name}' (position {pos}) must be Tensor, not {type(x).__name__}"
+        )
+
+
 def _check_float(name, A, what="A"):
     if not A.is_floating_point():
         raise NotImplementedError(
@@ -363,7 +371,10 @@ def lu_unpack(LU_data, LU_pivots, unpack_data=True, unpack_pivots=True, *, out=N
     ``L [*, m, k]`` unit lower and ``U [*, k, n]`` upper triangular, ``k = min(m, n)``;
     ``A = P L U``. ``P`` is empty when not ``unpack_pivots``, ``L`` and ``U`` when not
     ``unpack_data``. RuntimeError for an input of fewer than 2 dims, non-int32 pivots, or pivots
-    outside ``[1, m]``; ValueError for pivots of the wrong shape. Mirrors torch.lu_unpack."""
+    outside ``[1, m]``; ValueError for pivots of the wrong shape; TypeError for non-tensors.
+    Mirrors torch.lu_unpack."""
+    _check_tensor("lu_unpack", "LU_data", 1, LU_data)
+    _check_tensor("lu_unpack", "LU_pivots", 2, LU_pivots)
     if LU_data.dim() < 2:
         raise RuntimeError(
             f"torch.lu_unpack: Expected tensor with 2 or more dimensions. Got size: {list(LU_data.shape)} instead"
@@ -466,7 +477,9 @@ def matrix_exp(A):
     ``s`` times; float32 inputs are computed in float64 and rounded once. Composed of matmul,
     solve and where, so it is differentiable (twice too).
     RuntimeError for fewer than 2 dims or non-square matrices; NotImplementedError for
-    integer inputs. Mirrors torch.linalg.matrix_exp (also ``_C.matrix_exp``)."""
+    integer inputs; TypeError for a non-tensor. Mirrors torch.linalg.matrix_exp (also
+    ``_C.matrix_exp``)."""
+    _check_tensor("linalg_matrix_exp", "input", 1, A)
     if A.dim() < 2:
         raise RuntimeError("linalg.matrix_exp: The input tensor A must have at least 2 dimensions.")
     if A.shape[-1] != A.shape[-2]:
@@ -522,7 +535,10 @@ def householder_product(A, tau, *, out=None):
     of ``A`` below the diagonal with a 1 on it (LAPACK's orgqr), shape ``(*, m, n)``; composed
     of differentiable ops. RuntimeError for fewer than 2 dims, ``m < n``, ``k > n``, batch
     dims of ``tau`` that are not ``A``'s, or dtypes that differ; NotImplementedError for
-    integer inputs. Mirrors torch.linalg.householder_product (also ``_C.orgqr``)."""
+    integer inputs; TypeError for non-tensors. Mirrors torch.linalg.householder_product (also
+    ``_C.orgqr``)."""
+    _check_tensor("linalg_householder_product", "input", 1, A)
+    _check_tensor("linalg_householder_product", "tau", 2, tau)
     f = "torch.linalg.householder_product"
     if A.dim() < 2:
         raise RuntimeError(f"{f}: input must have at least 2 dimensions.")

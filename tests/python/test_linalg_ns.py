@@ -234,6 +234,16 @@ def test_python_level_linalg_functions():
     assert out.tolist() == [[1.0, 0.0], [0.0, 1.0]]
     with pytest.raises(TypeError):
         L.matrix_exp(a, out=out)  # torch's matrix_exp has no out=
+    # Wrong types are TypeErrors with torch's parser texts.
+    with pytest.raises(TypeError, match=r"^linalg_matrix_exp\(\): argument 'input' \(position 1\) must be Tensor, not str$"):
+        L.matrix_exp("x")
+    with pytest.raises(TypeError, match="argument 'LU_pivots' .position 2. must be Tensor, not list"):
+        _C.lu_unpack(a, [1, 2])
+    with pytest.raises(TypeError, match="argument 'tau' .position 2. must be Tensor, not float"):
+        L.householder_product(a, 0.5)
+    for f, args in ((_C.lu, ("x",)), (_C.pinverse, (None,)), (_C.lu_solve, (a, "x", piv)), (_C.orgqr, (a, 1))):
+        with pytest.raises(TypeError):
+            f(*args)
 
 
 def _well_conditioned(n, batch=()):
