@@ -581,6 +581,64 @@ def _orgqr(input, tau, *, out=None):
 
 
 
+_TriangularSolveResult = _named_tuple("triangular_solve", ("solution", "cloned_coefficient"))
+
+
+def _triangular_solve(b, A, upper=True, transpose=False, unitriangular=False, *, out=None):
+    """``triangular_solve(b, A, upper=True, transpose=False, unitriangular=False, *, out=None)``
+    (deprecated in torch): the named tuple ``(solution, cloned_coefficient)``: the solution of
+    ``op(A) X = b`` for the triangular ``A`` ``(*, n, n)`` (the triangle ``upper`` names, ``op``
+    the transpose when ``transpose``, a unit diagonal when ``unitriangular``) and ``b``
+    ``(*, n, k)``, batches broadcast, and a copy of ``A`` (with the broadcast batch shape); ``linalg.solve_triangular`` with the
+    arguments reordered. RuntimeError for a 1-D ``b``, non-square ``A`` or dtypes that differ.
+    Mirrors torch.triangular_solve."""
+    _check_tensor("triangular_solve", "input", 1, b)
+    _check_tensor("triangular_solve", "A", 2, A)
+    if b.dim() < 2:
+        raise RuntimeError(
+            f"torch.triangular_solve: Expected b to have at least 2 dimensions, but it has {b.dim()} dimensions instead"
+        )
+    if A.dim() < 2 or A.shape[-1] != A.shape[-2]:
+        raise RuntimeError(
+            f"A must be batches of square matrices, but they are {A.shape[-2] if A.dim() >= 2 else 1} by {A.shape[-1]} matrices"
+        )
+    if b.dtype != A.dtype:
+        raise RuntimeError(
+            f"Expected b and A to have the same dtype, but found b of type {_dtype_name(b.dtype)} "
+            f"and A of type {_dtype_name(A.dtype)} instead."
+        )
+    M = A.mT if transpose else A
+    x = solve_triangular(M, b, upper=upper != transpose, unitriangular=unitriangular)
+    # torch's cloned coefficient has the batch shape broadcast with b's.
+    batch = tuple(x.shape[:-2])
+    r = (x, A.expand(batch + tuple(A.shape[-2:])).clone())
+    if out is not None:
+        r = _write_out(out, r)
+    return _TriangularSolveResult(*r)
+
+
+def _cholesky_inverse(L, upper=False, *, out=None):
+    """``cholesky_inverse(L, upper=False, *, out=None)``: the inverse of ``A = L L^T`` (``U^T U``
+    when ``upper``) from its Cholesky factor ``(*, n, n)``: ``cholesky_solve(I, L, upper)``.
+    RuntimeError for fewer than 2 dims or non-square matrices; NotImplementedError for integer
+    inputs. Mirrors torch.cholesky_inverse."""
+    _check_tensor("cholesky_inverse", "input", 1, L)
+    if L.dim() < 2:
+        raise RuntimeError("cholesky_inverse: The input tensor A must have at least 2 dimensions.")
+    if L.shape[-1] != L.shape[-2]:
+        raise RuntimeError(
+            f"cholesky_inverse: A must be batches of square matrices, but they are {L.shape[-2]} by {L.shape[-1]} matrices"
+        )
+    if not L.is_floating_point():
+        raise NotImplementedError(f"\"cholesky_inverse_out_cpu\" not implemented for '{_dtype_name(L.dtype)}'")
+    eye = _ext.eye(L.shape[-1], dtype=L.dtype).expand(L.shape)
+    r = _ext.cholesky_solve(eye, L, upper)
+    if out is not None:
+        out.copy_(r)
+        return out
+    return r
+
+
 class _LstsqResult(tuple):
     """The named tuple ``(solution, residuals, rank, singular_values)`` of ``lstsq`` (torch's
     ``torch.return_types.linalg_lstsq``)."""

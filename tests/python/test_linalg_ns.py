@@ -206,7 +206,7 @@ def test_gradcheck_decompositions():
 
 def test_python_level_linalg_functions():
     # The functions written in python/_C/linalg.py: docstrings, named tuples, out=.
-    for f in (_C.lu, _C.lu_unpack, _C.lu_solve, _C.pinverse, _C.matrix_exp, _C.orgqr,
+    for f in (_C.lu, _C.lu_unpack, _C.lu_solve, _C.pinverse, _C.matrix_exp, _C.orgqr, _C.triangular_solve, _C.cholesky_inverse,
               L.matrix_exp, L.householder_product):
         assert "Mirrors torch." in f.__doc__
     a = _C.tensor([[1.0, 2.0], [3.0, 4.0]], dtype=_C.float64)
