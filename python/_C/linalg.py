@@ -10,8 +10,18 @@ dtype. Errors are torch's texts and classes: a singular or non-positive-definite
 
 A few functions are thin compositions of those (as torch's CompositeImplicitAutograd ops are):
 ``matmul``, ``diagonal``, ``cross``, ``vecdot``, ``multi_dot``, ``matrix_power``, ``pinv``,
-``matrix_rank``, ``cond``, ``lstsq``, ``vander``, ``tensorinv`` and ``tensorsolve``.
+``matrix_rank``, ``cond``, ``lstsq``, ``vander``, ``tensorinv`` and ``tensorsolve``; and
+``matrix_exp`` (Padé scaling and squaring) and ``householder_product`` over ``matmul`` and
+``solve``, differentiable through the ops they are made of. The top-level functions torch writes
+over these — the deprecated ``lu`` and ``lu_solve``, ``lu_unpack``, ``pinverse``, ``matrix_exp``,
+``orgqr`` — are defined here and re-exported by ``_C`` (python/_C/__init__.py).
+
+The derivatives of the decompositions (``qr``, ``eigh``, ``svd``, the LU family, ``solve_ex``) are
+nodes of the Rust core (src/core/autograd/linalg_formulas.rs), written over recorded ops so that
+double backward works.
 """
+
+import math as _math
 
 from . import _C as _ext
 from . import _linalg
@@ -112,12 +122,22 @@ def matrix_power(A, n, *, out=None):
 
 def _tolerance(s, A, atol, rtol):
     """torch's pinv/matrix_rank threshold: max(atol, rtol * largest singular value), with rtol
-    eps * max(m, n) when neither is given (and 0 when only atol is)."""
+    eps * max(m, n) when neither is given (and 0 when only atol is, and positive). ``atol`` and
+    ``rtol`` may be numbers or tensors (broadcast against the batch: torch's ``get_atol_rtol``
+    and ``atol.unsqueeze(-1)``)."""
     eps = 1.1920928955078125e-07 if A.dtype == _ext.float32 else 2.220446049250313e-16
+    default_rtol = eps * max(A.shape[-2], A.shape[-1])
     if rtol is None:
-        rtol = 0.0 if (atol is not None and atol > 0) else eps * max(A.shape[-2], A.shape[-1])
+        if isinstance(atol, _ext.Tensor):
+            rtol = _ext.where(atol > 0, 0.0, default_rtol).to(s.dtype)
+        else:
+            rtol = 0.0 if (atol is not None and atol > 0) else default_rtol
     atol = 0.0 if atol is None else atol
     smax = s.amax(-1, keepdim=True) if s.shape[-1] > 0 else _ext.zeros(s.shape[:-1] + (1,), dtype=s.dtype)
+    if isinstance(rtol, _ext.Tensor):
+        rtol = rtol.unsqueeze(-1)
+    if isinstance(atol, _ext.Tensor):
+        return _ext.maximum(smax * rtol, atol.unsqueeze(-1).to(s.dtype))
     return _ext.clamp(smax * rtol, min=atol)
 
 
@@ -289,6 +309,336 @@ def tensorsolve(A, B, dims=None, *, out=None):
     return r
 
 
+def _named_tuple(name, fields):
+    """A tuple type with named fields and torch's ``torch.return_types.<name>`` repr."""
+
+    def __new__(cls, *values):
+        return tuple.__new__(cls, values)
+
+    def __repr__(self):
+        return f"torch.return_types.{name}(" + ", ".join(
+            f"{n}={v!r}" for n, v in zip(fields, self)
+        ) + ")"
+
+    ns = {"__slots__": (), "_fields": fields, "__new__": __new__, "__repr__": __repr__}
+    for i, f in enumerate(fields):
+        ns[f] = property(lambda self, i=i: self[i])
+    return type(name, (tuple,), ns)
+
+
+_LuUnpackResult = _named_tuple("lu_unpack", ("P", "L", "U"))
+_LuWithInfoResult = _named_tuple("_lu_with_info", ("LU", "pivots", "info"))
+
+
+def _write_out(out, values):
+    """Copy ``values`` into the tensors of ``out`` (resized as needed), torch's ``out=`` of a
+    Python-level multi-output function; returns ``out``'s tensors as the result."""
+    if len(out) != len(values):
+        raise TypeError(f"expected {len(values)} tensors in out, got {len(out)}")
+    for o, v in zip(out, values):
+        # `add(v, 0, out=o)`: the op path of out= (resized when empty or of another shape, as
+        # torch's out=), for every dtype these functions return (float, int32).
+        _ext.add(v, 0, out=o)
+    return tuple(out)
+
+
+def _check_tensor(fname, name, pos, x):
+    """torch's parser TypeError for an argument that must be a Tensor."""
+    if not isinstance(x, _ext.Tensor):
+        raise TypeError(
+            f"{fname}(): argument '{name}' (position {pos}) must be Tensor, not {type(x).__name__}"
+        )
+
+
+def _check_float(name, A, what="A"):
+    if not A.is_floating_point():
+        raise NotImplementedError(
+            f"{name}: Expected a floating point or complex tensor as input. Got {_dtype_name(A.dtype)}"
+        )
+
+
+def _dtype_name(dt):
+    return {
+        "int64": "Long", "int32": "Int", "int16": "Short", "int8": "Char", "uint8": "Byte",
+        "bool": "Bool", "float32": "Float", "float64": "Double",
+    }.get(str(dt).rsplit(".", 1)[-1], str(dt))
+
+
+def lu_unpack(LU_data, LU_pivots, unpack_data=True, unpack_pivots=True, *, out=None):
+    """``lu_unpack(LU_data, LU_pivots, unpack_data=True, unpack_pivots=True, *, out=None)``: the
+    named tuple ``(P, L, U)`` of the packed LU factorization ``(LU [*, m, n], pivots [*, k] int32)``
+    of ``linalg.lu_factor``: ``P [*, m, m]`` the permutation of the 1-based row swaps,
+    ``L [*, m, k]`` unit lower and ``U [*, k, n]`` upper triangular, ``k = min(m, n)``;
+    ``A = P L U``. ``P`` is empty when not ``unpack_pivots``, ``L`` and ``U`` when not
+    ``unpack_data``. RuntimeError for an input of fewer than 2 dims, non-int32 pivots, or pivots
+    outside ``[1, m]``; ValueError for pivots of the wrong shape; TypeError for non-tensors.
+    Mirrors torch.lu_unpack."""
+    _check_tensor("lu_unpack", "LU_data", 1, LU_data)
+    _check_tensor("lu_unpack", "LU_pivots", 2, LU_pivots)
+    if LU_data.dim() < 2:
+        raise RuntimeError(
+            f"torch.lu_unpack: Expected tensor with 2 or more dimensions. Got size: {list(LU_data.shape)} instead"
+        )
+    if LU_pivots.dtype != _ext.int32:
+        raise RuntimeError(
+            "torch.lu_unpack: LU_pivots is expected to be a contiguous tensor of torch.int32 dtype.\n"
+            "Note: this function is intended to be used with the output produced by torch.linalg.lu_factor"
+        )
+    m, n = LU_data.shape[-2], LU_data.shape[-1]
+    k = min(m, n)
+    batch = tuple(LU_data.shape[:-2])
+    if tuple(LU_pivots.shape) != batch + (k,):
+        raise ValueError(
+            f"Expected LU_pivots to have shape {list(batch + (k,))} but got {list(LU_pivots.shape)} instead."
+        )
+    empty = _ext.empty(0, dtype=LU_data.dtype)
+    if unpack_data:
+        eye = _ext.eye(m, k, dtype=LU_data.dtype)
+        L = _ext.tril(LU_data[..., :, :k], -1) + eye
+        U = _ext.triu(LU_data[..., :k, :])
+    else:
+        L, U = empty, _ext.empty(0, dtype=LU_data.dtype)
+    if unpack_pivots:
+        piv = LU_pivots.reshape(_prod(batch), k).tolist()
+        if any(p < 1 or p > m for row in piv for p in row):
+            raise RuntimeError(
+                "pivots passed to lu_unpack must be between 1 and LU.size(-2) inclusive."
+                "Did you properly pass the result of lu_factor?"
+            )
+        # The row swaps applied in order give perm (row i of P^T A is row perm[i] of A); then
+        # P[perm[i], i] = 1.
+        idx = []
+        for row in piv:
+            perm = list(range(m))
+            for i, p in enumerate(row):
+                perm[i], perm[p - 1] = perm[p - 1], perm[i]
+            idx.append(perm)
+        nb = len(idx)
+        P = _ext.zeros(nb, m, m, dtype=LU_data.dtype)
+        if m > 0 and nb > 0:
+            cols = _ext.tensor(idx, dtype=_ext.int64).reshape(nb, 1, m)
+            P = P.scatter(1, cols, 1.0)
+        P = P.reshape(batch + (m, m))
+    else:
+        P = _ext.empty(0, dtype=LU_data.dtype)
+    if out is not None:
+        return _LuUnpackResult(*_write_out(out, (P, L, U)))
+    return _LuUnpackResult(P, L, U)
+
+
+def _lu_top(A, pivot=True, get_infos=False, out=None):
+    """``lu(A, pivot=True, get_infos=False, out=None)`` (deprecated in torch): the packed LU
+    factorization ``(LU, pivots)`` of ``linalg.lu_factor`` (a plain tuple), or the named tuple
+    ``(LU, pivots, infos)`` of ``linalg.lu_factor_ex`` when ``get_infos`` (then a singular
+    matrix does not raise). Unlike torch it does not warn. Mirrors torch.lu."""
+    LU, pivots, infos = lu_factor_ex(A, pivot=pivot, check_errors=not get_infos)
+    if get_infos:
+        r = (LU, pivots, infos)
+        if out is not None:
+            r = _write_out(out, r)
+        return _LuWithInfoResult(*r)
+    r = (LU, pivots)
+    if out is not None:
+        r = _write_out(out, r)
+    return r
+
+
+def _lu_solve_top(b, LU_data, LU_pivots, *, out=None):
+    """``lu_solve(b, LU_data, LU_pivots, *, out=None)`` (deprecated in torch): the solution of
+    ``A X = b`` from ``linalg.lu_factor``'s ``(LU, pivots)`` of ``A``; ``linalg.lu_solve`` with
+    the arguments reordered. Mirrors torch.lu_solve."""
+    return lu_solve(LU_data, LU_pivots, b, out=out)
+
+
+def _pinverse(input, rcond=1e-15):
+    """``pinverse(input, rcond=1e-15)``: ``linalg.pinv(input, rtol=rcond)``, the Moore-Penrose
+    pseudoinverse ``(*, n, m)`` of ``input`` ``(*, m, n)``. Mirrors torch.pinverse."""
+    return pinv(input, rtol=rcond)
+
+
+# Higham (2005), "The scaling and squaring method for the matrix exponential revisited",
+# SIAM J. Matrix Anal. Appl. 26(4), 1179-1193: the [13/13] Padé coefficients b_0..b_13 and the
+# largest 1-norm theta_13 for which r_13(A) is exp(A) to double precision.
+_PADE13 = (
+    64764752532480000.0, 32382376266240000.0, 7771770303897600.0, 1187353796428800.0,
+    129060195264000.0, 10559470521600.0, 670442572800.0, 33522128640.0, 1323241920.0,
+    40840800.0, 960960.0, 16380.0, 182.0, 1.0,
+)
+_THETA13 = 5.371920351148152
+
+
+def matrix_exp(A):
+    """``linalg.matrix_exp(A)``: the matrix exponential of the square matrices ``A`` ``(*, n, n)``
+    (float32/float64), by scaling and squaring with the [13/13] Padé approximant (Higham 2005,
+    "The scaling and squaring method for the matrix exponential revisited", SIAM J. Matrix Anal.
+    Appl. 26(4); Algorithm 2.3, the one scipy.linalg.expm refines; torch uses Bader, Blanes and
+    Casas's Taylor variant of the same scheme): each matrix is scaled by ``2**-s`` so that its
+    1-norm is at most theta_13 = 5.37, ``exp`` of it is ``(V - U)^-1 (V + U)``, then squared
+    ``s`` times; float32 inputs are computed in float64 and rounded once. Composed of matmul,
+    solve and where, so it is differentiable (twice too).
+    RuntimeError for fewer than 2 dims or non-square matrices; NotImplementedError for
+    integer inputs; TypeError for a non-tensor. Mirrors torch.linalg.matrix_exp (also
+    ``_C.matrix_exp``)."""
+    _check_tensor("linalg_matrix_exp", "input", 1, A)
+    if A.dim() < 2:
+        raise RuntimeError("linalg.matrix_exp: The input tensor A must have at least 2 dimensions.")
+    if A.shape[-1] != A.shape[-2]:
+        raise RuntimeError(
+            "linalg.matrix_exp: A must be batches of square matrices, "
+            f"but they are {A.shape[-2]} by {A.shape[-1]} matrices"
+        )
+    _check_float("linalg.matrix_exp", A)
+    n = A.shape[-1]
+    if A.dtype == _ext.float32:
+        # As the decompositions here: computed in float64 (a recorded cast), rounded once.
+        return matrix_exp(A.to(_ext.float64)).to(_ext.float32)
+    if A.numel() == 0:
+        r = A.clone()
+    else:
+        batch = tuple(A.shape[:-2])
+        # The squarings per matrix (not differentiated: a piecewise-constant choice).
+        norms = A.detach().abs().sum(-2).amax(-1).reshape(-1).tolist()
+        steps = []
+        for v in norms:
+            s = 0
+            if v != v or v in (float("inf"), float("-inf")):
+                s = 0
+            elif v > _THETA13:
+                s = max(0, int(_math.ceil(_math.log2(v / _THETA13))))
+            steps.append(s)
+        s_t = _ext.tensor(steps, dtype=A.dtype).reshape(batch + (1, 1))
+        X = A * _ext.pow(2.0, -s_t)
+        b = _PADE13
+        ident = _ext.eye(n, dtype=A.dtype)
+        X2 = _ext.matmul(X, X)
+        X4 = _ext.matmul(X2, X2)
+        X6 = _ext.matmul(X4, X2)
+        U = _ext.matmul(
+            X,
+            _ext.matmul(X6, b[13] * X6 + b[11] * X4 + b[9] * X2)
+            + b[7] * X6 + b[5] * X4 + b[3] * X2 + b[1] * ident,
+        )
+        V = (
+            _ext.matmul(X6, b[12] * X6 + b[10] * X4 + b[8] * X2)
+            + b[6] * X6 + b[4] * X4 + b[2] * X2 + b[0] * ident
+        )
+        r = solve(V - U, V + U)
+        for k in range(max(steps)):
+            r = _ext.where(s_t > k, _ext.matmul(r, r), r)
+    return r
+
+
+def householder_product(A, tau, *, out=None):
+    """``linalg.householder_product(A, tau, *, out=None)``: the first ``n`` columns of the
+    product ``H_1 H_2 ... H_k`` of Householder reflectors ``H_i = I - tau_i v_i v_i^T`` for
+    ``A`` ``(*, m, n)`` (``m >= n``) and ``tau`` ``(*, k)`` (``k <= n``), ``v_i`` the column ``i``
+    of ``A`` below the diagonal with a 1 on it (LAPACK's orgqr), shape ``(*, m, n)``; composed
+    of differentiable ops. RuntimeError for fewer than 2 dims, ``m < n``, ``k > n``, batch
+    dims of ``tau`` that are not ``A``'s, or dtypes that differ; NotImplementedError for
+    integer inputs; TypeError for non-tensors. Mirrors torch.linalg.householder_product (also
+    ``_C.orgqr``)."""
+    _check_tensor("linalg_householder_product", "input", 1, A)
+    _check_tensor("linalg_householder_product", "tau", 2, tau)
+    f = "torch.linalg.householder_product"
+    if A.dim() < 2:
+        raise RuntimeError(f"{f}: input must have at least 2 dimensions.")
+    m, n = A.shape[-2], A.shape[-1]
+    if m < n:
+        raise RuntimeError(f"{f}: input.shape[-2] must be greater than or equal to input.shape[-1]")
+    if tau.dim() > 0 and tau.shape[-1] > n:
+        raise RuntimeError(f"{f}: input.shape[-1] must be greater than or equal to tau.shape[-1]")
+    if tau.dim() != A.dim() - 1 or tuple(tau.shape[:-1]) != tuple(A.shape[:-2]):
+        raise RuntimeError(
+            f"{f}: Expected batch dimensions of tau to be equal to input.shape[:-2], but got {list(tau.shape[:-1])}"
+        )
+    if tau.dtype != A.dtype:
+        raise RuntimeError(
+            f"{f}: tau dtype {_dtype_name(tau.dtype)} does not match input dtype {_dtype_name(A.dtype)}"
+        )
+    if not A.is_floating_point():
+        raise NotImplementedError(f"\"orgqr_cpu\" not implemented for '{_dtype_name(A.dtype)}'")
+    k = tau.shape[-1]
+    batch = tuple(A.shape[:-2])
+    # Q = H_1 ... H_k applied to the first n columns of the identity, right to left.
+    Q = _ext.eye(m, n, dtype=A.dtype).expand(batch + (m, n))
+    below = _ext.tril(A, -1) + _ext.eye(m, n, dtype=A.dtype)
+    for i in range(k - 1, -1, -1):
+        v = below[..., :, i : i + 1]
+        v = _ext.where(_ext.arange(m).reshape(m, 1) < i, _ext.zeros((), dtype=A.dtype), v)
+        t = tau[..., i : i + 1].unsqueeze(-1)
+        Q = Q - _ext.matmul(v * t, _ext.matmul(v.mT, Q))
+    if out is not None:
+        out.copy_(Q)
+        return out
+    return Q
+
+
+def _orgqr(input, tau, *, out=None):
+    """``orgqr(input, tau, *, out=None)``: ``linalg.householder_product(input, tau)``.
+    Mirrors torch.orgqr."""
+    return householder_product(input, tau, out=out)
+
+
+
+
+_TriangularSolveResult = _named_tuple("triangular_solve", ("solution", "cloned_coefficient"))
+
+
+def _triangular_solve(b, A, upper=True, transpose=False, unitriangular=False, *, out=None):
+    """``triangular_solve(b, A, upper=True, transpose=False, unitriangular=False, *, out=None)``
+    (deprecated in torch): the named tuple ``(solution, cloned_coefficient)``: the solution of
+    ``op(A) X = b`` for the triangular ``A`` ``(*, n, n)`` (the triangle ``upper`` names, ``op``
+    the transpose when ``transpose``, a unit diagonal when ``unitriangular``) and ``b``
+    ``(*, n, k)``, batches broadcast, and a copy of ``A`` (with the broadcast batch shape); ``linalg.solve_triangular`` with the
+    arguments reordered. RuntimeError for a 1-D ``b``, non-square ``A`` or dtypes that differ.
+    Mirrors torch.triangular_solve."""
+    _check_tensor("triangular_solve", "input", 1, b)
+    _check_tensor("triangular_solve", "A", 2, A)
+    if b.dim() < 2:
+        raise RuntimeError(
+            f"torch.triangular_solve: Expected b to have at least 2 dimensions, but it has {b.dim()} dimensions instead"
+        )
+    if A.dim() < 2 or A.shape[-1] != A.shape[-2]:
+        raise RuntimeError(
+            f"A must be batches of square matrices, but they are {A.shape[-2] if A.dim() >= 2 else 1} by {A.shape[-1]} matrices"
+        )
+    if b.dtype != A.dtype:
+        raise RuntimeError(
+            f"Expected b and A to have the same dtype, but found b of type {_dtype_name(b.dtype)} "
+            f"and A of type {_dtype_name(A.dtype)} instead."
+        )
+    M = A.mT if transpose else A
+    x = solve_triangular(M, b, upper=upper != transpose, unitriangular=unitriangular)
+    # torch's cloned coefficient has the batch shape broadcast with b's.
+    batch = tuple(x.shape[:-2])
+    r = (x, A.expand(batch + tuple(A.shape[-2:])).clone())
+    if out is not None:
+        r = _write_out(out, r)
+    return _TriangularSolveResult(*r)
+
+
+def _cholesky_inverse(L, upper=False, *, out=None):
+    """``cholesky_inverse(L, upper=False, *, out=None)``: the inverse of ``A = L L^T`` (``U^T U``
+    when ``upper``) from its Cholesky factor ``(*, n, n)``: ``cholesky_solve(I, L, upper)``.
+    RuntimeError for fewer than 2 dims or non-square matrices; NotImplementedError for integer
+    inputs. Mirrors torch.cholesky_inverse."""
+    _check_tensor("cholesky_inverse", "input", 1, L)
+    if L.dim() < 2:
+        raise RuntimeError("cholesky_inverse: The input tensor A must have at least 2 dimensions.")
+    if L.shape[-1] != L.shape[-2]:
+        raise RuntimeError(
+            f"cholesky_inverse: A must be batches of square matrices, but they are {L.shape[-2]} by {L.shape[-1]} matrices"
+        )
+    if not L.is_floating_point():
+        raise NotImplementedError(f"\"cholesky_inverse_out_cpu\" not implemented for '{_dtype_name(L.dtype)}'")
+    eye = _ext.eye(L.shape[-1], dtype=L.dtype).expand(L.shape)
+    r = _ext.cholesky_solve(eye, L, upper)
+    if out is not None:
+        out.copy_(r)
+        return out
+    return r
+
+
 class _LstsqResult(tuple):
     """The named tuple ``(solution, residuals, rank, singular_values)`` of ``lstsq`` (torch's
     ``torch.return_types.linalg_lstsq``)."""
@@ -318,5 +668,5 @@ __all__ = [
     "solve_triangular", "qr", "eigh", "eigvalsh", "svd", "svdvals", "vector_norm",
     "matrix_norm", "norm", "matmul", "diagonal", "cross", "vecdot", "multi_dot", "matrix_power",
     "lu_factor", "lu_factor_ex", "lu", "lu_solve", "pinv", "matrix_rank", "cond", "lstsq", "vander",
-    "tensorinv", "tensorsolve",
+    "tensorinv", "tensorsolve", "matrix_exp", "householder_product",
 ]

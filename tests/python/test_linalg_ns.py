@@ -111,12 +111,139 @@ def test_bad_arguments_are_type_errors():
         S.multigammaln(a, 1.5)
 
 
-def test_gradients_refused_until_written():
-    a = _C.eye(2, dtype=_C.float64).requires_grad_()
-    with pytest.raises(NotImplementedError, match="the derivative for 'linalg_qr' is not implemented"):
-        L.qr(a)
+def test_linalg_gradients_recorded():
+    # Every differentiable linalg op records a node, named as torch's (torch 2.15's grad_fn names).
+    a = _C.tensor([[4.0, 1.0, 0.5], [1.0, 3.0, 0.2], [0.5, 0.2, 2.0]], dtype=_C.float64).requires_grad_()
+    b = _C.ones(3, 2, dtype=_C.float64)
+    assert L.qr(a).Q.grad_fn.name() == "LinalgQrBackward0"
+    assert L.eigh(a).eigenvalues.grad_fn.name() == "LinalgEighBackward0"
+    assert L.svd(a).S.grad_fn.name() == "LinalgSvdBackward0"
+    assert L.solve_ex(a, b).result.grad_fn.name() == "LinalgSolveExBackward0"
+    assert L.solve_ex(a, b).info.grad_fn is None
+    assert L.lu_factor(a).LU.grad_fn.name() == "LinalgLuFactorExBackward0"
+    assert L.lu_factor_ex(a).LU.grad_fn.name() == "LinalgLuFactorExBackward0"
+    p, lo, up = L.lu(a)
+    assert up.grad_fn.name() == "LinalgLuBackward0" and lo.grad_fn is up.grad_fn
+    assert p.grad_fn is None and not p.requires_grad
+    lu, piv = L.lu_factor(a.detach())
+    assert L.lu_solve(lu.requires_grad_(), piv, b).grad_fn.name() == "LinalgLuSolveBackward0"
+    assert _C.cholesky_solve(b.requires_grad_(), a).grad_fn.name() == "CholeskySolveBackward0"
+    assert L.matrix_norm(a, 2).requires_grad and L.norm(a, "nuc").requires_grad
     with _C.no_grad():
-        assert L.qr(a)[1].abs().tolist() == [[1.0, 0.0], [0.0, 1.0]]
+        assert L.qr(a)[1].grad_fn is None
+
+
+def test_linalg_backward_mode_errors():
+    # torch raises these from the backward, not from the forward (texts of torch 2.15).
+    a = _C.eye(2, dtype=_C.float64).requires_grad_()
+    q, r = L.qr(a, mode="r")
+    with pytest.raises(RuntimeError, match="not computed when mode='r'"):
+        r.sum().backward()
+    q, r = L.qr(_C.ones(3, 2, dtype=_C.float64).requires_grad_(), mode="complete")
+    with pytest.raises(RuntimeError, match="not differentiable when mode='complete' and nrows > ncols"):
+        q.sum().backward()
+
+
+def test_gradcheck_decompositions():
+    from _C.autograd import gradcheck, gradgradcheck
+
+    _C.manual_seed(11)
+    tall = _C.randn(4, 3, dtype=_C.float64).requires_grad_()
+    wide = _C.randn(3, 4, dtype=_C.float64).requires_grad_()
+    sq = _well_conditioned(3)
+    w1 = _C.randn(4, 4, dtype=_C.float64)
+    w2 = _C.randn(4, 4, dtype=_C.float64)
+
+    def qr_loss(x):
+        q, r = L.qr(x)
+        return (q * q * w1[: q.shape[0], : q.shape[1]]).sum() + (r * r).sum()
+
+    def svd_loss(x):
+        u, s, vh = L.svd(x, full_matrices=False)
+        return (u * u).sum(-1) @ w2[0, : u.shape[0]] + s.sum() + (vh * vh * w2[: vh.shape[0], : vh.shape[1]]).sum()
+
+    def eigh_loss(x):
+        w, v = L.eigh(x + x.mT)
+        return (w * w2[0, :3]).sum() + (v * v * w1[:3, :3]).sum()
+
+    def lu_loss(x):
+        p, lo, up = L.lu(x)
+        return (lo * lo).sum() + (up * w1[: up.shape[0], : up.shape[1]]).sum()
+
+    for x in (tall, wide):
+        assert gradcheck(qr_loss, (x,))
+        assert gradcheck(svd_loss, (x,))
+        assert gradcheck(lu_loss, (x,))
+        assert gradcheck(lambda t: L.lu_factor(t).LU, (x,))
+    assert gradcheck(eigh_loss, (sq,))
+    assert gradgradcheck(qr_loss, (tall,))
+    assert gradgradcheck(eigh_loss, (sq,))
+    assert gradgradcheck(lu_loss, (sq,))
+    assert gradgradcheck(lambda t: L.solve_ex(t, w1[:3, :2]).result, (sq,))
+    lu, piv = L.lu_factor(sq.detach())
+    lu.requires_grad_()
+    b = w1[:3, :2].clone().requires_grad_()
+    for left, adjoint in [(True, False), (True, True), (False, False), (False, True)]:
+        rhs = b if left else b.mT.detach().requires_grad_()
+        assert gradcheck(lambda LU, B: L.lu_solve(LU, piv, B, left=left, adjoint=adjoint), (lu, rhs))
+    c = L.cholesky(sq.detach() @ sq.detach().mT).requires_grad_()
+    # cholesky_solve reads only the factor's triangle (torch's gradient is the full matrix, as
+    # its formula): check through tril.
+    assert gradcheck(lambda F, B: _C.cholesky_solve(B, F.tril()), (c, b))
+    assert gradgradcheck(lambda F, B: _C.cholesky_solve(B, F.tril()), (c, b))
+    for o in (1, -1, float("inf"), -float("inf"), 2, -2, "fro", "nuc"):
+        assert gradcheck(lambda t: L.matrix_norm(t, o), (tall,))
+    assert gradcheck(lambda t: L.norm(t, dim=(0, 1)), (tall,))
+    assert gradcheck(lambda t: L.matrix_exp(t), (sq,))
+    assert gradgradcheck(lambda t: L.matrix_exp(t), (sq,))
+    t = _C.tensor([1.3, 0.6], dtype=_C.float64).requires_grad_()
+    assert gradcheck(L.householder_product, (tall, t))
+    # eigvalsh / svdvals: their derivatives recompute the factors with the recording ops.
+    assert gradgradcheck(lambda x: L.eigvalsh(x + x.mT), (sq,))
+    assert gradgradcheck(L.svdvals, (tall,))
+    assert gradgradcheck(lambda x: L.matrix_norm(x, "nuc"), (wide,))
+
+
+def test_python_level_linalg_functions():
+    # The functions written in python/_C/linalg.py: docstrings, named tuples, out=.
+    for f in (_C.lu, _C.lu_unpack, _C.lu_solve, _C.pinverse, _C.matrix_exp, _C.orgqr, _C.triangular_solve, _C.cholesky_inverse,
+              L.matrix_exp, L.householder_product):
+        assert "Mirrors torch." in f.__doc__
+    a = _C.tensor([[1.0, 2.0], [3.0, 4.0]], dtype=_C.float64)
+    lu, piv = L.lu_factor(a)
+    r = _C.lu_unpack(lu, piv)
+    assert type(r).__name__ == "lu_unpack" and r._fields == ("P", "L", "U")
+    assert r.P.tolist() == [[0.0, 1.0], [1.0, 0.0]]
+    assert r.L.tolist() == [[1.0, 0.0], [1.0 / 3.0, 1.0]]
+    assert r.U.flatten().tolist() == pytest.approx([3.0, 4.0, 0.0, 2.0 - 4.0 / 3.0], rel=1e-15)
+    outs = (_C.empty(0, dtype=_C.float64), _C.empty(0, dtype=_C.float64), _C.empty(0, dtype=_C.float64))
+    r2 = _C.lu_unpack(lu, piv, out=outs)
+    assert r2.P is outs[0] and outs[2].tolist() == r.U.tolist()
+    t = _C.lu(a)
+    assert type(t) is tuple and len(t) == 2
+    t = _C.lu(a, get_infos=True)
+    assert type(t).__name__ == "_lu_with_info" and t.info.item() == 0
+    # exp([[0, 1], [-1, 0]]) is the rotation [[cos 1, sin 1], [-sin 1, cos 1]].
+    e = L.matrix_exp(_C.tensor([[0.0, 1.0], [-1.0, 0.0]], dtype=_C.float64))
+    assert e.flatten().tolist() == pytest.approx([math.cos(1), math.sin(1), -math.sin(1), math.cos(1)], rel=1e-14)
+    # exp(diag(30, -2)) needs scaling and squaring.
+    e = L.matrix_exp(_C.tensor([[30.0, 0.0], [0.0, -2.0]], dtype=_C.float64))
+    assert e.flatten().tolist() == pytest.approx([math.exp(30), 0.0, 0.0, math.exp(-2)], rel=1e-13)
+    out = _C.empty(2, 2, dtype=_C.float64)
+    assert L.householder_product(a, _C.zeros(1, dtype=_C.float64), out=out) is out
+    assert out.tolist() == [[1.0, 0.0], [0.0, 1.0]]
+    with pytest.raises(TypeError):
+        L.matrix_exp(a, out=out)  # torch's matrix_exp has no out=
+    # Wrong types are TypeErrors with torch's parser texts.
+    with pytest.raises(TypeError, match=r"^linalg_matrix_exp\(\): argument 'input' \(position 1\) must be Tensor, not str$"):
+        L.matrix_exp("x")
+    with pytest.raises(TypeError, match="argument 'LU_pivots' .position 2. must be Tensor, not list"):
+        _C.lu_unpack(a, [1, 2])
+    with pytest.raises(TypeError, match="argument 'tau' .position 2. must be Tensor, not float"):
+        L.householder_product(a, 0.5)
+    for f, args in ((_C.lu, ("x",)), (_C.pinverse, (None,)), (_C.lu_solve, (a, "x", piv)), (_C.orgqr, (a, 1))):
+        with pytest.raises(TypeError):
+            f(*args)
 
 
 def _well_conditioned(n, batch=()):

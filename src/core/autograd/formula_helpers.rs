@@ -912,33 +912,6 @@ pub(crate) fn cholesky_backward(g: &Tensor, upper: bool, l: &Tensor) -> Result<T
     vt::linalg_solve_triangular(&l, &ga, false, false, false)
 }
 
-/// First-order only: the spectral formulas below recompute the factors with the bare op (their
-/// own derivatives are not recorded), so a backward with `create_graph` is refused.
-fn check_first_order(name: &str) -> Result<()> {
-    if super::is_grad_enabled() {
-        return Err(vt::not_implemented(&format!("{name} (double backward)")));
-    }
-    Ok(())
-}
-
-/// torch's `linalg_eig_backward(gL, {}, L, V, is_hermitian=true)` for `eigvalsh`: `V diag(gL)
-/// V^T`, with the eigenvectors `V` recomputed from `self` (torch saves them from `linalg_eigh`).
-pub(crate) fn eigvalsh_backward(g: &Tensor, a: &Tensor, uplo: &str) -> Result<Tensor> {
-    check_first_order("linalg_eigvalsh")?;
-    let (_, v) = ops::linalg_eigh(a, uplo)?;
-    let vg = vt::mul(&v, &vt::unsqueeze(g, -2)?)?;
-    vt::matmul(&vg, &vt::transpose(&v, -2, -1)?)
-}
-
-/// torch's `svd_backward({}, gS, {}, U, S, Vh)` for `svdvals`: `U diag(gS) Vh` with the reduced
-/// factors recomputed from `A` (torch saves them from `linalg_svd`).
-pub(crate) fn svdvals_backward(g: &Tensor, a: &Tensor) -> Result<Tensor> {
-    check_first_order("linalg_svdvals")?;
-    let (u, _, vh) = ops::linalg_svd(a, false, None)?;
-    let ug = vt::mul(&u, &vt::unsqueeze(g, -2)?)?;
-    vt::matmul(&ug, &vh)
-}
-
 /// torch's `scatter_reduce_backward` for `scatter_reduce(self, dim, index, src, reduce,
 /// include_self)` with result `result`: the gradients of `self` (`for_src` false) or `src`.
 /// `sum` passes `grad` through (gathered for `src`); `mean` divides by the number of values

@@ -48,6 +48,9 @@ pub enum NodeKind {
     PyFunction(Box<super::hooks::PyFunctionNode>),
     /// The nodes of the nn ops (issue 15), kept in src/core/autograd/nn_formulas.rs.
     Nn(Box<super::nn_formulas::NnNode>),
+    /// The nodes of the multi-output linalg ops (issue 12/13), kept in
+    /// src/core/autograd/linalg_formulas.rs.
+    Linalg(Box<super::linalg_formulas::LinalgNode>),
     // ---- in-place writes into views and `t[key] = value` (copy_slices.rs) ----
     /// A base written in place through a view: the view's geometry and the node `f` of the op
     /// applied to the view (Note [CopySlices]).
@@ -151,6 +154,7 @@ impl NodeKind {
             Generated(k) => k.name(),
             PyFunction(f) => f.name,
             Nn(nn) => nn.name(),
+            Linalg(l) => l.name(),
             CopySlices { .. } => "torch::autograd::CopySlices",
             AsStrided { .. } | AsStridedOp { .. } => "AsStridedBackward0",
             LinalgPair { op, .. } => match op {
@@ -190,6 +194,7 @@ impl NodeKind {
         match self {
             Generated(k) => k.saved_tensors(),
             Nn(nn) => nn.saved_tensors(),
+            Linalg(l) => l.saved_tensors(),
             Div { self_, other } => vec![("self", self_), ("other", other)],
             MaxMinDim { indices, .. } => vec![("indices", indices)],
             LinalgPair { op, saved } => vec![(
@@ -223,6 +228,9 @@ impl NodeKind {
     pub fn release(&mut self) -> Vec<SavedTensor> {
         if let NodeKind::Nn(nn) = self {
             return nn.release();
+        }
+        if let NodeKind::Linalg(l) = self {
+            return l.release();
         }
         if let NodeKind::PyFunction(f) = self {
             return f.release();
@@ -260,6 +268,7 @@ impl NodeKind {
         match self {
             Generated(k) => return k.apply(node, grads),
             Nn(nn) => return nn.apply(node, grads),
+            Linalg(l) => return l.apply(node, grads),
             CopySlices { geometry, f } => {
                 return copy_slices::copy_slices_apply(geometry, f, node, grads)
             }
@@ -327,6 +336,7 @@ impl NodeKind {
             Generated(_)
             | MaxMinDim { .. }
             | Nn(_)
+            | Linalg(_)
             | CopySlices { .. }
             | AsStrided { .. }
             | AsStridedOp { .. }

@@ -44,6 +44,7 @@ pub mod formula_helpers;
 pub mod formulas;
 pub mod generated;
 pub mod hooks;
+pub mod linalg_formulas;
 pub mod meta;
 pub mod nn_formulas;
 pub mod node;

@@ -22,6 +22,13 @@ use std::sync::Arc;
 
 // ---- nn (issue 15): the recording wrappers of the nn ops live in nn_formulas.rs ----
 pub use super::nn_formulas::*;
+// ---- linalg (issue 12/13): the multi-output linalg ops and the matrix norms live in
+// linalg_formulas.rs ----
+pub use super::linalg_formulas::{
+    linalg_eigh, linalg_lu, linalg_lu_factor, linalg_lu_factor_ex, linalg_matrix_norm,
+    linalg_matrix_norm_str_ord, linalg_norm, linalg_norm_ord_str, linalg_qr, linalg_solve_ex,
+    linalg_svd, svd,
+};
 // The composite ops (issue 13), called as `vt::op` by the generated bindings like the wrappers here.
 pub use super::composite::*;
 pub use super::composite_stats::*;

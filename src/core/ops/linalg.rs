@@ -528,9 +528,17 @@ pub fn vdot(input: &Tensor, other: &Tensor) -> Result<Tensor> {
 /// `cross(input, other, dim=None)`: the 3-vector cross product along `dim` of the broadcast
 /// operands; without `dim`, the first dim of size 3 (torch's deprecated default, with its
 /// UserWarning once per process). Errors (RuntimeError): "linalg.cross: inputs dimension 1 must
-/// have length 3. Got 3 and 4", "no dimension of size 3 in input". Mirrors `torch.cross`.
+/// have length 3. Got 3 and 4", "no dimension of size 3 in input", "linalg.cross: inputs must
+/// have the same number of dimensions." (the sizes broadcast, the ranks do not). Mirrors
+/// `torch.cross`.
 pub fn cross(input: &Tensor, other: &Tensor, dim: Option<i64>) -> Result<Tensor> {
     static WARNED: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+    // torch broadcasts the batch sizes but not the ranks.
+    if input.dim() != other.dim() {
+        return Err(Error::runtime(
+            "linalg.cross: inputs must have the same number of dimensions.",
+        ));
+    }
     let nd = input.dim().max(other.dim());
     let dim = match dim {
         Some(d) => d,

@@ -469,6 +469,31 @@ pub fn linalg_lu(a: &Tensor, pivot: bool) -> Result<(Tensor, Tensor, Tensor)> {
     ))
 }
 
+/// The permutation matrices `P` `(*, m, m)` (of `dtype`) of LAPACK's 1-based row swaps
+/// `pivots` `(*, k)` (int32, as `linalg.lu_factor` returns them), with `A = P L U`: torch's
+/// `lu_unpack(LU, pivots)[0]`. Used by the LU family's derivatives. RuntimeError for pivots
+/// outside `[1, m]`.
+pub fn lu_pivots_to_permutation(pivots: &Tensor, m: usize, dtype: DType) -> Result<Tensor> {
+    let k = pivots.sizes().last().copied().unwrap_or(0);
+    let batch = &pivots.sizes()[..pivots.dim().saturating_sub(1)];
+    let pv = super::conversion::try_to_f64_vec(pivots)?;
+    let count: usize = batch.iter().product();
+    let mut out = vec![0.0; count * m * m];
+    for b in 0..count {
+        let piv: Vec<i64> = pv[b * k..(b + 1) * k].iter().map(|&v| v as i64).collect();
+        if piv.iter().any(|&p| p < 1 || p as usize > m) {
+            return Err(Error::runtime(
+                "pivots passed to lu_unpack must be between 1 and LU.size(-2) inclusive.Did you properly pass the result of lu_factor?",
+            ));
+        }
+        let perm = decomp::pivots_to_perm(&piv, m);
+        for (i, &r) in perm.iter().enumerate() {
+            out[b * m * m + r * m + i] = 1.0;
+        }
+    }
+    make(out, &cat_sizes(batch, &[m, m]), dtype)
+}
+
 /// `linalg.lu_solve(LU, pivots, B, *, left=True, adjoint=False)`: the solution of `A X = B`
 /// (`X A = B` when not `left`; `Aᵀ` for `A` when `adjoint`) from `linalg.lu_factor`'s output for
 /// square `A` `(*, n, n)`, batches broadcast. Mirrors `torch.linalg.lu_solve` (rebuilds `A = P L
@@ -907,13 +932,30 @@ fn matrix_dims(a: &Tensor, dim: &[i64], f: &str) -> Result<(usize, usize)> {
     Ok((d0, d1))
 }
 
+/// `amax` over `dim`, 0 when `dim` is empty: torch's matrix norms of order 1, 2 and inf are 0
+/// for an empty matrix (the maximum of nonnegative values over nothing), while the orders -1,
+/// -2 and -inf raise `amin`'s IndexError.
+fn amax_or_zero(t: &Tensor, dim: i64, keepdim: bool) -> Result<Tensor> {
+    let d = maybe_wrap_dim(dim, t.dim())?;
+    if t.sizes()[d] == 0 {
+        let mut shape: Vec<i64> = t.sizes().iter().map(|&v| v as i64).collect();
+        if keepdim {
+            shape[d] = 1;
+        } else {
+            shape.remove(d);
+        }
+        return super::factory::zeros(&shape, Some(t.dtype()));
+    }
+    super::reduce_ops::amax(t, &[dim], keepdim)
+}
+
 /// The singular values of the matrices `a` holds in dims `(d0, d1)`, moved to the end, reduced
 /// by `pick` (max/min/sum), with `keepdim`'s shape.
 fn svd_reduce(a: &Tensor, d0: usize, d1: usize, keepdim: bool, pick: &str) -> Result<Tensor> {
     let moved = super::view::movedim_intlist(a, &[d0 as i64, d1 as i64], &[-2, -1])?;
     let s = linalg_svdvals(&moved, None)?;
     let r = match pick {
-        "max" => super::reduce_ops::amax(&s, &[-1], false)?,
+        "max" => amax_or_zero(&s, -1, false)?,
         "min" => super::reduce_ops::amin(&s, &[-1], false)?,
         _ => super::reduce_ops::sum(&s, Some(&[-1]), false, None)?,
     };
@@ -961,7 +1003,18 @@ pub fn linalg_matrix_norm(
     let abs = super::unary::abs(&a)?;
     let summed = super::reduce_ops::sum(&abs, Some(&[sum_dim as i64]), true, None)?;
     let r = if o > 0.0 {
-        super::reduce_ops::amax(&summed, &[red_dim as i64], true)?
+        amax_or_zero(&summed, red_dim as i64, true)?
+    } else if summed.sizes()[red_dim] == 0 {
+        // torch reduces the sum without keepdim, so its error names the dim after the sum
+        // removed `sum_dim`.
+        let d = if !keepdim && sum_dim < red_dim {
+            red_dim - 1
+        } else {
+            red_dim
+        };
+        return Err(Error::index(format!(
+            "amin(): Expected reduction dim {d} to have non-zero size."
+        )));
     } else {
         super::reduce_ops::amin(&summed, &[red_dim as i64], true)?
     };
