@@ -814,6 +814,50 @@ pub fn addbmm_checks(self_: &Tensor, batch1: &Tensor, batch2: &Tensor) -> Result
     Ok(())
 }
 
+// ---- renorm (issue 13) ------------------------------------------------------------------------
+
+/// `renorm`'s checks (torch's meta function, then the dim wrap); returns the dims every slice
+/// norm reduces (all but `dim`). RuntimeError "renorm: non-positive-norm not supported",
+/// "renorm: expected maxnorm to be >= 0 but got -5", "renorm: input needs at least 2
+/// dimensions, got 1 dimensions"; IndexError for `dim`.
+pub fn renorm_check(input: &Tensor, p: Scalar, dim: i64, maxnorm: Scalar) -> Result<Vec<i64>> {
+    if p.to_f64().is_nan() || p.to_f64() <= 0.0 {
+        return Err(Error::runtime("renorm: non-positive-norm not supported"));
+    }
+    let m = maxnorm.to_f64();
+    if m.is_nan() || m < 0.0 {
+        return Err(Error::runtime(format!(
+            "renorm: expected maxnorm to be >= 0 but got {}",
+            Scalar::Float(m)
+        )));
+    }
+    let ndim = input.dim();
+    if ndim < 2 {
+        return Err(Error::runtime(format!(
+            "renorm: input needs at least 2 dimensions, got {ndim} dimensions"
+        )));
+    }
+    let d = maybe_wrap_dim(dim, ndim)?;
+    Ok((0..ndim as i64).filter(|&k| k != d as i64).collect())
+}
+
+/// `Tensor.renorm_(p, dim, maxnorm)`: every slice along `dim` whose `p`-norm exceeds `maxnorm`
+/// scaled by `maxnorm / (norm + 1e-7)`, in place (torch's formula); `renorm`'s errors and
+/// vector_norm's NotImplementedError for integer dtypes (torch: `Tensor.renorm_`).
+pub fn renorm_(input: &Tensor, p: Scalar, dim: i64, maxnorm: Scalar) -> Result<()> {
+    let dims = renorm_check(input, p, dim, maxnorm)?;
+    let norm = super::linalg_vector_norm(input, p, Some(&dims), true, None)?;
+    let m = Tensor::wrapped_scalar(Scalar::Float(maxnorm.to_f64()))?;
+    let eps = Tensor::wrapped_scalar(Scalar::Float(1e-7))?;
+    let one = Tensor::wrapped_scalar(Scalar::Float(1.0))?;
+    let scaled = super::div(&m, &super::add(&norm, &eps, Scalar::Int(1))?, None)?;
+    let factor = super::where_(&super::gt(&norm, &m)?, &scaled, &one)?;
+    let out = super::mul(input, &factor)?;
+    input.copy_from(&out)?;
+    input.bump_version();
+    Ok(())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
