@@ -469,7 +469,17 @@ def in_scope(op):
 
 def present(op):
     name = op.name
-    return resolve(_C, name) is not None or ("." not in name and hasattr(_C.Tensor, name))
+    if resolve(_C, name) is not None or ("." not in name and hasattr(_C.Tensor, name)):
+        return True
+    # OpInfo's `uniform`, `exponential`, `geometric`, `cauchy`, `log_normal`: the op is a lambda
+    # over the in-place method `name_`, which is what `_C` must have (tested as "inplace").
+    iname = name + "_"
+    return (
+        "." not in name
+        and op.inplace_variant is not None
+        and op.inplace_variant is getattr(torch.Tensor, iname, object())
+        and hasattr(_C.Tensor, iname)
+    )
 
 
 def op_key(op):

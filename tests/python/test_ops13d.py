@@ -342,3 +342,215 @@ def test_fill_out_of_place():
     assert _C.fill(_C.zeros(2, dtype=_C.int64), _C.tensor(3)).tolist() == [3, 3]
     with pytest.raises(RuntimeError, match="fill_ only supports 0-dimension value tensor but got tensor with 1 dimensions."):
         _C.fill(x, _C.tensor([1.0]))
+
+
+# ---- renorm, cumulative_trapezoid, combinations (values from torch 2.15) ---------------------------
+
+
+def _close(a, b, tol=1e-6):
+    if isinstance(a, list):
+        return len(a) == len(b) and all(_close(x, y, tol) for x, y in zip(a, b))
+    return abs(a - b) <= tol * max(1.0, abs(b))
+
+
+def test_renorm_values_variants_and_grad():
+    x = _C.tensor([[1.0, 2, 3], [4, 5, 6]], dtype=_C.float64)
+    assert _close(_C.renorm(x, 2, 0, 5).tolist(),
+                  [[1.0, 2.0, 3.0], [2.2792115032187334, 2.8490143790234166, 3.4188172548281]])
+    assert _close(x.renorm(1, 1, 5).tolist(),
+                  [[1.0, 1.4285714081632654, 1.6666666481481482], [4.0, 3.5714285204081637, 3.3333332962962965]])
+    assert _close(_C.renorm(x, float("inf"), 1, 5).tolist(), [[1.0, 2.0, 2.499999958333334], [4.0, 5.0, 4.999999916666668]])
+    e = _C.renorm(_C.ones(2, 3, 4), 2, -1, 1)
+    assert e.dtype is _C.float32 and _close(e[0, 0].tolist(), [0.40824827551841736] * 4)
+    out = _C.zeros(2, 3, dtype=_C.float64)
+    assert _C.renorm(x, 2, 0, 5, out=out) is out and _close(out.tolist(), _C.renorm(x, 2, 0, 5).tolist())
+    y = x.clone()
+    assert y.renorm_(2, 0, 5) is y and _close(y.tolist(), out.tolist())
+    xr = x.clone().requires_grad_()
+    _C.renorm(xr, 2, 0, 5).sum().backward()
+    assert _close(xr.grad.tolist(), [[1.0, 1.0, 1.0], [0.12580063997779214, 0.014800081021069368, -0.09620047793565335]], 1e-5)
+
+
+def test_renorm_errors():
+    x = _C.ones(2, 3)
+    for args, msg in (((0, 1, 5), "renorm: non-positive-norm not supported"),
+                      ((-1, 1, 5), "renorm: non-positive-norm not supported"),
+                      ((2, 1, -5), "renorm: expected maxnorm to be >= 0 but got -5")):
+        with pytest.raises(RuntimeError) as e:
+            _C.renorm(x, *args)
+        assert str(e.value) == msg
+    with pytest.raises(RuntimeError, match="^renorm: input needs at least 2 dimensions, got 1 dimensions$"):
+        _C.renorm(_C.ones(3), 2, 0, 1)
+    with pytest.raises(RuntimeError, match="^renorm: input needs at least 2 dimensions, got 0 dimensions$"):
+        _C.renorm(_C.tensor(3.0), 2, 0, 1)
+    with pytest.raises(IndexError, match=r"Dimension out of range \(expected to be in range of \[-2, 1\], but got 2\)"):
+        _C.renorm(x, 2, 2, 5)
+    with pytest.raises(NotImplementedError, match="linalg.vector_norm: Expected a floating point or complex tensor as input. Got Long"):
+        _C.renorm(x.long(), 2, 0, 5)
+
+
+def test_cumulative_trapezoid_values():
+    y = _C.tensor([1.0, 4, 9, 16])
+    assert _C.cumulative_trapezoid(y).tolist() == [2.5, 9.0, 21.5]
+    assert _C.cumulative_trapezoid(y, dx=2).tolist() == [5.0, 18.0, 43.0]
+    assert _C.cumulative_trapezoid(y, _C.tensor([0.0, 1, 3, 6])).tolist() == [2.5, 15.5, 53.0]
+    i = _C.tensor([[1, 2, 4], [3, 3, 3]])
+    r = _C.cumulative_trapezoid(i, dx=0.5)
+    assert r.dtype is _C.float32 and r.tolist() == [[0.75, 2.25], [1.5, 3.0]]
+    r = _C.cumulative_trapezoid(i, _C.tensor([0, 1, 3]))
+    assert r.dtype is _C.float32 and r.tolist() == [[1.5, 7.5], [3.0, 9.0]]
+    f = _C.tensor([[1.0, 2, 4], [3, 3, 3]])
+    assert _C.cumulative_trapezoid(f, _C.tensor([[0.0, 1, 3], [0, 2, 4]]), dim=1).tolist() == [[1.5, 7.5], [6.0, 12.0]]
+    assert _C.cumulative_trapezoid(f, dim=0).tolist() == [[2.0, 2.5, 3.5]]
+    assert _C.cumulative_trapezoid(_C.ones(2, 0)).shape == (2, 0)
+    assert _C.cumulative_trapezoid(_C.ones(2, 3), _C.tensor([1.0, 2, 4])).tolist() == [[1.0, 3.0], [1.0, 3.0]]
+    g = _C.tensor([1.0, 4, 9], requires_grad=True)
+    _C.cumulative_trapezoid(g).sum().backward()
+    assert g.grad.tolist() == [1.0, 1.5, 0.5]
+
+
+def test_cumulative_trapezoid_errors():
+    with pytest.raises(RuntimeError, match="^cumulative_trapezoid: There must be one `x` value for each sample point$"):
+        _C.cumulative_trapezoid(_C.ones(4), _C.tensor([0.0, 1, 3]))
+    with pytest.raises(IndexError, match=r"^slice\(\) cannot be applied to a 0-dim tensor.$"):
+        _C.cumulative_trapezoid(_C.tensor(1.0))
+    with pytest.raises(IndexError, match="^Dimension specified as 0 but tensor has no dimensions$"):
+        _C.cumulative_trapezoid(_C.tensor(1.0), _C.tensor([1.0]))
+    with pytest.raises(IndexError, match=r"Dimension out of range \(expected to be in range of \[-2, 1\], but got 2\)"):
+        _C.cumulative_trapezoid(_C.ones(2, 3), dim=2)
+    with pytest.raises(NotImplementedError, match="^cumulative_trapezoid: received a bool input for `y`, but bool is not supported$"):
+        _C.cumulative_trapezoid(_C.tensor([True, False]))
+    with pytest.raises(NotImplementedError, match="^cumulative_trapezoid: received a bool input for `x` or `y`, but bool is not supported$"):
+        _C.cumulative_trapezoid(_C.ones(3), _C.tensor([True, False, True]))
+    with pytest.raises(RuntimeError, match="^cumulative_trapezoid: Currently, we only support dx as a real number.$"):
+        _C.cumulative_trapezoid(_C.ones(3), dx=True)
+    with pytest.raises(TypeError):
+        _C.cumulative_trapezoid(_C.ones(3), 2)
+
+
+def test_combinations():
+    a = _C.tensor([1, 2, 3])
+    assert _C.combinations(a).tolist() == [[1, 2], [1, 3], [2, 3]]
+    assert _C.combinations(a, 3).tolist() == [[1, 2, 3]]
+    assert _C.combinations(a, r=2, with_replacement=True).tolist() == [[1, 1], [1, 2], [1, 3], [2, 2], [2, 3], [3, 3]]
+    assert _C.combinations(_C.tensor([1.5, 2.5, 3.5, 4.5]), 3).tolist() == [
+        [1.5, 2.5, 3.5], [1.5, 2.5, 4.5], [1.5, 3.5, 4.5], [2.5, 3.5, 4.5]]
+    assert _C.combinations(_C.tensor([True, False]), 2, True).tolist() == [[True, True], [True, False], [False, False]]
+    assert _C.combinations(_C.tensor([1, 2]), 1).tolist() == [[1], [2]]
+    e = _C.combinations(a, 4)
+    assert e.shape == (0, 4) and e.dtype is _C.int64
+    assert _C.combinations(a, 4, True).shape == (15, 4)
+    z = _C.combinations(a, 0)
+    assert z.shape == (0,) and z.dtype is _C.int64
+    assert _C.combinations(_C.tensor([]), 2).shape == (0, 2)
+    with pytest.raises(RuntimeError, match=r"^Expect a non-negative number, but got -1$"):
+        _C.combinations(a, -1)
+    with pytest.raises(RuntimeError, match=r"^Expect a 1D vector, but got shape \[2, 2\]$"):
+        _C.combinations(_C.ones(2, 2))
+    with pytest.raises(RuntimeError, match=r"^Expect a 1D vector, but got shape \[\]$"):
+        _C.combinations(_C.tensor(1.0))
+    g = _C.tensor([1.0, 2.0, 3.0], requires_grad=True)
+    _C.combinations(g).sum().backward()
+    assert g.grad.tolist() == [2.0, 2.0, 2.0]
+
+
+# ---- real-dtype forms of the complex ops, sgn, __rdiv__, factories (values from torch 2.15) -------
+
+
+def test_real_dtype_identities_and_angle():
+    x = _C.tensor([-1.5, 0.0, 2.0, float("nan"), -0.0])
+    for f in (_C.real, _C.conj, _C.resolve_conj, _C.resolve_neg, _C.conj_physical,
+              _C.Tensor.conj, _C.Tensor.resolve_conj, _C.Tensor.resolve_neg, _C.Tensor.conj_physical):
+        assert f(x) is x
+    a = _C.angle(x)
+    assert a.dtype is _C.float32
+    v = a.tolist()
+    assert v[0] == pytest.approx(3.1415927410125732) and v[1:3] == [0.0, 0.0] and math.isnan(v[3]) and v[4] == 0.0
+    assert _C.angle(_C.tensor([-1.0, 2.0], dtype=_C.float64)).dtype is _C.float64
+    i = _C.angle(_C.tensor([-2, 0, 3], dtype=_C.int8))
+    assert i.dtype is _C.float32 and i.tolist() == [pytest.approx(3.1415927410125732), 0.0, 0.0]
+    assert _C.tensor([True, False]).angle().tolist() == [0.0, 0.0]
+    out = _C.zeros(2)
+    assert _C.angle(_C.tensor([-1.0, 1.0]), out=out) is out and out.tolist() == [pytest.approx(math.pi), 0.0]
+
+
+def test_sgn_is_sign_for_real_dtypes():
+    assert _C.sgn(_C.tensor([-1.5, 0.0, 2.0, float("nan")])).tolist() == [-1.0, 0.0, 1.0, 0.0]
+    assert _C.tensor([-2, 0, 3]).sgn().tolist() == [-1, 0, 1]
+    assert _C.sgn(_C.tensor([True, False])).tolist() == [True, False]
+    assert _C.sgn(_C.tensor([1, 2], dtype=_C.uint8)).tolist() == [1, 1]
+    t = _C.tensor([-3.0, 4.0])
+    assert t.sgn_() is t and t.tolist() == [-1.0, 1.0]
+    g = _C.tensor([-3.0, 4.0], requires_grad=True)
+    _C.sgn(g).sum().backward()
+    assert g.grad.tolist() == [0.0, 0.0]
+
+
+def test_rdiv():
+    assert _C.tensor([1.0, 2.0]).__rdiv__(_C.tensor([3.0, 4.0])).tolist() == [3.0, 2.0]
+    assert _C.tensor([1, 2]).__rdiv__(3).tolist() == [3.0, 1.5]
+
+
+def test_randint_like_new_empty_strided_empty_permuted():
+    _C.manual_seed(8)
+    r = _C.randint_like(_C.zeros(3), 5)
+    assert r.dtype is _C.float32 and r.shape == (3,) and all(0 <= v < 5 for v in r.tolist())
+    r = _C.randint_like(_C.zeros(300), 3, 5, dtype=_C.int32)
+    assert r.dtype is _C.int32 and set(r.tolist()) == {3, 4}
+    assert set(_C.randint_like(_C.zeros(200), low=2, high=4).tolist()) == {2.0, 3.0}
+    assert set(_C.randint_like(_C.zeros(200), high=2).tolist()) == {0.0, 1.0}
+    with pytest.raises(RuntimeError, match="^random_ expects 'from' to be less than 'to', but got from=5 >= to=3$"):
+        _C.randint_like(_C.zeros(3), 5, 3)
+    with pytest.raises(RuntimeError, match="^to - 1 is out of bounds for unsigned char$"):
+        _C.randint_like(_C.zeros(3, dtype=_C.uint8), 300)
+    e = _C.ones(2).new_empty_strided((2, 3), (1, 2))
+    assert e.shape == (2, 3) and e.stride() == (1, 2) and e.dtype is _C.float32
+    assert _C.ones(2).new_empty_strided((2, 3), (1, 2), dtype=_C.int32).dtype is _C.int32
+    with pytest.raises(RuntimeError, match=r"^dimensionality of sizes \(2\) must match dimensionality of strides \(1\)$"):
+        _C.ones(2).new_empty_strided((2, 3), (1,))
+    p = _C.empty_permuted((2, 3, 4), (0, 2, 1))
+    assert p.shape == (2, 3, 4) and p.stride() == (12, 1, 3)
+    assert _C.empty_permuted((2, 3), (1, 0)).stride() == (1, 2)
+    assert _C.empty_permuted((), ()).shape == ()
+    assert _C.empty_permuted((2, 3), (1, 0), dtype=_C.int64).dtype is _C.int64
+    for args, msg in ((((2, 3), (0, 0)), "Duplicate dim not allowed"),
+                      (((2, 3), (0, 1, 2)), "Number of dimensions in size does not match the length of the physical_layout; "
+                                            "i.e. len(size) = 2 is not equal to len(physical_layout) = 3"),
+                      (((2, 3), (0, 2)), "Dimension out of range (expected to be between 0 and 1, but got 2 at index 1).  "
+                                         "NB: negative dims not currently supported; file an issue if you want it."),
+                      (((2, 3), (-1, 0)), "Dimension out of range (expected to be between 0 and 1, but got -1 at index 0).  "
+                                          "NB: negative dims not currently supported; file an issue if you want it.")):
+        with pytest.raises(RuntimeError) as ex:
+            _C.empty_permuted(*args)
+        assert str(ex.value) == msg
+
+
+# ---- fixed known bugs (values from torch 2.15) -----------------------------------------------------
+
+
+def test_lcm_narrow_integers_as_torch():
+    # torch computes |a / gcd * b| in C++'s int for int8/uint8/int16, then casts.
+    a = _C.tensor([300, -300, 7, 32767, -32768, 255, 0], dtype=_C.int16)
+    b = _C.tensor([301, 301, 5, 2, 3, 254, 5], dtype=_C.int16)
+    assert _C.lcm(a, b).tolist() == [24764, 24764, 35, -2, -32768, -766, 0]
+    a8 = _C.tensor([-128, 100, 127, 13], dtype=_C.int8)
+    assert _C.lcm(a8, _C.tensor([-1, 3, 2, 11], dtype=_C.int8)).tolist() == [-128, 44, -2, -113]
+    u = _C.tensor([200, 255], dtype=_C.uint8)
+    assert _C.lcm(u, _C.tensor([3, 254], dtype=_C.uint8)).tolist() == [88, 2]
+    i = _C.tensor([2**30 + 1, 100000], dtype=_C.int32)
+    assert _C.lcm(i, _C.tensor([3, 99999], dtype=_C.int32)).tolist() == [1073741821, 1409965408]
+
+
+def test_addbmm_keeps_integer_dtypes():
+    b1 = _C.arange(12, dtype=_C.int32).reshape(2, 2, 3)
+    b2 = _C.arange(12, dtype=_C.int32).reshape(2, 3, 2)
+    r = _C.addbmm(_C.ones(2, 2, dtype=_C.int32), b1, b2)
+    assert r.dtype is _C.int32 and r.tolist() == [[183, 207], [273, 315]]
+    c1 = _C.full((3, 2, 2), 100, dtype=_C.int8)
+    c2 = _C.full((3, 2, 2), 3, dtype=_C.int8)
+    r = _C.addbmm(_C.zeros(2, 2, dtype=_C.int8), c1, c2, beta=2, alpha=2)
+    assert r.dtype is _C.int8 and r.tolist() == [[16, 16], [16, 16]]
+    r = _C.addbmm(_C.zeros(2, 2, dtype=_C.uint8), c1.to(_C.uint8), c2.to(_C.uint8))
+    assert r.tolist() == [[8, 8], [8, 8]]
+    s = _C.zeros(2, 2, dtype=_C.int8)
+    assert s.addbmm_(c1, c2).tolist() == [[8, 8], [8, 8]]

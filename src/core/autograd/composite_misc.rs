@@ -1,4 +1,5 @@
-//! src/core/autograd/composite_misc.rs: `renorm`, `cumulative_trapezoid` and `combinations` —
+//! src/core/autograd/composite_misc.rs: `renorm`, `cumulative_trapezoid`, `combinations` and
+//! `Tensor.__rdiv__` —
 //! ops torch writes as compositions of other ops (issue 13 part 5), here over the recording
 //! wrappers so that their history is that of the ops they are made of.
 
@@ -174,4 +175,10 @@ pub fn combinations(input: &Tensor, r: i64, with_replacement: bool) -> Result<Te
         })
         .collect::<Result<Vec<_>>>()?;
     vt::stack(&pieces, 1)
+}
+
+/// `Tensor.__rdiv__(other)`: `other / input` (Python 2's reflected division, which torch keeps
+/// as an alias of `__rtruediv__`). Mirrors `Tensor.__rdiv__`.
+pub fn rdiv(input: &Tensor, other: &Tensor) -> Result<Tensor> {
+    vt::div(other, input, None)
 }

@@ -1260,6 +1260,10 @@ fn gcd_lcm_plan<'a>(
                 T::from_i64(g)
             } else if g == 0 {
                 T::from_i64(0)
+            } else if std::mem::size_of::<T>() < 4 {
+                // int8/uint8/int16: C++ promotes `a / g * b` and `::abs` to int, so nothing
+                // wraps before the final cast (`lcm(300, 301)` in int16 is 90300 cast: 24764).
+                T::from_i64((a / g * b).abs())
             } else {
                 T::from_i64(T::from_i64(T::from_i64(a.wrapping_div(g)).to_i64().wrapping_mul(b)).to_i64().wrapping_abs())
             }

@@ -145,7 +145,8 @@ fn exact_int_range(dtype: DType) -> (i128, i128) {
 /// (rejection sampling, no modulo bias) of shape `size`, default dtype int64; any dtype holds the
 /// values converted. Errors (RuntimeError, torch's texts): `low >= high` → "random_ expects
 /// 'from' to be less than 'to', but got from=5 >= to=5"; bounds the dtype cannot hold → "from is
-/// out of bounds for Byte" / "to - 1 is out of bounds for Byte" (torch: `torch.randint`).
+/// out of bounds for unsigned char" / "to - 1 is out of bounds for unsigned char" (torch:
+/// `torch.randint`).
 pub fn randint_low(
     low: i64,
     high: i64,
@@ -161,7 +162,8 @@ pub fn randint_low(
         )));
     }
     let (min, max) = exact_int_range(dtype);
-    let name = dtype.scalar_type_name();
+    // torch names the C++ type here ("unsigned char", not "Byte").
+    let name = typeid_name(dtype);
     if (low as i128) < min || (low as i128) > max {
         return Err(Error::runtime(format!("from is out of bounds for {name}")));
     }
@@ -186,6 +188,30 @@ pub fn randint(
     dtype: Option<DType>,
 ) -> Result<Tensor> {
     randint_low(0, high, size, generator, dtype)
+}
+
+/// `randint_like(input, high, *, generator=None, dtype=None)`: `randint(0, high)` with
+/// `input`'s shape and (by default) dtype; `randint`'s errors (torch: `torch.randint_like`).
+pub fn randint_like(
+    input: &Tensor,
+    high: i64,
+    generator: Option<&Mutex<Generator>>,
+    dtype: Option<DType>,
+) -> Result<Tensor> {
+    randint_like_low_dtype(input, 0, high, generator, dtype)
+}
+
+/// `randint_like(input, low, high, *, generator=None, dtype=None)`: `randint(low, high)` with
+/// `input`'s shape and (by default) dtype (torch: `torch.randint_like`).
+pub fn randint_like_low_dtype(
+    input: &Tensor,
+    low: i64,
+    high: i64,
+    generator: Option<&Mutex<Generator>>,
+    dtype: Option<DType>,
+) -> Result<Tensor> {
+    let size: Vec<i64> = input.sizes().iter().map(|&s| s as i64).collect();
+    randint_low(low, high, &size, generator, Some(dtype.unwrap_or(input.dtype())))
 }
 
 /// `randperm(n, *, generator=None, dtype=None)`: a random permutation of `0..n` (Fisher–Yates,
@@ -827,7 +853,7 @@ mod tests {
             "random_ expects 'from' to be less than 'to', but got from=0 >= to=0"
         );
         let e = randint(300, &[1], Some(&g), Some(DType::UInt8)).unwrap_err();
-        assert_eq!(e.message, "to - 1 is out of bounds for Byte");
+        assert_eq!(e.message, "to - 1 is out of bounds for unsigned char");
         let f = randint(5, &[4], Some(&g), Some(DType::Float32)).unwrap();
         assert!(f.to_f64_vec().iter().all(|&x| x.fract() == 0.0 && x < 5.0));
         // The full int64 range works (range 2^64 - 1).

@@ -739,7 +739,12 @@ pub fn addbmm_(
 ) -> Result<()> {
     addbmm_checks(self_, batch1, batch2)?;
     let (beta, alpha) = addbmm_scalars(batch1.dtype(), beta, alpha);
-    let prod = super::sum(&super::bmm(batch1, batch2)?, Some(&[0]), false, None)?;
+    let prod = super::sum(
+        &super::bmm(batch1, batch2)?,
+        Some(&[0]),
+        false,
+        Some(batch1.dtype()),
+    )?;
     let prod = super::mul(&prod, &Tensor::wrapped_scalar(alpha)?)?;
     let r = if beta.to_f64() == 0.0 {
         prod
