@@ -174,6 +174,7 @@ WRAPPERS = {
     "normal.number_mean": lambda lib: lambda std, mean, *a, **k: lib.normal(mean, std, *a, **k),
     "normal.in_place": lambda lib: lambda x, *a, **k: x.clone().normal_(*a, **k),
     "bernoulli": lambda lib: lambda x, *a, **k: lib.bernoulli(x, *a, **k),
+    "multinomial": lambda lib: lambda x, *a, **k: lib.multinomial(x, *a, **k),
     # OpInfo's op is `lambda x, n, **kwargs: torch.special.polygamma(n, x, **kwargs)`.
     "special.polygamma.special_polygamma_n_0": lambda lib: lambda x, n, **k: lib.special.polygamma(n, x, **k),
 }

@@ -305,6 +305,12 @@ def test_copy_variants_out_and_errors():
         _C.transpose_copy(x, 0, 2)
     with pytest.raises(TypeError):
         _C.view_copy(x, "a")
+    with pytest.raises(RuntimeError, match=r"^Expected dim < static_cast<int64_t>\(self_sizes.size\(\)\) to be true"):
+        _C.narrow_copy(x, 2, 0, 1)
+    with pytest.raises(IndexError, match=r"Dimension out of range \(expected to be in range of \[-2, 1\], but got -3\)"):
+        _C.narrow_copy(x, -3, 0, 1)
+    with pytest.raises(RuntimeError, match=r"^start \(2\) \+ length \(3\) exceeds dimension size \(3\).$"):
+        _C.narrow_copy(x, 1, 2, 3)
 
 
 def test_copy_variants_of_lists_and_unsafe_splits():
@@ -554,3 +560,117 @@ def test_addbmm_keeps_integer_dtypes():
     assert r.tolist() == [[8, 8], [8, 8]]
     s = _C.zeros(2, 2, dtype=_C.int8)
     assert s.addbmm_(c1, c2).tolist() == [[8, 8], [8, 8]]
+
+
+# ---- igamma / igammac (special.gammainc / gammaincc), values from torch 2.15 -----------------------
+
+A = [0.5, 1.0, 2.0, 5.0, 10.0, 30.0, 0.1, 100.0, 3.0]
+X = [0.3, 1.0, 3.0, 2.0, 12.0, 25.0, 5.0, 110.0, 1e-8]
+P = [0.5614219739190003, 0.6321205588285577, 0.8008517265285442, 0.052653017343711125, 0.7576078383294875,
+     0.18210391575658647, 0.9998560610341533, 0.8417213298269008, 1.6666666541666534e-25]
+Q = [0.4385780260809997, 0.36787944117144245, 0.1991482734714558, 0.9473469826562889, 0.24239216167051245,
+     0.8178960842434135, 0.00014393896584673433, 0.1582786701730992, 1.0]
+
+
+def _rel_close(got, want, rtol):
+    return all(abs(g - w) <= rtol * abs(w) + 1e-300 for g, w in zip(got, want))
+
+
+def test_igamma_igammac_values():
+    a = _C.tensor(A, dtype=_C.float64)
+    x = _C.tensor(X, dtype=_C.float64)
+    assert _rel_close(_C.igamma(a, x).tolist(), P, 1e-12)
+    assert _rel_close(_C.igammac(a, x).tolist(), Q, 1e-12)
+    assert _rel_close(_C.special.gammainc(a, x).tolist(), P, 1e-12)
+    assert _rel_close(_C.special.gammaincc(a, x).tolist(), Q, 1e-12)
+    assert _rel_close(a.igamma(x).tolist(), P, 1e-12) and _rel_close(a.igammac(x).tolist(), Q, 1e-12)
+    f = _C.igamma(a.float(), x.float())
+    assert f.dtype is _C.float32 and _rel_close(f.tolist(), P, 1e-5)
+    # Integer other promotes to the float input's dtype.
+    r = _C.igamma(_C.tensor([1.0, 2.0]), _C.tensor([1, 2]))
+    assert r.dtype is _C.float32 and _rel_close(r.tolist(), [0.6321205588285577, 0.5939941502901619], 1e-6)
+    t = a.clone()
+    assert t.igamma_(x) is t and _rel_close(t.tolist(), P, 1e-12)
+    out = _C.zeros(9, dtype=_C.float64)
+    assert _C.igammac(a, x, out=out) is out and _rel_close(out.tolist(), Q, 1e-12)
+
+
+def test_igamma_special_cases_and_errors():
+    inf, nan = float("inf"), float("nan")
+    a = _C.tensor([0.5, 0.0, 0.0, -1.0, 3.0, inf, 2.0, nan], dtype=_C.float64)
+    x = _C.tensor([-1.0, 1.0, 0.0, 1.0, 0.0, 2.0, inf, 1.0], dtype=_C.float64)
+    p = _C.igamma(a, x).tolist()
+    q = _C.igammac(a, x).tolist()
+    # torch: [nan, 1, nan, nan, 0, 0, 1, nan] and [nan, 0, nan, nan, 1, 1, 0, nan]
+    assert [v if v == v else "nan" for v in p] == ["nan", 1.0, "nan", "nan", 0.0, 0.0, 1.0, "nan"]
+    assert [v if v == v else "nan" for v in q] == ["nan", 0.0, "nan", "nan", 1.0, 1.0, 0.0, "nan"]
+    with pytest.raises(NotImplementedError, match="^\"igamma_cpu\" not implemented for 'Long'$"):
+        _C.igamma(_C.tensor([1, 2]), _C.tensor([1, 2]))
+    with pytest.raises(NotImplementedError, match="^\"igammac_cpu\" not implemented for 'Bool'$"):
+        _C.igammac(_C.tensor([True]), _C.tensor([True]))
+    with pytest.raises(TypeError):
+        _C.igamma(_C.tensor([1.0]), 2.0)
+
+
+# ---- gradient (values from torch 2.15) -------------------------------------------------------------
+
+
+def test_gradient_uniform_spacing():
+    f = _C.tensor([1.0, 2, 4, 7, 11, 16])
+    (g,) = _C.gradient(f)
+    assert g.tolist() == [1.0, 1.5, 2.5, 3.5, 4.5, 5.0]
+    for sp in (2.0, 2, [2.0], _C.tensor(2.0)):
+        assert _C.gradient(f, spacing=sp)[0].tolist() == [0.5, 0.75, 1.25, 1.75, 2.25, 2.5]
+    assert _C.gradient(f, edge_order=2)[0].tolist() == [0.5, 1.5, 2.5, 3.5, 4.5, 5.5]
+    m = _C.tensor([[1, 2, 4, 8], [10, 20, 40, 80], [100, 200, 400, 800]])
+    g0, g1 = _C.gradient(m)
+    assert g0.dtype is _C.float32
+    assert g0.tolist() == [[9.0, 18.0, 36.0, 72.0], [49.5, 99.0, 198.0, 396.0], [90.0, 180.0, 360.0, 720.0]]
+    assert g1.tolist() == [[1.0, 1.5, 3.0, 4.0], [10.0, 15.0, 30.0, 40.0], [100.0, 150.0, 300.0, 400.0]]
+    assert [t.tolist() for t in _C.gradient(m, dim=1)] == [g1.tolist()]
+    assert [t.tolist() for t in _C.gradient(m, dim=[-1])] == [g1.tolist()]
+    h0, h1 = _C.gradient(m, spacing=[1.0, 2.0])
+    assert h0.tolist() == g0.tolist()
+    assert h1.tolist() == [[0.5, 0.75, 1.5, 2.0], [5.0, 7.5, 15.0, 20.0], [50.0, 75.0, 150.0, 200.0]]
+    k0, _ = _C.gradient(m, spacing=2, dim=(0, 1))
+    assert k0.tolist() == [[4.5, 9.0, 18.0, 36.0], [24.75, 49.5, 99.0, 198.0], [45.0, 90.0, 180.0, 360.0]]
+    assert _C.gradient(_C.tensor(1.0)) == ()
+    assert _C.gradient(_C.ones(3, 4), dim=[]) == ()
+
+
+def test_gradient_coordinates():
+    f = _C.tensor([1.0, 2, 4, 7, 11, 16])
+    x = _C.tensor([0.0, 1, 1.5, 3.5, 4, 6])
+    assert _close(_C.gradient(f, spacing=(x,))[0].tolist(), [1.0, 3.0, 3.5, 6.7, 6.9, 2.5], 1e-6)
+    assert _close(_C.gradient(f, spacing=[x], edge_order=2)[0].tolist(), [-1.0, 3.0, 3.5, 6.7, 6.9, -1.9], 1e-6)
+    m = _C.tensor([[1, 2, 4, 8], [10, 20, 40, 80], [100, 200, 400, 800]])
+    c0, c1 = _C.gradient(m, spacing=[_C.tensor([0.0, 1, 3]), _C.tensor([0.0, 1, 2, 4])])
+    assert _close(c0.tolist(), [[9.0, 18.0, 36.0, 72.0], [21.0, 42.0, 84.0, 168.0], [45.0, 90.0, 180.0, 360.0]], 1e-6)
+    assert _close(c1.tolist(), [[1.0, 1.5, 2.0, 2.0], [10.0, 15.0, 20.0, 20.0], [100.0, 150.0, 200.0, 200.0]], 1e-6)
+
+
+def test_gradient_errors():
+    g = _C.ones(3, 4)
+    cases = [
+        (lambda: _C.gradient(g, spacing=[1.0, 2.0, 3.0]),
+         "torch.gradient expected spacing to be unspecified, a scalar, or a list of length equal to 'self.dim() = 2', "
+         "since dim argument was not given, but got a list of length 3"),
+        (lambda: _C.gradient(g, spacing=[1.0, 2.0, 3.0], dim=1),
+         "torch.gradient expected spacing to be unspecified, a scalar or it's spacing and dim arguments to have the "
+         "same length, but got a spacing argument of length 3 and a dim argument of length 1."),
+        (lambda: _C.gradient(g, edge_order=3), "torch.gradient only supports edge_order=1 and edge_order=2."),
+        (lambda: _C.gradient(_C.tensor([1.0, 2.0]), edge_order=2),
+         "torch.gradient expected each dimension size to be at least edge_order+1"),
+        (lambda: _C.gradient(_C.tensor([1.0])), "torch.gradient expected each dimension size to be at least edge_order+1"),
+        (lambda: _C.gradient(g, dim=(0, 0)), "dim 0 appears multiple times in the list of dims"),
+        (lambda: _C.gradient(g, spacing=[_C.ones(1, 3)], dim=0),
+         "torch.gradient expected each element of spacing to have one dimension, but got an element with 2 dimensions!"),
+        (lambda: _C.gradient(g, spacing=[_C.tensor(2.0), _C.tensor(3.0)]),
+         "torch.gradient expected each element of spacing to have one dimension, but got an element with 0 dimensions!"),
+    ]
+    for f, msg in cases:
+        with pytest.raises(RuntimeError) as e:
+            f()
+        assert str(e.value) == msg
+    with pytest.raises(IndexError, match=r"Dimension out of range \(expected to be in range of \[-2, 1\], but got 2\)"):
+        _C.gradient(g, dim=2)

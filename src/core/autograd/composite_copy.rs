@@ -83,8 +83,15 @@ pub fn select_copy_int(input: &Tensor, dim: i64, index: i64) -> Result<Tensor> {
     fresh(&vt::select(input, dim, index)?)
 }
 
-/// `narrow_copy(input, dim, start, length)`. Mirrors `torch.narrow_copy`.
+/// `narrow_copy(input, dim, start, length)`; a non-negative `dim` past the last is torch's
+/// RuntimeError "Expected dim < static_cast<int64_t>(self_sizes.size()) to be true, but got
+/// false.  (...)" (its kernel checks before wrapping). Mirrors `torch.narrow_copy`.
 pub fn narrow_copy(input: &Tensor, dim: i64, start: i64, length: i64) -> Result<Tensor> {
+    if input.dim() > 0 && dim >= input.dim() as i64 {
+        return Err(crate::core::error::Error::runtime(
+            "Expected dim < static_cast<int64_t>(self_sizes.size()) to be true, but got false.  (Could this error message be improved?  If so, please report an enhancement request to PyTorch.)",
+        ));
+    }
     fresh(&vt::narrow(input, dim, start, length)?)
 }
 

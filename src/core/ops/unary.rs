@@ -596,6 +596,16 @@ pub fn sign(input: &Tensor) -> Result<Tensor> {
     sign_plan(input)?.run()
 }
 
+/// `sgn(input)`: for real dtypes torch's `sgn` is `sign`. Mirrors `torch.sgn`.
+pub fn sgn(input: &Tensor) -> Result<Tensor> {
+    sign_plan(input)?.run()
+}
+
+/// `sgn` checked and ready to run: `sign`'s plan (Note [One kernel per op]).
+pub fn sgn_plan(input: &Tensor) -> Result<Plan<'_, impl Kernel + '_>> {
+    sign_plan(input)
+}
+
 /// `sign` checked and ready to run (Note [One kernel per op]).
 pub fn sign_plan(input: &Tensor) -> Result<Plan<'_, impl Kernel + '_>> {
     unary_plan(
