@@ -175,6 +175,7 @@ WRAPPERS = {
     "normal.in_place": lambda lib: lambda x, *a, **k: x.clone().normal_(*a, **k),
     "bernoulli": lambda lib: lambda x, *a, **k: lib.bernoulli(x, *a, **k),
     "multinomial": lambda lib: lambda x, *a, **k: lib.multinomial(x, *a, **k),
+    "randint_like": lambda lib: lambda x, *a, **k: lib.randint_like(x, *a, **k),
     # OpInfo's op is `lambda x, n, **kwargs: torch.special.polygamma(n, x, **kwargs)`.
     "special.polygamma.special_polygamma_n_0": lambda lib: lambda x, n, **k: lib.special.polygamma(n, x, **k),
 }

@@ -596,6 +596,9 @@ pub fn igamma(a: f64, x: f64) -> f64 {
     if x.is_infinite() {
         return 1.0;
     }
+    if a > TEMME_MIN_A {
+        return 1.0 - igammac_temme(a, x);
+    }
     if x < a + 1.0 {
         igamma_series(a, x)
     } else {
@@ -622,11 +625,42 @@ pub fn igammac(a: f64, x: f64) -> f64 {
     if x.is_infinite() {
         return 0.0;
     }
+    if a > TEMME_MIN_A {
+        return igammac_temme(a, x);
+    }
     if x < a + 1.0 {
         1.0 - igamma_series(a, x)
     } else {
         igammac_cf(a, x)
     }
+}
+
+/// Above this `a` the series and the fraction lose their prefactor to cancellation (and need
+/// O(sqrt(a)) terms): Temme's uniform asymptotic expansion takes over (Cephes does the same
+/// above a = 200 near x = a).
+const TEMME_MIN_A: f64 = 1e6;
+
+/// Q(a, x) for large `a` by Temme's expansion to its first term:
+/// `erfc(eta sqrt(a / 2)) / 2 + exp(-a eta^2 / 2) / sqrt(2 pi a) * C0(eta)`, with
+/// `eta = sign(x/a - 1) sqrt(2 (x/a - 1 - ln(x/a)))` and `C0 = 1/mu - 1/eta` (`mu = x/a - 1`;
+/// its Taylor series `-1/3 + eta/12 - 2 eta^2/135` near 0). Relative error O(a^-3/2).
+fn igammac_temme(a: f64, x: f64) -> f64 {
+    let mu = x / a - 1.0;
+    // mu - ln(1 + mu) without cancellation near 0.
+    let d = if mu.abs() < 1e-3 {
+        mu * mu * (0.5 - mu * (1.0 / 3.0 - mu * (0.25 - mu / 5.0)))
+    } else {
+        mu - mu.ln_1p()
+    };
+    let eta = mu.signum() * (2.0 * d).sqrt();
+    let c0 = if eta.abs() < 1e-3 {
+        -1.0 / 3.0 + eta / 12.0 - 2.0 * eta * eta / 135.0
+    } else {
+        1.0 / mu - 1.0 / eta
+    };
+    let q0 = 0.5 * erfc(eta * (a / 2.0).sqrt());
+    let r = (-0.5 * a * eta * eta).exp() / (2.0 * std::f64::consts::PI * a).sqrt() * c0;
+    (q0 + r).clamp(0.0, 1.0)
 }
 
 /// `exp(a ln x - x - lgamma(a))`, the common factor of the series and the fraction.
