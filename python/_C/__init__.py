@@ -71,8 +71,9 @@ from . import special  # noqa: E402,F401  (`_C.special.ndtr`, as `torch.special.
 from . import signal  # noqa: E402,F401  (`_C.signal.windows.hann`, as `torch.signal.windows`)
 
 
-# torch.functional's Python-level functions (`broadcast_shapes`, `unravel_index`) and `gradient`.
-from .functional import broadcast_shapes, gradient, unravel_index  # noqa: E402,F401
+# torch.functional's Python-level functions (`broadcast_shapes`, `unravel_index`), `gradient`,
+# and `histogram` (its `range=` keyword).
+from .functional import broadcast_shapes, gradient, histogram, unravel_index  # noqa: E402,F401
 
 
 __all__ = sorted(name for name in vars(_ext) if not name.startswith("_"))

@@ -675,3 +675,77 @@ def test_gradient_errors():
         assert str(e.value) == msg
     with pytest.raises(IndexError, match=r"Dimension out of range \(expected to be in range of \[-2, 1\], but got 2\)"):
         _C.gradient(g, dim=2)
+
+
+def test_igamma_large_a_asymptotic():
+    # a > 1e6: Temme's expansion (torch: Cephes' asymptotic series); values from torch 2.15.
+    a = _C.tensor([1e20, 1e7, 1e7, 1e7, 2e6], dtype=_C.float64)
+    x = _C.tensor([1e20, 1e7, 1e7 + 3000, 1e7 - 5000, 2e6 + 100], dtype=_C.float64)
+    p = [0.500000000013298, 0.5000420522081386, 0.8286118293315031, 0.05690507073881854, 0.5282793155743194]
+    q = [0.4999999999867019, 0.4999579477918614, 0.17138817066849685, 0.9430949292611814, 0.47172068442568055]
+    assert _rel_close(_C.igamma(a, x).tolist(), p, 1e-7)
+    assert _rel_close(_C.igammac(a, x).tolist(), q, 1e-7)
+    assert _C.igamma(a.float(), x.float())[0].item() == 0.5
+
+
+# ---- histogram (values from torch 2.15) ------------------------------------------------------------
+
+
+def test_histogram_values():
+    x = _C.tensor([1.0, 2, 1, 4, 2.5, 0.5])
+    h = _C.histogram(x, 4)
+    assert type(h) is _C.return_types.histogram and h.hist.tolist() == [3.0, 1.0, 1.0, 1.0]
+    assert h.bin_edges.tolist() == [0.5, 1.375, 2.25, 3.125, 4.0]
+    h = _C.histogram(x, 4, range=(0.0, 3.0))
+    assert type(h) is _C.return_types.histogram
+    assert h.hist.tolist() == [1.0, 2.0, 1.0, 1.0] and h.bin_edges.tolist() == [0.0, 0.75, 1.5, 2.25, 3.0]
+    h = _C.histogram(x, _C.tensor([0.0, 1, 2, 4]))
+    assert h.hist.tolist() == [1.0, 2.0, 3.0] and h.bin_edges.tolist() == [0.0, 1.0, 2.0, 4.0]
+    h = _C.histogram(x, 3, weight=_C.tensor([1.0, 2, 3, 4, 5, 6]), density=True)
+    assert _close(h.hist.tolist(), [0.40816327929496765, 0.2857142984867096, 0.16326531767845154], 1e-6)
+    h = _C.histogram(_C.tensor([2.0, 2.0]), 2)
+    assert h.hist.tolist() == [0.0, 2.0] and h.bin_edges.tolist() == [1.5, 2.0, 2.5]
+    h = _C.histogram(_C.tensor([]), 2)
+    assert h.hist.tolist() == [0.0, 0.0] and h.bin_edges.tolist() == [0.0, 0.5, 1.0]
+    h = _C.histogram(x.double(), 2)
+    assert h.hist.dtype is _C.float64 and h.hist.tolist() == [4.0, 2.0]
+    assert _C.histogram(_C.tensor([[1.0, 3.0], [2.0, 2.0]]), 2).hist.tolist() == [1.0, 3.0]
+    assert x.histogram(2).hist.tolist() == [4.0, 2.0]
+    assert x.histogram(bins=_C.tensor([0.0, 2.0, 4.0])).hist.tolist() == [3.0, 3.0]
+    # Unsorted edges are not checked (torch's binary search): [0, 2, 1] counts [0, 1] in bin 0.
+    assert _C.histogram(x, _C.tensor([0.0, 2, 1])).hist.tolist() == [3.0, 0.0]
+    # Edges from float32's linspace: 0.3 falls below the second edge, as in torch.
+    assert _C.histogram(_C.tensor([0.1, 0.2, 0.3, 0.7]), 3, range=(0.1, 0.7)).hist.tolist() == [2.0, 1.0, 1.0]
+
+
+def test_histogram_errors():
+    x = _C.tensor([1.0, 2, 1, 4, 2.5, 0.5])
+    cases = [
+        (lambda: _C.histogram(x, 0), "torch.histogram(): bins must be > 0, but got 0 for dimension 0"),
+        (lambda: _C.histogram(x, -1), "torch.histogram(): bins must be > 0, but got -1 for dimension 0"),
+        (lambda: _C.histogram(x, 2, range=(3.0, 1.0)),
+         "torch.histogramdd: min should not exceed max, but got min 3 max 1 for dimension 0"),
+        (lambda: _C.histogram(x, 2, range=(0.0, float("inf"))), "torch.histogramdd: dimension 0's range [0, inf] is not finite"),
+        (lambda: _C.histogram(x, _C.tensor([[0.0, 2, 1]])),
+         "torch.histogramdd: bins tensor should have one dimension, but got 2 dimensions in the bins tensor for dimension 0"),
+        (lambda: _C.histogram(x, _C.tensor([0.0])), "torch.histogram(): bins must be > 0, but got 0 for dimension 0"),
+        (lambda: _C.histogram(x, _C.tensor([0, 2])),
+         "torch.histogramdd: input tensor and bins tensors should have the same dtype, but got input with dtype float and "
+         "bins for dimension 0 with dtype long int"),
+        (lambda: _C.histogram(x, 2, weight=_C.ones(3)),
+         "torch.histogramdd: if weight tensor is provided it should have the same shape as the input tensor excluding its "
+         "innermost dimension, but got input with shape [6, 1] and weight with shape [3]"),
+        (lambda: _C.histogram(x, 2, weight=_C.ones(6).double()),
+         "torch.histogramdd: if weight tensor is provided, input tensor and weight tensor should have the same dtype, but got "
+         "input(float), and weight(double)"),
+        (lambda: _C.histogram(_C.tensor([1.0, float("nan"), 2.0]), 2), "torch.histogramdd: dimension 0's range [nan, nan] is not finite"),
+        (lambda: _C.histogram(_C.tensor([1.0, float("inf"), 2.0]), 2), "torch.histogramdd: dimension 0's range [1, inf] is not finite"),
+    ]
+    for f, msg in cases:
+        with pytest.raises(RuntimeError) as e:
+            f()
+        assert str(e.value) == msg
+    with pytest.raises(NotImplementedError, match="^\"histogramdd\" not implemented for 'Long'$"):
+        _C.histogram(_C.tensor([1, 2]), 2)
+    with pytest.raises(TypeError):
+        _C.histogram(x, 2, range=3)
