@@ -140,41 +140,56 @@ pub fn combinations(input: &Tensor, r: i64, with_replacement: bool) -> Result<Te
     if r == 0 {
         return Tensor::zeros(&[0], input.dtype());
     }
-    let n = input.sizes()[0] as i64;
+    let n = input.sizes()[0];
     let r = r as usize;
-    // Columns of position indices, one per combination element.
-    let mut cols: Vec<Vec<i64>> = vec![Vec::new(); r];
-    let mut cur: Vec<i64> = Vec::with_capacity(r);
-    fn rec(
-        cur: &mut Vec<i64>,
-        start: i64,
-        n: i64,
-        r: usize,
-        rep: bool,
-        cols: &mut [Vec<i64>],
-    ) {
-        if cur.len() == r {
-            for (c, &v) in cols.iter_mut().zip(cur.iter()) {
-                c.push(v);
-            }
-            return;
+    let oom = || Error::out_of_memory("combinations: failed to allocate");
+    // The number of combinations, C(n, r) or C(n + r - 1, r), exactly or "too many".
+    let (top, k) = if with_replacement {
+        ((n + r).saturating_sub(1), r)
+    } else {
+        (n, r)
+    };
+    let count = if k > top {
+        0u128
+    } else {
+        let k = k.min(top - k) as u128;
+        let mut c: u128 = 1;
+        for i in 0..k {
+            c = c.checked_mul(top as u128 - i).ok_or_else(oom)? / (i + 1);
         }
-        for i in start..n {
-            cur.push(i);
-            rec(cur, if rep { i } else { i + 1 }, n, r, rep, cols);
-            cur.pop();
+        c
+    };
+    let count = usize::try_from(count).map_err(|_| oom())?;
+    // The [count, r] position indices, row-major, in lexicographic order (an iterative odometer:
+    // no recursion r deep, one fallible allocation).
+    let total = count.checked_mul(r).ok_or_else(oom)?;
+    let mut flat: Vec<i64> = Vec::new();
+    flat.try_reserve_exact(total).map_err(|_| oom())?;
+    if count > 0 {
+        let mut idx: Vec<usize> = if with_replacement {
+            vec![0; r]
+        } else {
+            (0..r).collect()
+        };
+        loop {
+            flat.extend(idx.iter().map(|&v| v as i64));
+            // The rightmost position that can still advance.
+            let limit = |i: usize| if with_replacement { n - 1 } else { n - r + i };
+            let Some(i) = (0..r).rev().find(|&i| idx[i] < limit(i)) else {
+                break;
+            };
+            idx[i] += 1;
+            let base = idx[i];
+            for (off, v) in idx[i + 1..].iter_mut().enumerate() {
+                *v = if with_replacement { base } else { base + off + 1 };
+            }
         }
     }
-    rec(&mut cur, 0, n, r, with_replacement, &mut cols);
-    let pieces = cols
-        .into_iter()
-        .map(|c| {
-            let len = c.len();
-            let idx = Tensor::from_vec(c, &[len])?;
-            vt::index_select(input, 0, &idx)
-        })
-        .collect::<Result<Vec<_>>>()?;
-    vt::stack(&pieces, 1)
+    let index = Tensor::from_vec(flat, &[total])?;
+    vt::view(
+        &vt::index_select(input, 0, &index)?,
+        &[count as i64, r as i64],
+    )
 }
 
 /// `Tensor.__rdiv__(other)`: `other / input` (Python 2's reflected division, which torch keeps

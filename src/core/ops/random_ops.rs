@@ -754,7 +754,10 @@ pub fn multinomial(
             ));
         }
     }
-    let mut out: Vec<i64> = Vec::with_capacity(rows * n);
+    let total = rows
+        .checked_mul(n)
+        .ok_or_else(|| Error::out_of_memory("multinomial: failed to allocate"))?;
+    let mut out: Vec<i64> = super::try_vec(total, "multinomial")?;
     let mut g = lock_generator(generator);
     let mut s = g.stream();
     for r in 0..rows {

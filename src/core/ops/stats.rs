@@ -1054,7 +1054,7 @@ fn histogram_range_impl(
     let edges = super::linspace(
         Scalar::Float(lo),
         Scalar::Float(hi),
-        bins + 1,
+        bins.saturating_add(1),
         Some(input.dtype()),
     )?;
     histogram_over_edges(input, edges, weight, density)
