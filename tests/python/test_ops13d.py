@@ -749,3 +749,13 @@ def test_histogram_errors():
         _C.histogram(_C.tensor([1, 2]), 2)
     with pytest.raises(TypeError):
         _C.histogram(x, 2, range=3)
+
+
+def test_huge_requests_are_memory_errors_not_crashes():
+    with pytest.raises(MemoryError):
+        _C.multinomial(_C.tensor([1.0, 2.0]), 2**62, True)
+    with pytest.raises(MemoryError):
+        _C.combinations(_C.tensor([1, 2, 3]), 2**31, with_replacement=True)
+    # torch overflows building 3^40 grid points here (RuntimeError); _C needs none.
+    assert _C.combinations(_C.tensor([1, 2, 3]), 40).shape == (0, 40)
+    assert _C.combinations(_C.tensor([5]), 50, True).tolist() == [[5] * 50]
