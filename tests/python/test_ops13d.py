@@ -686,6 +686,10 @@ def test_igamma_large_a_asymptotic():
     assert _rel_close(_C.igamma(a, x).tolist(), p, 1e-7)
     assert _rel_close(_C.igammac(a, x).tolist(), q, 1e-7)
     assert _C.igamma(a.float(), x.float())[0].item() == 0.5
+    # x far below a (x / a - 1 rounds to -1): torch gives P = 0, Q = 1.
+    big = _C.tensor([1e20, 1e20], dtype=_C.float64)
+    assert _C.igamma(big, _C.tensor([501.0, 1001.2], dtype=_C.float64)).tolist() == [0.0, 0.0]
+    assert _C.igammac(big, _C.tensor([501.0, 1001.2], dtype=_C.float64)).tolist() == [1.0, 1.0]
 
 
 # ---- histogram (values from torch 2.15) ------------------------------------------------------------

@@ -658,7 +658,17 @@ fn igammac_temme(a: f64, x: f64) -> f64 {
     } else {
         1.0 / mu - 1.0 / eta
     };
-    let q0 = 0.5 * erfc(eta * (a / 2.0).sqrt());
+    let z = eta * (a / 2.0).sqrt();
+    // x / a - 1 can round to -1 (x far below a): eta and z are then -inf, Q is 1.
+    let q0 = if z.is_infinite() {
+        if z > 0.0 {
+            0.0
+        } else {
+            1.0
+        }
+    } else {
+        0.5 * erfc(z)
+    };
     let r = (-0.5 * a * eta * eta).exp() / (2.0 * std::f64::consts::PI * a).sqrt() * c0;
     (q0 + r).clamp(0.0, 1.0)
 }
