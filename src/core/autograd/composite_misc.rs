@@ -181,7 +181,11 @@ pub fn combinations(input: &Tensor, r: i64, with_replacement: bool) -> Result<Te
             idx[i] += 1;
             let base = idx[i];
             for (off, v) in idx[i + 1..].iter_mut().enumerate() {
-                *v = if with_replacement { base } else { base + off + 1 };
+                *v = if with_replacement {
+                    base
+                } else {
+                    base + off + 1
+                };
             }
         }
     }

@@ -659,7 +659,10 @@ pub fn igammac(input: &Tensor, other: &Tensor) -> Result<Tensor> {
 }
 
 /// `igammac` checked and ready to run (Note [One kernel per op]).
-pub fn igammac_plan<'a>(input: &'a Tensor, other: &'a Tensor) -> Result<Plan<'a, impl Kernel + 'a>> {
+pub fn igammac_plan<'a>(
+    input: &'a Tensor,
+    other: &'a Tensor,
+) -> Result<Plan<'a, impl Kernel + 'a>> {
     floats_only_binary_plan(
         input,
         other,

@@ -395,7 +395,11 @@ pub fn new_empty_strided(
 /// len(physical_layout) = 3"; "Dimension out of range (expected to be between 0 and 1, but got 2
 /// at index 1).  NB: negative dims not currently supported; file an issue if you want it.";
 /// "Duplicate dim not allowed"; negative sizes (torch: `torch.empty_permuted`).
-pub fn empty_permuted(size: &[i64], physical_layout: &[i64], dtype: Option<DType>) -> Result<Tensor> {
+pub fn empty_permuted(
+    size: &[i64],
+    physical_layout: &[i64],
+    dtype: Option<DType>,
+) -> Result<Tensor> {
     let n = size.len();
     if physical_layout.len() != n {
         return Err(Error::runtime(format!(

@@ -211,7 +211,13 @@ pub fn randint_like_low_dtype(
     dtype: Option<DType>,
 ) -> Result<Tensor> {
     let size: Vec<i64> = input.sizes().iter().map(|&s| s as i64).collect();
-    randint_low(low, high, &size, generator, Some(dtype.unwrap_or(input.dtype())))
+    randint_low(
+        low,
+        high,
+        &size,
+        generator,
+        Some(dtype.unwrap_or(input.dtype())),
+    )
 }
 
 /// `randperm(n, *, generator=None, dtype=None)`: a random permutation of `0..n` (Fisher–Yates,
@@ -662,7 +668,9 @@ pub fn log_normal_(
     if !dtype.is_floating_point() {
         return Err(not_implemented_for("log_normal_cpu", dtype));
     }
-    let values = normal_tensor(self_.sizes(), dtype, generator, |_, z| (mean + std * z).exp())?;
+    let values = normal_tensor(self_.sizes(), dtype, generator, |_, z| {
+        (mean + std * z).exp()
+    })?;
     write_samples(self_, &values)
 }
 

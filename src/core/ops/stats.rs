@@ -845,7 +845,11 @@ fn fmt_g(x: f64) -> String {
         return if x > 0.0 { "inf".into() } else { "-inf".into() };
     }
     if x == 0.0 {
-        return if x.is_sign_negative() { "-0".into() } else { "0".into() };
+        return if x.is_sign_negative() {
+            "-0".into()
+        } else {
+            "0".into()
+        };
     }
     let e = x.abs().log10().floor() as i32;
     let trim = |s: String| -> String {
@@ -859,7 +863,12 @@ fn fmt_g(x: f64) -> String {
         let s = format!("{x:.5e}");
         let (m, ex) = s.split_once('e').unwrap_or((&s, "0"));
         let ex: i32 = ex.parse().unwrap_or(0);
-        format!("{}e{}{:02}", trim(m.to_string()), if ex < 0 { '-' } else { '+' }, ex.abs())
+        format!(
+            "{}e{}{:02}",
+            trim(m.to_string()),
+            if ex < 0 { '-' } else { '+' },
+            ex.abs()
+        )
     } else {
         trim(format!("{:.*}", (5 - e).max(0) as usize, x))
     }
