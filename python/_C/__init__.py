@@ -71,8 +71,9 @@ from . import special  # noqa: E402,F401  (`_C.special.ndtr`, as `torch.special.
 from . import signal  # noqa: E402,F401  (`_C.signal.windows.hann`, as `torch.signal.windows`)
 
 
-# torch.functional's Python-level functions (`broadcast_shapes`, `unravel_index`).
-from .functional import broadcast_shapes, unravel_index  # noqa: E402,F401
+# torch.functional's Python-level functions (`broadcast_shapes`, `unravel_index`), `gradient`,
+# and `histogram` (its `range=` keyword).
+from .functional import broadcast_shapes, gradient, histogram, unravel_index  # noqa: E402,F401
 # torch's top-level linalg functions `_C` writes in Python (python/_C/linalg.py): the deprecated
 # `lu` / `lu_solve` / `triangular_solve`, `lu_unpack`, `pinverse`, `matrix_exp`, `orgqr` and
 # `cholesky_inverse`.

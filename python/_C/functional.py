@@ -1,6 +1,7 @@
 """_C.functional: the functions torch writes in Python in ``torch/functional.py`` that ``_C``
-lacked — ``broadcast_shapes`` and ``unravel_index`` — over ``_C``'s ops, re-exported at the top
-level (``_C.broadcast_shapes``, as ``torch.broadcast_shapes``).
+lacked — ``broadcast_shapes`` and ``unravel_index`` — and ``gradient`` and ``histogram``'s
+``range=`` (torch's C++ overloads take float and number lists, which the schema grammar lacks), over ``_C``'s ops, re-exported at
+the top level (``_C.broadcast_shapes``, as ``torch.broadcast_shapes``).
 """
 
 import itertools
@@ -9,7 +10,7 @@ from collections.abc import Sequence
 
 from . import _C as _ext
 
-__all__ = ["broadcast_shapes", "unravel_index"]
+__all__ = ["broadcast_shapes", "gradient", "histogram", "unravel_index"]
 
 
 def broadcast_shapes(*shapes):
@@ -66,3 +67,137 @@ def unravel_index(indices, shape):
         list(shape), dtype=_ext.int64
     )
     return res.unbind(-1)
+
+
+def _slice(t, d, start, stop=None):
+    """``t`` sliced along ``d`` as Python's ``[start:stop]`` (negative bounds from the end)."""
+    n = t.shape[d]
+    lo, hi, _ = slice(start, stop).indices(n)
+    return t.narrow(d, lo, max(hi - lo, 0))
+
+
+def gradient(input, *, spacing=1, dim=None, edge_order=1):
+    """gradient(input, *, spacing=1, dim=None, edge_order=1) -> tuple of Tensors: the estimated
+    derivative of ``input`` along each dim of ``dim`` (an int, a sequence of ints, or None for
+    every dim) by second-order central differences inside and first- or second-order
+    (``edge_order``) one-sided differences at the ends. ``spacing``: a number or 0-dim tensor (the
+    same step for every dim), a list of numbers (one step per dim), or a list of 1-D tensors (the
+    coordinates of the samples along each dim). Integer inputs give float32. Errors
+    (RuntimeError, torch's texts): a spacing list of the wrong length, ``edge_order`` other than 1
+    or 2, a dim shorter than ``edge_order + 1``, a coordinate tensor that is not 1-D, a repeated
+    dim; IndexError for a dim out of range; bool input: subtraction's NotImplementedError.
+    Mirrors torch.gradient (a tuple where torch gives a tuple too)."""
+    nd = input.dim()
+    dims_given = dim is not None
+    if dim is None:
+        dims = list(range(nd))
+    elif isinstance(dim, int):
+        dims = [dim]
+    else:
+        dims = list(dim)
+    scalar = spacing is None or isinstance(spacing, (int, float)) or (
+        isinstance(spacing, _ext.Tensor) and spacing.dim() == 0
+    )
+    if not scalar:
+        spacing = list(spacing)
+        if len(spacing) != len(dims):
+            if dims_given:
+                raise RuntimeError(
+                    "torch.gradient expected spacing to be unspecified, a scalar or it's spacing and dim "
+                    f"arguments to have the same length, but got a spacing argument of length {len(spacing)} "
+                    f"and a dim argument of length {len(dims)}."
+                )
+            raise RuntimeError(
+                "torch.gradient expected spacing to be unspecified, a scalar, or a list of length equal "
+                f"to 'self.dim() = {nd}', since dim argument was not given, but got a list of length "
+                f"{len(spacing)}"
+            )
+    if edge_order not in (1, 2):
+        raise RuntimeError("torch.gradient only supports edge_order=1 and edge_order=2.")
+    wrapped = []
+    for d in dims:
+        if not -max(nd, 1) <= d < max(nd, 1):
+            lo, hi = -max(nd, 1), max(nd, 1) - 1
+            raise IndexError(f"Dimension out of range (expected to be in range of [{lo}, {hi}], but got {d})")
+        w = d % max(nd, 1)
+        if w in wrapped:
+            raise RuntimeError(f"dim {w} appears multiple times in the list of dims")
+        wrapped.append(w)
+    for w in wrapped:
+        if input.shape[w] < edge_order + 1:
+            raise RuntimeError("torch.gradient expected each dimension size to be at least edge_order+1")
+    if scalar:
+        steps = [1 if spacing is None else spacing] * len(wrapped)
+    else:
+        steps = spacing
+    coords = bool(steps) and all(isinstance(s, _ext.Tensor) for s in steps) and not scalar
+    if coords:
+        for s in steps:
+            if s.dim() != 1:
+                raise RuntimeError(
+                    "torch.gradient expected each element of spacing to have one dimension, but got an "
+                    f"element with {s.dim()} dimensions!"
+                )
+    out = []
+    for i, d in enumerate(wrapped):
+        f = input
+        if coords:
+            ax = steps[i]
+            ax_dx = ax.diff()
+            dx1 = _slice(ax_dx, 0, 0, -1)
+            dx2 = _slice(ax_dx, 0, 1)
+            shape = [1] * nd
+            shape[d] = -1
+            a = (-dx2 / (dx1 * (dx1 + dx2))).reshape(shape)
+            b = ((dx2 - dx1) / (dx1 * dx2)).reshape(shape)
+            c = (dx1 / (dx2 * (dx1 + dx2))).reshape(shape)
+            center = a * _slice(f, d, 0, -2) + b * _slice(f, d, 1, -1) + c * _slice(f, d, 2)
+            h0, hm1 = ax_dx[0], ax_dx[-1]
+            if edge_order == 1:
+                prepend = (_slice(f, d, 1, 2) - _slice(f, d, 0, 1)) / h0
+                append = (_slice(f, d, -1) - _slice(f, d, -2, -1)) / hm1
+            else:
+                h1, hm2 = ax_dx[1], ax_dx[-2]  # edge_order 2: at least 3 samples, 2 steps
+                a = -(2.0 * h0 + h1) / (h0 * (h0 + h1))
+                b = (h0 + h1) / (h0 * h1)
+                c = -h0 / (h1 * (h0 + h1))
+                prepend = a * _slice(f, d, 0, 1) + b * _slice(f, d, 1, 2) + c * _slice(f, d, 2, 3)
+                a = hm1 / (hm2 * (hm1 + hm2))
+                b = -(hm1 + hm2) / (hm1 * hm2)
+                c = (2 * hm1 + hm2) / (hm1 * (hm1 + hm2))
+                append = a * _slice(f, d, -3, -2) + b * _slice(f, d, -2, -1) + c * _slice(f, d, -1)
+            out.append(_ext.cat([prepend, center, append], d))
+        else:
+            h = steps[i]
+            center = (_slice(f, d, 2) - _slice(f, d, 0, -2)) / h
+            if edge_order == 1:
+                prepend = (_slice(f, d, 1, 2) - _slice(f, d, 0, 1)) / h
+                append = (_slice(f, d, -1) - _slice(f, d, -2, -1)) / h
+            else:
+                prepend = (_slice(f, d, 0, 1) * -1.5 + _slice(f, d, 1, 2) * 2 - _slice(f, d, 2, 3) * 0.5) / h
+                append = (_slice(f, d, -3, -2) * 0.5 - _slice(f, d, -2, -1) * 2 + _slice(f, d, -1) * 1.5) / h
+            out.append(_ext.cat([prepend, center / 2, append], d))
+    return tuple(out)
+
+
+def histogram(input, bins=100, *, range=None, weight=None, density=False):
+    """histogram(input, bins=100, *, range=None, weight=None, density=False) -> (hist, bin_edges):
+    the histogram of input's elements (float dtypes, any shape) over ``bins`` equal bins (an int;
+    over ``range=(min, max)`` or the data's range) or over the edges of a 1-D tensor ``bins``; a
+    named tuple ``_C.return_types.histogram``. ``weight`` (input's dtype and size) sums weights
+    instead of counting; ``density=True`` normalises to a probability density. Errors: torch's
+    (see ``_C.Tensor.histogram``); TypeError for a ``range`` that is not two numbers, or given with
+    a tensor of edges. ``Tensor.histogram`` is the same without ``range=``, and neither takes
+    ``out=`` (differences from torch). Mirrors torch.histogram."""
+    if range is None or isinstance(bins, _ext.Tensor):
+        kw = {} if range is None else {"range": range}
+        return _ext.histogram(input, bins, weight=weight, density=density, **kw)
+    try:
+        lo, hi = range
+        lo, hi = float(lo), float(hi)
+    except (TypeError, ValueError):
+        raise TypeError(
+            f"histogram(): argument 'range' must be tuple of 2 floats, not {type(range).__name__}"
+        ) from None
+    r = _ext._histogram_range(input, bins, lo, hi, weight=weight, density=density)
+    return _ext.return_types.histogram(r)

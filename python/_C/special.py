@@ -23,6 +23,8 @@ sinc = _ext.sinc  # torch.special.sinc is torch.sinc
 entr = _special.special_entr
 xlog1py = _special.special_xlog1py
 zeta = _special.special_zeta
+gammainc = _special.special_gammainc
+gammaincc = _special.special_gammaincc
 multigammaln = _special.special_multigammaln
 
 # Bessel and Airy functions (src/core/ops/bessel.rs).

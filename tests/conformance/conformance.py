@@ -178,6 +178,8 @@ WRAPPERS = {
     "normal.number_mean": lambda lib: lambda std, mean, *a, **k: lib.normal(mean, std, *a, **k),
     "normal.in_place": lambda lib: lambda x, *a, **k: x.clone().normal_(*a, **k),
     "bernoulli": lambda lib: lambda x, *a, **k: lib.bernoulli(x, *a, **k),
+    "multinomial": lambda lib: lambda x, *a, **k: lib.multinomial(x, *a, **k),
+    "randint_like": lambda lib: lambda x, *a, **k: lib.randint_like(x, *a, **k),
     # OpInfo's op is `lambda x, n, **kwargs: torch.special.polygamma(n, x, **kwargs)`.
     "special.polygamma.special_polygamma_n_0": lambda lib: lambda x, n, **k: lib.special.polygamma(n, x, **k),
 }
@@ -474,7 +476,17 @@ def in_scope(op):
 
 def present(op):
     name = op.name
-    return resolve(_C, name) is not None or ("." not in name and hasattr(_C.Tensor, name))
+    if resolve(_C, name) is not None or ("." not in name and hasattr(_C.Tensor, name)):
+        return True
+    # OpInfo's `uniform`, `exponential`, `geometric`, `cauchy`, `log_normal`: the op is a lambda
+    # over the in-place method `name_`, which is what `_C` must have (tested as "inplace").
+    iname = name + "_"
+    return (
+        "." not in name
+        and op.inplace_variant is not None
+        and op.inplace_variant is getattr(torch.Tensor, iname, object())
+        and hasattr(_C.Tensor, iname)
+    )
 
 
 def op_key(op):

@@ -426,7 +426,13 @@ pub fn addbmm(
     ops::addbmm_checks(input, batch1, batch2)?;
     let (beta, alpha) = ops::addbmm_scalars(batch1.dtype(), beta, alpha);
     let (n, p) = (batch1.sizes()[1] as i64, batch2.sizes()[2] as i64);
-    let prod = vt::sum(&vt::matmul(batch1, batch2)?, Some(&[0]), false, None)?;
+    // Summed in the batches' dtype: torch keeps an integer dtype (sum alone would give int64).
+    let prod = vt::sum(
+        &vt::matmul(batch1, batch2)?,
+        Some(&[0]),
+        false,
+        Some(batch1.dtype()),
+    )?;
     let prod = if alpha == Scalar::Int(1) {
         prod
     } else {

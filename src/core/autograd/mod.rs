@@ -36,6 +36,8 @@
 // tensors) and reads the mode only when one does: ops on plain tensors never touch TLS.
 
 pub mod composite;
+pub mod composite_copy;
+pub mod composite_misc;
 pub mod composite_shape;
 pub mod composite_stats;
 pub mod copy_slices;

@@ -34,6 +34,9 @@ pub use super::composite::*;
 pub use super::composite_stats::*;
 // The shape/split composites of issue 13 part 3b.
 pub use super::composite_shape::*;
+// The `*_copy` variants, unsafe_split/unsafe_chunk and fill of issue 13 part 5.
+pub use super::composite_copy::*;
+pub use super::composite_misc::*;
 
 // Note [In-place ops and history]
 // ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~

@@ -376,6 +376,61 @@ pub fn new_empty(input: &Tensor, size: &[i64], dtype: Option<DType>) -> Result<T
     empty(size, Some(dtype.unwrap_or(input.dtype())))
 }
 
+/// `Tensor.new_empty_strided(size, stride, *, dtype=None)`: `empty_strided(size, stride)` with
+/// `input`'s dtype by default (tensorbind zero-fills; torch leaves it uninitialised). Errors as
+/// `empty_strided` (torch: `Tensor.new_empty_strided`).
+pub fn new_empty_strided(
+    input: &Tensor,
+    size: &[i64],
+    stride: &[i64],
+    dtype: Option<DType>,
+) -> Result<Tensor> {
+    super::strided::empty_strided(size, stride, Some(dtype.unwrap_or(input.dtype())))
+}
+
+/// `empty_permuted(size, physical_layout, *, dtype=None)`: a tensor of `size` whose memory is
+/// laid out as the contiguous tensor of the sizes permuted by `physical_layout` (dim
+/// `physical_layout[0]` outermost). Errors (RuntimeError, torch's texts): "Number of dimensions
+/// in size does not match the length of the physical_layout; i.e. len(size) = 2 is not equal to
+/// len(physical_layout) = 3"; "Dimension out of range (expected to be between 0 and 1, but got 2
+/// at index 1).  NB: negative dims not currently supported; file an issue if you want it.";
+/// "Duplicate dim not allowed"; negative sizes (torch: `torch.empty_permuted`).
+pub fn empty_permuted(
+    size: &[i64],
+    physical_layout: &[i64],
+    dtype: Option<DType>,
+) -> Result<Tensor> {
+    let n = size.len();
+    if physical_layout.len() != n {
+        return Err(Error::runtime(format!(
+            "Number of dimensions in size does not match the length of the physical_layout; i.e. len(size) = {n} is not equal to len(physical_layout) = {}",
+            physical_layout.len()
+        )));
+    }
+    let mut seen = vec![false; n];
+    for (i, &d) in physical_layout.iter().enumerate() {
+        if d < 0 || d as usize >= n {
+            return Err(Error::runtime(format!(
+                "Dimension out of range (expected to be between 0 and {}, but got {d} at index {i}).  NB: negative dims not currently supported; file an issue if you want it.",
+                n as i64 - 1
+            )));
+        }
+        if seen[d as usize] {
+            return Err(Error::runtime("Duplicate dim not allowed"));
+        }
+        seen[d as usize] = true;
+    }
+    let phys: Vec<i64> = physical_layout.iter().map(|&d| size[d as usize]).collect();
+    nonnegative_sizes(&phys)?;
+    let mut strides = vec![0i64; n];
+    let mut acc = 1i64;
+    for k in (0..n).rev() {
+        strides[physical_layout[k] as usize] = acc;
+        acc = acc.saturating_mul(phys[k].max(1));
+    }
+    super::strided::empty_strided(size, &strides, dtype)
+}
+
 /// `Tensor.new_full(size, fill_value, *, dtype=None)`: `size` filled with `fill_value`; the
 /// dtype defaults to `input`'s, not the value's (torch: `Tensor.new_full`).
 pub fn new_full(

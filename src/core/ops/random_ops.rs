@@ -145,7 +145,8 @@ fn exact_int_range(dtype: DType) -> (i128, i128) {
 /// (rejection sampling, no modulo bias) of shape `size`, default dtype int64; any dtype holds the
 /// values converted. Errors (RuntimeError, torch's texts): `low >= high` → "random_ expects
 /// 'from' to be less than 'to', but got from=5 >= to=5"; bounds the dtype cannot hold → "from is
-/// out of bounds for Byte" / "to - 1 is out of bounds for Byte" (torch: `torch.randint`).
+/// out of bounds for unsigned char" / "to - 1 is out of bounds for unsigned char" (torch:
+/// `torch.randint`).
 pub fn randint_low(
     low: i64,
     high: i64,
@@ -161,7 +162,8 @@ pub fn randint_low(
         )));
     }
     let (min, max) = exact_int_range(dtype);
-    let name = dtype.scalar_type_name();
+    // torch names the C++ type here ("unsigned char", not "Byte").
+    let name = typeid_name(dtype);
     if (low as i128) < min || (low as i128) > max {
         return Err(Error::runtime(format!("from is out of bounds for {name}")));
     }
@@ -186,6 +188,36 @@ pub fn randint(
     dtype: Option<DType>,
 ) -> Result<Tensor> {
     randint_low(0, high, size, generator, dtype)
+}
+
+/// `randint_like(input, high, *, generator=None, dtype=None)`: `randint(0, high)` with
+/// `input`'s shape and (by default) dtype; `randint`'s errors (torch: `torch.randint_like`).
+pub fn randint_like(
+    input: &Tensor,
+    high: i64,
+    generator: Option<&Mutex<Generator>>,
+    dtype: Option<DType>,
+) -> Result<Tensor> {
+    randint_like_low_dtype(input, 0, high, generator, dtype)
+}
+
+/// `randint_like(input, low, high, *, generator=None, dtype=None)`: `randint(low, high)` with
+/// `input`'s shape and (by default) dtype (torch: `torch.randint_like`).
+pub fn randint_like_low_dtype(
+    input: &Tensor,
+    low: i64,
+    high: i64,
+    generator: Option<&Mutex<Generator>>,
+    dtype: Option<DType>,
+) -> Result<Tensor> {
+    let size: Vec<i64> = input.sizes().iter().map(|&s| s as i64).collect();
+    randint_low(
+        low,
+        high,
+        &size,
+        generator,
+        Some(dtype.unwrap_or(input.dtype())),
+    )
 }
 
 /// `randperm(n, *, generator=None, dtype=None)`: a random permutation of `0..n` (Fisher–Yates,
@@ -351,7 +383,7 @@ pub fn bernoulli_p(input: &Tensor, p: f64, generator: Option<&Mutex<Generator>>)
     if !(0.0..=1.0).contains(&p) {
         return Err(Error::runtime(format!(
             "bernoulli_ expects p to be in [0, 1], but got p={}",
-            crate::core::scalar::Scalar::Float(p)
+            c10_double(p)
         )));
     }
     let mut g = lock_generator(generator);
@@ -462,21 +494,318 @@ pub fn exponential_(
 }
 
 /// `Tensor.random_(from, to, *, generator=None)`: fills self with integers uniform in
-/// `[from, to)` (the `randint` checks and texts) (torch: `Tensor.random_`).
+/// `[from, to)` (the `randint` checks and texts); with `to=None`, in `[from, to_inc]` where
+/// `to_inc` is the dtype's largest value (2^24 for float32, 2^53 for float64, the integer
+/// maximum, 1 for bool). Errors (RuntimeError) for `to=None`: "from is out of bounds for unsigned
+/// char" (torch names the C++ type here); for floats, "random_ expects 'from' casted to dtype to
+/// be less than or equal to 'to_inc' casted to dtype, but got from=16777216 > to_inc=16777216"
+/// (torch: `Tensor.random_`).
 pub fn random__from(
     self_: &Tensor,
     from: i64,
-    to: i64,
+    to: Option<i64>,
+    generator: Option<&Mutex<Generator>>,
+) -> Result<()> {
+    let dtype = self_.dtype();
+    let Some(to) = to else {
+        let (min, to_inc) = exact_int_range(dtype);
+        if dtype.is_floating_point() {
+            if from as i128 >= to_inc {
+                return Err(Error::runtime(format!(
+                    "random_ expects 'from' casted to dtype to be less than or equal to 'to_inc' casted to dtype, but got from={from} > to_inc={to_inc}"
+                )));
+            }
+        } else if (from as i128) < min || from as i128 > to_inc {
+            return Err(Error::runtime(format!(
+                "from is out of bounds for {}",
+                typeid_name(dtype)
+            )));
+        }
+        let values = random_inclusive(self_.sizes(), dtype, from as i128, to_inc, generator)?;
+        return write_samples(self_, &values);
+    };
+    let size: Vec<i64> = self_.sizes().iter().map(|&s| s as i64).collect();
+    let values = randint_low(from, to, &size, generator, Some(dtype))?;
+    write_samples(self_, &values)
+}
+
+/// A double as torch's messages print it (`c10::str`): `nan`, `inf`, `1.5`, `0`.
+fn c10_double(v: f64) -> String {
+    if v.is_nan() {
+        "nan".to_string()
+    } else {
+        crate::core::scalar::Scalar::Float(v).to_string()
+    }
+}
+
+/// The name GCC's `typeid(T).name()` demangles to, which some of torch's messages print
+/// ("long int", "unsigned char").
+fn typeid_name(dtype: DType) -> &'static str {
+    match dtype {
+        DType::Bool => "bool",
+        DType::UInt8 => "unsigned char",
+        DType::Int8 => "signed char",
+        DType::Int16 => "short int",
+        DType::Int32 => "int",
+        DType::Int64 => "long int",
+        DType::Float32 => "float",
+        DType::Float64 => "double",
+    }
+}
+
+/// A fresh tensor of integers uniform in `[lo, hi]` (`lo <= hi`, both within i64 or the dtype's
+/// exact range), converted to `dtype`.
+fn random_inclusive(
+    sizes: &[usize],
+    dtype: DType,
+    lo: i128,
+    hi: i128,
+    generator: Option<&Mutex<Generator>>,
+) -> Result<Tensor> {
+    let span = hi - lo + 1; // <= 2^64
+    let mut g = lock_generator(generator);
+    let mut s = g.stream();
+    let mut next = || {
+        let r = if span > u64::MAX as i128 {
+            s.next_u64() as i128
+        } else {
+            s.bounded_u64(span as u64) as i128
+        };
+        (lo + r) as i64
+    };
+    crate::dispatch!(dtype, T => fill_new::<T>(sizes, || T::from_i64(next())))
+}
+
+/// `Tensor.random_(*, generator=None)`: fills self with integers uniform in `[0, to_inc]`, the
+/// dtype's range from 0 (2^24 for float32, 2^53 for float64, the integer maximum, {0, 1} for
+/// bool) (torch: `Tensor.random_`).
+pub fn random_(self_: &Tensor, generator: Option<&Mutex<Generator>>) -> Result<()> {
+    let dtype = self_.dtype();
+    let (_, to_inc) = exact_int_range(dtype);
+    let values = random_inclusive(self_.sizes(), dtype, 0, to_inc, generator)?;
+    write_samples(self_, &values)
+}
+
+/// `Tensor.geometric_(p, *, generator=None)`: fills self with the number of Bernoulli(p) trials
+/// up to the first success, `ceil(log(u) / log(1 - p))` for `u` uniform in (0, 1] (values 1, 2,
+/// ...; any dtype but bool). Errors: RuntimeError "geometric_ expects p to be in (0, 1), but got
+/// p=0"; NotImplementedError `"geometric_cpu" not implemented for 'Bool'` (torch:
+/// `Tensor.geometric_`).
+pub fn geometric_(self_: &Tensor, p: f64, generator: Option<&Mutex<Generator>>) -> Result<()> {
+    if !(p > 0.0 && p < 1.0) {
+        return Err(Error::runtime(format!(
+            "geometric_ expects p to be in (0, 1), but got p={}",
+            c10_double(p)
+        )));
+    }
+    let dtype = self_.dtype();
+    if dtype == DType::Bool {
+        return Err(not_implemented_for("geometric_cpu", dtype));
+    }
+    let log_q = (-p).ln_1p();
+    let values = {
+        let mut g = lock_generator(generator);
+        let mut s = g.stream();
+        crate::dispatch!(dtype, T => fill_new::<T>(self_.sizes(), || {
+            let u = 1.0 - s.uniform_f64();
+            T::from_f64((u.ln() / log_q).ceil().max(1.0))
+        }))?
+    };
+    write_samples(self_, &values)
+}
+
+/// `Tensor.cauchy_(median=0, sigma=1, *, generator=None)`: fills self with Cauchy samples,
+/// `median + sigma * tan(pi * (u - 1/2))`. Errors (RuntimeError): "Cauchy distribution is a
+/// continuous probability distribution. dtype must be a floating point but you specified long
+/// int"; "cauchy_ expects sigma > 0.0, but found sigma=0" (torch: `Tensor.cauchy_`).
+pub fn cauchy_(
+    self_: &Tensor,
+    median: f64,
+    sigma: f64,
+    generator: Option<&Mutex<Generator>>,
+) -> Result<()> {
+    let dtype = self_.dtype();
+    if !dtype.is_floating_point() {
+        return Err(Error::runtime(format!(
+            "Cauchy distribution is a continuous probability distribution. dtype must be a floating point but you specified {}",
+            typeid_name(dtype)
+        )));
+    }
+    if sigma.is_nan() || sigma <= 0.0 {
+        return Err(Error::runtime(format!(
+            "cauchy_ expects sigma > 0.0, but found sigma={}",
+            c10_double(sigma)
+        )));
+    }
+    let values = {
+        let mut g = lock_generator(generator);
+        let mut s = g.stream();
+        crate::dispatch!(dtype, T => fill_new::<T>(self_.sizes(), || {
+            let u = s.uniform_f64();
+            T::from_f64(median + sigma * (std::f64::consts::PI * (u - 0.5)).tan())
+        }))?
+    };
+    write_samples(self_, &values)
+}
+
+/// `Tensor.log_normal_(mean=1, std=2, *, generator=None)`: fills self with `exp(mean + std * z)`
+/// for standard normals `z`. Errors: NotImplementedError `"log_normal_cpu" not implemented for
+/// 'Long'`; RuntimeError "log_normal_ expects std > 0.0, but found std=0" (torch:
+/// `Tensor.log_normal_`).
+pub fn log_normal_(
+    self_: &Tensor,
+    mean: f64,
+    std: f64,
+    generator: Option<&Mutex<Generator>>,
+) -> Result<()> {
+    if std.is_nan() || std <= 0.0 {
+        return Err(Error::runtime(format!(
+            "log_normal_ expects std > 0.0, but found std={}",
+            c10_double(std)
+        )));
+    }
+    let dtype = self_.dtype();
+    if !dtype.is_floating_point() {
+        return Err(not_implemented_for("log_normal_cpu", dtype));
+    }
+    let values = normal_tensor(self_.sizes(), dtype, generator, |_, z| {
+        (mean + std * z).exp()
+    })?;
+    write_samples(self_, &values)
+}
+
+/// `Tensor.bernoulli_(p, *, generator=None)` with a tensor `p` (broadcast to self's shape,
+/// floating): fills self (any dtype) with 1 where a uniform draw falls below `p`, else 0.
+/// Errors: the expand error when `p` does not broadcast to self; NotImplementedError
+/// `"bernoulli_tensor_cpu_p_" not implemented for 'Long'` for an integer or bool `p`;
+/// RuntimeError "Expected p_in >= 0 && p_in <= 1 to be true, but got false.  (...)" for a
+/// probability outside [0, 1] (torch: `Tensor.bernoulli_.Tensor`).
+pub fn bernoulli__tensor(
+    self_: &Tensor,
+    p: &Tensor,
     generator: Option<&Mutex<Generator>>,
 ) -> Result<()> {
     let size: Vec<i64> = self_.sizes().iter().map(|&s| s as i64).collect();
-    let values = randint_low(from, to, &size, generator, Some(self_.dtype()))?;
+    let p = super::view::expand(p, &size)?;
+    if !p.dtype().is_floating_point() {
+        return Err(not_implemented_for("bernoulli_tensor_cpu_p_", p.dtype()));
+    }
+    let probs = super::conversion::try_to_f64_vec(&p)?;
+    if probs.iter().any(|&v| !(0.0..=1.0).contains(&v)) {
+        return Err(Error::runtime(
+            "Expected p_in >= 0 && p_in <= 1 to be true, but got false.  (Could this error message be improved?  If so, please report an enhancement request to PyTorch.)",
+        ));
+    }
+    let values = {
+        let mut g = lock_generator(generator);
+        let mut s = g.stream();
+        let mut i = 0;
+        crate::dispatch!(self_.dtype(), T => fill_new::<T>(self_.sizes(), || {
+            let v = s.uniform_f64() < probs[i];
+            i += 1;
+            T::from_bool(v)
+        }))?
+    };
     write_samples(self_, &values)
+}
+
+/// `multinomial(input, num_samples, replacement=False, *, generator=None)`: `num_samples`
+/// category indices (int64) per row of the 1-D or 2-D floating `input` of non-negative weights.
+/// With replacement: inverse-CDF draws; without: the `num_samples` largest `w / e` for
+/// exponential `e` (torch's algorithm; zero-weight categories come last, in any order). Errors
+/// (RuntimeError, torch's texts): "multinomial only supports floating-point dtypes for input,
+/// got: Long"; "prob_dist must be 1 or 2 dim"; "cannot sample n_sample <= 0 samples"; "cannot
+/// sample n_sample > prob_dist.size(-1) samples without replacement"; "number of categories
+/// cannot exceed 2^24"; "probability tensor contains either `inf`, `nan` or element < 0";
+/// "invalid multinomial distribution (sum of probabilities <= 0)" (torch: `torch.multinomial`).
+pub fn multinomial(
+    input: &Tensor,
+    num_samples: i64,
+    replacement: bool,
+    generator: Option<&Mutex<Generator>>,
+) -> Result<Tensor> {
+    let dtype = input.dtype();
+    if !dtype.is_floating_point() {
+        return Err(Error::runtime(format!(
+            "multinomial only supports floating-point dtypes for input, got: {}",
+            dtype.scalar_type_name()
+        )));
+    }
+    let dim = input.dim();
+    if dim != 1 && dim != 2 {
+        return Err(Error::runtime("prob_dist must be 1 or 2 dim"));
+    }
+    if num_samples <= 0 {
+        return Err(Error::runtime("cannot sample n_sample <= 0 samples"));
+    }
+    let n = num_samples as usize;
+    let cats = input.sizes()[dim - 1];
+    if !replacement && n > cats {
+        return Err(Error::runtime(
+            "cannot sample n_sample > prob_dist.size(-1) samples without replacement",
+        ));
+    }
+    if cats > 1 << 24 {
+        return Err(Error::runtime("number of categories cannot exceed 2^24"));
+    }
+    let rows = if dim == 2 { input.sizes()[0] } else { 1 };
+    let w = super::conversion::try_to_f64_vec(input)?;
+    if w.iter().any(|&v| !v.is_finite() || v < 0.0) {
+        return Err(Error::runtime(
+            "probability tensor contains either `inf`, `nan` or element < 0",
+        ));
+    }
+    for r in 0..rows {
+        if w[r * cats..(r + 1) * cats].iter().sum::<f64>() <= 0.0 {
+            return Err(Error::runtime(
+                "invalid multinomial distribution (sum of probabilities <= 0)",
+            ));
+        }
+    }
+    let total = rows
+        .checked_mul(n)
+        .ok_or_else(|| Error::out_of_memory("multinomial: failed to allocate"))?;
+    let mut out: Vec<i64> = super::try_vec(total, "multinomial")?;
+    let mut g = lock_generator(generator);
+    let mut s = g.stream();
+    for r in 0..rows {
+        let row = &w[r * cats..(r + 1) * cats];
+        if replacement {
+            let mut cdf = Vec::with_capacity(cats);
+            let mut acc = 0.0;
+            for &v in row {
+                acc += v;
+                cdf.push(acc);
+            }
+            for _ in 0..n {
+                let u = s.uniform_f64() * acc;
+                // The first category whose cumulative weight exceeds u (never a zero weight).
+                let mut k = cdf.partition_point(|&c| c <= u).min(cats - 1);
+                while row[k] == 0.0 && k > 0 {
+                    k -= 1;
+                }
+                out.push(k as i64);
+            }
+        } else {
+            let mut keys: Vec<(f64, usize)> = row
+                .iter()
+                .enumerate()
+                .map(|(k, &v)| {
+                    let e = -(1.0 - s.uniform_f64()).ln();
+                    (v / e, k)
+                })
+                .collect();
+            keys.sort_by(|a, b| b.0.total_cmp(&a.0));
+            out.extend(keys[..n].iter().map(|&(_, k)| k as i64));
+        }
+    }
+    let sizes: Vec<usize> = if dim == 2 { vec![rows, n] } else { vec![n] };
+    Tensor::from_vec(out, &sizes)
 }
 
 /// `Tensor.random_(to, *, generator=None)`: `random_(0, to)` (torch: `Tensor.random_`).
 pub fn random__to(self_: &Tensor, to: i64, generator: Option<&Mutex<Generator>>) -> Result<()> {
-    random__from(self_, 0, to, generator)
+    random__from(self_, 0, Some(to), generator)
 }
 
 #[cfg(test)]
@@ -535,7 +864,7 @@ mod tests {
             "random_ expects 'from' to be less than 'to', but got from=0 >= to=0"
         );
         let e = randint(300, &[1], Some(&g), Some(DType::UInt8)).unwrap_err();
-        assert_eq!(e.message, "to - 1 is out of bounds for Byte");
+        assert_eq!(e.message, "to - 1 is out of bounds for unsigned char");
         let f = randint(5, &[4], Some(&g), Some(DType::Float32)).unwrap();
         assert!(f.to_f64_vec().iter().all(|&x| x.fract() == 0.0 && x < 5.0));
         // The full int64 range works (range 2^64 - 1).

@@ -739,7 +739,12 @@ pub fn addbmm_(
 ) -> Result<()> {
     addbmm_checks(self_, batch1, batch2)?;
     let (beta, alpha) = addbmm_scalars(batch1.dtype(), beta, alpha);
-    let prod = super::sum(&super::bmm(batch1, batch2)?, Some(&[0]), false, None)?;
+    let prod = super::sum(
+        &super::bmm(batch1, batch2)?,
+        Some(&[0]),
+        false,
+        Some(batch1.dtype()),
+    )?;
     let prod = super::mul(&prod, &Tensor::wrapped_scalar(alpha)?)?;
     let r = if beta.to_f64() == 0.0 {
         prod
@@ -811,6 +816,300 @@ pub fn addbmm_checks(self_: &Tensor, batch1: &Tensor, batch2: &Tensor) -> Result
             other.dtype().scalar_type_name()
         )));
     }
+    Ok(())
+}
+
+// ---- histogram (issue 13) ---------------------------------------------------------------------
+
+/// caffe2's TypeMeta name of a dtype, which torch's histogramdd messages print ("float", "long
+/// int").
+fn type_meta_name(dtype: DType) -> &'static str {
+    match dtype {
+        DType::Bool => "bool",
+        DType::UInt8 => "unsigned char",
+        DType::Int8 => "signed char",
+        DType::Int16 => "short int",
+        DType::Int32 => "int",
+        DType::Int64 => "long int",
+        DType::Float32 => "float",
+        DType::Float64 => "double",
+    }
+}
+
+/// A double as C++'s `operator<<` prints it (6 significant digits, `%g`).
+fn fmt_g(x: f64) -> String {
+    if x.is_nan() {
+        return "nan".into();
+    }
+    if x.is_infinite() {
+        return if x > 0.0 { "inf".into() } else { "-inf".into() };
+    }
+    if x == 0.0 {
+        return if x.is_sign_negative() {
+            "-0".into()
+        } else {
+            "0".into()
+        };
+    }
+    let e = x.abs().log10().floor() as i32;
+    let trim = |s: String| -> String {
+        if s.contains('.') {
+            s.trim_end_matches('0').trim_end_matches('.').to_string()
+        } else {
+            s
+        }
+    };
+    if !(-5..6).contains(&e) {
+        let s = format!("{x:.5e}");
+        let (m, ex) = s.split_once('e').unwrap_or((&s, "0"));
+        let ex: i32 = ex.parse().unwrap_or(0);
+        format!(
+            "{}e{}{:02}",
+            trim(m.to_string()),
+            if ex < 0 { '-' } else { '+' },
+            ex.abs()
+        )
+    } else {
+        trim(format!("{:.*}", (5 - e).max(0) as usize, x))
+    }
+}
+
+/// torch's `std::upper_bound` over `edges` (a binary search; `edges` need not be sorted, as in
+/// torch, which does not check).
+fn upper_bound(edges: &[f64], x: f64) -> usize {
+    let (mut first, mut count) = (0usize, edges.len());
+    while count > 0 {
+        let step = count / 2;
+        let it = first + step;
+        if x >= edges[it] {
+            first = it + 1;
+            count -= step + 1;
+        } else {
+            count = step;
+        }
+    }
+    first
+}
+
+/// The histogram of `input` (any shape, floating) over the bin `edges` (as f64, from the tensor
+/// `edges_t` of input's dtype): elements outside `[edges[0], edges[last]]` (and NaN) ignored, the
+/// last bin closed on the right; `weight` (input's dtype and number of elements) sums weights
+/// instead of counting; `density` divides by the total and the bin widths.
+fn histogram_over_edges(
+    input: &Tensor,
+    edges_t: Tensor,
+    weight: Option<&Tensor>,
+    density: bool,
+) -> Result<(Tensor, Tensor)> {
+    let dt = input.dtype();
+    let edges = edges_t.to_f64_vec();
+    let nb = edges.len() - 1;
+    if let Some(w) = weight {
+        if w.dtype() != dt {
+            return Err(Error::runtime(format!(
+                "torch.histogramdd: if weight tensor is provided, input tensor and weight tensor should have the same dtype, but got input({}), and weight({})",
+                type_meta_name(dt),
+                type_meta_name(w.dtype())
+            )));
+        }
+        if w.numel() != input.numel() {
+            return Err(Error::runtime(format!(
+                "torch.histogramdd: if weight tensor is provided it should have the same shape as the input tensor excluding its innermost dimension, but got input with shape [{}, 1] and weight with shape [{}]",
+                input.numel(),
+                w.numel()
+            )));
+        }
+    }
+    let vals = input.to_f64_vec();
+    let wts = weight.map(|w| w.to_f64_vec());
+    let mut hist: Vec<f64> = super::try_vec(nb, "histogram")?;
+    hist.resize(nb, 0.0);
+    let (lo, hi) = (edges[0], edges[nb]);
+    for (i, &x) in vals.iter().enumerate() {
+        if !(x >= lo && x <= hi) {
+            continue;
+        }
+        let mut pos = upper_bound(&edges, x).saturating_sub(1);
+        if pos >= nb {
+            pos = nb - 1;
+        }
+        hist[pos] += wts.as_ref().map_or(1.0, |w| w[i]);
+    }
+    if density {
+        let total: f64 = hist.iter().sum();
+        for (k, h) in hist.iter_mut().enumerate() {
+            *h = *h / total / (edges[k + 1] - edges[k]);
+        }
+    }
+    let hist = Tensor::from_vec(hist, &[nb])?.to_dtype(dt)?;
+    Ok((hist, edges_t))
+}
+
+fn histogram_float_only(input: &Tensor) -> Result<()> {
+    if !input.dtype().is_floating_point() {
+        return Err(not_implemented("histogramdd", input.dtype()));
+    }
+    Ok(())
+}
+
+fn histogram_bins_positive(bins: i64) -> Result<()> {
+    if bins <= 0 {
+        return Err(Error::runtime(format!(
+            "torch.histogram(): bins must be > 0, but got {bins} for dimension 0"
+        )));
+    }
+    Ok(())
+}
+
+/// `histogram(input, bins, *, weight=None, density=False)` with a tensor of bin edges (1-D, of
+/// input's dtype, at least 2 of them; not checked for order, as torch): `(hist, bin_edges)`.
+/// Errors (RuntimeError, torch's histogramdd texts): "torch.histogramdd: input tensor and bins
+/// tensors should have the same dtype, but got input with dtype float and bins for dimension 0
+/// with dtype long int", "... bins tensor should have one dimension, ...", "torch.histogram():
+/// bins must be > 0, but got 0 for dimension 0"; the weight checks; NotImplementedError
+/// `"histogramdd" not implemented for 'Long'` (torch: `torch.histogram.bins_tensor`).
+pub fn histogram_bins_tensor(
+    input: &Tensor,
+    bins: &Tensor,
+    weight: Option<&Tensor>,
+    density: bool,
+) -> Result<(Tensor, Tensor)> {
+    if input.dtype() != bins.dtype() {
+        return Err(Error::runtime(format!(
+            "torch.histogramdd: input tensor and bins tensors should have the same dtype, but got input with dtype {} and bins for dimension 0 with dtype {}",
+            type_meta_name(input.dtype()),
+            type_meta_name(bins.dtype())
+        )));
+    }
+    if bins.dim() != 1 {
+        return Err(Error::runtime(format!(
+            "torch.histogramdd: bins tensor should have one dimension, but got {} dimensions in the bins tensor for dimension 0",
+            bins.dim()
+        )));
+    }
+    if bins.numel() == 0 {
+        return Err(Error::runtime(
+            "torch.histogramdd: bins tensor should have at least 1 element, but got 0 elements in the bins tensor for dimension 0",
+        ));
+    }
+    histogram_float_only(input)?;
+    histogram_bins_positive(bins.numel() as i64 - 1)?;
+    histogram_over_edges(input, bins.clone_data()?, weight, density)
+}
+
+/// `histogram(input, bins=100, *, weight=None, density=False)`: `bins` equal bins over the
+/// data's range (`[min, max]`, widened by 0.5 on each side when it is one point; `[0, 1]` for no
+/// data). Errors: "torch.histogram(): bins must be > 0, ..."; "torch.histogramdd: dimension 0's
+/// range [1, inf] is not finite" (a NaN or inf in the data) (torch: `torch.histogram.bin_ct`).
+pub fn histogram_bin_ct(
+    input: &Tensor,
+    bins: i64,
+    weight: Option<&Tensor>,
+    density: bool,
+) -> Result<(Tensor, Tensor)> {
+    histogram_range_impl(input, bins, None, weight, density)
+}
+
+/// `histogram(input, bins, *, range=(min, max), ...)`: `bins` equal bins over `[min, max]` (the
+/// binding behind `_C.histogram`'s `range=`, which the schema's types cannot spell). Errors as
+/// `histogram_bin_ct`, and "torch.histogramdd: min should not exceed max, but got min 3 max 1 for
+/// dimension 0" (torch: `torch.histogram.bin_ct`).
+pub fn _histogram_range(
+    input: &Tensor,
+    bins: i64,
+    min: f64,
+    max: f64,
+    weight: Option<&Tensor>,
+    density: bool,
+) -> Result<(Tensor, Tensor)> {
+    histogram_range_impl(input, bins, Some((min, max)), weight, density)
+}
+
+fn histogram_range_impl(
+    input: &Tensor,
+    bins: i64,
+    range: Option<(f64, f64)>,
+    weight: Option<&Tensor>,
+    density: bool,
+) -> Result<(Tensor, Tensor)> {
+    histogram_float_only(input)?;
+    histogram_bins_positive(bins)?;
+    let (mut lo, mut hi) = match range {
+        Some(r) => r,
+        None if input.numel() > 0 => {
+            let (mn, mx) = super::aminmax(input, None, false)?;
+            (mn.to_f64_vec()[0], mx.to_f64_vec()[0])
+        }
+        None => (0.0, 1.0),
+    };
+    if !(lo.is_finite() && hi.is_finite()) {
+        return Err(Error::runtime(format!(
+            "torch.histogramdd: dimension 0's range [{}, {}] is not finite",
+            fmt_g(lo),
+            fmt_g(hi)
+        )));
+    }
+    if lo > hi {
+        return Err(Error::runtime(format!(
+            "torch.histogramdd: min should not exceed max, but got min {} max {} for dimension 0",
+            fmt_g(lo),
+            fmt_g(hi)
+        )));
+    }
+    if lo == hi {
+        lo -= 0.5;
+        hi += 0.5;
+    }
+    let edges = super::linspace(
+        Scalar::Float(lo),
+        Scalar::Float(hi),
+        bins.saturating_add(1),
+        Some(input.dtype()),
+    )?;
+    histogram_over_edges(input, edges, weight, density)
+}
+
+// ---- renorm (issue 13) ------------------------------------------------------------------------
+
+/// `renorm`'s checks (torch's meta function, then the dim wrap); returns the dims every slice
+/// norm reduces (all but `dim`). RuntimeError "renorm: non-positive-norm not supported",
+/// "renorm: expected maxnorm to be >= 0 but got -5", "renorm: input needs at least 2
+/// dimensions, got 1 dimensions"; IndexError for `dim`.
+pub fn renorm_check(input: &Tensor, p: Scalar, dim: i64, maxnorm: Scalar) -> Result<Vec<i64>> {
+    if p.to_f64().is_nan() || p.to_f64() <= 0.0 {
+        return Err(Error::runtime("renorm: non-positive-norm not supported"));
+    }
+    let m = maxnorm.to_f64();
+    if m.is_nan() || m < 0.0 {
+        return Err(Error::runtime(format!(
+            "renorm: expected maxnorm to be >= 0 but got {}",
+            Scalar::Float(m)
+        )));
+    }
+    let ndim = input.dim();
+    if ndim < 2 {
+        return Err(Error::runtime(format!(
+            "renorm: input needs at least 2 dimensions, got {ndim} dimensions"
+        )));
+    }
+    let d = maybe_wrap_dim(dim, ndim)?;
+    Ok((0..ndim as i64).filter(|&k| k != d as i64).collect())
+}
+
+/// `Tensor.renorm_(p, dim, maxnorm)`: every slice along `dim` whose `p`-norm exceeds `maxnorm`
+/// scaled by `maxnorm / (norm + 1e-7)`, in place (torch's formula); `renorm`'s errors and
+/// vector_norm's NotImplementedError for integer dtypes (torch: `Tensor.renorm_`).
+pub fn renorm_(input: &Tensor, p: Scalar, dim: i64, maxnorm: Scalar) -> Result<()> {
+    let dims = renorm_check(input, p, dim, maxnorm)?;
+    let norm = super::linalg_vector_norm(input, p, Some(&dims), true, None)?;
+    let m = Tensor::wrapped_scalar(Scalar::Float(maxnorm.to_f64()))?;
+    let eps = Tensor::wrapped_scalar(Scalar::Float(1e-7))?;
+    let one = Tensor::wrapped_scalar(Scalar::Float(1.0))?;
+    let scaled = super::div(&m, &super::add(&norm, &eps, Scalar::Int(1))?, None)?;
+    let factor = super::where_(&super::gt(&norm, &m)?, &scaled, &one)?;
+    let out = super::mul(input, &factor)?;
+    input.copy_from(&out)?;
+    input.bump_version();
     Ok(())
 }
 

@@ -596,6 +596,16 @@ pub fn sign(input: &Tensor) -> Result<Tensor> {
     sign_plan(input)?.run()
 }
 
+/// `sgn(input)`: for real dtypes torch's `sgn` is `sign`. Mirrors `torch.sgn`.
+pub fn sgn(input: &Tensor) -> Result<Tensor> {
+    sign_plan(input)?.run()
+}
+
+/// `sgn` checked and ready to run: `sign`'s plan (Note [One kernel per op]).
+pub fn sgn_plan(input: &Tensor) -> Result<Plan<'_, impl Kernel + '_>> {
+    sign_plan(input)
+}
+
 /// `sign` checked and ready to run (Note [One kernel per op]).
 pub fn sign_plan(input: &Tensor) -> Result<Plan<'_, impl Kernel + '_>> {
     unary_plan(
@@ -779,6 +789,49 @@ pub fn positive(input: &Tensor) -> Result<Tensor> {
         ));
     }
     Ok(input.clone())
+}
+
+/// `real(input)`, `conj(input)`, `resolve_conj(input)`, `resolve_neg(input)`,
+/// `conj_physical(input)` of a real tensor: input itself (torch returns the same tensor for
+/// real dtypes; complex dtypes do not exist here). Mirror `torch.real` etc.
+pub fn real(input: &Tensor) -> Result<Tensor> {
+    Ok(input.clone())
+}
+
+/// See [`real`]. Mirrors `torch.conj`.
+pub fn conj(input: &Tensor) -> Result<Tensor> {
+    Ok(input.clone())
+}
+
+/// See [`real`]. Mirrors `torch.resolve_conj`.
+pub fn resolve_conj(input: &Tensor) -> Result<Tensor> {
+    Ok(input.clone())
+}
+
+/// See [`real`]. Mirrors `torch.resolve_neg`.
+pub fn resolve_neg(input: &Tensor) -> Result<Tensor> {
+    Ok(input.clone())
+}
+
+/// See [`real`]. Mirrors `torch.conj_physical`.
+pub fn conj_physical(input: &Tensor) -> Result<Tensor> {
+    Ok(input.clone())
+}
+
+/// `angle(input)` of a real tensor: pi where input < 0, NaN where it is NaN, else 0; integer
+/// and bool inputs give the default float dtype (float32), floats keep theirs. Mirrors
+/// `torch.angle`.
+pub fn angle(input: &Tensor) -> Result<Tensor> {
+    let x = if input.dtype().is_floating_point() {
+        input.clone()
+    } else {
+        input.to_dtype(DType::DEFAULT_FLOAT)?
+    };
+    let dt = x.dtype();
+    let zero = Tensor::full(&[], Scalar::Float(0.0), dt)?;
+    let pi = Tensor::full(&[], Scalar::Float(std::f64::consts::PI), dt)?;
+    let r = super::where_(&super::lt(&x, &zero)?, &pi, &zero)?;
+    super::where_(&isnan(&x)?, &x, &r)
 }
 
 #[cfg(test)]
