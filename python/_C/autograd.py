@@ -4,7 +4,8 @@ create_graph=False, grad_variables=None, inputs=None)`` and ``grad(outputs, inpu
 grad_outputs=None, retain_graph=None, create_graph=False, only_inputs=True, allow_unused=None,
 is_grads_batched=False, materialize_grads=False)`` are the extension's own; the grad-mode types;
 custom Functions (``Function``, ``FunctionCtx``, ``once_differentiable``); anomaly mode
-(``detect_anomaly``, ``set_detect_anomaly``); ``gradcheck`` / ``gradgradcheck`` (module
+(``detect_anomaly``, ``set_detect_anomaly``); saved-tensor hooks (``graph.saved_tensors_hooks``,
+``graph.disable_saved_tensors_hooks``, module ``_C.autograd.graph``); ``gradcheck`` / ``gradgradcheck`` (module
 ``_C.autograd.gradcheck``, as ``torch.autograd.gradcheck``).
 """
 
@@ -12,6 +13,7 @@ import functools
 import sys
 import warnings
 
+from . import _graph as graph  # noqa: F401
 from . import _gradcheck
 from ._C import Tensor as _Tensor
 from ._C import _autograd_backward as backward  # noqa: F401
@@ -30,6 +32,8 @@ from ._gradcheck import GradcheckError, gradcheck, gradgradcheck  # noqa: F401
 
 # `from _C.autograd.gradcheck import gradcheck, GradcheckError` works as torch's.
 sys.modules[__name__ + ".gradcheck"] = _gradcheck
+# `from _C.autograd.graph import saved_tensors_hooks` works as torch's.
+sys.modules[__name__ + ".graph"] = graph
 
 __all__ = [
     "backward",
@@ -46,6 +50,7 @@ __all__ = [
     "gradgradcheck",
     "detect_anomaly",
     "set_detect_anomaly",
+    "graph",
 ]
 
 

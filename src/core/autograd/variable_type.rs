@@ -130,8 +130,8 @@ pub fn div(a: &Tensor, b: &Tensor, rounding_mode: Option<&str>) -> Result<Tensor
             );
         } else {
             let kind = NodeKind::Div {
-                self_: SavedTensor::input_if(a, b.requires_grad()),
-                other: SavedTensor::input(b),
+                self_: SavedTensor::input_if(a, b.requires_grad())?,
+                other: SavedTensor::input(b)?,
             };
             record(&out, &[a, b], kind);
         }
@@ -214,7 +214,7 @@ fn max_min_dim(
             self_sizes: sizes_of(a),
             dim,
             keepdim,
-            indices: SavedTensor::input(&indices),
+            indices: SavedTensor::input(&indices)?,
         };
         let node = Node::new(kind, collect_edges(&[a]), &[&values]);
         values.set_grad_fn(node, 0);
@@ -289,7 +289,7 @@ pub fn linalg_inv_ex(a: &Tensor, check_errors: bool) -> Result<(Tensor, Tensor)>
 pub fn linalg_slogdet(a: &Tensor) -> Result<(Tensor, Tensor)> {
     let (sign, logabsdet) = ops::linalg_slogdet(a)?;
     if should_record(&[a]) {
-        record_pair(&logabsdet, a, LinalgPairOp::Slogdet, SavedTensor::input(a));
+        record_pair(&logabsdet, a, LinalgPairOp::Slogdet, SavedTensor::input(a)?);
     }
     Ok((sign, logabsdet))
 }
