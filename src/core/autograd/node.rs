@@ -296,6 +296,9 @@ impl Drop for Node {
 /// torch's `ERR_BACKWARD_TWICE`.
 pub const ERR_BACKWARD_TWICE: &str = "Trying to backward through the graph a second time (or directly access saved tensors after they have already been freed). Saved intermediate values of the graph are freed when you call .backward() or autograd.grad(). Specify retain_graph=True if you need to backward through the graph a second time or if you need to access saved tensors after calling backward.";
 
+/// torch's error when an inference tensor is saved for backward (core Note [Inference tensors]).
+pub const ERR_INFERENCE_SAVED: &str = "Inference tensors cannot be saved for backward. Please do not use Tensors created in inference mode in computation tracked by autograd. To work around this, you can make a clone to get a normal tensor and use it in autograd, or use `torch.no_grad()` instead of `torch.inference_mode()`.";
+
 /// A tensor a formula saved (torch's `SavedVariable`).
 pub enum SavedTensor {
     /// Not saved (the formula that needs it will not run).
@@ -321,6 +324,9 @@ impl SavedTensor {
     /// Save an input (through the saved-tensor hooks when some are active: an error is the
     /// pack hook's, or an inference tensor's).
     pub fn input(t: &Tensor) -> Result<SavedTensor> {
+        if t.is_inference() {
+            return Err(Error::runtime(ERR_INFERENCE_SAVED));
+        }
         if let Some(hooks) = super::hooks::current_saved_hooks() {
             // As torch, a wrapped Python number is not shown to the hooks.
             if !t.is_wrapped_number() {

@@ -591,6 +591,7 @@ pub(crate) fn check_no_grad_view(this: &Tensor) -> Result<()> {
 /// torch's `check_inplace`: the leaf errors, the view made under no_grad, and the pending
 /// CopySlices case.
 pub(crate) fn check_inplace(this: &Tensor) -> Result<()> {
+    this.check_inference_write()?;
     check_no_grad_view(this)?;
     if this.is_leaf_requiring_grad() {
         return Err(Error::runtime(
@@ -657,6 +658,7 @@ pub fn inplace(
     raw: impl FnOnce(&Tensor) -> Result<()>,
     functional: impl FnOnce(&Tensor) -> Result<Tensor>,
 ) -> Result<()> {
+    this.check_inference_write()?;
     if !(this.requires_grad() || others.iter().any(|t| t.requires_grad())) {
         if this.base().is_some() && super::is_grad_enabled() {
             check_no_grad_view(this)?;

@@ -459,6 +459,7 @@ pub fn index(input: &Tensor, items: &[IndexItem]) -> Result<Tensor> {
 /// with a single mask, which torch routes to `masked_fill_` and converts. Repeated indices
 /// write in order (the last one wins). Errors of `index` apply.
 pub fn index_put(input: &Tensor, items: &[IndexItem], values: &Tensor) -> Result<()> {
+    input.check_inference_write()?;
     index_put_unversioned(input, items, values)?;
     input.bump_version();
     Ok(())
@@ -547,6 +548,7 @@ fn index_put_unversioned(input: &Tensor, items: &[IndexItem], values: &Tensor) -
 /// backward of `t[items]` (core autograd, formulas.rs) and `index_put_tensors_`. Errors of
 /// `index`.
 pub fn index_put_accumulate(input: &Tensor, items: &[IndexItem], values: &Tensor) -> Result<()> {
+    input.check_inference_write()?;
     let (view, advanced) = apply_basic(input, items)?;
     let values = if values.dtype() != view.dtype() {
         values.to_dtype(view.dtype())?
