@@ -305,6 +305,15 @@ impl NodeKind {
                     return Ok(vec![None]);
                 };
                 let idx = indices.unpack(n)?;
+                if matches!(node.name(), "CummaxBackward0" | "CumminBackward0") {
+                    // torch's cumulative_max_min_backward: each gradient summed into the index
+                    // its running extreme came from (`indices` has `self`'s shape).
+                    if self_sizes.iter().product::<usize>() <= 1 {
+                        return Ok(vec![Some(g.clone())]);
+                    }
+                    let z = crate::core::ops::zeros(&sizes_i64(self_sizes), Some(g.dtype()))?;
+                    return Ok(vec![Some(vt::scatter_add(&z, *dim, &idx, g)?)]);
+                }
                 let (g, idx) = if *keepdim {
                     (g.clone(), idx)
                 } else {

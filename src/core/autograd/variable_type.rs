@@ -189,6 +189,26 @@ pub fn median_dim(a: &Tensor, dim: i64, keepdim: bool) -> Result<(Tensor, Tensor
     )
 }
 
+pub fn nanmedian_dim(a: &Tensor, dim: i64, keepdim: bool) -> Result<(Tensor, Tensor)> {
+    values_indices(
+        a,
+        ops::nanmedian_dim(a, dim, keepdim)?,
+        "NanmedianBackward1",
+        dim,
+        keepdim,
+    )
+}
+
+/// `cummax` / `cummin`: the gradient is summed into the running extremes' indices
+/// (`CummaxBackward0`, formulas.rs).
+pub fn cummax(a: &Tensor, dim: i64) -> Result<(Tensor, Tensor)> {
+    max_min_dim(a, ops::cummax(a, dim)?, "CummaxBackward0", dim, true)
+}
+
+pub fn cummin(a: &Tensor, dim: i64) -> Result<(Tensor, Tensor)> {
+    max_min_dim(a, ops::cummin(a, dim)?, "CumminBackward0", dim, true)
+}
+
 pub fn mode(a: &Tensor, dim: i64, keepdim: bool) -> Result<(Tensor, Tensor)> {
     values_indices(
         a,

@@ -103,6 +103,7 @@ pub fn index_int(input: &Tensor, i: i64) -> Result<Tensor> {
 /// value before indexing), then every element of `input[i]` is set to it. Index errors as
 /// `index_int`. Same result as `index_put` with `[IndexItem::Int(i)]` and a 0-dim value.
 pub fn index_put_int(input: &Tensor, i: i64, value: crate::core::Scalar) -> Result<()> {
+    input.check_inference_write()?;
     crate::dispatch!(input.dtype(), T => value.to_checked::<T>().map(|_| ()))?;
     index_int(input, i)?.fill_cast(value);
     input.bump_version();
