@@ -182,7 +182,8 @@ class Function(metaclass=_FunctionMeta):
         )
         recording = is_grad_enabled() and any(ctx.needs_input_grad)
         tensor_inputs = tuple(a for a, t in zip(args, is_tensor) if t)
-        versions = [t._version for t in tensor_inputs]
+        # Inference tensors have no version counter (and cannot be written outside inference mode).
+        versions = [None if t.is_inference() else t._version for t in tensor_inputs]
         new_style = cls.setup_context is not Function.setup_context
         with no_grad():
             if new_style:
@@ -199,7 +200,7 @@ class Function(metaclass=_FunctionMeta):
         tensor_outputs = tuple(o for o in outputs if isinstance(o, _Tensor))
         dirty = tuple(getattr(ctx, "dirty_tensors", ()))
         for i, (t, v) in enumerate(zip(tensor_inputs, versions)):
-            if t._version != v and not any(t is d for d in dirty):
+            if v is not None and t._version != v and not any(t is d for d in dirty):
                 raise RuntimeError(
                     f"{cls.__name__}.forward modified its input {i} in place without "
                     "ctx.mark_dirty(). Call ctx.mark_dirty() on every input the forward "

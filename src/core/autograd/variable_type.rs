@@ -199,6 +199,19 @@ pub fn nanmedian_dim(a: &Tensor, dim: i64, keepdim: bool) -> Result<(Tensor, Ten
     )
 }
 
+/// `frexp`: (mantissa, exponent), the mantissa recorded as `FrexpBackward0`.
+pub fn frexp(a: &Tensor) -> Result<(Tensor, Tensor)> {
+    let (m, e) = ops::frexp(a)?;
+    if should_record(&[a]) {
+        let kind = NodeKind::Frexp {
+            exponent: SavedTensor::input(&e)?,
+        };
+        let node = Node::new(kind, collect_edges(&[a]), &[&m]);
+        m.set_grad_fn(node, 0);
+    }
+    Ok((m, e))
+}
+
 /// `cummax` / `cummin`: the gradient is summed into the running extremes' indices
 /// (`CummaxBackward0`, formulas.rs).
 pub fn cummax(a: &Tensor, dim: i64) -> Result<(Tensor, Tensor)> {
