@@ -382,7 +382,9 @@ fn cb_unpack(pair: *mut c_void, packed: *mut c_void) -> Result<Tensor> {
         // alive for this call; the new tuple takes its own reference.
         let args = unsafe {
             ffi::Py_INCREF(packed as *mut ffi::PyObject);
-            tuple(vec![ObjectPtr::steal(packed as *mut ffi::PyObject).expect("non-NULL")])?
+            tuple(vec![
+                ObjectPtr::steal(packed as *mut ffi::PyObject).expect("non-NULL")
+            ])?
         };
         // SAFETY: as in `cb_pack`: item 1 of the pair, borrowed from the live tuple.
         let r = unsafe { call(ffi::PyTuple_GET_ITEM(pair, 1), &args)? };

@@ -13,7 +13,8 @@ use super::errors::{runtime_error, type_error, PyResult};
 use super::node_object::wrap_node;
 use super::object_ptr::{none, py_bool, Borrowed, ObjectPtr};
 use super::static_type::{
-    getset, getter, method_keywords, method_noargs, method_o, StaticType, TypeSpec, GETSET_END, METHODS_END,
+    getset, getter, method_keywords, method_noargs, method_o, StaticType, TypeSpec, GETSET_END,
+    METHODS_END,
 };
 use super::tensor_object::{tensor_ref, unpack, wrap};
 use crate::core::autograd::{self, BackwardOptions};
@@ -604,7 +605,10 @@ unsafe extern "C" fn tensor_is_inference(
 }
 
 /// `_C.is_inference(input)` (torch.is_inference).
-unsafe extern "C" fn is_inference(_m: *mut ffi::PyObject, o: *mut ffi::PyObject) -> *mut ffi::PyObject {
+unsafe extern "C" fn is_inference(
+    _m: *mut ffi::PyObject,
+    o: *mut ffi::PyObject,
+) -> *mut ffi::PyObject {
     crate::handle_errors!({
         // SAFETY: METH_O: `o` is borrowed from the caller for this call.
         let b = unsafe { Borrowed::from_ptr(o) };
@@ -833,9 +837,7 @@ unsafe extern "C" fn inference_mode_new(
         // `inference_mode()(func)`.
         let func = match a.get(0, c"mode") {
             // SAFETY: GIL held; `o` is borrowed from the arguments for this call.
-            Some(o) if !is_bool(o) && unsafe { ffi::PyCallable_Check(o.as_ptr()) } != 0 => {
-                Some(o)
-            }
+            Some(o) if !is_bool(o) && unsafe { ffi::PyCallable_Check(o.as_ptr()) } != 0 => Some(o),
             _ => None,
         };
         let mode = if func.is_some() {
@@ -850,8 +852,10 @@ unsafe extern "C" fn inference_mode_new(
             Some(f) => {
                 let call_args = super::hook_dicts::tuple(vec![f.to_owned()])?;
                 // SAFETY: `o` is a live grad-mode object; `mode_call` borrows both arguments.
-                unsafe { ObjectPtr::steal_or_err(mode_call(o.as_ptr(), call_args.as_ptr(), null_mut())) }
-                    .map(ObjectPtr::release)
+                unsafe {
+                    ObjectPtr::steal_or_err(mode_call(o.as_ptr(), call_args.as_ptr(), null_mut()))
+                }
+                .map(ObjectPtr::release)
             }
         }
     })

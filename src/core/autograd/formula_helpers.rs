@@ -144,7 +144,10 @@ pub(crate) fn evenly_distribute_backward(
     let mut mask = ops::eq(input, &r)?.to_dtype(dt)?;
     if dt.is_floating_point() {
         // torch: a NaN result (median with a NaN, nanmedian of all-NaN) selects the NaNs.
-        let nans = ops::mul(&ops::isnan(input)?.to_dtype(dt)?, &ops::isnan(&r)?.to_dtype(dt)?)?;
+        let nans = ops::mul(
+            &ops::isnan(input)?.to_dtype(dt)?,
+            &ops::isnan(&r)?.to_dtype(dt)?,
+        )?;
         mask = ops::add(&mask, &nans, Scalar::Int(1))?;
     }
     let count = match dim {

@@ -287,7 +287,11 @@ impl PackedSaved {
     /// saved it). The locks are not held while Python code runs.
     pub(crate) fn unpack(&self, node: Option<&Arc<Node>>) -> Result<Tensor> {
         let pair = self.pair.lock().unwrap_or_else(|e| e.into_inner()).clone();
-        let packed = self.packed.lock().unwrap_or_else(|e| e.into_inner()).clone();
+        let packed = self
+            .packed
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .clone();
         let (Some(pair), Some(packed)) = (pair, packed) else {
             return Err(Error::runtime(super::node::ERR_BACKWARD_TWICE));
         };

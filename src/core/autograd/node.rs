@@ -217,7 +217,10 @@ impl Node {
         let Ok(kind) = self.kind.try_lock() else {
             return Vec::new();
         };
-        packed_of(&kind).into_iter().flat_map(|p| p.take()).collect()
+        packed_of(&kind)
+            .into_iter()
+            .flat_map(|p| p.take())
+            .collect()
     }
 
     /// The formula and its saved values, locked.
