@@ -861,6 +861,61 @@ unsafe extern "C" fn inference_mode_new(
     })
 }
 
+/// `no_grad()` / `enable_grad()` (the types' `tp_vectorcall`, as CPython's own types have): with
+/// no argument the object is made directly, without `tp_call`'s argument tuple, `tp_new`'s
+/// parsing and `tp_init` (a third of `with no_grad(): pass`); any argument goes through `tp_new`,
+/// which raises its error.
+unsafe extern "C" fn mode_vectorcall(
+    callable: *mut ffi::PyObject,
+    args: *const *mut ffi::PyObject,
+    nargsf: usize,
+    kwnames: *mut ffi::PyObject,
+) -> *mut ffi::PyObject {
+    let tp = callable as *mut ffi::PyTypeObject;
+    // SAFETY: CPython's vectorcall protocol: `callable` is one of our two types (they cannot be
+    // subclassed), `args` holds `nargs` positional then `len(kwnames)` keyword values, all
+    // borrowed for this call; `kwnames` is NULL or a tuple of str.
+    unsafe {
+        let nargs = ffi::PyVectorcall_NARGS(nargsf);
+        let nkw = if kwnames.is_null() {
+            0
+        } else {
+            ffi::PyTuple_GET_SIZE(kwnames)
+        };
+        if nargs == 0 && nkw == 0 {
+            let target = u8::from(tp == ENABLE_GRAD_TYPE.as_ptr());
+            return alloc_mode(tp, target);
+        }
+        let Some(tuple) = ObjectPtr::steal(ffi::PyTuple_New(nargs)) else {
+            return null_mut();
+        };
+        for i in 0..nargs {
+            let o = *args.offset(i);
+            ffi::Py_INCREF(o);
+            // Steals the new reference into the fresh tuple.
+            ffi::PyTuple_SET_ITEM(tuple.as_ptr(), i, o);
+        }
+        let dict = if nkw > 0 {
+            let Some(d) = ObjectPtr::steal(ffi::PyDict_New()) else {
+                return null_mut();
+            };
+            for i in 0..nkw {
+                let k = ffi::PyTuple_GET_ITEM(kwnames, i);
+                if ffi::PyDict_SetItem(d.as_ptr(), k, *args.offset(nargs + i)) < 0 {
+                    return null_mut();
+                }
+            }
+            Some(d)
+        } else {
+            None
+        };
+        match (*tp).tp_new {
+            Some(new) => new(tp, tuple.as_ptr(), dict.as_ref().map_or(null_mut(), |d| d.as_ptr())),
+            None => null_mut(),
+        }
+    }
+}
+
 unsafe extern "C" fn mode_enter(
     slf: *mut ffi::PyObject,
     _: *mut ffi::PyObject,
@@ -1076,6 +1131,9 @@ pub unsafe fn init(module: *mut ffi::PyObject) -> PyResult<()> {
                 ..TypeSpec::new(name, doc)
             })?;
             add_object(module, pyname, ObjectPtr::borrow(ty.as_ptr() as *mut ffi::PyObject))?;
+        }
+        for ty in [&NO_GRAD_TYPE, &ENABLE_GRAD_TYPE] {
+            (*ty.as_ptr()).tp_vectorcall = Some(mode_vectorcall);
         }
         WRAPPED_TYPE.ready(&TypeSpec {
             basicsize: std::mem::size_of::<PyGradModeWrapped>(),

@@ -184,3 +184,19 @@ def test_training_after_inference_is_unaffected():
     loss = (w * w).sum()
     loss.backward()
     assert w.grad.tolist() == [1.0, -2.0]
+
+
+def test_grad_mode_constructors_with_and_without_arguments():
+    # no_grad() / enable_grad() take no argument (their fast constructor passes arguments on to
+    # the normal one, which raises).
+    for mode in (_C.no_grad, _C.enable_grad):
+        assert type(mode()) is mode
+        with pytest.raises(TypeError):
+            mode(1)
+        with pytest.raises(TypeError):
+            mode(x=1)
+    with _C.no_grad():
+        assert not _C.is_grad_enabled()
+        with _C.enable_grad():
+            assert _C.is_grad_enabled()
+    assert _C.is_grad_enabled()
