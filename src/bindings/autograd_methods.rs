@@ -910,7 +910,11 @@ unsafe extern "C" fn mode_vectorcall(
             None
         };
         match (*tp).tp_new {
-            Some(new) => new(tp, tuple.as_ptr(), dict.as_ref().map_or(null_mut(), |d| d.as_ptr())),
+            Some(new) => new(
+                tp,
+                tuple.as_ptr(),
+                dict.as_ref().map_or(null_mut(), |d| d.as_ptr()),
+            ),
             None => null_mut(),
         }
     }
