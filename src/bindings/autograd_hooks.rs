@@ -357,9 +357,9 @@ fn cb_release(obj: *mut c_void) {
 }
 
 /// A saved-tensor hooks pair (a tuple `(pack_hook, unpack_hook)`) packing `t`: what pack returned.
-fn cb_pack(pair: *mut c_void, t: &Tensor) -> Result<Callback> {
+fn cb_pack(pair: *mut c_void, t: &Tensor) -> Result<(Callback, Callback)> {
     let _gil = Gil::take();
-    let run = || -> PyResult<Callback> {
+    let run = || -> PyResult<(Callback, Callback)> {
         let pair = pair as *mut ffi::PyObject;
         let args = tuple(vec![wrap(t.clone())?])?;
         // SAFETY: GIL held; the callback owns `pair`, a 2-tuple (made by
@@ -367,7 +367,14 @@ fn cb_pack(pair: *mut c_void, t: &Tensor) -> Result<Callback> {
         let packed = unsafe { call(ffi::PyTuple_GET_ITEM(pair, 0), &args)? };
         let p = packed.release();
         // SAFETY: `p` is the new reference `call` returned (non-NULL); the callback owns it now.
-        Ok(unsafe { Callback::new(NonNull::new(p as *mut c_void).expect("a live object")) })
+        // The pair is live (the caller holds it): one new reference for the saved tensor.
+        unsafe {
+            ffi::Py_INCREF(pair);
+            Ok((
+                Callback::new(NonNull::new(p as *mut c_void).expect("a live object")),
+                Callback::new(NonNull::new(pair as *mut c_void).expect("a live object")),
+            ))
+        }
     };
     run().map_err(to_core)
 }

@@ -51,8 +51,10 @@ pub struct CallbackFns {
     pub function_backward: FunctionBackwardFn,
     /// Release the callback's pointer (any thread).
     pub release: fn(obj: *mut c_void),
-    /// A saved-tensor hooks pair's pack hook, given the tensor being saved: what it returned.
-    pub pack: fn(hooks: *mut c_void, t: &Tensor) -> Result<Callback>,
+    /// A saved-tensor hooks pair's pack hook, given the tensor being saved: what it returned,
+    /// and a reference of its own to the pair (each saved tensor owns one: the GC's traversal
+    /// visits what each owns).
+    pub pack: fn(hooks: *mut c_void, t: &Tensor) -> Result<(Callback, Callback)>,
     /// The pair's unpack hook, given what pack returned: the tensor it returned.
     pub unpack: fn(hooks: *mut c_void, packed: *mut c_void) -> Result<Tensor>,
 }
@@ -246,7 +248,7 @@ const ERR_PACK_INPLACE: &str = "A saved tensor pack hook is modifying its input 
 
 /// A tensor saved through saved-tensor hooks (Note [Saved-tensor hooks]).
 pub struct PackedSaved {
-    /// The (pack, unpack) pair.
+    /// The (pack, unpack) pair (a reference of this saved tensor's own).
     pair: std::sync::Mutex<Option<Arc<Callback>>>,
     /// What pack returned; None once the GC cleared it.
     packed: std::sync::Mutex<Option<Arc<Callback>>>,
@@ -263,7 +265,8 @@ pub(crate) fn pack_saved(
     output_nr: Option<u32>,
 ) -> Result<super::node::SavedTensor> {
     let version = t.version();
-    let packed = super::with_grad_mode(false, || (fns()?.pack)(pair.as_ptr(), t))?;
+    let (packed, own_pair) = super::with_grad_mode(false, || (fns()?.pack)(pair.as_ptr(), t))?;
+    drop(pair);
     if t.version() != version {
         return Err(Error::runtime(ERR_PACK_INPLACE));
     }
@@ -275,7 +278,7 @@ pub(crate) fn pack_saved(
         }),
     };
     Ok(super::node::SavedTensor::Packed(Box::new(PackedSaved {
-        pair: std::sync::Mutex::new(Some(pair)),
+        pair: std::sync::Mutex::new(Some(Arc::new(own_pair))),
         packed: std::sync::Mutex::new(Some(Arc::new(packed))),
         edge,
         output_nr,
