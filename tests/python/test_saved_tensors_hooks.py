@@ -296,3 +296,29 @@ def test_leak_hooks_capturing_the_saved_tensor_are_freed():
     gc.collect()
     assert all(r() is None for r in refs)
     assert _C._live_tensors() == before
+
+
+def test_leak_hooks_pair_shared_by_two_saved_tensors_is_freed():
+    # `a * a` packs two tensors with one pair; the unpack hook's closure holds the result: a
+    # cycle through the pair, held by both saved tensors.
+    class Box:
+        pass
+
+    def make():
+        a = leaf([1.0, 2.0])
+        box = Box()
+
+        def unpack(x):
+            assert box is not None
+            return x
+
+        with saved_tensors_hooks(lambda x: x, unpack):
+            box.t = a * a
+        return box
+
+    gc.collect()
+    before = _C._live_tensors()
+    refs = [weakref.ref(make()) for _ in range(3)]
+    gc.collect()
+    assert all(r() is None for r in refs)
+    assert _C._live_tensors() == before
