@@ -419,13 +419,13 @@ fn analyse(
                 }
                 let all = input_names.iter().all(|i| users.contains(i));
                 let make = if all {
-                    format!("SavedTensor::input({id})")
+                    format!("SavedTensor::input({id})?")
                 } else {
                     let cond: Vec<String> = users
                         .iter()
                         .map(|u| format!("{}.requires_grad()", rust_ident(u)))
                         .collect();
-                    format!("SavedTensor::input_if({id}, {})", cond.join(" || "))
+                    format!("SavedTensor::input_if({id}, {})?", cond.join(" || "))
                 };
                 fields.push(Field {
                     name: a.name.clone(),

@@ -4,7 +4,8 @@ create_graph=False, grad_variables=None, inputs=None)`` and ``grad(outputs, inpu
 grad_outputs=None, retain_graph=None, create_graph=False, only_inputs=True, allow_unused=None,
 is_grads_batched=False, materialize_grads=False)`` are the extension's own; the grad-mode types;
 custom Functions (``Function``, ``FunctionCtx``, ``once_differentiable``); anomaly mode
-(``detect_anomaly``, ``set_detect_anomaly``); ``gradcheck`` / ``gradgradcheck`` (module
+(``detect_anomaly``, ``set_detect_anomaly``); saved-tensor hooks (``graph.saved_tensors_hooks``,
+``graph.disable_saved_tensors_hooks``, module ``_C.autograd.graph``); ``gradcheck`` / ``gradgradcheck`` (module
 ``_C.autograd.gradcheck``, as ``torch.autograd.gradcheck``).
 """
 
@@ -12,6 +13,7 @@ import functools
 import sys
 import warnings
 
+from . import _graph as graph  # noqa: F401
 from . import _gradcheck
 from ._C import Tensor as _Tensor
 from ._C import _autograd_backward as backward  # noqa: F401
@@ -30,6 +32,8 @@ from ._gradcheck import GradcheckError, gradcheck, gradgradcheck  # noqa: F401
 
 # `from _C.autograd.gradcheck import gradcheck, GradcheckError` works as torch's.
 sys.modules[__name__ + ".gradcheck"] = _gradcheck
+# `from _C.autograd.graph import saved_tensors_hooks` works as torch's.
+sys.modules[__name__ + ".graph"] = graph
 
 __all__ = [
     "backward",
@@ -46,6 +50,7 @@ __all__ = [
     "gradgradcheck",
     "detect_anomaly",
     "set_detect_anomaly",
+    "graph",
 ]
 
 
@@ -177,7 +182,8 @@ class Function(metaclass=_FunctionMeta):
         )
         recording = is_grad_enabled() and any(ctx.needs_input_grad)
         tensor_inputs = tuple(a for a, t in zip(args, is_tensor) if t)
-        versions = [t._version for t in tensor_inputs]
+        # Inference tensors have no version counter (and cannot be written outside inference mode).
+        versions = [None if t.is_inference() else t._version for t in tensor_inputs]
         new_style = cls.setup_context is not Function.setup_context
         with no_grad():
             if new_style:
@@ -194,7 +200,7 @@ class Function(metaclass=_FunctionMeta):
         tensor_outputs = tuple(o for o in outputs if isinstance(o, _Tensor))
         dirty = tuple(getattr(ctx, "dirty_tensors", ()))
         for i, (t, v) in enumerate(zip(tensor_inputs, versions)):
-            if t._version != v and not any(t is d for d in dirty):
+            if v is not None and t._version != v and not any(t is d for d in dirty):
                 raise RuntimeError(
                     f"{cls.__name__}.forward modified its input {i} in place without "
                     "ctx.mark_dirty(). Call ctx.mark_dirty() on every input the forward "

@@ -356,6 +356,150 @@ fn cb_release(obj: *mut c_void) {
     }
 }
 
+/// A saved-tensor hooks pair (a tuple `(pack_hook, unpack_hook)`) packing `t`: what pack returned.
+fn cb_pack(pair: *mut c_void, t: &Tensor) -> Result<(Callback, Callback)> {
+    let _gil = Gil::take();
+    let run = || -> PyResult<(Callback, Callback)> {
+        let pair = pair as *mut ffi::PyObject;
+        let args = tuple(vec![wrap(t.clone())?])?;
+        // SAFETY: GIL held; the callback owns `pair`, a 2-tuple (made by
+        // `_push_saved_tensors_default_hooks`), alive for this call; item 0 is borrowed from it.
+        let packed = unsafe { call(ffi::PyTuple_GET_ITEM(pair, 0), &args)? };
+        let p = packed.release();
+        // SAFETY: `p` is the new reference `call` returned (non-NULL); the callback owns it now.
+        // The pair is live (the caller holds it): one new reference for the saved tensor.
+        unsafe {
+            ffi::Py_INCREF(pair);
+            Ok((
+                Callback::new(NonNull::new(p as *mut c_void).expect("a live object")),
+                Callback::new(NonNull::new(pair as *mut c_void).expect("a live object")),
+            ))
+        }
+    };
+    run().map_err(to_core)
+}
+
+/// The pair's unpack hook called on `packed`: the tensor it returned (torch's TypeError when it
+/// is not a tensor).
+fn cb_unpack(pair: *mut c_void, packed: *mut c_void) -> Result<Tensor> {
+    let _gil = Gil::take();
+    let run = || -> PyResult<Tensor> {
+        let pair = pair as *mut ffi::PyObject;
+        // SAFETY: GIL held; `packed` is owned by a callback the caller holds (an `Arc` clone),
+        // alive for this call; the new tuple takes its own reference.
+        let args = unsafe {
+            ffi::Py_INCREF(packed as *mut ffi::PyObject);
+            tuple(vec![
+                ObjectPtr::steal(packed as *mut ffi::PyObject).expect("non-NULL")
+            ])?
+        };
+        // SAFETY: as in `cb_pack`: item 1 of the pair, borrowed from the live tuple.
+        let r = unsafe { call(ffi::PyTuple_GET_ITEM(pair, 1), &args)? };
+        match unpack(r.as_borrowed()) {
+            Some(t) => Ok(t.clone()),
+            None => Err(type_error(format!(
+                "Output of saved tensor unpack_hook expected to be a Tensor but got result of type {}",
+                super::describe::type_name(r.as_borrowed())
+            ))),
+        }
+    };
+    run().map_err(to_core)
+}
+
+/// `_push_saved_tensors_default_hooks(pack_hook, unpack_hook)` (torch._C._autograd's).
+unsafe extern "C" fn push_saved_hooks(
+    _m: *mut ffi::PyObject,
+    args: *mut ffi::PyObject,
+    _kwargs: *mut ffi::PyObject,
+) -> *mut ffi::PyObject {
+    crate::handle_errors!({
+        // SAFETY: module function with a tuple of arguments (borrowed from the caller).
+        unsafe {
+            if ffi::PyTuple_GET_SIZE(args) != 2 {
+                return Err(type_error(
+                    "_push_saved_tensors_default_hooks() takes 2 arguments (pack_hook, unpack_hook)",
+                ));
+            }
+            for (i, what) in [(0, "pack_hook"), (1, "unpack_hook")] {
+                let f = ffi::PyTuple_GET_ITEM(args, i);
+                if ffi::PyCallable_Check(f) == 0 {
+                    return Err(type_error(format!(
+                        "saved_tensors_hooks(): argument '{what}' must be callable, not {}",
+                        super::describe::type_name(Borrowed::from_ptr(f))
+                    )));
+                }
+            }
+            // The pair is the argument tuple itself (immutable; one new reference for the core).
+            ffi::Py_INCREF(args);
+            let cb = Callback::new(NonNull::new(args as *mut c_void).expect("live"));
+            core_hooks::push_saved_hooks(cb)?;
+            Ok(none().release())
+        }
+    })
+}
+
+/// `_pop_saved_tensors_default_hooks()`.
+unsafe extern "C" fn pop_saved_hooks(
+    _m: *mut ffi::PyObject,
+    _: *mut ffi::PyObject,
+) -> *mut ffi::PyObject {
+    drop(core_hooks::pop_saved_hooks());
+    none().release()
+}
+
+/// `_saved_tensors_hooks_disable(error_message)`.
+unsafe extern "C" fn saved_hooks_disable(
+    _m: *mut ffi::PyObject,
+    msg: *mut ffi::PyObject,
+) -> *mut ffi::PyObject {
+    crate::handle_errors!({
+        // SAFETY: METH_O: `msg` is borrowed from the caller for this call.
+        let m = unsafe { Borrowed::from_ptr(msg) };
+        let text = super::convert::str_as_utf8(m)
+            .map_err(|_| {
+                // SAFETY: GIL held; the failed conversion set an error we replace.
+                unsafe { ffi::PyErr_Clear() };
+                type_error(format!(
+                    "disable_saved_tensors_hooks(): argument 'error_message' must be str, not {}",
+                    super::describe::type_name(m)
+                ))
+            })?
+            .to_string();
+        core_hooks::disable_saved_hooks(&text)?;
+        Ok(none().release())
+    })
+}
+
+/// `_saved_tensors_hooks_enable()`.
+unsafe extern "C" fn saved_hooks_enable(
+    _m: *mut ffi::PyObject,
+    _: *mut ffi::PyObject,
+) -> *mut ffi::PyObject {
+    core_hooks::enable_saved_hooks();
+    none().release()
+}
+
+/// `_saved_tensors_hooks_is_enabled()`.
+unsafe extern "C" fn saved_hooks_is_enabled(
+    _m: *mut ffi::PyObject,
+    _: *mut ffi::PyObject,
+) -> *mut ffi::PyObject {
+    py_bool(core_hooks::saved_hooks_disabled_message().is_none()).release()
+}
+
+/// `_saved_tensors_hooks_get_disabled_error_message()`: the message, or None.
+unsafe extern "C" fn saved_hooks_disabled_message(
+    _m: *mut ffi::PyObject,
+    _: *mut ffi::PyObject,
+) -> *mut ffi::PyObject {
+    crate::handle_errors!({
+        match core_hooks::saved_hooks_disabled_message() {
+            None => Ok(none().release()),
+            Some(m) => Ok(super::convert::py_str(&m)?.release()),
+        }
+    })
+}
+
 // ---- registration ----------------------------------------------------------------------------
 
 const ERR_HOOK_NO_GRAD: &str = "cannot register a hook on a tensor that doesn't require gradient";
@@ -569,6 +713,12 @@ pub fn functions() -> Vec<ffi::PyMethodDef> {
         method_keywords(c"_function_record", function_record, 0, c"_function_record(ctx, name, inputs, outputs, to_save, dirty, non_differentiable, materialize_grads)\n--\n\nRecords a custom autograd.Function call (used by _C.autograd.Function.apply)."),
         method_keywords(c"_set_anomaly_enabled", set_anomaly_enabled, 0, c"_set_anomaly_enabled(enabled, check_nan=True)\n--\n\ntorch._C._set_anomaly_enabled."),
         method_noargs(c"is_anomaly_enabled", is_anomaly_enabled, c"is_anomaly_enabled()\n--\n\nTrue when anomaly detection is on (torch.is_anomaly_enabled)."),
+        method_keywords(c"_push_saved_tensors_default_hooks", push_saved_hooks, 0, c"_push_saved_tensors_default_hooks(pack_hook, unpack_hook)\n--\n\nPushes a saved-tensor hooks pair on this thread's stack (torch._C._autograd's; used by _C.autograd.graph.saved_tensors_hooks)."),
+        method_noargs(c"_pop_saved_tensors_default_hooks", pop_saved_hooks, c"_pop_saved_tensors_default_hooks()\n--\n\nPops this thread's top saved-tensor hooks pair."),
+        method_o(c"_saved_tensors_hooks_disable", saved_hooks_disable, c"_saved_tensors_hooks_disable(error_message)\n--\n\nMakes pushing saved-tensor hooks raise RuntimeError(error_message) on this thread (raises it now if hooks are active)."),
+        method_noargs(c"_saved_tensors_hooks_enable", saved_hooks_enable, c"_saved_tensors_hooks_enable()\n--\n\nAllows saved-tensor hooks again on this thread."),
+        method_noargs(c"_saved_tensors_hooks_is_enabled", saved_hooks_is_enabled, c"_saved_tensors_hooks_is_enabled()\n--\n\nFalse inside disable_saved_tensors_hooks()."),
+        method_noargs(c"_saved_tensors_hooks_get_disabled_error_message", saved_hooks_disabled_message, c"_saved_tensors_hooks_get_disabled_error_message()\n--\n\nThe message of the active disable_saved_tensors_hooks(), or None."),
         method_noargs(c"is_anomaly_check_nan_enabled", is_anomaly_check_nan_enabled, c"is_anomaly_check_nan_enabled()\n--\n\nTrue when anomaly detection checks backward outputs for NaN."),
     ]
 }
@@ -583,5 +733,7 @@ pub fn init() {
         node_post: cb_node_post,
         function_backward: cb_function_backward,
         release: cb_release,
+        pack: cb_pack,
+        unpack: cb_unpack,
     });
 }

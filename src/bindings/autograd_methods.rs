@@ -13,7 +13,8 @@ use super::errors::{runtime_error, type_error, PyResult};
 use super::node_object::wrap_node;
 use super::object_ptr::{none, py_bool, Borrowed, ObjectPtr};
 use super::static_type::{
-    getset, getter, method_keywords, method_noargs, StaticType, TypeSpec, GETSET_END, METHODS_END,
+    getset, getter, method_keywords, method_noargs, method_o, StaticType, TypeSpec, GETSET_END,
+    METHODS_END,
 };
 use super::tensor_object::{tensor_ref, unpack, wrap};
 use crate::core::autograd::{self, BackwardOptions};
@@ -465,6 +466,11 @@ unsafe extern "C" fn get_version(slf: *mut ffi::PyObject, _: *mut c_void) -> *mu
     crate::handle_errors!({
         // SAFETY: getter of `_C.Tensor`.
         let t = unsafe { this(slf) };
+        if t.is_inference() {
+            return Err(runtime_error(
+                "Inference tensors do not track version counter.",
+            ));
+        }
         Ok(super::convert::py_int(t.version() as i64)?.release())
     })
 }
@@ -589,6 +595,33 @@ unsafe extern "C" fn tensor_requires_grad_(
     })
 }
 
+unsafe extern "C" fn tensor_is_inference(
+    slf: *mut ffi::PyObject,
+    _: *mut ffi::PyObject,
+) -> *mut ffi::PyObject {
+    // SAFETY: method of `_C.Tensor`.
+    let t = unsafe { this(slf) };
+    py_bool(t.is_inference()).release()
+}
+
+/// `_C.is_inference(input)` (torch.is_inference).
+unsafe extern "C" fn is_inference(
+    _m: *mut ffi::PyObject,
+    o: *mut ffi::PyObject,
+) -> *mut ffi::PyObject {
+    crate::handle_errors!({
+        // SAFETY: METH_O: `o` is borrowed from the caller for this call.
+        let b = unsafe { Borrowed::from_ptr(o) };
+        match unpack(b) {
+            Some(t) => Ok(py_bool(t.is_inference()).release()),
+            None => Err(type_error(format!(
+                "is_inference(): argument 'input' (position 1) must be Tensor, not {}",
+                super::describe::type_name(b)
+            ))),
+        }
+    })
+}
+
 unsafe extern "C" fn tensor_detach(
     slf: *mut ffi::PyObject,
     _: *mut ffi::PyObject,
@@ -637,6 +670,7 @@ pub fn tensor_methods() -> Vec<ffi::PyMethodDef> {
         method_keywords(c"requires_grad_", tensor_requires_grad_, 0, c"requires_grad_(requires_grad=True)\n--\n\nSets requires_grad in place (leaves only; floating-point dtypes only) and returns self."),
         method_noargs(c"detach", tensor_detach, c"detach()\n--\n\nA new tensor over the same elements, without history (shares the version counter)."),
         method_noargs(c"detach_", tensor_detach_, c"detach_()\n--\n\nDetaches this tensor from its graph in place: it becomes a leaf that does not require grad."),
+        method_noargs(c"is_inference", tensor_is_inference, c"is_inference()\n--\n\nTrue for an inference tensor: one allocated inside inference_mode(), or a view of one (torch.Tensor.is_inference)."),
         method_noargs(c"retain_grad", tensor_retain_grad, c"retain_grad()\n--\n\nMakes backward fill .grad of this non-leaf tensor."),
     ]
     .into_iter()
@@ -669,7 +703,7 @@ unsafe extern "C" fn is_grad_enabled(
     _m: *mut ffi::PyObject,
     _: *mut ffi::PyObject,
 ) -> *mut ffi::PyObject {
-    py_bool(autograd::is_grad_enabled()).release()
+    py_bool(autograd::is_grad_mode_enabled()).release()
 }
 
 unsafe extern "C" fn is_inference_mode_enabled(
@@ -713,13 +747,8 @@ fn apply_mode(target: u8) -> (bool, bool) {
             autograd::is_inference_mode(),
         ),
         2 => autograd::set_inference_mode(true),
-        _ => {
-            let prev = (autograd::is_grad_enabled(), autograd::is_inference_mode());
-            if prev.1 {
-                autograd::restore_mode((true, false));
-            }
-            prev
-        }
+        // torch's `InferenceMode(false)`: inference off and grad mode on, whatever came before.
+        _ => autograd::set_inference_mode(false),
     }
 }
 
@@ -804,13 +833,91 @@ unsafe extern "C" fn inference_mode_new(
     crate::handle_errors!({
         // SAFETY: tp_new with a tuple and optional dict.
         let a = unsafe { Args::new("inference_mode", &["mode"], args, kwargs)? };
-        let mode = a.bool(0, c"mode", true)?;
+        // torch: `inference_mode(func)` (the decorator without parentheses) is
+        // `inference_mode()(func)`.
+        let func = match a.get(0, c"mode") {
+            // SAFETY: GIL held; `o` is borrowed from the arguments for this call.
+            Some(o) if !is_bool(o) && unsafe { ffi::PyCallable_Check(o.as_ptr()) } != 0 => Some(o),
+            _ => None,
+        };
+        let mode = if func.is_some() {
+            true
+        } else {
+            a.bool(0, c"mode", true)?
+        };
         // SAFETY: as `alloc_mode`.
-        unsafe {
-            ObjectPtr::steal_or_err(alloc_mode(tp, if mode { 2 } else { 3 }))
+        let o = unsafe { ObjectPtr::steal_or_err(alloc_mode(tp, if mode { 2 } else { 3 }))? };
+        match func {
+            None => Ok(o.release()),
+            Some(f) => {
+                let call_args = super::hook_dicts::tuple(vec![f.to_owned()])?;
+                // SAFETY: `o` is a live grad-mode object; `mode_call` borrows both arguments.
+                unsafe {
+                    ObjectPtr::steal_or_err(mode_call(o.as_ptr(), call_args.as_ptr(), null_mut()))
+                }
                 .map(ObjectPtr::release)
+            }
         }
     })
+}
+
+/// `no_grad()` / `enable_grad()` (the types' `tp_vectorcall`, as CPython's own types have): with
+/// no argument the object is made directly, without `tp_call`'s argument tuple, `tp_new`'s
+/// parsing and `tp_init` (a third of `with no_grad(): pass`); any argument goes through `tp_new`,
+/// which raises its error.
+unsafe extern "C" fn mode_vectorcall(
+    callable: *mut ffi::PyObject,
+    args: *const *mut ffi::PyObject,
+    nargsf: usize,
+    kwnames: *mut ffi::PyObject,
+) -> *mut ffi::PyObject {
+    let tp = callable as *mut ffi::PyTypeObject;
+    // SAFETY: CPython's vectorcall protocol: `callable` is one of our two types (they cannot be
+    // subclassed), `args` holds `nargs` positional then `len(kwnames)` keyword values, all
+    // borrowed for this call; `kwnames` is NULL or a tuple of str.
+    unsafe {
+        let nargs = ffi::PyVectorcall_NARGS(nargsf);
+        let nkw = if kwnames.is_null() {
+            0
+        } else {
+            ffi::PyTuple_GET_SIZE(kwnames)
+        };
+        if nargs == 0 && nkw == 0 {
+            let target = u8::from(tp == ENABLE_GRAD_TYPE.as_ptr());
+            return alloc_mode(tp, target);
+        }
+        let Some(tuple) = ObjectPtr::steal(ffi::PyTuple_New(nargs)) else {
+            return null_mut();
+        };
+        for i in 0..nargs {
+            let o = *args.offset(i);
+            ffi::Py_INCREF(o);
+            // Steals the new reference into the fresh tuple.
+            ffi::PyTuple_SET_ITEM(tuple.as_ptr(), i, o);
+        }
+        let dict = if nkw > 0 {
+            let Some(d) = ObjectPtr::steal(ffi::PyDict_New()) else {
+                return null_mut();
+            };
+            for i in 0..nkw {
+                let k = ffi::PyTuple_GET_ITEM(kwnames, i);
+                if ffi::PyDict_SetItem(d.as_ptr(), k, *args.offset(nargs + i)) < 0 {
+                    return null_mut();
+                }
+            }
+            Some(d)
+        } else {
+            None
+        };
+        match (*tp).tp_new {
+            Some(new) => new(
+                tp,
+                tuple.as_ptr(),
+                dict.as_ref().map_or(null_mut(), |d| d.as_ptr()),
+            ),
+            None => null_mut(),
+        }
+    }
 }
 
 unsafe extern "C" fn mode_enter(
@@ -990,6 +1097,7 @@ static mut NO_GETSET: [ffi::PyGetSetDef; 1] = [GETSET_END];
 pub fn functions() -> Vec<ffi::PyMethodDef> {
     vec![
         method_noargs(c"is_grad_enabled", is_grad_enabled, c"is_grad_enabled()\n--\n\nTrue when gradients are recorded on this thread (torch.is_grad_enabled)."),
+        method_o(c"is_inference", is_inference, c"is_inference(input)\n--\n\nTrue when input is an inference tensor (torch.is_inference)."),
         method_noargs(c"is_inference_mode_enabled", is_inference_mode_enabled, c"is_inference_mode_enabled()\n--\n\nTrue inside inference_mode() on this thread."),
         method_keywords(c"_autograd_backward", autograd_backward, 0, c"_autograd_backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False, grad_variables=None, inputs=None)\n--\n\ntorch.autograd.backward (exported as _C.autograd.backward)."),
         method_keywords(c"_autograd_grad", autograd_grad, 0, c"_autograd_grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=False, only_inputs=True, allow_unused=None, is_grads_batched=False, materialize_grads=False)\n--\n\ntorch.autograd.grad (exported as _C.autograd.grad)."),
@@ -1014,7 +1122,7 @@ pub unsafe fn init(module: *mut ffi::PyObject) -> PyResult<()> {
             (&NO_GRAD_TYPE, c"_C.no_grad", "no_grad", no_grad_new as ffi::newfunc, c"Context manager and decorator that disables gradient recording on this thread (torch.no_grad)."),
             (&ENABLE_GRAD_TYPE, c"_C.enable_grad", "enable_grad", enable_grad_new as ffi::newfunc, c"Context manager and decorator that enables gradient recording on this thread (torch.enable_grad)."),
             (&SET_GRAD_ENABLED_TYPE, c"_C.set_grad_enabled", "set_grad_enabled", set_grad_enabled_new as ffi::newfunc, c"set_grad_enabled(mode): sets gradient recording on or off now; as a context manager, restores the previous mode on exit (torch.set_grad_enabled)."),
-            (&INFERENCE_MODE_TYPE, c"_C.inference_mode", "inference_mode", inference_mode_new as ffi::newfunc, c"inference_mode(mode=True): like no_grad (tensorbind has no separate inference tensors yet)."),
+            (&INFERENCE_MODE_TYPE, c"_C.inference_mode", "inference_mode", inference_mode_new as ffi::newfunc, c"inference_mode(mode=True)\n--\n\nContext manager and decorator (torch.inference_mode): inside, nothing is recorded (also under enable_grad()) and every tensor allocated is an inference tensor (is_inference()): outside inference mode such a tensor cannot be modified in place, saved for backward or made to require grad (RuntimeError, torch's texts), and has no _version. mode=False turns inference mode off and grad mode on. Thread-local; usable as @inference_mode, @inference_mode() or @inference_mode(False)."),
         ] {
             ty.ready(&TypeSpec {
                 basicsize: size,
@@ -1027,6 +1135,9 @@ pub unsafe fn init(module: *mut ffi::PyObject) -> PyResult<()> {
                 ..TypeSpec::new(name, doc)
             })?;
             add_object(module, pyname, ObjectPtr::borrow(ty.as_ptr() as *mut ffi::PyObject))?;
+        }
+        for ty in [&NO_GRAD_TYPE, &ENABLE_GRAD_TYPE] {
+            (*ty.as_ptr()).tp_vectorcall = Some(mode_vectorcall);
         }
         WRAPPED_TYPE.ready(&TypeSpec {
             basicsize: std::mem::size_of::<PyGradModeWrapped>(),

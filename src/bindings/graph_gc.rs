@@ -121,5 +121,6 @@ pub(crate) fn clear_autograd_owned(t: &Tensor) {
 pub(crate) fn clear_node(node: &Arc<Node>) {
     node.clear_hooks();
     drop(node.take_callback_kind());
+    drop(node.take_packed());
     release_preserved(node);
 }

@@ -63,6 +63,9 @@ pub struct TensorImpl {
     /// Set on a `detach()`ed alias of a non-view: `base` then names the tensor whose version
     /// counter it shares, and is not a `_base` (core Note [Version counter]).
     detached: bool,
+    /// An inference tensor: allocated in inference mode, or a view of one (core Note
+    /// [Inference tensors]).
+    inference: bool,
     /// The version counter (torch's `_version`) of a tensor that is not a view and not a
     /// detached alias; the others read their root's (core Note [Version counter]). In what was
     /// padding after `dtype`.
@@ -245,10 +248,18 @@ impl Dying<'_> {
         let imp = &mut *self.imp;
         let storage = std::mem::replace(&mut imp.storage, StorageRef::inline_zeroed(0));
         let geometry = std::mem::replace(&mut imp.geometry, SizesAndStrides::contiguous(&[]));
-        let mut t = Tensor::from_parts(storage, geometry, imp.offset, imp.dtype, imp.base.take());
+        let mut t = Tensor::from_parts(
+            storage,
+            geometry,
+            imp.offset,
+            imp.dtype,
+            imp.base.take(),
+            imp.inference,
+        );
         let fresh = Arc::get_mut(&mut t.inner).expect("a fresh tensor has one handle");
         fresh.wrapped_number = imp.wrapped_number;
         fresh.detached = imp.detached;
+        fresh.inference = imp.inference;
         *fresh.version.get_mut() = *imp.version.get_mut();
         *fresh.autograd.get_mut() = std::mem::replace(imp.autograd.get_mut(), std::ptr::null_mut());
         t
@@ -405,15 +416,21 @@ pub fn broadcast_shapes(a: &[usize], b: &[usize]) -> Result<Vec<usize>> {
     Ok(out)
 }
 
+/// torch's error for an in-place write into an inference tensor outside inference mode (its
+/// sentences run together, as torch's).
+pub const ERR_INFERENCE_INPLACE: &str = "Inplace update to inference tensor outside InferenceMode is not allowed.You can make a clone to get a normal tensor before doing inplace update.See https://github.com/pytorch/rfcs/pull/17 for more details.";
+
 impl Tensor {
     // ----- construction ---------------------------------------------------------------------
 
+    /// `inference`: the new tensor is an inference tensor (core Note [Inference tensors]).
     fn from_parts(
         storage: StorageRef,
         geometry: SizesAndStrides,
         offset: usize,
         dtype: DType,
         base: Option<Tensor>,
+        inference: bool,
     ) -> Tensor {
         LIVE_TENSORS.fetch_add(1, Ordering::Relaxed);
         Tensor {
@@ -424,6 +441,7 @@ impl Tensor {
                 dtype,
                 wrapped_number: false,
                 detached: false,
+                inference,
                 version: AtomicU32::new(0),
                 base,
                 autograd: AtomicPtr::new(std::ptr::null_mut()),
@@ -477,6 +495,7 @@ impl Tensor {
             0,
             dtype,
             None,
+            crate::core::autograd::allocating_inference(),
         ))
     }
 
@@ -538,6 +557,7 @@ impl Tensor {
             offset,
             dtype,
             None,
+            crate::core::autograd::allocating_inference(),
         ))
     }
 
@@ -855,6 +875,7 @@ impl Tensor {
             offset,
             self.dtype,
             base,
+            self.inference,
         );
         // Checked in release builds too: a view reaching outside its storage would let safe code
         // read and write memory it does not own. O(ndim); a failure is a core bug (the panic
@@ -1071,6 +1092,22 @@ impl Tensor {
     /// aliases have had.
     pub fn version(&self) -> u32 {
         self.version_owner().version.load(Ordering::Relaxed)
+    }
+
+    /// torch's `is_inference()` (core Note [Inference tensors]).
+    #[inline(always)]
+    pub fn is_inference(&self) -> bool {
+        self.inference
+    }
+
+    /// torch's check before an in-place write (every in-place kernel calls it before writing):
+    /// an inference tensor may be written only in inference mode.
+    #[inline(always)]
+    pub fn check_inference_write(&self) -> Result<()> {
+        if self.inference && !crate::core::autograd::is_inference_mode() {
+            return Err(Error::runtime(ERR_INFERENCE_INPLACE));
+        }
+        Ok(())
     }
 
     /// Count one in-place write (every in-place kernel calls this, also under no_grad).

@@ -140,7 +140,16 @@ pub(crate) fn evenly_distribute_backward(
     keepdim: bool,
 ) -> Result<Tensor> {
     let (g, r) = unsqueeze_reduced(g, result, dim, keepdim, input.dim())?;
-    let mask = ops::eq(input, &r)?.to_dtype(input.dtype())?;
+    let dt = input.dtype();
+    let mut mask = ops::eq(input, &r)?.to_dtype(dt)?;
+    if dt.is_floating_point() {
+        // torch: a NaN result (median with a NaN, nanmedian of all-NaN) selects the NaNs.
+        let nans = ops::mul(
+            &ops::isnan(input)?.to_dtype(dt)?,
+            &ops::isnan(&r)?.to_dtype(dt)?,
+        )?;
+        mask = ops::add(&mask, &nans, Scalar::Int(1))?;
+    }
     let count = match dim {
         Some(ds) if !ds.is_empty() => ops::sum(&mask, Some(ds), true, None)?,
         _ => ops::sum_all(&mask, None)?,

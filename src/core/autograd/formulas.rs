@@ -119,6 +119,11 @@ pub enum NodeKind {
         dim: i64,
         n: usize,
     },
+    /// frexp: the mantissa's gradient is `grad / 2^exponent` (the exponent is not
+    /// differentiable).
+    Frexp {
+        exponent: SavedTensor,
+    },
     /// max.dim / min.dim / sort / topk / ...: the gradient goes to the returned index.
     MaxMinDim {
         name: &'static str,
@@ -172,6 +177,7 @@ impl NodeKind {
             Cat { .. } => "CatBackward0",
             Stack { .. } => "StackBackward0",
             MaxMinDim { name, .. } => name,
+            Frexp { .. } => "FrexpBackward0",
             Select { .. } => "SelectBackward0",
             Index { name, .. } => name,
             Copy => "CopyBackwards",
@@ -197,6 +203,7 @@ impl NodeKind {
             Linalg(l) => l.saved_tensors(),
             Div { self_, other } => vec![("self", self_), ("other", other)],
             MaxMinDim { indices, .. } => vec![("indices", indices)],
+            Frexp { exponent } => vec![("exponent", exponent)],
             LinalgPair { op, saved } => vec![(
                 match op {
                     LinalgPairOp::CholeskyEx { .. } => "L",
@@ -246,6 +253,7 @@ impl NodeKind {
                 take_saved(other, &mut out);
             }
             MaxMinDim { indices, .. } => take_saved(indices, &mut out),
+            Frexp { exponent } => take_saved(exponent, &mut out),
             LinalgPair { saved, .. } => take_saved(saved, &mut out),
             _ => {}
         }
@@ -314,6 +322,15 @@ impl NodeKind {
                     return Ok(vec![None]);
                 };
                 let idx = indices.unpack(n)?;
+                if matches!(node.name(), "CummaxBackward0" | "CumminBackward0") {
+                    // torch's cumulative_max_min_backward: each gradient summed into the index
+                    // its running extreme came from (`indices` has `self`'s shape).
+                    if self_sizes.iter().product::<usize>() <= 1 {
+                        return Ok(vec![Some(g.clone())]);
+                    }
+                    let z = crate::core::ops::zeros(&sizes_i64(self_sizes), Some(g.dtype()))?;
+                    return Ok(vec![Some(vt::scatter_add(&z, *dim, &idx, g)?)]);
+                }
                 let (g, idx) = if *keepdim {
                     (g.clone(), idx)
                 } else {
@@ -325,6 +342,14 @@ impl NodeKind {
                 let z = crate::core::ops::zeros(&sizes_i64(self_sizes), Some(g.dtype()))?;
                 return Ok(vec![Some(vt::scatter_src(&z, *dim, &idx, &g)?)]);
             }
+            Frexp { exponent } => {
+                // torch: `grad / exponent.exp2()`; only the mantissa is differentiable.
+                let Some(g) = grads[0].as_ref() else {
+                    return Ok(vec![None]);
+                };
+                let e = exponent.unpack(n)?.to_dtype(g.dtype())?;
+                return Ok(vec![Some(vt::div(g, &crate::core::ops::exp2(&e)?, None)?)]);
+            }
             _ => {}
         }
         let g = need(grads)?;
@@ -335,6 +360,7 @@ impl NodeKind {
             }
             Generated(_)
             | MaxMinDim { .. }
+            | Frexp { .. }
             | Nn(_)
             | Linalg(_)
             | CopySlices { .. }

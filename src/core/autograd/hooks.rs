@@ -51,6 +51,12 @@ pub struct CallbackFns {
     pub function_backward: FunctionBackwardFn,
     /// Release the callback's pointer (any thread).
     pub release: fn(obj: *mut c_void),
+    /// A saved-tensor hooks pair's pack hook, given the tensor being saved: what it returned,
+    /// and a reference of its own to the pair (each saved tensor owns one: the GC's traversal
+    /// visits what each owns).
+    pub pack: fn(hooks: *mut c_void, t: &Tensor) -> Result<(Callback, Callback)>,
+    /// The pair's unpack hook, given what pack returned: the tensor it returned.
+    pub unpack: fn(hooks: *mut c_void, packed: *mut c_void) -> Result<Tensor>,
 }
 
 static FNS: OnceLock<CallbackFns> = OnceLock::new();
@@ -143,6 +149,204 @@ pub struct NodeHooks {
 pub struct LeafHooks {
     pub tensor_pre: Option<Arc<Callback>>,
     pub post_accumulate: Option<Arc<Callback>>,
+}
+
+// ---- saved-tensor hooks -----------------------------------------------------------------------
+
+// Note [Saved-tensor hooks]
+// ~~~~~~~~~~~~~~~~~~~~~~~~~
+// torch.autograd.graph.saved_tensors_hooks(pack, unpack) pushes a (pack, unpack) pair on a
+// thread-local stack; while the stack is not empty, a tensor a node saves (`SavedTensor::input`
+// / `output`) is given to the top pair's pack hook under no_grad, and the node keeps what pack
+// returned instead of the tensor (`SavedTensor::Packed`); each unpack (backward, `_saved_*`)
+// calls the unpack hook on it. As torch: no version check for packed tensors (the version only
+// must not change *during* pack), the unpacked tensor gets the saved tensor's history (the edge
+// recorded at save time for an input, the saving node for an output), and
+// `disable_saved_tensors_hooks(msg)` makes pushing a pair raise `msg`. The stack is read only when
+// `ACTIVE_PAIRS` (pairs pushed on any thread) is not zero, so recording pays one relaxed load when
+// no hooks exist. The packed object and the pair are callbacks (Note [Opaque callbacks]): the
+// bindings show them to the cyclic GC through the node (`Node::for_each_callback`), so a pack hook
+// returning its own output is freed (torch leaks it).
+
+/// Pairs pushed on all threads together (the fast "no hooks anywhere" check).
+static ACTIVE_PAIRS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+
+#[derive(Default)]
+struct SavedHooksState {
+    stack: Vec<Arc<Callback>>,
+    disabled: Option<String>,
+}
+
+thread_local! {
+    static SAVED_HOOKS: std::cell::RefCell<SavedHooksState> = Default::default();
+}
+
+/// Push a (pack, unpack) pair (`saved_tensors_hooks.__enter__`); the error is the message of an
+/// active `disable_saved_tensors_hooks`.
+pub fn push_saved_hooks(pair: Callback) -> Result<()> {
+    let refused = SAVED_HOOKS.with(|s| {
+        let mut s = s.borrow_mut();
+        if let Some(m) = &s.disabled {
+            return Some(m.clone());
+        }
+        s.stack.push(Arc::new(pair));
+        ACTIVE_PAIRS.fetch_add(1, Ordering::Relaxed);
+        None
+    });
+    // (`pair` was moved into the stack or is dropped here, outside the borrow.)
+    match refused {
+        Some(m) => Err(Error::runtime(m)),
+        None => Ok(()),
+    }
+}
+
+/// Pop the top pair (`saved_tensors_hooks.__exit__`); the caller drops it (outside the stack's
+/// borrow: dropping it may run Python code).
+pub fn pop_saved_hooks() -> Option<Arc<Callback>> {
+    let top = SAVED_HOOKS.with(|s| s.borrow_mut().stack.pop());
+    if top.is_some() {
+        ACTIVE_PAIRS.fetch_sub(1, Ordering::Relaxed);
+    }
+    top
+}
+
+/// The pair a tensor saved now is packed with, if any.
+#[inline]
+pub fn current_saved_hooks() -> Option<Arc<Callback>> {
+    if ACTIVE_PAIRS.load(Ordering::Relaxed) == 0 {
+        return None;
+    }
+    SAVED_HOOKS.with(|s| s.borrow().stack.last().cloned())
+}
+
+/// `_saved_tensors_hooks_disable(message)`: pushing a pair raises `message` until enabled again.
+/// As torch, the message is set first, then an error if pairs are active (raising it).
+pub fn disable_saved_hooks(message: &str) -> Result<()> {
+    SAVED_HOOKS.with(|s| {
+        let mut s = s.borrow_mut();
+        s.disabled = Some(message.to_string());
+        if s.stack.is_empty() {
+            Ok(())
+        } else {
+            Err(Error::runtime(message))
+        }
+    })
+}
+
+/// `_saved_tensors_hooks_enable()`.
+pub fn enable_saved_hooks() {
+    SAVED_HOOKS.with(|s| s.borrow_mut().disabled = None);
+}
+
+/// The message of an active `disable_saved_tensors_hooks`, if any.
+pub fn saved_hooks_disabled_message() -> Option<String> {
+    SAVED_HOOKS.with(|s| s.borrow().disabled.clone())
+}
+
+/// torch's "A saved tensor pack hook is modifying its input in place" (2.15 wording).
+const ERR_PACK_INPLACE: &str = "A saved tensor pack hook is modifying its input in place. Tensors provided as input to pack hook cannot be modified by in-place operations as this can lead to unexpected side-effects. Please open an issue if you need to perform in-place operations on the input to a pack hook.";
+
+/// A tensor saved through saved-tensor hooks (Note [Saved-tensor hooks]).
+pub struct PackedSaved {
+    /// The (pack, unpack) pair (a reference of this saved tensor's own).
+    pair: std::sync::Mutex<Option<Arc<Callback>>>,
+    /// What pack returned; None once the GC cleared it.
+    packed: std::sync::Mutex<Option<Arc<Callback>>>,
+    /// For an input: where its gradient went when saved (None: it did not require grad).
+    edge: Option<super::node::Edge>,
+    /// For an output: its output number (its history is the node unpacking it).
+    output_nr: Option<u32>,
+}
+
+/// Save `t` through `pair` (`output_nr`: `t` is that output of the node being made).
+pub(crate) fn pack_saved(
+    pair: Arc<Callback>,
+    t: &Tensor,
+    output_nr: Option<u32>,
+) -> Result<super::node::SavedTensor> {
+    let version = t.version();
+    let (packed, own_pair) = super::with_grad_mode(false, || (fns()?.pack)(pair.as_ptr(), t))?;
+    drop(pair);
+    if t.version() != version {
+        return Err(Error::runtime(ERR_PACK_INPLACE));
+    }
+    let edge = match output_nr {
+        Some(_) => None,
+        None => t.gradient_edge().map(|e| super::node::Edge {
+            node: e.node,
+            input_nr: e.input_nr,
+        }),
+    };
+    Ok(super::node::SavedTensor::Packed(Box::new(PackedSaved {
+        pair: std::sync::Mutex::new(Some(Arc::new(own_pair))),
+        packed: std::sync::Mutex::new(Some(Arc::new(packed))),
+        edge,
+        output_nr,
+    })))
+}
+
+impl PackedSaved {
+    /// Call the unpack hook and give its tensor the saved tensor's history (`node`: the node that
+    /// saved it). The locks are not held while Python code runs.
+    pub(crate) fn unpack(&self, node: Option<&Arc<Node>>) -> Result<Tensor> {
+        let pair = self.pair.lock().unwrap_or_else(|e| e.into_inner()).clone();
+        let packed = self
+            .packed
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .clone();
+        let (Some(pair), Some(packed)) = (pair, packed) else {
+            return Err(Error::runtime(super::node::ERR_BACKWARD_TWICE));
+        };
+        let u = (fns()?.unpack)(pair.as_ptr(), packed.as_ptr())?;
+        if let Some(nr) = self.output_nr {
+            let t = u.data_alias();
+            if let Some(n) = node {
+                t.set_grad_fn(n.clone(), nr);
+            }
+            return Ok(t);
+        }
+        let Some(edge) = &self.edge else {
+            return Ok(if u.requires_grad() { u.data_alias() } else { u });
+        };
+        // The unpacked tensor is the saved one (an identity unpack): it has the history already.
+        if let Some(e) = u.gradient_edge() {
+            if Arc::ptr_eq(&e.node, &edge.node) && e.input_nr == edge.input_nr {
+                return Ok(u);
+            }
+        }
+        // Else an alias whose gradient flows where the saved tensor's did (for a leaf, into its
+        // `AccumulateGrad`: the alias is then not a leaf itself; torch makes it one).
+        let t = u.data_alias();
+        t.set_grad_fn(edge.node.clone(), edge.input_nr);
+        Ok(t)
+    }
+
+    /// Visit the pair and the packed object (the bindings' GC traversal).
+    pub(crate) fn for_each_callback(&self, f: &mut dyn FnMut(&Callback) -> i32) -> i32 {
+        for m in [&self.pair, &self.packed] {
+            if let Ok(g) = m.try_lock() {
+                if let Some(c) = g.as_ref() {
+                    let r = f(c);
+                    if r != 0 {
+                        return r;
+                    }
+                }
+            }
+        }
+        0
+    }
+
+    /// Take the pair and the packed object (the GC's `tp_clear`); the caller drops them.
+    pub(crate) fn take(&self) -> Vec<Arc<Callback>> {
+        let mut out = Vec::new();
+        for m in [&self.pair, &self.packed] {
+            if let Ok(mut g) = m.try_lock() {
+                out.extend(g.take());
+            }
+        }
+        out
+    }
 }
 
 // ---- anomaly mode ----------------------------------------------------------------------------
@@ -272,7 +476,7 @@ pub fn record_function(
     for t in to_save {
         match outputs.iter().position(|o| o.is_same(t)) {
             Some(i) => saved.push(SavedTensor::output(&outs[i], i as u32)?),
-            None => saved.push(SavedTensor::input(t)),
+            None => saved.push(SavedTensor::input(t)?),
         }
     }
     let kind = super::formulas::NodeKind::PyFunction(Box::new(PyFunctionNode {

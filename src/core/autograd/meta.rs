@@ -91,6 +91,11 @@ impl Tensor {
                 "you can only change requires_grad flags of leaf variables. If you want to use a computed variable in a subgraph that doesn't require differentiation use var_no_grad = var.detach().",
             ));
         }
+        if flag && self.is_inference() && !super::is_inference_mode() {
+            return Err(Error::runtime(
+                "Setting requires_grad=True on inference tensor outside InferenceMode is not allowed.",
+            ));
+        }
         if flag && !self.dtype().is_floating_point() {
             return Err(Error::runtime(
                 "only Tensors of floating point dtype can require gradients",

@@ -62,9 +62,16 @@ thread_local! {
 const NO_GRAD: u8 = 1;
 const INFERENCE: u8 = 2;
 
-/// torch's `is_grad_enabled()`.
+/// Whether ops record gradients on this thread: grad mode on and not in inference mode (inside
+/// `inference_mode()`, `enable_grad()` turns grad mode on but nothing is recorded, as torch).
 #[inline]
 pub fn is_grad_enabled() -> bool {
+    MODE.with(|m| m.get() & (NO_GRAD | INFERENCE) == 0)
+}
+
+/// torch's `is_grad_enabled()`: the grad-mode flag alone (thread-local).
+#[inline]
+pub fn is_grad_mode_enabled() -> bool {
     MODE.with(|m| m.get() & NO_GRAD == 0)
 }
 
@@ -88,23 +95,65 @@ pub fn is_inference_mode() -> bool {
     MODE.with(|m| m.get() & INFERENCE != 0)
 }
 
-/// Enter or leave inference mode (which also disables grad mode); returns the previous
-/// (grad enabled, inference) pair for `restore_mode`.
+// Note [Inference tensors]
+// ~~~~~~~~~~~~~~~~~~~~~~~~
+// As torch: a tensor allocated while inference mode is on (on its thread) is an *inference
+// tensor* (`TensorImpl::inference`); a view or alias of a tensor is one exactly when that tensor
+// is (a view of a normal tensor made in inference mode is normal). Outside inference mode an
+// inference tensor cannot be written in place (`Tensor::check_inference_write`, called by every
+// in-place kernel before it writes), saved for backward (`SavedTensor::input`) or made to require
+// grad, and it has no `_version`. Inside inference mode nothing is recorded, even under
+// `enable_grad()`. Allocation asks "is inference mode on?" through `INFERENCE_THREADS` (threads
+// now in inference mode) first, so outside inference mode it costs one relaxed load and no TLS.
+
+/// How many threads are in inference mode now.
+static INFERENCE_THREADS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+
+/// Keep `INFERENCE_THREADS` in step with a change of this thread's mode from `old` to `new`.
+fn count_inference(old: u8, new: u8) {
+    use std::sync::atomic::Ordering::Relaxed;
+    match (old & INFERENCE != 0, new & INFERENCE != 0) {
+        (false, true) => {
+            INFERENCE_THREADS.fetch_add(1, Relaxed);
+        }
+        (true, false) => {
+            INFERENCE_THREADS.fetch_sub(1, Relaxed);
+        }
+        _ => {}
+    }
+}
+
+/// True when a tensor allocated now is an inference tensor (Note [Inference tensors]).
+#[inline]
+pub fn allocating_inference() -> bool {
+    INFERENCE_THREADS.load(std::sync::atomic::Ordering::Relaxed) != 0 && is_inference_mode()
+}
+
+/// Enter or leave inference mode (entering also disables grad mode, leaving enables it, as
+/// torch's `InferenceMode(enabled)`); returns the previous (grad enabled, inference) pair for
+/// `restore_mode`.
 pub fn set_inference_mode(on: bool) -> (bool, bool) {
     MODE.with(|m| {
         let old = m.get();
-        m.set(if on {
+        let new = if on {
             old | NO_GRAD | INFERENCE
         } else {
             old & !INFERENCE & !NO_GRAD
-        });
+        };
+        m.set(new);
+        count_inference(old, new);
         (old & NO_GRAD == 0, old & INFERENCE != 0)
     })
 }
 
 /// Restore a mode saved by `set_inference_mode`.
 pub fn restore_mode(prev: (bool, bool)) {
-    MODE.with(|m| m.set(((!prev.0) as u8 * NO_GRAD) | (prev.1 as u8 * INFERENCE)));
+    MODE.with(|m| {
+        let old = m.get();
+        let new = ((!prev.0) as u8 * NO_GRAD) | (prev.1 as u8 * INFERENCE);
+        m.set(new);
+        count_inference(old, new);
+    })
 }
 
 /// Runs `f` with grad mode set to `enabled`, restoring the previous mode after (also on error).

@@ -553,7 +553,7 @@ macro_rules! activation_wrappers {
             let out = ops::$op(input $(, $p)*)?;
             if vt::should_record(&[input]) {
                 let act: Result<Activation> = $act;
-                record(&out, &[input], NnNode::Act { name: $node, act: act?, self_: SavedTensor::input(input) });
+                record(&out, &[input], NnNode::Act { name: $node, act: act?, self_: SavedTensor::input(input)? });
             }
             Ok(out)
         }
@@ -597,8 +597,8 @@ macro_rules! point_loss_wrappers {
                     name: $node,
                     loss: $loss,
                     reduction,
-                    self_: SavedTensor::input(input),
-                    target: SavedTensor::input(target),
+                    self_: SavedTensor::input(input)?,
+                    target: SavedTensor::input(target)?,
                 });
             }
             Ok(out)
@@ -629,7 +629,7 @@ pub fn nll_loss_nd(
             &out,
             &[input],
             NnNode::NllLoss {
-                self_: SavedTensor::input(input),
+                self_: SavedTensor::input(input)?,
                 target: target.detach(),
                 weight: weight.map(|w| w.detach()),
                 reduction,
@@ -657,7 +657,7 @@ pub fn binary_cross_entropy(
             &[input, target],
             NnNode::Bce {
                 logits: false,
-                input: SavedTensor::input(input),
+                input: SavedTensor::input(input)?,
                 target: target.to_dtype(input.dtype())?,
                 weight: weight.map(|w| w.detach()),
                 pos_weight: None,
@@ -685,7 +685,7 @@ pub fn binary_cross_entropy_with_logits(
             &[input, target],
             NnNode::Bce {
                 logits: true,
-                input: SavedTensor::input(input),
+                input: SavedTensor::input(input)?,
                 target: target.detach(),
                 weight: weight.map(|w| w.detach()),
                 pos_weight: pos_weight.map(|w| w.detach()),
@@ -893,8 +893,8 @@ pub fn layer_norm(
                 rows,
                 len,
                 eps,
-                input: SavedTensor::input(input),
-                weight: weight.map(SavedTensor::input),
+                input: SavedTensor::input(input)?,
+                weight: weight.map(SavedTensor::input).transpose()?,
                 bias_sizes: bias.map(|b| b.sizes().into()),
             },
         );
@@ -927,8 +927,8 @@ pub fn rms_norm(
                 rows,
                 len,
                 eps,
-                input: SavedTensor::input(input),
-                weight: weight.map(SavedTensor::input),
+                input: SavedTensor::input(input)?,
+                weight: weight.map(SavedTensor::input).transpose()?,
                 bias_sizes: None,
             },
         );
@@ -962,8 +962,8 @@ pub fn group_norm(
                 rows: n * groups,
                 len: c / groups * hw,
                 eps,
-                input: SavedTensor::input(input),
-                weight: weight.map(SavedTensor::input),
+                input: SavedTensor::input(input)?,
+                weight: weight.map(SavedTensor::input).transpose()?,
                 bias_sizes: bias.map(|b| b.sizes().into()),
             },
         );
@@ -1010,8 +1010,8 @@ pub fn batch_norm(
             &out,
             &inputs,
             NnNode::BatchNorm {
-                input: SavedTensor::input(input),
-                weight: weight.map(SavedTensor::input),
+                input: SavedTensor::input(input)?,
+                weight: weight.map(SavedTensor::input).transpose()?,
                 has_bias: bias.is_some(),
                 running,
                 eps,
@@ -1050,8 +1050,8 @@ pub fn convolution(
             &out,
             &inputs,
             NnNode::Conv {
-                input: SavedTensor::input(input),
-                weight: SavedTensor::input(weight),
+                input: SavedTensor::input(input)?,
+                weight: SavedTensor::input(weight)?,
                 has_bias: bias.is_some(),
                 params: ConvParams {
                     stride: stride.to_vec(),

@@ -196,10 +196,31 @@ impl Node {
         }
         if let Ok(kind) = self.kind.try_lock() {
             if let Some(c) = kind.callback() {
-                return f(c);
+                let r = f(c);
+                if r != 0 {
+                    return r;
+                }
+            }
+            for p in packed_of(&kind) {
+                let r = p.for_each_callback(&mut f);
+                if r != 0 {
+                    return r;
+                }
             }
         }
         0
+    }
+
+    /// Take the objects of the node's tensors saved through saved-tensor hooks (the GC's
+    /// `tp_clear`; never blocks). The caller drops them.
+    pub fn take_packed(&self) -> Vec<Arc<Callback>> {
+        let Ok(kind) = self.kind.try_lock() else {
+            return Vec::new();
+        };
+        packed_of(&kind)
+            .into_iter()
+            .flat_map(|p| p.take())
+            .collect()
     }
 
     /// The formula and its saved values, locked.
@@ -241,6 +262,22 @@ impl Node {
     }
 }
 
+/// The tensors `kind` saved through saved-tensor hooks (Note [Saved-tensor hooks]).
+fn packed_of(kind: &NodeKind) -> Vec<&super::hooks::PackedSaved> {
+    let saved: Vec<&SavedTensor> = if let NodeKind::PyFunction(f) = kind {
+        f.saved.iter().collect()
+    } else {
+        kind.saved_tensors().into_iter().map(|(_, s)| s).collect()
+    };
+    saved
+        .into_iter()
+        .filter_map(|s| match s {
+            SavedTensor::Packed(p) => Some(&**p),
+            _ => None,
+        })
+        .collect()
+}
+
 impl Drop for Node {
     fn drop(&mut self) {
         let p = *self.pyobj.get_mut();
@@ -262,6 +299,9 @@ impl Drop for Node {
 /// torch's `ERR_BACKWARD_TWICE`.
 pub const ERR_BACKWARD_TWICE: &str = "Trying to backward through the graph a second time (or directly access saved tensors after they have already been freed). Saved intermediate values of the graph are freed when you call .backward() or autograd.grad(). Specify retain_graph=True if you need to backward through the graph a second time or if you need to access saved tensors after calling backward.";
 
+/// torch's error when an inference tensor is saved for backward (core Note [Inference tensors]).
+pub const ERR_INFERENCE_SAVED: &str = "Inference tensors cannot be saved for backward. Please do not use Tensors created in inference mode in computation tracked by autograd. To work around this, you can make a clone to get a normal tensor and use it in autograd, or use `torch.no_grad()` instead of `torch.inference_mode()`.";
+
 /// A tensor a formula saved (torch's `SavedVariable`).
 pub enum SavedTensor {
     /// Not saved (the formula that needs it will not run).
@@ -276,30 +316,46 @@ pub enum SavedTensor {
         version: u32,
         output_nr: u32,
     },
+    /// Saved through saved-tensor hooks (`saved_tensors_hooks`, hooks.rs): what the pack hook
+    /// returned, given to the unpack hook at each unpack.
+    Packed(Box<super::hooks::PackedSaved>),
     /// Released after backward.
     Released,
 }
 
 impl SavedTensor {
-    /// Save an input.
-    pub fn input(t: &Tensor) -> SavedTensor {
-        SavedTensor::Input {
+    /// Save an input (through the saved-tensor hooks when some are active: an error is the
+    /// pack hook's, or an inference tensor's).
+    pub fn input(t: &Tensor) -> Result<SavedTensor> {
+        if t.is_inference() {
+            return Err(Error::runtime(ERR_INFERENCE_SAVED));
+        }
+        if let Some(hooks) = super::hooks::current_saved_hooks() {
+            // As torch, a wrapped Python number is not shown to the hooks.
+            if !t.is_wrapped_number() {
+                return super::hooks::pack_saved(hooks, t, None);
+            }
+        }
+        Ok(SavedTensor::Input {
             tensor: t.clone(),
             version: t.version(),
-        }
+        })
     }
 
     /// Save `t` only when `needed`.
-    pub fn input_if(t: &Tensor, needed: bool) -> SavedTensor {
+    pub fn input_if(t: &Tensor, needed: bool) -> Result<SavedTensor> {
         if needed {
             SavedTensor::input(t)
         } else {
-            SavedTensor::None
+            Ok(SavedTensor::None)
         }
     }
 
     /// Save output `output_nr` of the node being made.
     pub fn output(t: &Tensor, output_nr: u32) -> Result<SavedTensor> {
+        if let Some(hooks) = super::hooks::current_saved_hooks() {
+            return super::hooks::pack_saved(hooks, t, Some(output_nr));
+        }
         Ok(SavedTensor::Output {
             weak: t.downgrade(),
             data: t.data_without_owner()?,
@@ -318,6 +374,7 @@ impl SavedTensor {
                 ))
             }
             SavedTensor::Released => return Err(Error::runtime(ERR_BACKWARD_TWICE)),
+            SavedTensor::Packed(p) => return p.unpack(node),
             SavedTensor::Input { tensor, version } => (tensor.clone(), *version),
             SavedTensor::Output {
                 weak,

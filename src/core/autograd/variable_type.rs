@@ -140,8 +140,8 @@ pub fn div(a: &Tensor, b: &Tensor, rounding_mode: Option<&str>) -> Result<Tensor
             );
         } else {
             let kind = NodeKind::Div {
-                self_: SavedTensor::input_if(a, b.requires_grad()),
-                other: SavedTensor::input(b),
+                self_: SavedTensor::input_if(a, b.requires_grad())?,
+                other: SavedTensor::input(b)?,
             };
             record(&out, &[a, b], kind);
         }
@@ -199,6 +199,39 @@ pub fn median_dim(a: &Tensor, dim: i64, keepdim: bool) -> Result<(Tensor, Tensor
     )
 }
 
+pub fn nanmedian_dim(a: &Tensor, dim: i64, keepdim: bool) -> Result<(Tensor, Tensor)> {
+    values_indices(
+        a,
+        ops::nanmedian_dim(a, dim, keepdim)?,
+        "NanmedianBackward1",
+        dim,
+        keepdim,
+    )
+}
+
+/// `frexp`: (mantissa, exponent), the mantissa recorded as `FrexpBackward0`.
+pub fn frexp(a: &Tensor) -> Result<(Tensor, Tensor)> {
+    let (m, e) = ops::frexp(a)?;
+    if should_record(&[a]) {
+        let kind = NodeKind::Frexp {
+            exponent: SavedTensor::input(&e)?,
+        };
+        let node = Node::new(kind, collect_edges(&[a]), &[&m]);
+        m.set_grad_fn(node, 0);
+    }
+    Ok((m, e))
+}
+
+/// `cummax` / `cummin`: the gradient is summed into the running extremes' indices
+/// (`CummaxBackward0`, formulas.rs).
+pub fn cummax(a: &Tensor, dim: i64) -> Result<(Tensor, Tensor)> {
+    max_min_dim(a, ops::cummax(a, dim)?, "CummaxBackward0", dim, true)
+}
+
+pub fn cummin(a: &Tensor, dim: i64) -> Result<(Tensor, Tensor)> {
+    max_min_dim(a, ops::cummin(a, dim)?, "CumminBackward0", dim, true)
+}
+
 pub fn mode(a: &Tensor, dim: i64, keepdim: bool) -> Result<(Tensor, Tensor)> {
     values_indices(
         a,
@@ -224,7 +257,7 @@ fn max_min_dim(
             self_sizes: sizes_of(a),
             dim,
             keepdim,
-            indices: SavedTensor::input(&indices),
+            indices: SavedTensor::input(&indices)?,
         };
         let node = Node::new(kind, collect_edges(&[a]), &[&values]);
         values.set_grad_fn(node, 0);
@@ -299,7 +332,7 @@ pub fn linalg_inv_ex(a: &Tensor, check_errors: bool) -> Result<(Tensor, Tensor)>
 pub fn linalg_slogdet(a: &Tensor) -> Result<(Tensor, Tensor)> {
     let (sign, logabsdet) = ops::linalg_slogdet(a)?;
     if should_record(&[a]) {
-        record_pair(&logabsdet, a, LinalgPairOp::Slogdet, SavedTensor::input(a));
+        record_pair(&logabsdet, a, LinalgPairOp::Slogdet, SavedTensor::input(a)?);
     }
     Ok((sign, logabsdet))
 }
@@ -601,6 +634,7 @@ pub(crate) fn check_no_grad_view(this: &Tensor) -> Result<()> {
 /// torch's `check_inplace`: the leaf errors, the view made under no_grad, and the pending
 /// CopySlices case.
 pub(crate) fn check_inplace(this: &Tensor) -> Result<()> {
+    this.check_inference_write()?;
     check_no_grad_view(this)?;
     if this.is_leaf_requiring_grad() {
         return Err(Error::runtime(
@@ -667,6 +701,7 @@ pub fn inplace(
     raw: impl FnOnce(&Tensor) -> Result<()>,
     functional: impl FnOnce(&Tensor) -> Result<Tensor>,
 ) -> Result<()> {
+    this.check_inference_write()?;
     if !(this.requires_grad() || others.iter().any(|t| t.requires_grad())) {
         if this.base().is_some() && super::is_grad_enabled() {
             check_no_grad_view(this)?;

@@ -12,6 +12,7 @@ use crate::core::tensor::Tensor;
 /// tensor with 1 dimensions.". Mirrors `Tensor.fill_`, which (unlike the ops with a plan) torch
 /// exempts from the overlap checks: an expanded self is filled.
 pub fn fill_(self_: &Tensor, value: &Tensor) -> Result<()> {
+    self_.check_inference_write()?;
     if value.dim() != 0 {
         return Err(Error::runtime(format!(
             "fill_ only supports 0-dimension value tensor but got tensor with {} dimensions.",
@@ -34,6 +35,7 @@ pub fn fill_(self_: &Tensor, value: &Tensor) -> Result<()> {
 /// broadcast to `self`'s; an expanded `self`, or `src` partially overlapping `self` (torch's
 /// overlap errors). Mirrors `Tensor.copy_`.
 pub fn copy_(self_: &Tensor, src: &Tensor, non_blocking: bool) -> Result<()> {
+    self_.check_inference_write()?;
     let _ = non_blocking;
     // TensorIterator's broadcast of `self` with `src`, then `self` must hold the result: torch's
     // two errors, before anything is written.
@@ -52,6 +54,7 @@ pub fn copy_(self_: &Tensor, src: &Tensor, non_blocking: bool) -> Result<()> {
 
 /// `self.zero_()`: set every element to zero. Mirrors `Tensor.zero_`.
 pub fn zero_(self_: &Tensor) -> Result<()> {
+    self_.check_inference_write()?;
     self_.fill_cast(Scalar::Int(0));
     self_.bump_version();
     Ok(())

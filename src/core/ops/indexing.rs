@@ -103,6 +103,7 @@ pub fn index_int(input: &Tensor, i: i64) -> Result<Tensor> {
 /// value before indexing), then every element of `input[i]` is set to it. Index errors as
 /// `index_int`. Same result as `index_put` with `[IndexItem::Int(i)]` and a 0-dim value.
 pub fn index_put_int(input: &Tensor, i: i64, value: crate::core::Scalar) -> Result<()> {
+    input.check_inference_write()?;
     crate::dispatch!(input.dtype(), T => value.to_checked::<T>().map(|_| ()))?;
     index_int(input, i)?.fill_cast(value);
     input.bump_version();
@@ -459,6 +460,7 @@ pub fn index(input: &Tensor, items: &[IndexItem]) -> Result<Tensor> {
 /// with a single mask, which torch routes to `masked_fill_` and converts. Repeated indices
 /// write in order (the last one wins). Errors of `index` apply.
 pub fn index_put(input: &Tensor, items: &[IndexItem], values: &Tensor) -> Result<()> {
+    input.check_inference_write()?;
     index_put_unversioned(input, items, values)?;
     input.bump_version();
     Ok(())
@@ -547,6 +549,7 @@ fn index_put_unversioned(input: &Tensor, items: &[IndexItem], values: &Tensor) -
 /// backward of `t[items]` (core autograd, formulas.rs) and `index_put_tensors_`. Errors of
 /// `index`.
 pub fn index_put_accumulate(input: &Tensor, items: &[IndexItem], values: &Tensor) -> Result<()> {
+    input.check_inference_write()?;
     let (view, advanced) = apply_basic(input, items)?;
     let values = if values.dtype() != view.dtype() {
         values.to_dtype(view.dtype())?

@@ -100,6 +100,7 @@ impl<'a, K: Kernel> Plan<'a, K> {
     /// shape (an in-place op cannot resize self; the `out=` binding resizes first).
     #[inline]
     pub fn run_into(self, out: &Tensor) -> Result<()> {
+        out.check_inference_write()?;
         if check_output(out, &self.shape, self.dtype, &self.inputs)? {
             (self.kernel)(out, false)?;
         } else {

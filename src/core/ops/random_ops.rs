@@ -397,6 +397,7 @@ pub fn bernoulli_p(input: &Tensor, p: f64, generator: Option<&Mutex<Generator>>)
 
 /// Write `values` (a fresh tensor of `self_`'s shape) into `self_` and bump its version.
 fn write_samples(self_: &Tensor, values: &Tensor) -> Result<()> {
+    self_.check_inference_write()?;
     self_.copy_from(values)?;
     self_.bump_version();
     Ok(())
