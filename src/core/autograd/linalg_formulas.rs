@@ -662,7 +662,7 @@ pub fn linalg_solve_ex(
         let kind = LinalgNode::SolveEx {
             left,
             vector: left && ops::linalg_ops::solve_is_vector_rhs(a, b),
-            a: SavedTensor::input(a),
+            a: SavedTensor::input(a)?,
             result: SavedTensor::output(&x, 0)?,
         };
         record_multi(&[&x, &info], &[true, false], &[a, b], kind);
@@ -682,7 +682,7 @@ pub fn linalg_lu_factor_ex(
         let kind = LinalgNode::LuFactor {
             name: "LinalgLuFactorExBackward0",
             lu: SavedTensor::output(&lu, 0)?,
-            pivots: SavedTensor::input(&piv),
+            pivots: SavedTensor::input(&piv)?,
         };
         record_multi(&[&lu, &piv, &info], &[true, false, false], &[a], kind);
     }
@@ -697,7 +697,7 @@ pub fn linalg_lu_factor(a: &Tensor, pivot: bool) -> Result<(Tensor, Tensor)> {
         let kind = LinalgNode::LuFactor {
             name: "LinalgLuFactorExBackward0",
             lu: SavedTensor::output(&lu, 0)?,
-            pivots: SavedTensor::input(&piv),
+            pivots: SavedTensor::input(&piv)?,
         };
         record_multi(&[&lu, &piv], &[true, false], &[a], kind);
     }
@@ -710,7 +710,7 @@ pub fn linalg_lu(a: &Tensor, pivot: bool) -> Result<(Tensor, Tensor, Tensor)> {
     let (p, l, u) = ops::linalg_lu(a, pivot)?;
     if vt::should_record(&[a]) {
         let kind = LinalgNode::Lu {
-            p: SavedTensor::input(&p),
+            p: SavedTensor::input(&p)?,
             l: SavedTensor::output(&l, 1)?,
             u: SavedTensor::output(&u, 2)?,
         };
