@@ -974,3 +974,68 @@ pub(crate) fn scatter_reduce_backward(
         vt::scatter_value(&grad_self, dim, index, Scalar::Float(0.0))
     }
 }
+
+// ---- session 5 (issue 12): the Bessel family and the incomplete gamma functions --------------
+
+/// Which order-1 Bessel function `bessel_order1_backward` differentiates.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(crate) enum BesselKind {
+    /// `special_bessel_j1`: `J1' = J0 - J1 / x`, 0.5 at 0.
+    J,
+    /// `special_bessel_y1`: `Y1' = Y0 - Y1 / x`, +inf at 0 (torch's value there).
+    Y,
+    /// `special_modified_bessel_i1`: `I1' = I0 - I1 / x`, 0.5 at 0 (torch's `i1_backward`).
+    I,
+    /// `special_modified_bessel_k1`: `K1' = -(K0 + K1 / x)`, -inf at 0 without a special case.
+    K,
+}
+
+/// The derivative of an order-1 Bessel function from its order-0 companion and the result
+/// (torch's derivatives.yaml lines for `special_bessel_j1`, `special_bessel_y1`,
+/// `special_modified_bessel_i1`, `special_modified_bessel_k1`). Where the quotient `result / x`
+/// is 0 / 0 or -inf / 0 (J, I, Y at x = 0) the limit is taken instead, with `x` replaced by 1
+/// inside the `where` so that the other branch (and its gradient) stays finite.
+pub(crate) fn bessel_order1_backward(
+    g: &Tensor,
+    x: &Tensor,
+    result: &Tensor,
+    kind: BesselKind,
+) -> Result<Tensor> {
+    if kind == BesselKind::K {
+        let d = vt::add(
+            &vt::special_modified_bessel_k0(x)?,
+            &vt::div(result, x, None)?,
+            Scalar::Int(1),
+        )?;
+        return vt::mul(g, &vt::neg(&d)?);
+    }
+    if kind == BesselKind::I {
+        return i1_backward(g, x, result, false);
+    }
+    let zero = ops::eq(x, &scalar_like(0.0, x)?)?;
+    let safe = vt::where_(&zero, &scalar_like(1.0, x)?, x)?;
+    let (order0, at_zero) = match kind {
+        BesselKind::J => (vt::special_bessel_j0(&safe)?, 0.5),
+        _ => (vt::special_bessel_y0(&safe)?, f64::INFINITY),
+    };
+    let d = vt::sub(&order0, &vt::div(result, &safe, None)?, Scalar::Int(1))?;
+    vt::mul(g, &vt::where_(&zero, &scalar_like(at_zero, x)?, &d)?)
+}
+
+/// The gradient of `igamma(a, x)` (`sign` 1) or `igammac(a, x)` (`sign` -1) with respect to
+/// `x`: `±grad * exp((a - 1) * log(x) - x - lgamma(a))` (torch's derivatives.yaml line; the
+/// gradient with respect to `a` is not implemented, as torch).
+pub(crate) fn igamma_other_backward(g: &Tensor, a: &Tensor, x: &Tensor, sign: f64) -> Result<Tensor> {
+    let am1 = vt::sub(a, &scalar_like(1.0, a)?, Scalar::Int(1))?;
+    let e = vt::sub(
+        &vt::sub(&vt::mul(&am1, &vt::log(x)?)?, x, Scalar::Int(1))?,
+        &vt::lgamma(a)?,
+        Scalar::Int(1),
+    )?;
+    let d = vt::mul(g, &vt::exp(&e)?)?;
+    if sign < 0.0 {
+        vt::neg(&d)
+    } else {
+        Ok(d)
+    }
+}

@@ -46,6 +46,7 @@ pub mod formula_helpers;
 pub mod formulas;
 pub mod generated;
 pub mod hooks;
+pub mod inplace_formulas;
 pub mod linalg_formulas;
 pub mod meta;
 pub mod nn_formulas;

@@ -37,6 +37,8 @@ pub use super::composite_shape::*;
 // The `*_copy` variants, unsafe_split/unsafe_chunk and fill of issue 13 part 5.
 pub use super::composite_copy::*;
 pub use super::composite_misc::*;
+// The random in-place fills, in-place composites and NotImplemented nodes (issue 12, session 5).
+pub use super::inplace_formulas::*;
 
 // Note [In-place ops and history]
 // ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
@@ -761,15 +763,20 @@ pub fn fill_(this: &Tensor, value: &Tensor) -> Result<()> {
         return ops::fill_(this, value);
     }
     check_inplace(this)?;
-    check_pending("fill_", &[value])?;
     ops::fill_(this, value)?;
-    let node = record(
-        this,
-        &[this],
-        NodeKind::Zero {
-            name: "FillBackward0",
-        },
-    );
+    // A value that requires grad: torch's `FillBackward3` (`self: zeros_like(grad)`, `value:
+    // grad.sum()`); the edges are collected from `this`'s old history first.
+    let node = if value.requires_grad() {
+        record(this, &[this, value], NodeKind::FillValue)
+    } else {
+        record(
+            this,
+            &[this],
+            NodeKind::Zero {
+                name: "FillBackward0",
+            },
+        )
+    };
     super::copy_slices::finish_inplace(this, node)
 }
 
