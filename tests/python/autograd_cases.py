@@ -218,6 +218,20 @@ CASES = {
     "as_strided": ([(6,)], lambda M, a: (a * 1).as_strided((4, 3), (1, 1)) * 2 + M.as_strided(a, (4, 3), (1, 0), 2) * a[:3]),
     "as_strided_of_view": ([(3, 4)], lambda M, a: a.t().as_strided((3, 3), (4, 1), 1) + (a * 1).t().as_strided((3, 3), (1, 3))),
     "as_strided_overlapping_input": ([(4,)], lambda M, a: a.expand(3, 4).as_strided((2, 2), (1, 1)) * 3 + a.expand(2, 4).as_strided((2, 2), (1, 1), 1)),
+    # session 5 (issue 12): the pending formulas
+    "polygamma": ([(5,)], lambda M, a: M.polygamma(1, a * a + 0.5) + (a * a + 1).polygamma(2) * 2 + M.polygamma(0, a * a + 0.3) * 3 + M.special.polygamma(3, a * a + 0.7)),
+    "mvlgamma": ([(4,)], lambda M, a: M.mvlgamma(a * a + 2.0, 3) + (a * a + 1.0).mvlgamma(1) * 2),
+    "special_bessel_jy": ([(6,)], lambda M, a: M.special.bessel_j0(a) + M.special.bessel_j1(a) * 2 + M.special.bessel_y0(a * a + 0.5) * 3 + M.special.bessel_y1(a * a + 0.5) * 4),
+    "special_modified_bessel": ([(6,)], lambda M, a: M.special.modified_bessel_i0(a) + M.special.modified_bessel_i1(a) * 2 + M.special.modified_bessel_k0(a * a + 0.5) * 3 + M.special.modified_bessel_k1(a * a + 0.5) * 4),
+    "special_bessel_order1_at_zero": ([(3,)], lambda M, a: M.special.bessel_j1(a - a.detach()) + M.special.modified_bessel_i1(a - a.detach()) * 2 + M.special.bessel_j0(a - a.detach()) * 3 + M.special.modified_bessel_i0(a - a.detach()) * 4),
+    "igamma_other": ([(4,)], lambda M, b: M.igamma(M.tensor([0.5, 2.0, 3.0, 1.5], dtype=M.float64), b * b + 0.5) + M.igammac(M.tensor([1.5, 0.7, 2.5, 4.0], dtype=M.float64), b * b + 0.3) * 2 + M.special.gammainc(M.tensor([2.0, 1.0, 0.5, 3.5], dtype=M.float64), b * b + 1) * 3 + M.special.gammaincc(M.tensor([1.0, 2.5, 3.0, 0.8], dtype=M.float64), b * b + 0.2) * 4 + M.tensor([1.0, 2.0, 0.5, 3.0], dtype=M.float64).igamma_(b * b + 0.1) * 5),
+    "nextafter": ([(4,), (4,)], lambda M, a, b: M.nextafter(a, b) * a + a.nextafter(b * 2) * 2),
+    "random_fills_inplace": ([(4,), (4,)], lambda M, a, b: a * 3 + 0 * ((a * 2).uniform_() + (a * 2).normal_(1.0, 2.0) + (a * 2).bernoulli_(0.3) + (a * 2).bernoulli_(M.sigmoid(b)) + (a * 2).exponential_() + (a * 2).random_(0, 5) + (a * 2).random_(5) + (a * 2).geometric_(0.5) + (a * 2).cauchy_() + (a * 2).log_normal_() + M.normal(a, b * b + 1))),
+    "fill_value": ([(4,), (2,)], lambda M, a, b: (a * 1).fill_(b[0] * b[1]) * a + (a * 2)[1:3].fill_(b[1]).sum() * 3),
+    "renorm_inplace": ([(3, 4)], lambda M, a: (a * 1).renorm_(2, 0, 1.5) + (a * 2).renorm_(1, 1, 2.0) * 2),
+    "float_power_inplace": ([(4,), (4,)], lambda M, a, b: (a * a + 0.5).float_power_(b) + (a * 1).float_power_(3) * 2),
+    "inplace_into_plain_self": ([(3,), (3,)], lambda M, w, v: M.ones(3, dtype=M.float64).mul_(w) * w + M.full((3,), 2.0, dtype=M.float64).div_(v * v + 1) + M.ones(3, dtype=M.float64).addcmul_(w, v)),
+    "addbmm_inplace": ([(2, 3), (4, 2, 5), (4, 5, 3)], lambda M, a, b, c: (a * 1).addbmm_(b, c, beta=0.5, alpha=2) + (a * 2).addbmm_(b, c)),
 }
 
 # Cases also checked to second order (double backward through the formulas, `create_graph`):
@@ -238,4 +252,7 @@ DOUBLE = [
     "split_chunk", "unbind", "special_ndtr_log_ndtr", "special_ndtri", "special_bessel",
     "special_erfcx_entr", "special_xlog1py", "special_zeta", "logdet", "linalg_cholesky",
     "linalg_cholesky_ex_inv_ex", "slogdet", "scatter_reduce",
+    # session 5
+    "polygamma", "special_bessel_jy", "special_modified_bessel", "igamma_other", "nextafter",
+    "fill_value", "renorm_inplace", "inplace_into_plain_self", "float_power_inplace", "addbmm_inplace",
 ]

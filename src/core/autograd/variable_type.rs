@@ -717,8 +717,9 @@ pub fn inplace(
     // The formula reads the original `self`: compute from a copy of it that carries `this`'s
     // own gradient edge (no `CloneBackward0` node: the new node's edge goes to `this`'s old
     // history, as torch's rebase_history), saved by the node instead of `this`, which the
-    // write below changes.
-    let src = if this.requires_grad() && !NO_SELF_CLONE.contains(&name) {
+    // write below changes. Also when only an argument requires grad: its formula may read
+    // `self` (`a.mul_(w)` saves `a` for `w`'s gradient).
+    let src = if !NO_SELF_CLONE.contains(&name) {
         let copy = ops::clone(this)?;
         if let Some(e) = this.gradient_edge() {
             copy.set_grad_fn(e.node, e.input_nr);
