@@ -39,6 +39,10 @@ pub use super::composite_copy::*;
 pub use super::composite_misc::*;
 // The random in-place fills, in-place composites and NotImplemented nodes (issue 12, session 5).
 pub use super::inplace_formulas::*;
+// `linear` and the nn ops' `native_*` forms, over the nn wrappers.
+pub use super::nn_native::*;
+// quantile / nanquantile through their decomposition.
+pub use super::composite_quantile::*;
 
 // Note [In-place ops and history]
 // ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
