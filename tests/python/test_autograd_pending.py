@@ -87,7 +87,7 @@ def test_fill_with_a_tensor_value_that_requires_grad():
 
 def test_histogram_records_not_implemented():
     x = _C.tensor([0.1, 0.5, 0.7, 0.2], requires_grad=True)
-    for h in (_C.histogram(x, 3), _C.histogram(x, _C.tensor([0.0, 0.5, 1.0])), x.histogram(2, range=(0.0, 1.0))):
+    for h in (_C.histogram(x, 3), _C.histogram(x, _C.tensor([0.0, 0.5, 1.0])), x.histogram(2)):
         assert h.hist.requires_grad and h.bin_edges.requires_grad
         assert h.hist.grad_fn.name() == "torch::autograd::NotImplemented"
         assert h.bin_edges.grad_fn is h.hist.grad_fn
@@ -101,8 +101,7 @@ def test_histogram_records_not_implemented():
 def test_scatter_with_reduce_records_not_implemented():
     x = _C.tensor([1.0, 2.0, 3.0], requires_grad=True)
     idx = _C.tensor([0, 1])
-    with pytest.warns(UserWarning):
-        a = _C.scatter(x * 1, 0, idx, _C.tensor([5.0, 6.0]), reduce="add")
+    a = _C.scatter(x * 1, 0, idx, _C.tensor([5.0, 6.0]), reduce="add")
     b = _C.scatter(x * 1, 0, idx, 2.0, reduce="multiply")
     for r in (a, b):
         assert r.grad_fn.name() == "torch::autograd::NotImplemented"

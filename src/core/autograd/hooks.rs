@@ -425,15 +425,24 @@ pub(crate) fn apply_unpacking_first(
         done.push((*key, s.unpack(Some(node))?));
     }
     drop(snaps);
-    let n = done.len();
+    /// Removes this node's entries (the last `n`: a nested apply removes its own before
+    /// returning) also when the formula unwinds.
+    struct Entries(usize);
+    impl Drop for Entries {
+        fn drop(&mut self) {
+            // Dropped after the borrow ends: a tensor's drop may run Python code.
+            let tail = UNPACKED.with(|u| {
+                let mut u = u.borrow_mut();
+                let keep = u.len().saturating_sub(self.0);
+                u.split_off(keep)
+            });
+            drop(tail);
+        }
+    }
+    let entries = Entries(done.len());
     UNPACKED.with(|u| u.borrow_mut().extend(done));
     let r = node.lock_kind().apply(node, grads);
-    // This node's entries are the last `n` (a nested apply removed its own before returning).
-    UNPACKED.with(|u| {
-        let mut u = u.borrow_mut();
-        let keep = u.len().saturating_sub(n);
-        u.truncate(keep);
-    });
+    drop(entries);
     r
 }
 
