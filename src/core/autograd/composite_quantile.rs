@@ -31,7 +31,11 @@ fn decomposed(
     let moved = vt::movedim(&sorted, d, -1)?;
     let n = moved.sizes()[moved.dim() - 1];
     let lanes = moved.numel() / n.max(1);
-    let vals = moved.detach().to_dtype(DType::Float64)?.contiguous()?.to_vec::<f64>();
+    let vals = moved
+        .detach()
+        .to_dtype(DType::Float64)?
+        .contiguous()?
+        .to_vec::<f64>();
     let qs = q.to_dtype(DType::Float64)?.contiguous()?.to_vec::<f64>();
     let f32 = input.dtype() == DType::Float32;
     // The rank in the input's dtype, as the kernel rounds it.

@@ -1033,7 +1033,12 @@ pub(crate) fn bessel_order1_backward(
 /// The gradient of `igamma(a, x)` (`sign` 1) or `igammac(a, x)` (`sign` -1) with respect to
 /// `x`: `±grad * exp((a - 1) * log(x) - x - lgamma(a))` (torch's derivatives.yaml line; the
 /// gradient with respect to `a` is not implemented, as torch).
-pub(crate) fn igamma_other_backward(g: &Tensor, a: &Tensor, x: &Tensor, sign: f64) -> Result<Tensor> {
+pub(crate) fn igamma_other_backward(
+    g: &Tensor,
+    a: &Tensor,
+    x: &Tensor,
+    sign: f64,
+) -> Result<Tensor> {
     let am1 = vt::sub(a, &scalar_like(1.0, a)?, Scalar::Int(1))?;
     let e = vt::sub(
         &vt::sub(&vt::mul(&am1, &vt::log(x)?)?, x, Scalar::Int(1))?,
@@ -1061,7 +1066,13 @@ pub(crate) struct ReduceInto<'a> {
 
 impl ReduceInto<'_> {
     /// `base.scatter_reduce(dim, index, src, reduce, include_self)` or `index_reduce`.
-    fn reduce(&self, base: &Tensor, src: &Tensor, reduce: &str, include_self: bool) -> Result<Tensor> {
+    fn reduce(
+        &self,
+        base: &Tensor,
+        src: &Tensor,
+        reduce: &str,
+        include_self: bool,
+    ) -> Result<Tensor> {
         if self.scatter {
             vt::scatter_reduce_two(base, self.dim, self.index, src, reduce, include_self)
         } else {
@@ -1125,9 +1136,15 @@ pub(crate) fn prod_reduce_backward(
     let masked_self_result = into.reduce(&masked_self, src, "prod", include_self)?;
     let grad_self = vt::div(&vt::mul(g, &masked_self_result)?, &masked_self, None)?;
     let src_zero = zero_of(src)?;
-    let counts = into.add(&ops::zeros_like(self_, None)?, &src_zero.to_dtype(self_.dtype())?)?;
+    let counts = into.add(
+        &ops::zeros_like(self_, None)?,
+        &src_zero.to_dtype(self_.dtype())?,
+    )?;
     let src_num_zeros = into.pick_bare(&counts)?;
-    let single = ops::logical_and(&src_zero, &ops::eq(&src_num_zeros, &scalar_like(1.0, &src_num_zeros)?)?)?;
+    let single = ops::logical_and(
+        &src_zero,
+        &ops::eq(&src_num_zeros, &scalar_like(1.0, &src_num_zeros)?)?,
+    )?;
     let masked_src = vt::masked_fill(src, &single, Scalar::Int(1))?;
     let masked_src_result = into.reduce(self_, &masked_src, "prod", include_self)?;
     let grad_src = vt::where_(

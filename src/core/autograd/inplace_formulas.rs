@@ -96,7 +96,9 @@ pub fn random__to(this: &Tensor, to: i64, generator: Gen) -> Result<()> {
 
 /// `Tensor.random_()` recorded as torch's `RandomBackward2`.
 pub fn random_(this: &Tensor, generator: Gen) -> Result<()> {
-    random_fill("RandomBackward2", this, &[], || ops::random_(this, generator))
+    random_fill("RandomBackward2", this, &[], || {
+        ops::random_(this, generator)
+    })
 }
 
 /// `Tensor.geometric_` recorded as torch's `GeometricBackward0`.

@@ -50,8 +50,8 @@ pub mod hooks;
 pub mod inplace_formulas;
 pub mod linalg_formulas;
 pub mod meta;
-pub mod nn_native;
 pub mod nn_formulas;
+pub mod nn_native;
 pub mod node;
 pub mod variable_type;
 
