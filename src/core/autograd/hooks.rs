@@ -265,6 +265,7 @@ pub(crate) fn pack_saved(
     output_nr: Option<u32>,
 ) -> Result<super::node::SavedTensor> {
     let version = t.version();
+    EVER_PACKED.store(true, Ordering::Relaxed);
     let (packed, own_pair) = super::with_grad_mode(false, || (fns()?.pack)(pair.as_ptr(), t))?;
     drop(pair);
     if t.version() != version {
@@ -390,6 +391,10 @@ impl PackedSnapshot {
     }
 }
 
+/// Set once a saved-tensor hook packs a tensor: before that no node holds a `PackedSaved` and
+/// `apply_unpacking_first` has nothing to look for.
+static EVER_PACKED: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
 thread_local! {
     /// The hooked saved tensors unpacked ahead of the formula being applied on this thread, by
     /// the address of their `PackedSaved` (Note [Unpack hooks run outside the node lock]).
@@ -412,6 +417,10 @@ pub(crate) fn apply_unpacking_first(
     node: &Arc<Node>,
     grads: &[Option<Tensor>],
 ) -> Result<Vec<Option<Tensor>>> {
+    // No scan (an allocation per node) unless saved-tensor hooks ever packed a tensor.
+    if !EVER_PACKED.load(Ordering::Relaxed) {
+        return kind.apply(node, grads);
+    }
     let snaps: Vec<(usize, PackedSnapshot)> = super::node::packed_of(&kind)
         .into_iter()
         .map(|p| (p as *const PackedSaved as usize, p.snapshot()))
