@@ -530,8 +530,9 @@ pub(crate) fn gen_nodes(formulas: &[FormulaEntry], ops: &[Op]) -> Result<String,
         let any_grad = inputs
             .iter()
             .any(|(_, _, names)| names.iter().any(|n| n == "grad"));
+        // Named so as not to shadow a schema argument (`polygamma`'s `n`).
         if any_tensor {
-            let _ = writeln!(out, "        let n = Some(node);");
+            let _ = writeln!(out, "        let owner_node = Some(node);");
         }
         let _ = writeln!(
             out,
@@ -558,7 +559,7 @@ pub(crate) fn gen_nodes(formulas: &[FormulaEntry], ops: &[Op]) -> Result<String,
                     None => {
                         let _ = writeln!(
                             out,
-                            "                let {} = &self.{}.unpack(n)?;",
+                            "                let {} = &self.{}.unpack(owner_node)?;",
                             fl.ident, fl.ident
                         );
                     }

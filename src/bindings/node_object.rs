@@ -320,6 +320,13 @@ unsafe fn saved_attribute(slf: *mut ffi::PyObject, field: &str) -> PyResult<*mut
         if matches!(s, crate::core::autograd::node::SavedTensor::None) {
             return Ok(none().release());
         }
+        // An unpack hook is Python code that may read this node's `_saved_*` again: it runs
+        // after the lock is released (core Note [Unpack hooks run outside the node lock]).
+        if let crate::core::autograd::node::SavedTensor::Packed(p) = s {
+            let snapshot = p.snapshot();
+            drop(kind);
+            return Ok(wrap(snapshot.unpack(Some(&node))?)?.release());
+        }
         let t = s.unpack(Some(&node));
         drop(kind);
         return Ok(wrap(t?)?.release());

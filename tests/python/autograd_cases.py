@@ -40,6 +40,11 @@ def weights(shape):
     return nest([math.cos(0.9 * i) + 0.5 for i in range(n)], list(shape))
 
 
+def nn_mod(M):
+    """`_C._nn` / `torch._C._nn`."""
+    return M._nn if hasattr(M, "_nn") else M._C._nn
+
+
 def idx(M, v):
     return M.tensor(v, dtype=M.int64)
 
@@ -218,6 +223,30 @@ CASES = {
     "as_strided": ([(6,)], lambda M, a: (a * 1).as_strided((4, 3), (1, 1)) * 2 + M.as_strided(a, (4, 3), (1, 0), 2) * a[:3]),
     "as_strided_of_view": ([(3, 4)], lambda M, a: a.t().as_strided((3, 3), (4, 1), 1) + (a * 1).t().as_strided((3, 3), (1, 3))),
     "as_strided_overlapping_input": ([(4,)], lambda M, a: a.expand(3, 4).as_strided((2, 2), (1, 1)) * 3 + a.expand(2, 4).as_strided((2, 2), (1, 1), 1)),
+    # session 5 (issue 12): the pending formulas
+    "polygamma": ([(5,)], lambda M, a: M.polygamma(1, a * a + 0.5) + (a * a + 1).polygamma(2) * 2 + M.polygamma(0, a * a + 0.3) * 3 + M.special.polygamma(3, a * a + 0.7)),
+    "mvlgamma": ([(4,)], lambda M, a: M.mvlgamma(a * a + 2.0, 3) + (a * a + 1.0).mvlgamma(1) * 2),
+    "special_bessel_jy": ([(6,)], lambda M, a: M.special.bessel_j0(a) + M.special.bessel_j1(a) * 2 + M.special.bessel_y0(a * a + 0.5) * 3 + M.special.bessel_y1(a * a + 0.5) * 4),
+    "special_modified_bessel": ([(6,)], lambda M, a: M.special.modified_bessel_i0(a) + M.special.modified_bessel_i1(a) * 2 + M.special.modified_bessel_k0(a * a + 0.5) * 3 + M.special.modified_bessel_k1(a * a + 0.5) * 4),
+    "special_bessel_order1_at_zero": ([(3,)], lambda M, a: M.special.bessel_j1(a - a.detach()) + M.special.modified_bessel_i1(a - a.detach()) * 2 + M.special.bessel_j0(a - a.detach()) * 3 + M.special.modified_bessel_i0(a - a.detach()) * 4),
+    "igamma_other": ([(4,)], lambda M, b: M.igamma(M.tensor([0.5, 2.0, 3.0, 1.5], dtype=M.float64), b * b + 0.5) + M.igammac(M.tensor([1.5, 0.7, 2.5, 4.0], dtype=M.float64), b * b + 0.3) * 2 + M.special.gammainc(M.tensor([2.0, 1.0, 0.5, 3.5], dtype=M.float64), b * b + 1) * 3 + M.special.gammaincc(M.tensor([1.0, 2.5, 3.0, 0.8], dtype=M.float64), b * b + 0.2) * 4 + M.tensor([1.0, 2.0, 0.5, 3.0], dtype=M.float64).igamma_(b * b + 0.1) * 5),
+    "nextafter": ([(4,), (4,)], lambda M, a, b: M.nextafter(a, b) * a + a.nextafter(b * 2) * 2),
+    "random_fills_inplace": ([(4,), (4,)], lambda M, a, b: a * 3 + 0 * ((a * 2).uniform_() + (a * 2).normal_(1.0, 2.0) + (a * 2).bernoulli_(0.3) + (a * 2).bernoulli_(M.sigmoid(b)) + (a * 2).exponential_() + (a * 2).random_(0, 5) + (a * 2).random_(5) + (a * 2).geometric_(0.5) + (a * 2).cauchy_() + (a * 2).log_normal_() + M.normal(a, b * b + 1))),
+    "fill_value": ([(4,), (2,)], lambda M, a, b: (a * 1).fill_(b[0] * b[1]) * a + (a * 2)[1:3].fill_(b[1]).sum() * 3),
+    "renorm_inplace": ([(3, 4)], lambda M, a: (a * 1).renorm_(2, 0, 1.5) + (a * 2).renorm_(1, 1, 2.0) * 2),
+    "float_power_inplace": ([(4,), (4,)], lambda M, a, b: (a * a + 0.5).float_power_(b) + (a * 1).float_power_(3) * 2),
+    "inplace_into_plain_self": ([(3,), (3,)], lambda M, w, v: M.ones(3, dtype=M.float64).mul_(w) * w + M.full((3,), 2.0, dtype=M.float64).div_(v * v + 1) + M.ones(3, dtype=M.float64).addcmul_(w, v)),
+    "quantile_linear_dim": ([(3, 5)], lambda M, a: M.quantile(a, M.tensor([0.1, 0.5, 0.93], dtype=M.float64), dim=1) + M.quantile(a, 0.3, dim=0, keepdim=True).sum() * 2),
+    "quantile_modes": ([(7,)], lambda M, a: M.stack([M.quantile(a, M.tensor([0.2, 0.55], dtype=M.float64), interpolation=m) for m in ("linear", "lower", "higher", "midpoint", "nearest")]) + a.quantile(0.5)),
+    "quantile_ties": ([(2, 6)], lambda M, a: M.quantile(M.clamp(a, -1.0, 1.0), M.tensor([0.1, 0.5, 0.9], dtype=M.float64), dim=1, keepdim=True) + M.quantile(M.clamp(a, max=0.5), 0.75, interpolation="midpoint")),
+    "quantile_nan": ([(2, 4)], lambda M, a: M.quantile(M.where(M.tensor([[False, True, False, False], [False, False, False, False]]), M.tensor(float("nan"), dtype=M.float64), a), 0.4, dim=1)),
+    "nanquantile": ([(2, 5)], lambda M, a: M.nanquantile(M.where(M.tensor([[False, True, False, True, False], [True, True, True, True, False]]), M.tensor(float("nan"), dtype=M.float64), a), M.tensor([0.25, 0.8], dtype=M.float64), dim=1) + M.nanquantile(a, 0.6, interpolation="nearest")),
+    "index_reduce": ([(4, 3), (5, 3)], lambda M, a, b: a.index_reduce(0, idx(M, [0, 2, 0, 3, 2]), b, "mean") + a.index_reduce(0, idx(M, [0, 2, 0, 3, 2]), b, "mean", include_self=False) * 2 + M.index_reduce(a, 0, idx(M, [1, 1, 0, 3, 3]), b, "amax") * 3 + (a * 1).index_reduce_(0, idx(M, [1, 1, 0, 3, 3]), b, "amin", include_self=False) * 4),
+    "index_reduce_prod": ([(4, 3), (5, 3), (4, 3)], lambda M, a, b, c: (a * M.tensor([[1.0, 0.0, 1.0], [1.0, 1.0, 1.0], [0.0, 1.0, 1.0], [1.0, 1.0, 1.0]], dtype=M.float64)).index_reduce(0, idx(M, [0, 2, 0, 3, 2]), b * M.tensor([[1.0, 1.0, 0.0], [1.0, 1.0, 1.0], [0.0, 0.0, 1.0], [1.0, 0.0, 1.0], [1.0, 1.0, 1.0]], dtype=M.float64), "prod") + a.index_reduce(1, idx(M, [2, 2, 0]), c * M.tensor([[1.0, 0.0, 0.0], [1.0, 1.0, 1.0], [0.0, 1.0, 1.0], [1.0, 1.0, 1.0]], dtype=M.float64), "prod", include_self=False) * 2),
+    "scatter_reduce_prod": ([(3, 4), (2, 4)], lambda M, a, b: (a * M.tensor([[1.0, 0.0, 1.0, 1.0], [1.0, 1.0, 1.0, 1.0], [0.0, 1.0, 1.0, 1.0]], dtype=M.float64)).scatter_reduce(0, idx(M, [[0, 2, 0, 1], [0, 0, 2, 1]]), b * M.tensor([[1.0, 1.0, 0.0, 1.0], [0.0, 1.0, 0.0, 1.0]], dtype=M.float64), "prod") + a.scatter_reduce(1, idx(M, [[0, 0, 3, 3], [1, 1, 1, 0]]), b, "prod", include_self=False) * 2),
+    "nn_linear": ([(2, 3), (4, 3), (4,), (5, 2, 3), (3,)], lambda M, a, w, b, c, d: nn_mod(M).linear(a, w, b).sum(0) + nn_mod(M).linear(c, w).sum((0, 1)) + nn_mod(M).linear(c, w, b).sum((0, 1)) * 2 + nn_mod(M).linear(d, w, b) * 3),
+    "native_norms": ([(2, 3, 4), (4,), (4,), (3,), (3,)], lambda M, x, w, b, gw, gb: M.native_layer_norm(x, [4], w, b, 1e-5)[0] + M.native_group_norm(x, gw, gb, 2, 3, 4, 1, 1e-5)[0] * 2 + M.native_batch_norm(x, gw, gb, None, None, True, 0.1, 1e-5)[0] * 3),
+    "addbmm_inplace": ([(2, 3), (4, 2, 5), (4, 5, 3)], lambda M, a, b, c: (a * 1).addbmm_(b, c, beta=0.5, alpha=2) + (a * 2).addbmm_(b, c)),
 }
 
 # Cases also checked to second order (double backward through the formulas, `create_graph`):
@@ -238,4 +267,8 @@ DOUBLE = [
     "split_chunk", "unbind", "special_ndtr_log_ndtr", "special_ndtri", "special_bessel",
     "special_erfcx_entr", "special_xlog1py", "special_zeta", "logdet", "linalg_cholesky",
     "linalg_cholesky_ex_inv_ex", "slogdet", "scatter_reduce",
+    # session 5
+    "polygamma", "special_bessel_jy", "special_modified_bessel", "igamma_other", "nextafter",
+    "fill_value", "renorm_inplace", "inplace_into_plain_self", "quantile_linear_dim",
+    "quantile_modes", "index_reduce", "index_reduce_prod", "scatter_reduce_prod", "nn_linear", "float_power_inplace", "addbmm_inplace",
 ]

@@ -102,7 +102,7 @@ def test_batch_norm_updates_running_stats_in_place():
 def test_linear_cross_entropy_mse_are_differentiable():
     # Expected values from torch 2.15 (same script run against torch): F.linear, F.cross_entropy
     # (class indices) and F.mse_loss take their differentiable composites when an input
-    # requires grad (their own backward kernels are pending in src/derivatives.yaml).
+    # requires grad (as torch's linear is a composite for autograd).
     x = _C.tensor([[0.5, -1.0, 2.0], [1.5, 0.25, -0.75]], dtype=_C.float64, requires_grad=True)
     W = _C.tensor([[0.1, 0.2, -0.3], [0.4, -0.5, 0.6]], dtype=_C.float64, requires_grad=True)
     b = _C.tensor([0.01, -0.02], dtype=_C.float64, requires_grad=True)

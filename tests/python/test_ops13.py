@@ -393,12 +393,13 @@ def test_cross_dist_cdist_kron_inner_tensordot():
     assert a.grad.tolist() == [[4.0, 4.0]]
 
 
-def test_pending_formulas_raise_under_grad():
+def test_normal_of_tensors_records_a_zero_gradient():
     x = _C.ones(2, 2, requires_grad=True)
-    # (bmm and erf have formulas since issue 12 session 3: normal(mean, std) with two tensors
-    # is still pending)
-    with pytest.raises(NotImplementedError, match="the derivative for 'normal.Tensor_Tensor' is not implemented"):
-        _C.normal(x, x)
+    # torch 2.15: NormalBackward3, zero gradients for mean and std.
+    y = _C.normal(x, x)
+    assert y.grad_fn.name() == "NormalBackward3"
+    y.sum().backward()
+    assert x.grad.tolist() == [[0.0, 0.0], [0.0, 0.0]]
     with _C.no_grad():
         assert _C.normal(x, x).shape == (2, 2)
 
@@ -536,7 +537,7 @@ def test_in_place_samplers_use_the_generator_and_bump_the_version():
     t.exponential_()
     assert t._version == v + 1
     w = _C.zeros(2, requires_grad=True)
-    with pytest.raises(NotImplementedError, match="the derivative for 'uniform_' is not implemented"):
+    with pytest.raises(RuntimeError, match="a leaf Variable that requires grad is being used in an in-place operation."):
         w.uniform_()
 
 

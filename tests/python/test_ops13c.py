@@ -116,10 +116,11 @@ def test_quantile_errors():
         _C.quantile(x, "a")
 
 
-def test_quantile_has_no_derivative_yet():
+def test_quantile_is_differentiable():
+    # torch 2.15: d/dx quantile([1, 2], 0.5) = [0.5, 0.5] (through sort, gather, lerp).
     x = _C.tensor([1.0, 2.0], requires_grad=True)
-    with pytest.raises(NotImplementedError):
-        _C.quantile(x, 0.5)
+    _C.quantile(x, 0.5).backward()
+    assert x.grad.tolist() == [0.5, 0.5]
 
 
 # ---- torch.special: Bessel and Airy functions, orthogonal polynomials ---------------------------
@@ -185,14 +186,12 @@ def test_bessel_airy_float32_int_and_out(name):
 def test_bessel_differentiability_as_torch():
     x = _C.tensor([0.5, 1.5], requires_grad=True)
     # torch: scaled_modified_bessel_k0/k1, spherical_bessel_j0 and airy_ai are not differentiable
-    # (no history); the others have formulas, pending here (NotImplementedError, never a silent
-    # result without history).
+    # (no history); the others have torch's formulas (values: test_autograd.py).
     for name in ("scaled_modified_bessel_k0", "scaled_modified_bessel_k1", "spherical_bessel_j0", "airy_ai"):
         r = getattr(_C.special, name)(x)
         assert not r.requires_grad and r.grad_fn is None
     for name in ("bessel_j0", "modified_bessel_k1"):
-        with pytest.raises(NotImplementedError):
-            getattr(_C.special, name)(x)
+        assert getattr(_C.special, name)(x).requires_grad
 
 
 @pytest.mark.parametrize("name", sorted(POLY))
@@ -429,8 +428,8 @@ def test_polygamma_dtypes_out_and_errors():
     assert _C.polygamma(2, _C.tensor([1.5, 2.5]), out=out) is out
     same(out, [-0.8288, -0.2362], rel=1e-3)
     raises(RuntimeError, "polygamma(n, x) does not support negative n.", lambda: _C.polygamma(-1, _C.tensor([1.0])))
-    with pytest.raises(NotImplementedError):
-        _C.polygamma(1, _C.tensor([1.0], requires_grad=True))
+    # Differentiable as torch (PolygammaBackward0; values in test_autograd.py).
+    assert _C.polygamma(1, _C.tensor([1.0], requires_grad=True)).grad_fn.name() == "PolygammaBackward0"
 
 
 def test_mvlgamma():

@@ -185,10 +185,9 @@ def test_samplers_follow_the_seed_and_refuse_grad():
         call(t)
         assert t._version == v + 1
         del g
-    # The formula is pending (src/derivatives.yaml): tensorbind's NotImplementedError comes before
-    # torch's leaf check (torch: RuntimeError "a leaf Variable that requires grad ...").
+    # torch's leaf check (torch 2.15: RuntimeError "a leaf Variable that requires grad ...").
     w = _C.zeros(2, requires_grad=True)
-    with pytest.raises(NotImplementedError, match="the derivative for 'geometric_' is not implemented"):
+    with pytest.raises(RuntimeError, match="a leaf Variable that requires grad is being used in an in-place operation."):
         w.geometric_(0.5)
     g = _C.Generator().manual_seed(9)
     a = _C.zeros(5).cauchy_(generator=g).tolist()

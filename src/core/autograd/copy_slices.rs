@@ -141,10 +141,8 @@ pub(crate) fn copy_slices_apply(
     let result = g.clone_data()?;
     let slice = geometry.slice_of(&result);
     let slice_grad = slice.clone_data()?;
-    let res = {
-        let kind = f.lock_kind();
-        kind.apply(f, &[Some(slice_grad)])?
-    };
+    // Unpack hooks run without the lock (Note [Unpack hooks run outside the node lock]).
+    let res = super::hooks::apply_unpacking_first(f.lock_kind(), f, &[Some(slice_grad)])?;
     match res.first().and_then(|r| r.as_ref()) {
         Some(r0) => slice.copy_from(r0)?,
         None => slice.fill_(Scalar::Int(0))?,

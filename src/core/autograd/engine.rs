@@ -394,11 +394,9 @@ impl GraphTask {
                                 ctx.function_backward(&node, saved, materialize, &buffer)
                             })
                         }
-                        None => {
-                            let r = kind.apply(&node, &buffer);
-                            drop(kind);
-                            r
-                        }
+                        // Unpack hooks run without the lock (Note [Unpack hooks run outside
+                        // the node lock]).
+                        None => super::hooks::apply_unpacking_first(kind, &node, &buffer),
                     };
                     match r {
                         Ok(r) => r,

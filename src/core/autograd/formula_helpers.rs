@@ -925,7 +925,8 @@ pub(crate) fn cholesky_backward(g: &Tensor, upper: bool, l: &Tensor) -> Result<T
 /// include_self)` with result `result`: the gradients of `self` (`for_src` false) or `src`.
 /// `sum` passes `grad` through (gathered for `src`); `mean` divides by the number of values
 /// reduced into each element; `amax` / `amin` share each element's gradient evenly among the
-/// values equal to the result; `prod` is not supported yet (NotImplementedError). Without
+/// values equal to the result; `prod` divides out each factor, with torch's zero handling
+/// (`prod_reduce_backward`). Without
 /// `include_self`, the elements of `self` that were scattered into get no gradient.
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn scatter_reduce_backward(
@@ -963,7 +964,14 @@ pub(crate) fn scatter_reduce_backward(
                 vt::mul(&src_is, &vt::gather(&distributed, dim, index)?)?,
             )
         }
-        _ => return Err(vt::not_implemented("scatter_reduce with reduce='prod'")),
+        _ => {
+            let into = ReduceInto {
+                scatter: true,
+                dim,
+                index,
+            };
+            prod_reduce_backward(g, self_, src, result, include_self, &into)?
+        }
     };
     if for_src {
         return Ok(grad_src);
@@ -972,5 +980,239 @@ pub(crate) fn scatter_reduce_backward(
         Ok(grad_self)
     } else {
         vt::scatter_value(&grad_self, dim, index, Scalar::Float(0.0))
+    }
+}
+
+// ---- session 5 (issue 12): the Bessel family and the incomplete gamma functions --------------
+
+/// Which order-1 Bessel function `bessel_order1_backward` differentiates.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(crate) enum BesselKind {
+    /// `special_bessel_j1`: `J1' = J0 - J1 / x`, 0.5 at 0.
+    J,
+    /// `special_bessel_y1`: `Y1' = Y0 - Y1 / x`, +inf at 0 (torch's value there).
+    Y,
+    /// `special_modified_bessel_i1`: `I1' = I0 - I1 / x`, 0.5 at 0 (torch's `i1_backward`).
+    I,
+    /// `special_modified_bessel_k1`: `K1' = -(K0 + K1 / x)`, -inf at 0 without a special case.
+    K,
+}
+
+/// The derivative of an order-1 Bessel function from its order-0 companion and the result
+/// (torch's derivatives.yaml lines for `special_bessel_j1`, `special_bessel_y1`,
+/// `special_modified_bessel_i1`, `special_modified_bessel_k1`). Where the quotient `result / x`
+/// is 0 / 0 or -inf / 0 (J, I, Y at x = 0) the limit is taken instead, with `x` replaced by 1
+/// inside the `where` so that the other branch (and its gradient) stays finite.
+pub(crate) fn bessel_order1_backward(
+    g: &Tensor,
+    x: &Tensor,
+    result: &Tensor,
+    kind: BesselKind,
+) -> Result<Tensor> {
+    if kind == BesselKind::K {
+        let d = vt::add(
+            &vt::special_modified_bessel_k0(x)?,
+            &vt::div(result, x, None)?,
+            Scalar::Int(1),
+        )?;
+        return vt::mul(g, &vt::neg(&d)?);
+    }
+    if kind == BesselKind::I {
+        return i1_backward(g, x, result, false);
+    }
+    let zero = ops::eq(x, &scalar_like(0.0, x)?)?;
+    let safe = vt::where_(&zero, &scalar_like(1.0, x)?, x)?;
+    let (order0, at_zero) = match kind {
+        BesselKind::J => (vt::special_bessel_j0(&safe)?, 0.5),
+        _ => (vt::special_bessel_y0(&safe)?, f64::INFINITY),
+    };
+    let d = vt::sub(&order0, &vt::div(result, &safe, None)?, Scalar::Int(1))?;
+    vt::mul(g, &vt::where_(&zero, &scalar_like(at_zero, x)?, &d)?)
+}
+
+/// The gradient of `igamma(a, x)` (`sign` 1) or `igammac(a, x)` (`sign` -1) with respect to
+/// `x`: `±grad * exp((a - 1) * log(x) - x - lgamma(a))` (torch's derivatives.yaml line; the
+/// gradient with respect to `a` is not implemented, as torch).
+pub(crate) fn igamma_other_backward(
+    g: &Tensor,
+    a: &Tensor,
+    x: &Tensor,
+    sign: f64,
+) -> Result<Tensor> {
+    let am1 = vt::sub(a, &scalar_like(1.0, a)?, Scalar::Int(1))?;
+    let e = vt::sub(
+        &vt::sub(&vt::mul(&am1, &vt::log(x)?)?, x, Scalar::Int(1))?,
+        &vt::lgamma(a)?,
+        Scalar::Int(1),
+    )?;
+    let d = vt::mul(g, &vt::exp(&e)?)?;
+    if sign < 0.0 {
+        vt::neg(&d)
+    } else {
+        Ok(d)
+    }
+}
+
+// ---- session 5 (issue 12): index_reduce, and prod for scatter_reduce -------------------------
+
+/// The primitives of a reduction "into" `self` along `dim` at `index`: `scatter_*` (`scatter`
+/// true: `index` has src's shape, `gather` reads back) or `index_*` (`index` is 1-D,
+/// `index_select` reads back). Recording wrappers, so that double backward records.
+pub(crate) struct ReduceInto<'a> {
+    pub(crate) scatter: bool,
+    pub(crate) dim: i64,
+    pub(crate) index: &'a Tensor,
+}
+
+impl ReduceInto<'_> {
+    /// `base.scatter_reduce(dim, index, src, reduce, include_self)` or `index_reduce`.
+    fn reduce(
+        &self,
+        base: &Tensor,
+        src: &Tensor,
+        reduce: &str,
+        include_self: bool,
+    ) -> Result<Tensor> {
+        if self.scatter {
+            vt::scatter_reduce_two(base, self.dim, self.index, src, reduce, include_self)
+        } else {
+            vt::index_reduce(base, self.dim, self.index, src, reduce, include_self)
+        }
+    }
+
+    /// `base.scatter_add(dim, index, src)` or `index_add` (bare: counts and masks only).
+    fn add(&self, base: &Tensor, src: &Tensor) -> Result<Tensor> {
+        if self.scatter {
+            ops::scatter_add(base, self.dim, self.index, src)
+        } else {
+            ops::index_add(base, self.dim, self.index, src, Scalar::Int(1))
+        }
+    }
+
+    /// The values of a `self`-shaped tensor at the positions src's elements go to.
+    fn pick(&self, t: &Tensor) -> Result<Tensor> {
+        if self.scatter {
+            vt::gather(t, self.dim, self.index)
+        } else {
+            vt::index_select(t, self.dim, self.index)
+        }
+    }
+
+    /// `pick` with the bare op (masks and counts).
+    fn pick_bare(&self, t: &Tensor) -> Result<Tensor> {
+        if self.scatter {
+            ops::gather(t, self.dim, self.index)
+        } else {
+            ops::index_select(t, self.dim, self.index)
+        }
+    }
+
+    /// `t` with zeros at the positions written into (the self gradient without include_self).
+    fn zero_at(&self, t: &Tensor) -> Result<Tensor> {
+        if self.scatter {
+            vt::scatter_value(t, self.dim, self.index, Scalar::Float(0.0))
+        } else {
+            vt::index_fill_scalar(t, self.dim, self.index, Scalar::Int(0))
+        }
+    }
+}
+
+/// torch's `prod` branch of `scatter_reduce_backward` / `index_reduce_backward`: the gradients
+/// of `self` and `src` of a product reduction, each factor divided out of the product where it
+/// is not zero; a zero factor gets the product of the others (computed again with that factor
+/// replaced by 1); a `src` position sharing its target with another zero gets 0. (torch raises
+/// a DelayedError on double backward through the last case; here that gradient is recorded.)
+pub(crate) fn prod_reduce_backward(
+    g: &Tensor,
+    self_: &Tensor,
+    src: &Tensor,
+    result: &Tensor,
+    include_self: bool,
+    into: &ReduceInto,
+) -> Result<(Tensor, Tensor)> {
+    let zero_of = |t: &Tensor| -> Result<Tensor> { ops::eq(t, &scalar_like(0.0, t)?) };
+    let self_zero = zero_of(self_)?;
+    let masked_self = vt::masked_fill(self_, &self_zero, Scalar::Int(1))?;
+    let masked_self_result = into.reduce(&masked_self, src, "prod", include_self)?;
+    let grad_self = vt::div(&vt::mul(g, &masked_self_result)?, &masked_self, None)?;
+    let src_zero = zero_of(src)?;
+    let counts = into.add(
+        &ops::zeros_like(self_, None)?,
+        &src_zero.to_dtype(self_.dtype())?,
+    )?;
+    let src_num_zeros = into.pick_bare(&counts)?;
+    let single = ops::logical_and(
+        &src_zero,
+        &ops::eq(&src_num_zeros, &scalar_like(1.0, &src_num_zeros)?)?,
+    )?;
+    let masked_src = vt::masked_fill(src, &single, Scalar::Int(1))?;
+    let masked_src_result = into.reduce(self_, &masked_src, "prod", include_self)?;
+    let grad_src = vt::where_(
+        &single,
+        &into.pick(&vt::mul(g, &masked_src_result)?)?,
+        &vt::div(
+            &into.pick(&vt::mul(g, result)?)?,
+            &vt::masked_fill(src, &src_zero, Scalar::Int(1))?,
+            None,
+        )?,
+    )?;
+    Ok((grad_self, grad_src))
+}
+
+/// torch's `index_reduce_backward(grad, self, dim, index, source, reduce, include_self,
+/// result)`: the gradient of `self` (`for_source` false) or `source`. `prod` as
+/// `prod_reduce_backward`; `mean` divides by the number of values reduced into each element;
+/// `amax` / `amin` share each element's gradient evenly among the values equal to it. Without
+/// `include_self`, the elements of `self` written into get no gradient.
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn index_reduce_backward(
+    g: &Tensor,
+    self_: &Tensor,
+    dim: i64,
+    index: &Tensor,
+    source: &Tensor,
+    reduce: &str,
+    include_self: bool,
+    result: &Tensor,
+    for_source: bool,
+) -> Result<Tensor> {
+    let into = ReduceInto {
+        scatter: false,
+        dim,
+        index,
+    };
+    let (grad_self, grad_src) = match reduce {
+        "prod" => prod_reduce_backward(g, self_, source, result, include_self, &into)?,
+        "mean" => {
+            let start = if include_self { 1.0 } else { 0.0 };
+            let n = ops::full(&sizes_i64(g.sizes()), Scalar::Float(start), Some(g.dtype()))?;
+            let n = into.add(&n, &ops::ones_like(source, None)?.to_dtype(g.dtype())?)?;
+            let n = ops::masked_fill(&n, &ops::eq(&n, &scalar_like(0.0, &n)?)?, Scalar::Int(1))?;
+            let n_src = into.pick_bare(&n)?;
+            (
+                vt::div(g, &n, None)?,
+                vt::div(&into.pick(g)?, &n_src, None)?,
+            )
+        }
+        _ => {
+            // amax / amin (the op itself rejects any other reduce).
+            let value = into.pick(result)?;
+            let self_is = ops::eq(self_, result)?.to_dtype(g.dtype())?;
+            let src_is = ops::eq(source, &value)?.to_dtype(g.dtype())?;
+            let n = into.add(&self_is, &src_is)?;
+            let distributed = vt::div(g, &n, None)?;
+            (
+                vt::mul(&self_is, &distributed)?,
+                vt::mul(&src_is, &into.pick(&distributed)?)?,
+            )
+        }
+    };
+    if for_source {
+        return Ok(grad_src);
+    }
+    if include_self {
+        Ok(grad_self)
+    } else {
+        into.zero_at(&grad_self)
     }
 }

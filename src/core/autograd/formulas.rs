@@ -89,9 +89,19 @@ pub enum NodeKind {
         self_: SavedTensor,
         other: SavedTensor,
     },
-    /// A zero gradient under a name chosen at run time (fill_, zero_, rounded div).
+    /// A zero gradient for every input under a name chosen at run time (fill_, zero_, rounded
+    /// div, the random in-place fills, `normal(Tensor, Tensor)`).
     Zero {
         name: &'static str,
+    },
+    /// `fill_(value)` with a value tensor that requires grad (torch's `FillBackward3`): zero for
+    /// self's old value, `grad.sum()` for the value.
+    FillValue,
+    /// torch's `NotImplemented` node: the op records history (its results require grad, as
+    /// torch's do) but backward through it raises torch's "derivative for aten::{op} is not
+    /// implemented" (histogram, scatter with `reduce=`).
+    NotImplemented {
+        op: &'static str,
     },
     /// reshape, flatten, t of a vector: back to the input's shape.
     Reshape {
@@ -170,6 +180,8 @@ impl NodeKind {
             IndexPut { name, .. } => name,
             Div { .. } => "DivBackward0",
             Zero { name } => name,
+            NotImplemented { .. } => "torch::autograd::NotImplemented",
+            FillValue => "FillBackward3",
             Reshape { name, .. } => name,
             Transpose { name, .. } => name,
             Unsqueeze { .. } => "UnsqueezeBackward0",
@@ -379,7 +391,18 @@ impl NodeKind {
                     1,
                 )?,
             ],
-            Zero { .. } => vec![one(&|| crate::core::ops::zeros_like(g, None), 0)?],
+            Zero { .. } => (0..node.next_edges().len())
+                .map(|i| one(&|| crate::core::ops::zeros_like(g, None), i))
+                .collect::<Result<Vec<_>>>()?,
+            FillValue => vec![
+                one(&|| crate::core::ops::zeros_like(g, None), 0)?,
+                one(&|| vt::sum_all(g, None), 1)?,
+            ],
+            NotImplemented { op } => {
+                return Err(Error::runtime(format!(
+                    "derivative for aten::{op} is not implemented"
+                )))
+            }
             Reshape { self_sizes, .. } => vec![one(&|| vt::reshape(g, &sizes_i64(self_sizes)), 0)?],
             Transpose { dim0, dim1, .. } => vec![one(&|| vt::transpose(g, *dim0, *dim1), 0)?],
             Unsqueeze { dim } => vec![one(&|| vt::squeeze_dim(g, *dim), 0)?],

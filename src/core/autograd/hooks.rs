@@ -265,6 +265,7 @@ pub(crate) fn pack_saved(
     output_nr: Option<u32>,
 ) -> Result<super::node::SavedTensor> {
     let version = t.version();
+    EVER_PACKED.store(true, Ordering::Relaxed);
     let (packed, own_pair) = super::with_grad_mode(false, || (fns()?.pack)(pair.as_ptr(), t))?;
     drop(pair);
     if t.version() != version {
@@ -287,39 +288,28 @@ pub(crate) fn pack_saved(
 
 impl PackedSaved {
     /// Call the unpack hook and give its tensor the saved tensor's history (`node`: the node that
-    /// saved it). The locks are not held while Python code runs.
+    /// saved it). The locks are not held while Python code runs; a value unpacked ahead of the
+    /// node's formula (`apply_unpacking_first`) is used instead of calling the hook again.
     pub(crate) fn unpack(&self, node: Option<&Arc<Node>>) -> Result<Tensor> {
-        let pair = self.pair.lock().unwrap_or_else(|e| e.into_inner()).clone();
-        let packed = self
-            .packed
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .clone();
-        let (Some(pair), Some(packed)) = (pair, packed) else {
-            return Err(Error::runtime(super::node::ERR_BACKWARD_TWICE));
-        };
-        let u = (fns()?.unpack)(pair.as_ptr(), packed.as_ptr())?;
-        if let Some(nr) = self.output_nr {
-            let t = u.data_alias();
-            if let Some(n) = node {
-                t.set_grad_fn(n.clone(), nr);
-            }
+        if let Some(t) = take_unpacked(self) {
             return Ok(t);
         }
-        let Some(edge) = &self.edge else {
-            return Ok(if u.requires_grad() { u.data_alias() } else { u });
-        };
-        // The unpacked tensor is the saved one (an identity unpack): it has the history already.
-        if let Some(e) = u.gradient_edge() {
-            if Arc::ptr_eq(&e.node, &edge.node) && e.input_nr == edge.input_nr {
-                return Ok(u);
-            }
+        self.snapshot().unpack(node)
+    }
+
+    /// What `unpack` needs, copied out so that the hook can run after the node's lock is
+    /// released (Note [Unpack hooks run outside the node lock]).
+    pub(crate) fn snapshot(&self) -> PackedSnapshot {
+        PackedSnapshot {
+            pair: self.pair.lock().unwrap_or_else(|e| e.into_inner()).clone(),
+            packed: self
+                .packed
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .clone(),
+            edge: self.edge.clone(),
+            output_nr: self.output_nr,
         }
-        // Else an alias whose gradient flows where the saved tensor's did (for a leaf, into its
-        // `AccumulateGrad`: the alias is then not a leaf itself; torch makes it one).
-        let t = u.data_alias();
-        t.set_grad_fn(edge.node.clone(), edge.input_nr);
-        Ok(t)
     }
 
     /// Visit the pair and the packed object (the bindings' GC traversal).
@@ -347,6 +337,122 @@ impl PackedSaved {
         }
         out
     }
+}
+
+// Note [Unpack hooks run outside the node lock]
+// ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
+// A node's formula and saved values sit behind its `kind` mutex, which is not reentrant. An
+// unpack hook is Python code, and Python code can read the same node's `_saved_*` attributes
+// (which lock it again) — so no unpack hook may run while the lock is held, or the thread
+// deadlocks on itself. Two paths unpack: the `_saved_*` getter (bindings: node_object.rs)
+// copies a `PackedSnapshot` under the lock and calls the hook after releasing it; the engine
+// applies a node through `apply_unpacking_first`, which unpacks every hooked saved tensor of the
+// node first, without the lock (torch's generated `apply` also unpacks all its saved values at
+// its start), and hands the results to the formula through a thread-local table keyed by the
+// `PackedSaved`'s address, emptied when the formula returns.
+
+/// A copy of a `PackedSaved`'s references, to call its unpack hook without the node's lock.
+pub(crate) struct PackedSnapshot {
+    pair: Option<Arc<Callback>>,
+    packed: Option<Arc<Callback>>,
+    edge: Option<super::node::Edge>,
+    output_nr: Option<u32>,
+}
+
+impl PackedSnapshot {
+    /// Call the unpack hook and give its tensor the saved tensor's history (`node`: the node
+    /// that saved it).
+    pub(crate) fn unpack(&self, node: Option<&Arc<Node>>) -> Result<Tensor> {
+        let (Some(pair), Some(packed)) = (&self.pair, &self.packed) else {
+            return Err(Error::runtime(super::node::ERR_BACKWARD_TWICE));
+        };
+        let u = (fns()?.unpack)(pair.as_ptr(), packed.as_ptr())?;
+        if let Some(nr) = self.output_nr {
+            let t = u.data_alias();
+            if let Some(n) = node {
+                t.set_grad_fn(n.clone(), nr);
+            }
+            return Ok(t);
+        }
+        let Some(edge) = &self.edge else {
+            return Ok(if u.requires_grad() { u.data_alias() } else { u });
+        };
+        // The unpacked tensor is the saved one (an identity unpack): it has the history already.
+        if let Some(e) = u.gradient_edge() {
+            if Arc::ptr_eq(&e.node, &edge.node) && e.input_nr == edge.input_nr {
+                return Ok(u);
+            }
+        }
+        // Else an alias whose gradient flows where the saved tensor's did (for a leaf, into its
+        // `AccumulateGrad`: the alias is then not a leaf itself; torch makes it one).
+        let t = u.data_alias();
+        t.set_grad_fn(edge.node.clone(), edge.input_nr);
+        Ok(t)
+    }
+}
+
+/// Set once a saved-tensor hook packs a tensor: before that no node holds a `PackedSaved` and
+/// `apply_unpacking_first` has nothing to look for.
+static EVER_PACKED: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+thread_local! {
+    /// The hooked saved tensors unpacked ahead of the formula being applied on this thread, by
+    /// the address of their `PackedSaved` (Note [Unpack hooks run outside the node lock]).
+    static UNPACKED: std::cell::RefCell<Vec<(usize, Tensor)>> = const { std::cell::RefCell::new(Vec::new()) };
+}
+
+fn take_unpacked(p: &PackedSaved) -> Option<Tensor> {
+    let key = p as *const PackedSaved as usize;
+    UNPACKED.with(|u| {
+        let u = u.borrow();
+        u.iter().find(|(k, _)| *k == key).map(|(_, t)| t.clone())
+    })
+}
+
+/// Apply `node`'s formula (`kind`: its locked formula) to `grads` with every tensor it saved
+/// through saved-tensor hooks unpacked first, without the lock (Note [Unpack hooks run outside
+/// the node lock]). The engine's call of a node's formula.
+pub(crate) fn apply_unpacking_first(
+    kind: std::sync::MutexGuard<'_, super::formulas::NodeKind>,
+    node: &Arc<Node>,
+    grads: &[Option<Tensor>],
+) -> Result<Vec<Option<Tensor>>> {
+    // No scan (an allocation per node) unless saved-tensor hooks ever packed a tensor.
+    if !EVER_PACKED.load(Ordering::Relaxed) {
+        return kind.apply(node, grads);
+    }
+    let snaps: Vec<(usize, PackedSnapshot)> = super::node::packed_of(&kind)
+        .into_iter()
+        .map(|p| (p as *const PackedSaved as usize, p.snapshot()))
+        .collect();
+    if snaps.is_empty() {
+        return kind.apply(node, grads);
+    }
+    drop(kind);
+    let mut done = Vec::with_capacity(snaps.len());
+    for (key, s) in &snaps {
+        done.push((*key, s.unpack(Some(node))?));
+    }
+    drop(snaps);
+    /// Removes this node's entries (the last `n`: a nested apply removes its own before
+    /// returning) also when the formula unwinds.
+    struct Entries(usize);
+    impl Drop for Entries {
+        fn drop(&mut self) {
+            // Dropped after the borrow ends: a tensor's drop may run Python code.
+            let tail = UNPACKED.with(|u| {
+                let mut u = u.borrow_mut();
+                let keep = u.len().saturating_sub(self.0);
+                u.split_off(keep)
+            });
+            drop(tail);
+        }
+    }
+    let entries = Entries(done.len());
+    UNPACKED.with(|u| u.borrow_mut().extend(done));
+    let r = node.lock_kind().apply(node, grads);
+    drop(entries);
+    r
 }
 
 // ---- anomaly mode ----------------------------------------------------------------------------

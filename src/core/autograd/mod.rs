@@ -38,6 +38,7 @@
 pub mod composite;
 pub mod composite_copy;
 pub mod composite_misc;
+pub mod composite_quantile;
 pub mod composite_shape;
 pub mod composite_stats;
 pub mod copy_slices;
@@ -46,9 +47,11 @@ pub mod formula_helpers;
 pub mod formulas;
 pub mod generated;
 pub mod hooks;
+pub mod inplace_formulas;
 pub mod linalg_formulas;
 pub mod meta;
 pub mod nn_formulas;
+pub mod nn_native;
 pub mod node;
 pub mod variable_type;
 

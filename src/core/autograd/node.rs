@@ -263,7 +263,7 @@ impl Node {
 }
 
 /// The tensors `kind` saved through saved-tensor hooks (Note [Saved-tensor hooks]).
-fn packed_of(kind: &NodeKind) -> Vec<&super::hooks::PackedSaved> {
+pub(crate) fn packed_of(kind: &NodeKind) -> Vec<&super::hooks::PackedSaved> {
     let saved: Vec<&SavedTensor> = if let NodeKind::PyFunction(f) = kind {
         f.saved.iter().collect()
     } else {

@@ -37,6 +37,12 @@ pub use super::composite_shape::*;
 // The `*_copy` variants, unsafe_split/unsafe_chunk and fill of issue 13 part 5.
 pub use super::composite_copy::*;
 pub use super::composite_misc::*;
+// The random in-place fills, in-place composites and NotImplemented nodes (issue 12, session 5).
+pub use super::inplace_formulas::*;
+// `linear` and the nn ops' `native_*` forms, over the nn wrappers.
+pub use super::nn_native::*;
+// quantile / nanquantile through their decomposition.
+pub use super::composite_quantile::*;
 
 // Note [In-place ops and history]
 // ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
@@ -715,8 +721,9 @@ pub fn inplace(
     // The formula reads the original `self`: compute from a copy of it that carries `this`'s
     // own gradient edge (no `CloneBackward0` node: the new node's edge goes to `this`'s old
     // history, as torch's rebase_history), saved by the node instead of `this`, which the
-    // write below changes.
-    let src = if this.requires_grad() && !NO_SELF_CLONE.contains(&name) {
+    // write below changes. Also when only an argument requires grad: its formula may read
+    // `self` (`a.mul_(w)` saves `a` for `w`'s gradient).
+    let src = if !NO_SELF_CLONE.contains(&name) {
         let copy = ops::clone(this)?;
         if let Some(e) = this.gradient_edge() {
             copy.set_grad_fn(e.node, e.input_nr);
@@ -761,15 +768,20 @@ pub fn fill_(this: &Tensor, value: &Tensor) -> Result<()> {
         return ops::fill_(this, value);
     }
     check_inplace(this)?;
-    check_pending("fill_", &[value])?;
     ops::fill_(this, value)?;
-    let node = record(
-        this,
-        &[this],
-        NodeKind::Zero {
-            name: "FillBackward0",
-        },
-    );
+    // A value that requires grad: torch's `FillBackward3` (`self: zeros_like(grad)`, `value:
+    // grad.sum()`); the edges are collected from `this`'s old history first.
+    let node = if value.requires_grad() {
+        record(this, &[this, value], NodeKind::FillValue)
+    } else {
+        record(
+            this,
+            &[this],
+            NodeKind::Zero {
+                name: "FillBackward0",
+            },
+        )
+    };
     super::copy_slices::finish_inplace(this, node)
 }
 

@@ -1,6 +1,7 @@
 //! src/core/ops/quantile.rs: `quantile` and `nanquantile` with torch's five interpolation modes
 //! (PyTorch: `native/Sorting.cpp`'s `quantile_checks`, `quantile_output_shape`,
-//! `quantile_compute`). No history is recorded: src/derivatives.yaml marks them pending.
+//! `quantile_compute`). The bare kernel: autograd differentiates the decomposition
+//! (src/core/autograd/composite_quantile.rs), as torch.
 //!
 //! The arithmetic follows torch's step by step, in the input's dtype: each lane is sorted (NaN
 //! last), `q` becomes a rank `q * (n - 1)` (`nanquantile`: `q * (non-NaN count - 1)`, clamped at

@@ -2,8 +2,9 @@
 //! `cummin`, `logcumsumexp`, `searchsorted`, `bucketize`, `isin`, `bincount`, `histc`,
 //! `unique_consecutive` (PyTorch: `native/ReduceOps.cpp`'s cummax/cummin helpers,
 //! `native/Bucketization.cpp`, `native/TensorCompare.cpp`'s isin, `native/SummaryOps.cpp`,
-//! `native/Histogram.cpp`, `native/Unique.cpp`). None of them records a history: the bindings
-//! mark them not differentiable or pending in src/derivatives.yaml.
+//! `native/Histogram.cpp`, `native/Unique.cpp`). None of them records a history itself:
+//! src/derivatives.yaml says which are recorded by src/core/autograd and which are not
+//! differentiable.
 
 use super::arith::not_implemented;
 use crate::core::dtype::{DType, Element};
