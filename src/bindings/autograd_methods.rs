@@ -1033,9 +1033,12 @@ unsafe fn wrap_mode_methods(tp: *mut ffi::PyTypeObject) -> PyResult<()> {
         for (which, name) in [c"__enter__", c"__exit__"].into_iter().enumerate() {
             let real = ffi::PyDict_GetItemString((*tp).tp_dict, name.as_ptr()); // borrowed
             if real.is_null() {
-                return Err(runtime_error("internal error: a grad mode has no __enter__/__exit__"));
+                return Err(runtime_error(
+                    "internal error: a grad mode has no __enter__/__exit__",
+                ));
             }
-            let o = ObjectPtr::steal_or_err(ffi::PyType_GenericAlloc(MODE_METHOD_TYPE.as_ptr(), 0))?;
+            let o =
+                ObjectPtr::steal_or_err(ffi::PyType_GenericAlloc(MODE_METHOD_TYPE.as_ptr(), 0))?;
             let d = o.as_ptr() as *mut PyModeMethod;
             ffi::Py_INCREF(real);
             (*d).real = real;

@@ -274,7 +274,10 @@ impl Tensor {
     }
 
     /// `gradient_edge` with `GRAD_LOCK` held (`refresh_for_edge` done).
-    fn gradient_edge_locked(&self, access: &mut crate::core::tensor::MetaAccess) -> Option<GradEdge> {
+    fn gradient_edge_locked(
+        &self,
+        access: &mut crate::core::tensor::MetaAccess,
+    ) -> Option<GradEdge> {
         let m = self.autograd_meta()?;
         if !m.requires_grad() {
             return None;
