@@ -314,6 +314,26 @@ struct Field {
     tensor: bool,
 }
 
+/// Generated kinds whose fields take more than this many bytes are boxed in `Generated`, so
+/// that the enum (and every node, Note [Compact nodes] in src/core/autograd/node.rs) stays
+/// small: inline up to two saved tensors, or a saved tensor and two numbers.
+const INLINE_KIND_BYTES: usize = 32;
+
+/// An upper estimate of the bytes of the fields (`SavedTensor`: 16; a test pins the enum's
+/// size, so an estimate that falls behind the real types fails `cargo test`).
+fn fields_bytes(fields: &[Field]) -> usize {
+    let mut words = 0usize;
+    let mut small = 0usize;
+    for fl in fields {
+        match fl.ty.as_str() {
+            "bool" => small += 1,
+            "i64" | "f64" => words += 1,
+            _ => words += 2,
+        }
+    }
+    words * 8 + small.div_ceil(8) * 8
+}
+
 /// The Rust identifier of the generated node of entry `key` (`sum.dim_IntList` →
 /// `GenSumDimIntList`).
 fn struct_ident(key: &str) -> String {
@@ -627,10 +647,12 @@ pub(crate) fn gen_nodes(formulas: &[FormulaEntry], ops: &[Op]) -> Result<String,
             }
         }
         let _ = writeln!(out, "        }};");
+        let boxed = fields_bytes(&fields) > INLINE_KIND_BYTES;
         let _ = writeln!(
             out,
-            "        record(&out, &[{}], NodeKind::Generated(Generated::{sid}(node)));",
-            diff.join(", ")
+            "        record_only(&out, &[{}], NodeKind::Generated(Generated::{sid}({})));",
+            diff.join(", "),
+            if boxed { "Box::new(node)" } else { "node" }
         );
         let _ = writeln!(out, "    }}\n    Ok(out)\n}}\n");
         if e.inplace {
@@ -641,7 +663,7 @@ pub(crate) fn gen_nodes(formulas: &[FormulaEntry], ops: &[Op]) -> Result<String,
                 no_self.push(format!("{}_", e.name));
             }
         }
-        variants.push((sid, f.class.clone(), fields));
+        variants.push((sid, f.class.clone(), fields, boxed));
     }
     // The enum of generated kinds and its tables.
     let _ = writeln!(
@@ -649,18 +671,22 @@ pub(crate) fn gen_nodes(formulas: &[FormulaEntry], ops: &[Op]) -> Result<String,
         "/// The generated node kinds (one per `formula:` entry)."
     );
     let _ = writeln!(out, "pub enum Generated {{");
-    for (sid, _, _) in &variants {
-        let _ = writeln!(out, "    {sid}({sid}),");
+    for (sid, _, _, boxed) in &variants {
+        if *boxed {
+            let _ = writeln!(out, "    {sid}(Box<{sid}>),");
+        } else {
+            let _ = writeln!(out, "    {sid}({sid}),");
+        }
     }
     let _ = writeln!(out, "}}\n");
     let _ = writeln!(out, "impl Generated {{");
     let _ = writeln!(out, "    /// torch's class name.\n    pub fn name(&self) -> &'static str {{\n        match self {{");
-    for (sid, class, _) in &variants {
+    for (sid, class, _, _) in &variants {
         let _ = writeln!(out, "            Generated::{sid}(_) => {class:?},");
     }
     let _ = writeln!(out, "        }}\n    }}\n");
     let _ = writeln!(out, "    /// The saved tensors by torch's attribute names.\n    pub fn saved_tensors(&self) -> Vec<(&'static str, &SavedTensor)> {{\n        match self {{");
-    for (sid, _, fields) in &variants {
+    for (sid, _, fields, _) in &variants {
         let items: Vec<String> = fields
             .iter()
             .filter(|fl| fl.tensor)
@@ -674,7 +700,7 @@ pub(crate) fn gen_nodes(formulas: &[FormulaEntry], ops: &[Op]) -> Result<String,
     }
     let _ = writeln!(out, "        }}\n    }}\n");
     let _ = writeln!(out, "    /// The saved numbers by torch's attribute names.\n    pub fn saved_scalars(&self) -> Vec<(&'static str, Scalar)> {{\n        match self {{");
-    for (sid, _, fields) in &variants {
+    for (sid, _, fields, _) in &variants {
         let items: Vec<String> = fields
             .iter()
             .filter_map(|fl| {
@@ -691,7 +717,7 @@ pub(crate) fn gen_nodes(formulas: &[FormulaEntry], ops: &[Op]) -> Result<String,
     }
     let _ = writeln!(out, "        }}\n    }}\n");
     let _ = writeln!(out, "    /// Take out the saved tensors into `out`.\n    pub fn release(&mut self, _out: &mut Vec<SavedTensor>) {{\n        match self {{");
-    for (sid, _, fields) in &variants {
+    for (sid, _, fields, _) in &variants {
         let items: Vec<String> = fields
             .iter()
             .filter(|fl| fl.tensor)
@@ -705,7 +731,7 @@ pub(crate) fn gen_nodes(formulas: &[FormulaEntry], ops: &[Op]) -> Result<String,
     }
     let _ = writeln!(out, "        }}\n    }}\n");
     let _ = writeln!(out, "    /// The gradients of the inputs.\n    pub fn apply(&self, node: &Arc<Node>, grads: &[Option<Tensor>]) -> Result<Vec<Option<Tensor>>> {{\n        match self {{");
-    for (sid, _, _) in &variants {
+    for (sid, _, _, _) in &variants {
         let _ = writeln!(
             out,
             "            Generated::{sid}(n) => n.apply(node, grads),"

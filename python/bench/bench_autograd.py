@@ -3,6 +3,8 @@
     python python/bench/bench_autograd.py            # full run (a few minutes)
     python python/bench/bench_autograd.py --quick    # < 1 minute
     python python/bench/bench_autograd.py --path DIR # import _C from DIR first (a staged build)
+    python python/bench/bench_autograd.py --callgrind [--calls N] [--cg-repeat R] [--only a,b]
+                                                     # instructions per call (valgrind), _C only
 
 Ported from the research scripts (../shared/research/autograd-scripts: fwd2.py, bwd.py, step.py,
 mem.py). Method: every case is the same Python statement run against each library, the libraries
@@ -28,8 +30,12 @@ import ctypes
 import gc
 import os
 import platform
+import re
+import shutil
 import statistics
+import subprocess
 import sys
+import tempfile
 import time
 
 for _v in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
@@ -360,6 +366,135 @@ def run_memory():
 # ----- report -----------------------------------------------------------------------------------
 
 
+# ----- callgrind ----------------------------------------------------------------------------------
+# Instruction counts per call (valgrind's callgrind), `_C` only: the figures to compare builds
+# by on a shared machine, where wall times are noise. Per case: (I(n2) - I(n1)) / (n2 - n1)
+# minus the same for `pass` (start-up and import cancel), the median of --cg-repeat pairs.
+
+CG_SETUP = r"""
+import sys, gc
+sys.path[:0] = {path!r}
+import _C as L
+a0, b0, a2, b2 = L.ones(1), L.ones(1), L.ones(1, requires_grad=True), L.ones(1, requires_grad=True)
+a, b, t48 = L.ones(1), L.ones(1), L.ones((4, 8))
+y = L.mul(a2, b2)
+_g = L.Generator().manual_seed(0)
+X = L.randn(150, 4, generator=_g)
+Y = L.randint(0, 3, (150, 1), generator=_g)
+W1 = (L.randn(16, 4, generator=_g) * 0.5).requires_grad_()
+b1 = L.zeros(16, requires_grad=True)
+W2 = (L.randn(3, 16, generator=_g) * 0.5).requires_grad_()
+bb2 = L.zeros(3, requires_grad=True)
+P = [W1, b1, W2, bb2]
+def fwd():
+    h = (X @ W1.t() + b1).relu()
+    z = h @ W2.t() + bb2
+    return -(z.log_softmax(1).gather(1, Y)).mean()
+def step():
+    loss = fwd()
+    loss.backward()
+    with L.no_grad():
+        for p in P:
+            p -= 0.1 * p.grad
+            p.grad = None
+def chain_add(n=100):
+    y = a2
+    for _ in range(n):
+        y = y + y
+    return y
+def chain_mul(n=100):
+    y = a2
+    for _ in range(n):
+        y = y * y
+    return y
+def chain_exp(n=100):
+    y = a2
+    for _ in range(n):
+        y = y.exp()
+    return y
+stmt = {stmt!r}
+src = "def _loop(n):\n    for _ in range(n):\n" + "".join("        " + l + "\n" for l in stmt.split("\n"))
+exec(src)
+_loop(50)
+gc.collect()
+gc.disable()
+_loop({n})
+"""
+
+# (case, statement, calls per run relative to --calls)
+CG_CASES = [
+    ("_C.add(a, b)", "L.add(a, b)", 1),
+    ("a + b", "a + b", 1),
+    ("_C.zeros((2, 3))", "L.zeros((2, 3))", 1),
+    ("t.shape", "a.shape", 1),
+    ("_C.sum(t, dim=0) 4x8", "L.sum(t48, dim=0)", 1),
+    ("add 1-elt, requires_grad", "L.add(a2, b2)", 1),
+    ("mul 1-elt, no grad", "L.mul(a0, b0)", 1),
+    ("mul 1-elt, req (saves 2)", "L.mul(a2, b2)", 1),
+    ("sin 1-elt, no grad", "L.sin(a0)", 1),
+    ("sin 1-elt, req (saves self)", "L.sin(a2)", 1),
+    ("exp 1-elt, no grad", "L.exp(a0)", 1),
+    ("exp 1-elt, req (saves result)", "L.exp(a2)", 1),
+    ("with no_grad(): pass", "with L.no_grad(): pass", 1),
+    ("y.grad_fn", "y.grad_fn", 1),
+    ("chain of 100 y + y (fwd+drop)", "chain_add()", 0.02),
+    ("chain of 100 y * y (fwd+drop)", "chain_mul()", 0.02),
+    ("chain of 100 exp (fwd+drop)", "chain_exp()", 0.02),
+    ("chain of 100 y + y, backward", "chain_add().backward()", 0.02),
+    ("Iris step", "step()", 0.02),
+    ("Iris forward, recording", "fwd()", 0.02),
+]
+
+
+def _cg_instr(stmt, n):
+    with tempfile.TemporaryDirectory() as d:
+        out = os.path.join(d, "cg.out")
+        code = CG_SETUP.format(path=sys.path[:3], stmt=stmt, n=n)
+        env = dict(os.environ, PYTHONHASHSEED="0", OMP_NUM_THREADS="1", TENSORBIND_NUM_THREADS="1")
+        p = subprocess.run(
+            ["valgrind", "--tool=callgrind", f"--callgrind-out-file={out}", sys.executable, "-c", code],
+            capture_output=True, text=True, env=env,
+        )
+        if p.returncode != 0:
+            raise RuntimeError(p.stderr[-2000:])
+        m = re.search(r"Collected : (\d+)", p.stderr)
+        if m:
+            return int(m.group(1))
+    raise RuntimeError("no callgrind total")
+
+
+def _opt(name, default):
+    for i, a in enumerate(sys.argv):
+        if a == name and i + 1 < len(sys.argv):
+            return sys.argv[i + 1]
+        if a.startswith(name + "="):
+            return a.split("=", 1)[1]
+    return default
+
+
+def run_callgrind():
+    if shutil.which("valgrind") is None:
+        print("valgrind not found")
+        return
+    calls = int(_opt("--calls", "5000"))
+    repeat = int(_opt("--cg-repeat", "3"))
+    only = _opt("--only", None)
+
+    def per_call(stmt, scale):
+        n2 = max(10, int(calls * scale))
+        n1 = n2 // 5
+        pairs = [(_cg_instr(stmt, n2) - _cg_instr(stmt, n1)) / (n2 - n1) for _ in range(repeat)]
+        return statistics.median(pairs)
+
+    base = per_call("pass", 1)
+    print(f"# instructions per call (callgrind, --calls {calls}, median of {repeat} pairs, "
+          f"empty loop {base:.0f} subtracted)")
+    for case, stmt, scale in CG_CASES:
+        if only and not any(o in case for o in only.split(",")):
+            continue
+        print(f"{case:36s} {per_call(stmt, scale) - base:10.0f}", flush=True)
+
+
 def machine():
     model = platform.processor()
     try:
@@ -437,4 +572,7 @@ def main():
 
 
 if __name__ == "__main__":
-    main()
+    if "--callgrind" in sys.argv:
+        run_callgrind()
+    else:
+        main()

@@ -295,8 +295,8 @@ fn cb_function_backward(
                 Some(t) => wrap(t.clone())?,
                 None if materialize => {
                     let m = &node.input_meta()[i];
-                    let sizes: Vec<i64> = m.sizes.iter().map(|&s| s as i64).collect();
-                    wrap(crate::core::ops::zeros(&sizes, Some(m.dtype))?)?
+                    let sizes: Vec<i64> = m.sizes().iter().map(|&s| s as i64).collect();
+                    wrap(crate::core::ops::zeros(&sizes, Some(m.dtype()))?)?
                 }
                 None => none(),
             });

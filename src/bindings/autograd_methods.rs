@@ -742,10 +742,7 @@ static WRAPPED_TYPE: StaticType = StaticType::new();
 /// Apply `target`, returning the previous (grad enabled, inference) pair.
 fn apply_mode(target: u8) -> (bool, bool) {
     match target {
-        0 | 1 => (
-            autograd::set_grad_enabled(target == 1),
-            autograd::is_inference_mode(),
-        ),
+        0 | 1 => autograd::set_grad_enabled_prev(target == 1),
         2 => autograd::set_inference_mode(true),
         // torch's `InferenceMode(false)`: inference off and grad mode on, whatever came before.
         _ => autograd::set_inference_mode(false),
@@ -861,6 +858,200 @@ unsafe extern "C" fn inference_mode_new(
     })
 }
 
+// Note [Idle grad-mode objects]
+// ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
+// `with no_grad(): pass` (issue 12: <= 100 ns) is mostly CPython's own work: making the object,
+// and `BEFORE_WITH` looking up `__enter__` and `__exit__`, each lookup making a bound method
+// object (allocated, GC-tracked, freed). For `no_grad()` and `enable_grad()` called without
+// arguments, each type keeps one *idle* object with its two bound methods made once
+// (`IdleMode`), and hands out a new reference to it when nothing else holds it: the object
+// holds 3 references then (the slot's and its two bound methods'), and each bound method 1 (the
+// slot's). A `with` block holds the object's bound `__exit__` until the block ends, so nested
+// blocks (and any object or bound method kept by the caller) see the idle object busy and get a
+// fresh object, exactly as before. The types' `__enter__` and `__exit__` are `ModeMethod`
+// descriptors wrapping the ordinary method descriptors: for the idle object they return its
+// bound method (a new reference), for any other object or the class what the wrapped
+// descriptor returns. The state (`prev_grad`, `prev_inference`) is written by `__enter__` and
+// reset when the object is handed out again, so a reused object behaves as a fresh one. All of
+// it is read and written with the GIL held.
+
+/// A grad-mode type's idle object and its bound `__enter__` / `__exit__` (strong references
+/// owned by the slot, made on first use, kept for the life of the process).
+struct IdleMode {
+    obj: std::cell::Cell<*mut ffi::PyObject>,
+    bound: [std::cell::Cell<*mut ffi::PyObject>; 2],
+}
+
+// SAFETY: read and written only with the GIL held (`idle_mode`, `mode_method_get`).
+unsafe impl Sync for IdleMode {}
+
+impl IdleMode {
+    const fn new() -> IdleMode {
+        IdleMode {
+            obj: std::cell::Cell::new(null_mut()),
+            bound: [
+                std::cell::Cell::new(null_mut()),
+                std::cell::Cell::new(null_mut()),
+            ],
+        }
+    }
+}
+
+static IDLE_NO_GRAD: IdleMode = IdleMode::new();
+static IDLE_ENABLE: IdleMode = IdleMode::new();
+
+/// The idle slot of a grad-mode type, if it has one.
+fn idle_of(tp: *mut ffi::PyTypeObject) -> Option<&'static IdleMode> {
+    if tp == NO_GRAD_TYPE.as_ptr() {
+        Some(&IDLE_NO_GRAD)
+    } else if tp == ENABLE_GRAD_TYPE.as_ptr() {
+        Some(&IDLE_ENABLE)
+    } else {
+        None
+    }
+}
+
+/// A new reference to `tp`'s idle object when it is idle (made on first use), else a fresh
+/// object (Note [Idle grad-mode objects]).
+///
+/// # Safety
+/// GIL held; `tp` is the no_grad or enable_grad type and `idle` its slot.
+unsafe fn idle_mode(tp: *mut ffi::PyTypeObject, target: u8, idle: &IdleMode) -> *mut ffi::PyObject {
+    // SAFETY: the GIL is held (contract), which serialises every access to `idle`; the objects
+    // it holds are strong references owned by the slot, so they are alive.
+    unsafe {
+        let o = idle.obj.get();
+        if !o.is_null() {
+            let [e, x] = [idle.bound[0].get(), idle.bound[1].get()];
+            if ffi::Py_REFCNT(o) == 3 && ffi::Py_REFCNT(e) == 1 && ffi::Py_REFCNT(x) == 1 {
+                // As a fresh object: `__exit__` without `__enter__` restores what zeroed
+                // fields say.
+                (*(o as *mut PyGradMode)).prev_grad = false;
+                (*(o as *mut PyGradMode)).prev_inference = false;
+                ffi::Py_INCREF(o);
+                return o;
+            }
+            return alloc_mode(tp, target);
+        }
+        let o = alloc_mode(tp, target);
+        if o.is_null() {
+            return o;
+        }
+        // Make the bound methods with the wrapped descriptors; on failure, no idle object
+        // (the caller still gets `o`).
+        let mut bound = [null_mut(); 2];
+        for (i, name) in [c"__enter__", c"__exit__"].into_iter().enumerate() {
+            let d = ffi::PyDict_GetItemString((*tp).tp_dict, name.as_ptr()); // borrowed
+            let real = if d.is_null() || ffi::Py_TYPE(d) != MODE_METHOD_TYPE.as_ptr() {
+                null_mut()
+            } else {
+                (*(d as *mut PyModeMethod)).real
+            };
+            let get = if real.is_null() {
+                None
+            } else {
+                (*ffi::Py_TYPE(real)).tp_descr_get
+            };
+            bound[i] = match get {
+                Some(get) => get(real, o, tp as *mut ffi::PyObject),
+                None => null_mut(),
+            };
+        }
+        if bound.iter().any(|b| b.is_null()) {
+            ffi::PyErr_Clear();
+            for b in bound {
+                ffi::Py_XDECREF(b);
+            }
+            return o;
+        }
+        // The slot keeps its own (new) reference to `o`; the caller gets the one alloc made.
+        ffi::Py_INCREF(o);
+        idle.obj.set(o);
+        idle.bound[0].set(bound[0]);
+        idle.bound[1].set(bound[1]);
+        o
+    }
+}
+
+/// `__enter__` / `__exit__` of no_grad and enable_grad (Note [Idle grad-mode objects]): wraps
+/// the ordinary method descriptor `real` (a strong reference); `which` is 0 for `__enter__`.
+#[repr(C)]
+struct PyModeMethod {
+    ob_base: ffi::PyObject,
+    real: *mut ffi::PyObject,
+    which: usize,
+}
+
+static MODE_METHOD_TYPE: StaticType = StaticType::new();
+
+unsafe extern "C" fn mode_method_get(
+    slf: *mut ffi::PyObject,
+    obj: *mut ffi::PyObject,
+    tp: *mut ffi::PyObject,
+) -> *mut ffi::PyObject {
+    // SAFETY: `tp_descr_get` of our descriptor type, called by CPython with the GIL held; `slf`
+    // is a live `PyModeMethod` whose `real` it owns; `obj` (may be NULL) and `tp` are borrowed.
+    unsafe {
+        let d = slf as *mut PyModeMethod;
+        if !obj.is_null() {
+            if let Some(idle) = idle_of(ffi::Py_TYPE(obj)) {
+                if obj == idle.obj.get() {
+                    let b = idle.bound[(*d).which].get();
+                    ffi::Py_INCREF(b);
+                    return b;
+                }
+            }
+        }
+        let real = (*d).real;
+        match (*ffi::Py_TYPE(real)).tp_descr_get {
+            Some(get) => get(real, obj, tp),
+            None => {
+                ffi::Py_INCREF(real);
+                real
+            }
+        }
+    }
+}
+
+unsafe extern "C" fn mode_method_dealloc(slf: *mut ffi::PyObject) {
+    // SAFETY: `tp_dealloc` of our descriptor type: `real` is owned; the memory came from
+    // `PyType_GenericAlloc` (the type's `tp_free` is `PyObject_Free`).
+    unsafe {
+        ffi::Py_XDECREF((*(slf as *mut PyModeMethod)).real);
+        ffi::PyObject_Free(slf.cast());
+    }
+}
+
+/// Replace `tp`'s `__enter__` and `__exit__` by `ModeMethod` descriptors wrapping them.
+///
+/// # Safety
+/// GIL held, at module initialisation, after `tp` and `MODE_METHOD_TYPE` are ready.
+unsafe fn wrap_mode_methods(tp: *mut ffi::PyTypeObject) -> PyResult<()> {
+    // SAFETY: contract; `tp_dict` is the readied type's dict; every object made here is owned
+    // by an `ObjectPtr` until the dict takes its own reference.
+    unsafe {
+        for (which, name) in [c"__enter__", c"__exit__"].into_iter().enumerate() {
+            let real = ffi::PyDict_GetItemString((*tp).tp_dict, name.as_ptr()); // borrowed
+            if real.is_null() {
+                return Err(runtime_error(
+                    "internal error: a grad mode has no __enter__/__exit__",
+                ));
+            }
+            let o =
+                ObjectPtr::steal_or_err(ffi::PyType_GenericAlloc(MODE_METHOD_TYPE.as_ptr(), 0))?;
+            let d = o.as_ptr() as *mut PyModeMethod;
+            ffi::Py_INCREF(real);
+            (*d).real = real;
+            (*d).which = which;
+            if ffi::PyDict_SetItemString((*tp).tp_dict, name.as_ptr(), o.as_ptr()) < 0 {
+                return Err(super::errors::BindError::Python);
+            }
+        }
+        ffi::PyType_Modified(tp);
+        Ok(())
+    }
+}
+
 /// `no_grad()` / `enable_grad()` (the types' `tp_vectorcall`, as CPython's own types have): with
 /// no argument the object is made directly, without `tp_call`'s argument tuple, `tp_new`'s
 /// parsing and `tp_init` (a third of `with no_grad(): pass`); any argument goes through `tp_new`,
@@ -883,8 +1074,12 @@ unsafe extern "C" fn mode_vectorcall(
             ffi::PyTuple_GET_SIZE(kwnames)
         };
         if nargs == 0 && nkw == 0 {
-            let target = u8::from(tp == ENABLE_GRAD_TYPE.as_ptr());
-            return alloc_mode(tp, target);
+            let enable = tp == ENABLE_GRAD_TYPE.as_ptr();
+            return idle_mode(
+                tp,
+                u8::from(enable),
+                if enable { &IDLE_ENABLE } else { &IDLE_NO_GRAD },
+            );
         }
         let Some(tuple) = ObjectPtr::steal(ffi::PyTuple_New(nargs)) else {
             return null_mut();
@@ -1136,8 +1331,20 @@ pub unsafe fn init(module: *mut ffi::PyObject) -> PyResult<()> {
             })?;
             add_object(module, pyname, ObjectPtr::borrow(ty.as_ptr() as *mut ffi::PyObject))?;
         }
+        MODE_METHOD_TYPE.ready(&TypeSpec {
+            basicsize: std::mem::size_of::<PyModeMethod>(),
+            alloc: Some(ffi::PyType_GenericAlloc),
+            free: Some(ffi::PyObject_Free),
+            dealloc: Some(mode_method_dealloc),
+            ..TypeSpec::new(
+                c"_C._ModeMethod",
+                c"__enter__ / __exit__ of no_grad and enable_grad: the ordinary method, bound without an allocation for the type's reusable instance.",
+            )
+        })?;
+        (*MODE_METHOD_TYPE.as_ptr()).tp_descr_get = Some(mode_method_get);
         for ty in [&NO_GRAD_TYPE, &ENABLE_GRAD_TYPE] {
             (*ty.as_ptr()).tp_vectorcall = Some(mode_vectorcall);
+            wrap_mode_methods(ty.as_ptr())?;
         }
         WRAPPED_TYPE.ready(&TypeSpec {
             basicsize: std::mem::size_of::<PyGradModeWrapped>(),

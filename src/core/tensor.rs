@@ -212,6 +212,19 @@ const PYOBJ_OWNED: usize = 1;
 /// lock costs nothing measurable and saves a `Mutex` (8 bytes) in every tensor.
 static GRAD_LOCK: Mutex<()> = Mutex::new(());
 
+/// Proof that `GRAD_LOCK` is held (`Tensor::with_grad_lock`).
+pub(crate) struct MetaAccess(());
+
+impl MetaAccess {
+    /// `t`'s lock-protected metadata fields, `None` without metadata (borrows `self`
+    /// mutably: one tensor's fields at a time, so two results never alias).
+    pub(crate) fn inner<'a>(&'a mut self, t: &'a Tensor) -> Option<&'a mut MetaInner> {
+        // SAFETY: a `MetaAccess` exists only inside `with_grad_lock`, which holds `GRAD_LOCK`
+        // for its lifetime; `MetaInner` is only accessed with that lock held.
+        t.autograd_meta().map(|m| unsafe { m.inner_mut() })
+    }
+}
+
 /// The binding layer's function that releases a Python object owned by a dying tensor (see
 /// Note [PyObject slot]). It receives the object and the dying tensor, from which it may salvage
 /// a fresh tensor for the object (`Dying::salvage`).
@@ -266,11 +279,22 @@ impl Dying<'_> {
     }
 }
 
+/// This thread's deferred-drop state (Note [Deep drops]): one thread-local, so that a release
+/// costs one thread-local lookup (`__tls_get_addr` in the cdylib), not one per field.
+struct DeepDrops {
+    /// How many deferred-drop releases (`release_deep`) are nested on this thread.
+    depth: std::cell::Cell<usize>,
+    /// The values whose release was put off because the nesting got deep.
+    deferred: std::cell::RefCell<Vec<Box<dyn std::any::Any>>>,
+}
+
 thread_local! {
-    /// How many deferred-drop releases (`release_deep`) are nested on this thread, and the
-    /// values whose release was put off because the nesting got deep (Note [Deep drops]).
-    static DROP_DEPTH: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
-    static DEFERRED_DROPS: std::cell::RefCell<Vec<Box<dyn std::any::Any>>> = const { std::cell::RefCell::new(Vec::new()) };
+    static DEEP_DROPS: DeepDrops = const {
+        DeepDrops {
+            depth: std::cell::Cell::new(0),
+            deferred: std::cell::RefCell::new(Vec::new()),
+        }
+    };
 }
 
 /// Nested releases beyond this depth are deferred (Note [Deep drops]).
@@ -294,24 +318,33 @@ const MAX_DROP_DEPTH: usize = 64;
 /// Release `x` (a tensor's autograd metadata, a node's edges...) without letting nested
 /// releases grow the stack beyond `MAX_DROP_DEPTH` levels (Note [Deep drops]).
 pub(crate) fn release_deep<T: 'static>(x: T) {
-    let depth = match DROP_DEPTH.try_with(|d| d.get()) {
-        Ok(d) => d,
-        Err(_) => return drop(x), // thread-local storage torn down: the thread is exiting
-    };
-    if depth >= MAX_DROP_DEPTH {
-        let boxed: Box<dyn std::any::Any> = Box::new(x);
-        DEFERRED_DROPS.with(|q| q.borrow_mut().push(boxed));
-        return;
-    }
-    DROP_DEPTH.with(|d| d.set(depth + 1));
-    drop(x);
-    if depth == 0 {
-        // Outermost: free what deeper levels put off, each at depth 1 again.
-        while let Some(t) = DEFERRED_DROPS.with(|q| q.borrow_mut().pop()) {
-            drop(t);
+    // `x` moves into the closure; `try_with` fails only while the thread's thread-locals are
+    // torn down (the thread is exiting), and then `x` is dropped plainly.
+    let mut x = Some(x);
+    let _ = DEEP_DROPS.try_with(|s| {
+        let x = x.take().expect("taken once");
+        let depth = s.depth.get();
+        if depth >= MAX_DROP_DEPTH {
+            let boxed: Box<dyn std::any::Any> = Box::new(x);
+            s.deferred.borrow_mut().push(boxed);
+            return;
         }
-    }
-    DROP_DEPTH.with(|d| d.set(depth));
+        s.depth.set(depth + 1);
+        drop(x);
+        if depth == 0 {
+            // Outermost: free what deeper levels put off, each at depth 1 again. (The borrow
+            // of the list ends before the value is dropped: its drop may defer more.)
+            loop {
+                let next = s.deferred.borrow_mut().pop();
+                match next {
+                    Some(t) => drop(t),
+                    None => break,
+                }
+            }
+        }
+        s.depth.set(depth);
+    });
+    drop(x);
 }
 
 impl Drop for TensorImpl {
@@ -960,6 +993,33 @@ impl Tensor {
                 }
             }
         }
+    }
+
+    /// Publish `meta` as this tensor's autograd metadata if it has none (core Note [Record
+    /// without the lock]); gives `meta` back when the tensor already has metadata.
+    pub(crate) fn install_autograd_meta(
+        &self,
+        meta: Box<AutogradMeta>,
+    ) -> std::result::Result<(), Box<AutogradMeta>> {
+        let fresh = Box::into_raw(meta);
+        match self.autograd.compare_exchange(
+            std::ptr::null_mut(),
+            fresh,
+            Ordering::AcqRel,
+            Ordering::Acquire,
+        ) {
+            // Owned by this tensor from now on (see `autograd_meta`).
+            Ok(_) => Ok(()),
+            // SAFETY: `fresh` came from `Box::into_raw` above and was never shared.
+            Err(_) => Err(unsafe { Box::from_raw(fresh) }),
+        }
+    }
+
+    /// Run `f` with `GRAD_LOCK` held, giving it access to the metadata fields of any tensor
+    /// (`MetaAccess::inner`): one lock round trip for all the inputs of a node.
+    pub(crate) fn with_grad_lock<R>(f: impl FnOnce(&mut MetaAccess) -> R) -> R {
+        let _guard = GRAD_LOCK.lock().unwrap_or_else(|e| e.into_inner());
+        f(&mut MetaAccess(()))
     }
 
     /// Run `f` on this tensor's metadata fields with `GRAD_LOCK` held (`None`: no metadata).

@@ -339,6 +339,57 @@ def test_grad_mode_is_thread_local():
     assert seen == [True]
 
 
+def test_reused_grad_mode_objects_behave_as_fresh_ones():
+    # Note [Idle grad-mode objects]: no_grad() / enable_grad() without arguments hand out a kept
+    # object while nothing holds it; nested blocks, objects and bound methods kept by the caller
+    # and direct __enter__/__exit__ calls must behave as with fresh objects.
+    for _ in range(3):
+        with _C.no_grad():
+            assert not _C.is_grad_enabled()
+            with _C.no_grad():
+                assert not _C.is_grad_enabled()
+                with _C.enable_grad():
+                    assert _C.is_grad_enabled()
+                    with _C.enable_grad():
+                        assert _C.is_grad_enabled()
+                    assert _C.is_grad_enabled()
+                assert not _C.is_grad_enabled()
+            assert not _C.is_grad_enabled()
+        assert _C.is_grad_enabled()
+    a = _C.no_grad()
+    b = _C.no_grad()
+    assert a is not b
+    a.__enter__()
+    assert not _C.is_grad_enabled()
+    with _C.no_grad():
+        pass
+    assert not _C.is_grad_enabled()
+    assert not a.__exit__(None, None, None)
+    assert _C.is_grad_enabled()
+    del a, b
+    # A bound method kept across other blocks stays bound to its object.
+    keep = _C.no_grad()
+    enter, leave = keep.__enter__, keep.__exit__
+    del keep
+    with _C.enable_grad():
+        enter()
+        assert not _C.is_grad_enabled()
+        with _C.no_grad():
+            pass
+        leave(None, None, None)
+        assert _C.is_grad_enabled()
+    # torch: __exit__ without __enter__ restores the initial `prev` (False).
+    with _C.no_grad():
+        pass
+    _C.no_grad().__exit__(None, None, None)
+    assert not _C.is_grad_enabled()
+    _C.set_grad_enabled(True)
+    # The class attributes are the ordinary methods.
+    assert _C.no_grad.__enter__.__name__ == "__enter__"
+    assert _C.enable_grad.__exit__.__name__ == "__exit__"
+    assert "restoring" in _C.no_grad.__exit__.__doc__
+
+
 # ---- in-place ------------------------------------------------------------------------------
 
 def test_leaf_in_place_errors():

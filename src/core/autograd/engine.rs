@@ -464,13 +464,13 @@ impl GraphTask {
         let Some(meta) = target.input_meta().get(input_nr) else {
             return Ok(g);
         };
-        let g = if g.sizes() != &*meta.sizes {
-            sum_to(g, &meta.sizes, producer, index)?
+        let g = if g.sizes() != meta.sizes() {
+            sum_to(g, meta.sizes(), producer, index)?
         } else {
             g
         };
-        if g.dtype() != meta.dtype {
-            return vt::to(&g, meta.dtype, false, false);
+        if g.dtype() != meta.dtype() {
+            return vt::to(&g, meta.dtype(), false, false);
         }
         Ok(g)
     }

@@ -14,7 +14,7 @@ use super::formula_helpers::*;
 use super::formulas::NodeKind;
 use super::node::{Node, SavedTensor};
 #[allow(unused_imports)]
-use super::variable_type::{self as vt, record, should_record};
+use super::variable_type::{self as vt, record, record_only, should_record};
 #[allow(unused_imports)]
 use crate::core::dtype::DType;
 use crate::core::error::Result;

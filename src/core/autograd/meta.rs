@@ -4,7 +4,7 @@
 //! [Lazy autograd metadata] and [Version counter] in mod.rs.
 
 use super::hooks::{Callback, LeafHooks};
-use super::node::Node;
+use super::node::{Edge, Edges, Node};
 use crate::core::error::{Error, Result};
 use crate::core::tensor::Tensor;
 use std::cell::UnsafeCell;
@@ -176,10 +176,35 @@ impl Tensor {
     }
 
     /// Make `node` (output `output_nr`) this tensor's history (torch's `set_history`); the
-    /// tensor must be fresh or being rebased by an in-place op.
+    /// tensor must be fresh or being rebased by an in-place op. A tensor without metadata (an
+    /// op's fresh output) gets it filled in before it is published, without `GRAD_LOCK`
+    /// (core Note [Record without the lock]).
     pub(crate) fn set_grad_fn(&self, node: Arc<Node>, output_nr: u32) {
-        let m = self.autograd_meta_or_init();
         let version = self.version();
+        let node = if self.autograd_meta().is_none() {
+            let fresh = Box::new(AutogradMeta {
+                flags: AtomicU8::new(HAS_GRAD_FN),
+                inner: UnsafeCell::new(MetaInner {
+                    grad_fn: Some(node),
+                    output_nr,
+                    view_version: version,
+                    ..MetaInner::default()
+                }),
+            });
+            match self.install_autograd_meta(fresh) {
+                Ok(()) => return,
+                // Another handle gave it metadata meanwhile: the locked path below.
+                Err(m) => m
+                    .inner
+                    .into_inner()
+                    .grad_fn
+                    .take()
+                    .expect("the node just stored"),
+            }
+        } else {
+            node
+        };
+        let m = self.autograd_meta_or_init();
         let old = self.with_meta_init(|i| {
             i.output_nr = output_nr;
             i.view_version = version;
@@ -212,28 +237,65 @@ impl Tensor {
     /// non-leaf; for a leaf that requires grad, its `AccumulateGrad` (made now if the graph
     /// holds none); None otherwise.
     pub(crate) fn gradient_edge(&self) -> Option<GradEdge> {
+        self.autograd_meta()?;
+        self.refresh_for_edge();
+        Tensor::with_grad_lock(|access| self.gradient_edge_locked(access))
+    }
+
+    /// The edges of a node over `inputs` (`gradient_edge` of each), with one `GRAD_LOCK` round
+    /// trip for all of them.
+    pub(crate) fn gradient_edges(inputs: &[&Tensor]) -> Edges {
+        if !inputs.iter().any(|t| t.requires_grad()) {
+            return inputs.iter().map(|_| None).collect();
+        }
+        for t in inputs {
+            t.refresh_for_edge();
+        }
+        Tensor::with_grad_lock(|access| {
+            inputs
+                .iter()
+                .map(|t| {
+                    t.gradient_edge_locked(access).map(|e| Edge {
+                        node: e.node,
+                        input_nr: e.input_nr,
+                    })
+                })
+                .collect()
+        })
+    }
+
+    /// A view's history regenerated if its base changed (before `gradient_edge_locked`, which
+    /// cannot: regenerating takes `GRAD_LOCK`).
+    #[inline]
+    fn refresh_for_edge(&self) {
+        if self.requires_grad() && !self.is_leaf() {
+            self.refresh_view_history();
+        }
+    }
+
+    /// `gradient_edge` with `GRAD_LOCK` held (`refresh_for_edge` done).
+    fn gradient_edge_locked(
+        &self,
+        access: &mut crate::core::tensor::MetaAccess,
+    ) -> Option<GradEdge> {
         let m = self.autograd_meta()?;
         if !m.requires_grad() {
             return None;
         }
         let leaf = self.is_leaf();
+        let i = access.inner(self)?;
         if !leaf {
-            self.refresh_view_history();
+            return i.grad_fn.clone().map(|node| GradEdge {
+                node,
+                input_nr: i.output_nr,
+            });
         }
-        self.with_meta_init(|i| {
-            if !leaf {
-                return i.grad_fn.clone().map(|node| GradEdge {
-                    node,
-                    input_nr: i.output_nr,
-                });
-            }
-            if let Some(node) = i.grad_accumulator.upgrade() {
-                return Some(GradEdge { node, input_nr: 0 });
-            }
-            let node = Node::new_accumulate(self.clone());
-            i.grad_accumulator = Arc::downgrade(&node);
-            Some(GradEdge { node, input_nr: 0 })
-        })
+        if let Some(node) = i.grad_accumulator.upgrade() {
+            return Some(GradEdge { node, input_nr: 0 });
+        }
+        let node = Node::new_accumulate(self.clone());
+        i.grad_accumulator = Arc::downgrade(&node);
+        Some(GradEdge { node, input_nr: 0 })
     }
 
     /// Read or change a leaf's hooks (GRAD_LOCK is held during `f`: `f` must not call back into

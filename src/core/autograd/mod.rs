@@ -16,6 +16,18 @@
 // `output_nr`, `retains_grad`, the weak handle to a leaf's `AccumulateGrad`) is read and
 // written with the process-wide `GRAD_LOCK` held (tensor.rs), as `.grad` was before.
 //
+// Note [Record without the lock]
+// ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
+// Recording an op reads the histories of its inputs and writes the history of its output.
+// The output of an op is a fresh tensor without metadata: `set_grad_fn` builds its
+// `AutogradMeta` with `grad_fn` and `output_nr` already filled in and publishes the box with
+// one compare-and-swap on `TensorImpl::autograd` (Release on success; `autograd_meta` loads
+// it with Acquire), so every later reader — who locks `GRAD_LOCK` only after loading the
+// pointer — sees the initialised fields, and no other thread can have touched a box that was
+// not yet published. If the CAS fails (another handle gave the tensor metadata meanwhile),
+// the usual locked path runs. The inputs' histories are read with `GRAD_LOCK` held, once for
+// all inputs of the node (`Tensor::gradient_edges`), not once per input.
+//
 // Note [Version counter]
 // ~~~~~~~~~~~~~~~~~~~~~~
 // torch's rules: every in-place write bumps `_version`, also under no_grad; a view and a
@@ -89,6 +101,21 @@ pub fn set_grad_enabled(enabled: bool) -> bool {
             old | NO_GRAD
         });
         old & NO_GRAD == 0
+    })
+}
+
+/// `set_grad_enabled(enabled)` returning the previous (grad enabled, inference) pair, with one
+/// thread-local access (`no_grad().__enter__`).
+#[inline]
+pub fn set_grad_enabled_prev(enabled: bool) -> (bool, bool) {
+    MODE.with(|m| {
+        let old = m.get();
+        m.set(if enabled {
+            old & !NO_GRAD
+        } else {
+            old | NO_GRAD
+        });
+        (old & NO_GRAD == 0, old & INFERENCE != 0)
     })
 }
 

@@ -9,7 +9,7 @@ use super::hooks::{Callback, NodeHooks};
 use crate::core::dtype::DType;
 use crate::core::error::{Error, Result};
 use crate::core::tensor::{release_deep, Tensor, WeakTensor};
-use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicPtr, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 
 /// Sequence numbers: the engine runs the ready node with the highest first (torch's order,
@@ -25,24 +25,166 @@ pub struct Edge {
     pub input_nr: u32,
 }
 
-/// The shape and dtype a node's incoming gradient must have (one per forward output).
-pub struct InputMeta {
-    pub sizes: Box<[usize]>,
-    pub dtype: DType,
+// Note [Compact nodes]
+// ~~~~~~~~~~~~~~~~~~~~
+// Recording an op makes one `Node`, and a chain of N ops keeps N of them alive, so the node's
+// layout is the per-op heap cost of autograd (issue 12: <= 128 B beyond saved tensors; torch:
+// 576 B). What most nodes need is stored inline, in the one allocation of the `Arc<Node>`:
+// - the edges of up to two inputs (`Edges`; more inputs — `cat`, `stack`, custom Functions —
+//   spill to a boxed slice);
+// - the shape and dtype of one output's gradient with up to four dimensions (`InputMeta`;
+//   more dimensions or more outputs spill to the heap);
+// - the formula (`NodeKind`): generated kinds whose saved values exceed a few words are boxed
+//   by the generator (build/gen_autograd.rs, `INLINE_KIND_BYTES`), and a saved output's payload
+//   is boxed (`SavedTensor::Output`), so that the enum stays small for the common kinds.
+// - what few nodes have (hooks, outputs that retain their gradient) behind one pointer,
+//   allocated on first use.
+// A node that keeps nothing but its edges (`y + y`) is then one allocation instead of the four
+// (`Arc<Node>`, edges, input metadata, sizes) of the first layout: 224 heap bytes with malloc's
+// header, from 384. What is left: the edges (40 B), the input metadata (40 B), the formula
+// behind its lock (80 B: the enum is as large as its largest hand-written kind), the class
+// name (16 B), sequence number, extras and Python-object words (24 B), and the `Arc` counts
+// (16 B). The sizes are pinned by the test `node_layout_is_compact` (tests.rs).
+
+/// The edges of a node: up to two inline, more on the heap (Note [Compact nodes]).
+pub enum Edges {
+    Inline { len: u8, edges: [Option<Edge>; 2] },
+    Heap(Box<[Option<Edge>]>),
+}
+
+impl Edges {
+    /// No edges (a leaf's `AccumulateGrad`).
+    pub const fn empty() -> Edges {
+        Edges::Inline {
+            len: 0,
+            edges: [None, None],
+        }
+    }
+}
+
+impl std::ops::Deref for Edges {
+    type Target = [Option<Edge>];
+    #[inline]
+    fn deref(&self) -> &[Option<Edge>] {
+        match self {
+            Edges::Inline { len, edges } => &edges[..*len as usize],
+            Edges::Heap(b) => b,
+        }
+    }
+}
+
+impl FromIterator<Option<Edge>> for Edges {
+    fn from_iter<I: IntoIterator<Item = Option<Edge>>>(iter: I) -> Edges {
+        let mut it = iter.into_iter();
+        let mut edges = [None, None];
+        let mut len = 0u8;
+        for slot in edges.iter_mut() {
+            match it.next() {
+                Some(e) => {
+                    *slot = e;
+                    len += 1;
+                }
+                None => return Edges::Inline { len, edges },
+            }
+        }
+        match it.next() {
+            None => Edges::Inline { len, edges },
+            Some(third) => {
+                let [a, b] = edges;
+                let v: Vec<Option<Edge>> = [a, b, third].into_iter().chain(it).collect();
+                Edges::Heap(v.into_boxed_slice())
+            }
+        }
+    }
+}
+
+impl From<Vec<Option<Edge>>> for Edges {
+    fn from(v: Vec<Option<Edge>>) -> Edges {
+        if v.len() <= 2 {
+            v.into_iter().collect()
+        } else {
+            Edges::Heap(v.into_boxed_slice())
+        }
+    }
+}
+
+/// The number of dimensions an `InputMeta` keeps inline.
+const INLINE_DIMS: usize = 4;
+
+/// The shape and dtype a node's incoming gradient must have (one per forward output): up to
+/// four dimensions inline (Note [Compact nodes]).
+pub enum InputMeta {
+    Inline {
+        dtype: DType,
+        len: u8,
+        dims: [usize; INLINE_DIMS],
+    },
+    Heap {
+        dtype: DType,
+        sizes: Box<[usize]>,
+    },
+}
+
+impl InputMeta {
+    /// The metadata of a gradient for `t`.
+    pub fn of(t: &Tensor) -> InputMeta {
+        let sizes = t.sizes();
+        let dtype = t.dtype();
+        if sizes.len() <= INLINE_DIMS {
+            let mut dims = [0; INLINE_DIMS];
+            dims[..sizes.len()].copy_from_slice(sizes);
+            InputMeta::Inline {
+                dtype,
+                len: sizes.len() as u8,
+                dims,
+            }
+        } else {
+            InputMeta::Heap {
+                dtype,
+                sizes: sizes.into(),
+            }
+        }
+    }
+
+    /// The gradient's shape.
+    #[inline]
+    pub fn sizes(&self) -> &[usize] {
+        match self {
+            InputMeta::Inline { len, dims, .. } => &dims[..*len as usize],
+            InputMeta::Heap { sizes, .. } => sizes,
+        }
+    }
+
+    /// The gradient's dtype.
+    #[inline]
+    pub fn dtype(&self) -> DType {
+        match self {
+            InputMeta::Inline { dtype, .. } | InputMeta::Heap { dtype, .. } => *dtype,
+        }
+    }
+}
+
+/// A node's `InputMeta`s: one inline (single-output ops), else boxed.
+enum Metas {
+    One(InputMeta),
+    Many(Box<[InputMeta]>),
 }
 
 /// A node of the backward graph (torch's `Node`). Shared (`Arc`) by the tensors it made and the
-/// edges of later nodes; dropped iteratively (core Note [Deep drops]).
+/// edges of later nodes; dropped iteratively (core Note [Deep drops]). Laid out to be one
+/// allocation for most ops (Note [Compact nodes]).
 pub struct Node {
     seq_nr: u64,
-    next_edges: Box<[Option<Edge>]>,
-    input_meta: Box<[InputMeta]>,
+    next_edges: Edges,
+    input_meta: Metas,
     /// The formula's class name (kept outside the lock: messages name it while it is applied).
     name: &'static str,
     /// The formula and what it saved; locked while the engine applies it.
     kind: Mutex<NodeKind>,
-    /// Tensors made by this node that `retain_grad()`, and the node's hooks, if any.
-    extras: Mutex<Option<Box<Extras>>>,
+    /// Tensors made by this node that `retain_grad()`, and the node's hooks: allocated on first
+    /// use (few nodes have them; a NULL word for the others), then never replaced until the
+    /// node dies.
+    extras: AtomicPtr<Mutex<Extras>>,
     /// The opaque Python object of this node (`grad_fn`), as the tensor's slot (core Note
     /// [PyObject slot]): set and read by the bindings only.
     pyobj: AtomicUsize,
@@ -65,22 +207,20 @@ pub fn set_node_pyobj_release_hook(hook: fn(usize)) {
 }
 
 impl Node {
-    /// A node for `kind` with edges `next_edges` whose forward outputs are `outputs`.
-    pub fn new(kind: NodeKind, next_edges: Vec<Option<Edge>>, outputs: &[&Tensor]) -> Arc<Node> {
-        let input_meta = outputs
-            .iter()
-            .map(|t| InputMeta {
-                sizes: t.sizes().into(),
-                dtype: t.dtype(),
-            })
-            .collect();
+    /// A node for `kind` with edges `next_edges` (a `Vec` or `Edges`) whose forward outputs
+    /// are `outputs`.
+    pub fn new(kind: NodeKind, next_edges: impl Into<Edges>, outputs: &[&Tensor]) -> Arc<Node> {
+        let input_meta = match outputs {
+            [one] => Metas::One(InputMeta::of(one)),
+            _ => Metas::Many(outputs.iter().map(|t| InputMeta::of(t)).collect()),
+        };
         Arc::new(Node {
             seq_nr: NEXT_SEQ.fetch_add(1, Ordering::Relaxed),
-            next_edges: next_edges.into_boxed_slice(),
+            next_edges: next_edges.into(),
             input_meta,
             name: kind.name(),
             kind: Mutex::new(kind),
-            extras: Mutex::new(None),
+            extras: AtomicPtr::new(std::ptr::null_mut()),
             pyobj: AtomicUsize::new(0),
         })
     }
@@ -88,17 +228,13 @@ impl Node {
     /// A leaf's `AccumulateGrad` (holds the leaf strongly; runs as soon as it is ready: torch
     /// gives it the highest sequence number).
     pub fn new_accumulate(leaf: Tensor) -> Arc<Node> {
-        let meta = InputMeta {
-            sizes: leaf.sizes().into(),
-            dtype: leaf.dtype(),
-        };
         Arc::new(Node {
             seq_nr: u64::MAX,
-            next_edges: Box::new([]),
-            input_meta: Box::new([meta]),
+            next_edges: Edges::empty(),
+            input_meta: Metas::One(InputMeta::of(&leaf)),
             name: "AccumulateGrad",
             kind: Mutex::new(NodeKind::AccumulateGrad { variable: leaf }),
-            extras: Mutex::new(None),
+            extras: AtomicPtr::new(std::ptr::null_mut()),
             pyobj: AtomicUsize::new(0),
         })
     }
@@ -112,7 +248,10 @@ impl Node {
     }
 
     pub fn input_meta(&self) -> &[InputMeta] {
-        &self.input_meta
+        match &self.input_meta {
+            Metas::One(m) => std::slice::from_ref(m),
+            Metas::Many(b) => b,
+        }
     }
 
     /// The formula's class name (`MulBackward0`, `AccumulateGrad`).
@@ -125,21 +264,47 @@ impl Node {
         self.seq_nr == u64::MAX
     }
 
-    fn lock_extras(&self) -> std::sync::MutexGuard<'_, Option<Box<Extras>>> {
-        self.extras.lock().unwrap_or_else(|e| e.into_inner())
+    /// The node's extras, if it has any.
+    fn extras(&self) -> Option<std::sync::MutexGuard<'_, Extras>> {
+        let p = self.extras.load(Ordering::Acquire);
+        // SAFETY: a non-NULL pointer is a box this node owns, published once by
+        // `extras_or_init` and freed only in `drop`.
+        (!p.is_null()).then(|| lock(unsafe { &*p }))
+    }
+
+    /// The node's extras, allocated now if it has none.
+    fn extras_or_init(&self) -> std::sync::MutexGuard<'_, Extras> {
+        if let Some(x) = self.extras() {
+            return x;
+        }
+        let fresh = Box::into_raw(Box::default());
+        let p = match self.extras.compare_exchange(
+            std::ptr::null_mut(),
+            fresh,
+            Ordering::AcqRel,
+            Ordering::Acquire,
+        ) {
+            Ok(_) => fresh,
+            Err(existing) => {
+                // SAFETY: `fresh` was never shared.
+                drop(unsafe { Box::from_raw(fresh) });
+                existing
+            }
+        };
+        // SAFETY: published (by us or the winner) and owned by this node until `drop`.
+        lock(unsafe { &*p })
     }
 
     /// Remember that output `output_nr` (the tensor `t`) retains its gradient.
     pub(crate) fn add_retained(&self, output_nr: u32, t: &Tensor) {
-        self.lock_extras()
-            .get_or_insert_with(Default::default)
+        self.extras_or_init()
             .retains
             .push((output_nr, t.downgrade()));
     }
 
     /// The live tensors made by this node that retain their gradient.
     pub(crate) fn retained(&self) -> Vec<(u32, Tensor)> {
-        self.lock_extras().as_ref().map_or(Vec::new(), |x| {
+        self.extras().map_or(Vec::new(), |x| {
             x.retains
                 .iter()
                 .filter_map(|(k, w)| w.upgrade().map(|t| (*k, t)))
@@ -150,14 +315,12 @@ impl Node {
     /// Read or change the node's hooks (the lock is held during `f`: `f` must not call back
     /// into Python or the engine).
     pub fn with_hooks<R>(&self, f: impl FnOnce(&mut NodeHooks) -> R) -> R {
-        let mut x = self.lock_extras();
-        f(&mut x.get_or_insert_with(Default::default).hooks)
+        f(&mut self.extras_or_init().hooks)
     }
 
-    /// True when the node has any hook (a lock-free answer is not needed: few nodes have
-    /// extras, and the engine asks once per node).
+    /// True when the node has any hook (one load for a node without extras).
     pub fn has_hooks(&self) -> bool {
-        self.lock_extras().as_ref().is_some_and(|x| {
+        self.extras().is_some_and(|x| {
             let h = &x.hooks;
             !h.tensor_pre.is_empty() || h.pre.is_some() || h.post.is_some()
         })
@@ -166,31 +329,25 @@ impl Node {
     /// Drop the node's hooks (after a backward that did not retain the graph: the graph is
     /// consumed, and the hooks' Python objects must not outlive it; also the GC's `tp_clear`).
     pub fn clear_hooks(&self) {
-        let taken = self
-            .lock_extras()
-            .as_mut()
-            .map(|x| std::mem::take(&mut x.hooks));
+        let taken = self.extras().map(|mut x| std::mem::take(&mut x.hooks));
         drop(taken);
     }
 
     /// Visit every callback this node holds (its hooks, a custom Function's context), for the
     /// bindings' GC traversal. `f` must not call back into Python or the engine.
     pub fn for_each_callback(&self, mut f: impl FnMut(&Callback) -> i32) -> i32 {
-        {
-            let x = self.lock_extras();
-            if let Some(x) = x.as_ref() {
-                let h = &x.hooks;
-                for c in h
-                    .tensor_pre
-                    .iter()
-                    .map(|(_, c)| c)
-                    .chain(h.pre.iter())
-                    .chain(h.post.iter())
-                {
-                    let r = f(c);
-                    if r != 0 {
-                        return r;
-                    }
+        if let Some(x) = self.extras() {
+            let h = &x.hooks;
+            for c in h
+                .tensor_pre
+                .iter()
+                .map(|(_, c)| c)
+                .chain(h.pre.iter())
+                .chain(h.post.iter())
+            {
+                let r = f(c);
+                if r != 0 {
+                    return r;
                 }
             }
         }
@@ -286,14 +443,22 @@ impl Drop for Node {
                 hook(p);
             }
         }
+        let extras = std::mem::replace(self.extras.get_mut(), std::ptr::null_mut());
+        // SAFETY: a non-NULL pointer is the box `extras_or_init` published, owned by this node.
+        let extras = (!extras.is_null()).then(|| unsafe { Box::from_raw(extras) });
         // Core Note [Deep drops]: the edges own the rest of the graph.
-        let edges = std::mem::take(&mut self.next_edges);
+        let edges = std::mem::replace(&mut self.next_edges, Edges::empty());
         let kind = std::mem::replace(
             self.kind.get_mut().unwrap_or_else(|e| e.into_inner()),
             NodeKind::Released,
         );
-        release_deep((edges, kind));
+        release_deep((edges, kind, extras));
     }
+}
+
+/// Lock `m`, whatever a panic under it left.
+fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(|e| e.into_inner())
 }
 
 /// torch's `ERR_BACKWARD_TWICE`.
@@ -308,19 +473,22 @@ pub enum SavedTensor {
     None,
     /// An input (or a leaf): held strongly, so `_saved_self` is the very tensor.
     Input { tensor: Tensor, version: u32 },
-    /// An output of this node: held weakly (no cycle through its `grad_fn`), plus a handle to
-    /// its elements that does not own it, so the value survives the tensor.
-    Output {
-        weak: WeakTensor,
-        data: Tensor,
-        version: u32,
-        output_nr: u32,
-    },
+    /// An output of this node (boxed: keeps `SavedTensor` at two words, Note [Compact nodes]).
+    Output(Box<SavedOutput>),
     /// Saved through saved-tensor hooks (`saved_tensors_hooks`, hooks.rs): what the pack hook
     /// returned, given to the unpack hook at each unpack.
     Packed(Box<super::hooks::PackedSaved>),
     /// Released after backward.
     Released,
+}
+
+/// A saved output: held weakly (no cycle through its `grad_fn`), plus a handle to its elements
+/// that does not own it, so the value survives the tensor.
+pub struct SavedOutput {
+    weak: WeakTensor,
+    data: Tensor,
+    version: u32,
+    output_nr: u32,
 }
 
 impl SavedTensor {
@@ -356,12 +524,12 @@ impl SavedTensor {
         if let Some(hooks) = super::hooks::current_saved_hooks() {
             return super::hooks::pack_saved(hooks, t, Some(output_nr));
         }
-        Ok(SavedTensor::Output {
+        Ok(SavedTensor::Output(Box::new(SavedOutput {
             weak: t.downgrade(),
             data: t.data_without_owner()?,
             version: t.version(),
             output_nr,
-        })
+        })))
     }
 
     /// The saved tensor, after the version check (torch's `unpack`). `node` is the node that
@@ -376,33 +544,28 @@ impl SavedTensor {
             SavedTensor::Released => return Err(Error::runtime(ERR_BACKWARD_TWICE)),
             SavedTensor::Packed(p) => return p.unpack(node),
             SavedTensor::Input { tensor, version } => (tensor.clone(), *version),
-            SavedTensor::Output {
-                weak,
-                data,
-                version,
-                output_nr,
-            } => match weak.upgrade() {
+            SavedTensor::Output(o) => match o.weak.upgrade() {
                 // torch names the node that saved the output, also after an in-place op
                 // rebased the output's history.
-                Some(t) if t.version() != *version => {
+                Some(t) if t.version() != o.version => {
                     return Err(modified_error_named(
                         &t,
-                        *version,
-                        node.map(|n| (*output_nr, n.name())),
+                        o.version,
+                        node.map(|n| (o.output_nr, n.name())),
                     ))
                 }
-                Some(t) => (t, *version),
+                Some(t) => (t, o.version),
                 None => {
-                    if data.version() != *version {
+                    if o.data.version() != o.version {
                         return Err(modified_error_named(
-                            data,
-                            *version,
-                            node.map(|n| (*output_nr, n.name())),
+                            &o.data,
+                            o.version,
+                            node.map(|n| (o.output_nr, n.name())),
                         ));
                     }
-                    let t = data.data_alias();
+                    let t = o.data.data_alias();
                     if let Some(n) = node {
-                        t.set_grad_fn(n.clone(), *output_nr);
+                        t.set_grad_fn(n.clone(), o.output_nr);
                     }
                     return Ok(t);
                 }

@@ -283,3 +283,18 @@ fn million_node_chain_backward_and_drop() {
     }
     drop(y);
 }
+
+#[test]
+fn node_layout_is_compact() {
+    // Note [Compact nodes]: the node of a one-output op with up to two inputs and a shape of
+    // up to four dimensions is one allocation; these sizes are what keeps it small. A formula
+    // kind that outgrows them (a new hand-written `NodeKind` variant, or a generated kind the
+    // generator's `fields_bytes` estimate gets wrong) fails here: box its payload.
+    use std::mem::size_of;
+    assert_eq!(size_of::<super::node::SavedTensor>(), 16);
+    assert_eq!(size_of::<Option<super::node::Edge>>(), 16);
+    assert!(size_of::<super::generated::Generated>() <= 40);
+    assert!(size_of::<super::node::InputMeta>() <= 40);
+    assert!(size_of::<super::formulas::NodeKind>() <= 72);
+    assert!(size_of::<super::node::Node>() <= 200);
+}

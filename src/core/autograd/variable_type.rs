@@ -84,9 +84,17 @@ pub(crate) fn record(out: &Tensor, inputs: &[&Tensor], kind: NodeKind) -> Option
     if !out.dtype().is_floating_point() {
         return None;
     }
-    let node = Node::new(kind, collect_edges(inputs), &[out]);
+    let node = Node::new(kind, Tensor::gradient_edges(inputs), &[out]);
     out.set_grad_fn(node.clone(), 0);
     Some(node)
+}
+
+/// `record` for a caller that does not need the node (the generated wrappers): the output
+/// takes the only new handle (no reference-count round trip).
+pub(crate) fn record_only(out: &Tensor, inputs: &[&Tensor], kind: NodeKind) {
+    if out.dtype().is_floating_point() {
+        out.set_grad_fn(Node::new(kind, Tensor::gradient_edges(inputs), &[out]), 0);
+    }
 }
 
 /// torch's text for an op without a formula.
