@@ -186,7 +186,8 @@ fn place_into_base(geometry: &ViewGeometry, v: &Tensor) -> Result<Tensor> {
         v.clone()
     };
     let z = ops::zeros(&[numel], Some(v.dtype()))?;
-    let placed = vt::index_put_accumulate(&z, &[view_positions(geometry)?], &vt::reshape(&v, &[-1])?)?;
+    let placed =
+        vt::index_put_accumulate(&z, &[view_positions(geometry)?], &vt::reshape(&v, &[-1])?)?;
     vt::reshape(&placed, &base_sizes)
 }
 
@@ -202,7 +203,10 @@ fn copy_slices_apply_recorded(
 ) -> Result<Vec<Option<Tensor>>> {
     let view_sizes: Vec<i64> = geometry.sizes.iter().map(|&s| s as i64).collect();
     let flat = vt::reshape(g, &[-1])?;
-    let slice_grad = vt::reshape(&vt::index(&flat, &[view_positions(geometry)?])?, &view_sizes)?;
+    let slice_grad = vt::reshape(
+        &vt::index(&flat, &[view_positions(geometry)?])?,
+        &view_sizes,
+    )?;
     // Unpack hooks run without the lock (Note [Unpack hooks run outside the node lock]).
     let res = super::hooks::apply_unpacking_first(f.lock_kind(), f, &[Some(slice_grad)])?;
     let base_sizes: Vec<i64> = geometry.base_sizes.iter().map(|&s| s as i64).collect();
