@@ -38,6 +38,18 @@ def _view_after_write(x, v):
     return row * 2.0
 
 
+def _setitem_step(x, v):
+    y = x * x
+    y[:, ::2] = v * x[:, 1:2]
+    return y**2
+
+
+def _inplace_on_transposed_view(x, v):
+    y = x * 1.0
+    y.t()[1].mul_(v)
+    return y * x
+
+
 CASES = {
     "slice": (lambda x: x[:, :3] ** 3, lambda: (_x(),)),
     "int_int": (lambda x: x[0, 0] * x[1, 2] * x, lambda: (_x(),)),
@@ -57,6 +69,14 @@ CASES = {
     "setitem_advanced": (
         _setitem_advanced,
         lambda: (_x(), _C.tensor([0.2, -0.4, 0.9, 1.3], dtype=_C.float64, requires_grad=True)),
+    ),
+    "setitem_step": (
+        _setitem_step,
+        lambda: (_x(), _C.tensor([[0.3, 0.2]], dtype=_C.float64, requires_grad=True)),
+    ),
+    "inplace_transposed_view": (
+        _inplace_on_transposed_view,
+        lambda: (_x(), _C.tensor([0.3, -0.2, 1.4], dtype=_C.float64, requires_grad=True)),
     ),
     "view_after_write": (
         _view_after_write,
