@@ -19,8 +19,12 @@
 //   remembers the version at which its `grad_fn` was set (`MetaInner::view_version`), and a
 //   view whose counter moved since gets a fresh `AsStridedBackward0` into `b`'s current history
 //   when its history is next read (`grad_fn`, `gradient_edge`), as torch regenerates it.
+// With `create_graph` (the incoming gradient requires grad) `CopySlices`, the view's
+// `AsStridedBackward0` and `IndexPutBackward0` write their result in recorded ops (the view's
+// positions as an index tensor over the flattened base: recorded indexing and an accumulating
+// `index_put`), so double backward goes through them.
 // Limits (errors, never a wrong gradient): a base that is not contiguous, and `create_graph`
-// through these nodes (their backward is written with bare kernels) raise NotImplementedError.
+// through `as_strided`'s own node (bare kernels) raise NotImplementedError.
 
 use super::node::{Edge, Node};
 use super::variable_type as vt;
@@ -137,7 +141,9 @@ pub(crate) fn copy_slices_apply(
     let Some(g) = grads.first().and_then(|g| g.as_ref()) else {
         return Ok(vec![None; n_out]);
     };
-    check_no_create_graph(g, "CopySlices")?;
+    if g.requires_grad() && super::is_grad_enabled() {
+        return copy_slices_apply_recorded(geometry, f, g, n_out);
+    }
     let result = g.clone_data()?;
     let slice = geometry.slice_of(&result);
     let slice_grad = slice.clone_data()?;
@@ -146,6 +152,69 @@ pub(crate) fn copy_slices_apply(
     match res.first().and_then(|r| r.as_ref()) {
         Some(r0) => slice.copy_from(r0)?,
         None => slice.fill_(Scalar::Int(0))?,
+    }
+    let mut out = Vec::with_capacity(n_out);
+    out.push(Some(result));
+    out.extend(res.into_iter().skip(1));
+    out.resize(n_out, None);
+    Ok(out)
+}
+
+/// The element positions of a view in its (contiguous) base, as an index tensor over the
+/// flattened base (the view's elements in row-major order).
+fn view_positions(geometry: &ViewGeometry) -> Result<IndexItem> {
+    let geo = StorageGeometry {
+        sizes: geometry.sizes.clone(),
+        strides: geometry.strides.clone(),
+        offset: geometry.offset,
+    };
+    let pos = geo.positions();
+    let n = pos.len();
+    Ok(IndexItem::Tensor(Tensor::from_vec(pos, &[n])?))
+}
+
+/// `v` (of the view's shape, or broadcast to it) placed into zeros of the base's shape at the
+/// view's positions, in recorded ops (an accumulating `index_put` into the flattened zeros: a
+/// view written in place does not repeat an element, so nothing adds up).
+fn place_into_base(geometry: &ViewGeometry, v: &Tensor) -> Result<Tensor> {
+    let view_sizes: Vec<i64> = geometry.sizes.iter().map(|&s| s as i64).collect();
+    let base_sizes: Vec<i64> = geometry.base_sizes.iter().map(|&s| s as i64).collect();
+    let numel: i64 = base_sizes.iter().product();
+    let v = if v.sizes() != &geometry.sizes[..] {
+        vt::expand(v, &view_sizes)?
+    } else {
+        v.clone()
+    };
+    let z = ops::zeros(&[numel], Some(v.dtype()))?;
+    let placed =
+        vt::index_put_accumulate(&z, &[view_positions(geometry)?], &vt::reshape(&v, &[-1])?)?;
+    vt::reshape(&placed, &base_sizes)
+}
+
+/// `copy_slices_apply` under `create_graph` (`g` requires grad): the same result in recorded
+/// ops — the view's slice of `g` read by recorded indexing, `F` applied to it (recording in
+/// turn), and the base's gradient `g` times a constant mask zero under the view plus `F`'s
+/// self gradient placed under the view.
+fn copy_slices_apply_recorded(
+    geometry: &ViewGeometry,
+    f: &Arc<Node>,
+    g: &Tensor,
+    n_out: usize,
+) -> Result<Vec<Option<Tensor>>> {
+    let view_sizes: Vec<i64> = geometry.sizes.iter().map(|&s| s as i64).collect();
+    let flat = vt::reshape(g, &[-1])?;
+    let slice_grad = vt::reshape(
+        &vt::index(&flat, &[view_positions(geometry)?])?,
+        &view_sizes,
+    )?;
+    // Unpack hooks run without the lock (Note [Unpack hooks run outside the node lock]).
+    let res = super::hooks::apply_unpacking_first(f.lock_kind(), f, &[Some(slice_grad)])?;
+    let base_sizes: Vec<i64> = geometry.base_sizes.iter().map(|&s| s as i64).collect();
+    let keep = ops::ones(&base_sizes, Some(g.dtype()))?;
+    geometry.slice_of(&keep).fill_(Scalar::Int(0))?;
+    let mut result = vt::mul(g, &keep)?;
+    if let Some(r0) = res.first().and_then(|r| r.as_ref()) {
+        result = vt::add(&result, &place_into_base(geometry, r0)?, Scalar::Int(1))?;
     }
     let mut out = Vec::with_capacity(n_out);
     out.push(Some(result));
@@ -163,7 +232,9 @@ pub(crate) fn as_strided_apply(
     let Some(g) = grads.first().and_then(|g| g.as_ref()) else {
         return Ok(vec![None]);
     };
-    check_no_create_graph(g, "AsStridedBackward0")?;
+    if g.requires_grad() && super::is_grad_enabled() {
+        return Ok(vec![Some(place_into_base(geometry, g)?)]);
+    }
     let sizes: Vec<i64> = geometry.base_sizes.iter().map(|&s| s as i64).collect();
     let result = ops::zeros(&sizes, Some(g.dtype()))?;
     geometry.slice_of(&result).copy_from(g)?;
@@ -266,8 +337,10 @@ pub(crate) fn index_put_apply(
     let Some(g) = grads.first().and_then(|g| g.as_ref()) else {
         return Ok(vec![None, None]);
     };
-    check_no_create_graph(g, "IndexPutBackward0")?;
     let needs = |i: usize| node.next_edges().get(i).is_some_and(|e| e.is_some());
+    if g.requires_grad() && super::is_grad_enabled() {
+        return index_put_apply_recorded(items, value_dim, accumulate, g, needs(0), needs(1));
+    }
     let grad_self = if needs(0) && accumulate {
         Some(g.clone())
     } else if needs(0) {
@@ -284,6 +357,42 @@ pub(crate) fn index_put_apply(
             let mut shape = vec![1i64; value_dim - gv.dim()];
             shape.extend(gv.sizes().iter().map(|&s| s as i64));
             Some(ops::reshape(&gv, &shape)?)
+        } else {
+            Some(gv)
+        }
+    } else {
+        None
+    };
+    Ok(vec![grad_self, grad_value])
+}
+
+/// `index_put_apply` under `create_graph` (`g` requires grad): the same gradients written in
+/// recorded ops, so that they are differentiable in turn — self's is `g` times a constant
+/// mask with zeros at the written elements, value's `g[items]` (recorded indexing).
+fn index_put_apply_recorded(
+    items: &[IndexItem],
+    value_dim: usize,
+    accumulate: bool,
+    g: &Tensor,
+    need_self: bool,
+    need_value: bool,
+) -> Result<Vec<Option<Tensor>>> {
+    let grad_self = if need_self && accumulate {
+        Some(g.clone())
+    } else if need_self {
+        let keep = ops::ones_like(g, None)?;
+        let zero = Tensor::zeros(&[], g.dtype())?;
+        ops::indexing::index_put(&keep, items, &zero)?;
+        Some(vt::mul(g, &keep)?)
+    } else {
+        None
+    };
+    let grad_value = if need_value {
+        let gv = vt::index(g, items)?;
+        if gv.dim() < value_dim {
+            let mut shape = vec![1i64; value_dim - gv.dim()];
+            shape.extend(gv.sizes().iter().map(|&s| s as i64));
+            Some(vt::reshape(&gv, &shape)?)
         } else {
             Some(gv)
         }

@@ -615,14 +615,31 @@ pub fn index_int(a: &Tensor, i: i64) -> Result<Tensor> {
     Ok(out)
 }
 
-/// The backward of `t[items]`: `z[items] += g` (a recorded op only as far as `g` goes: the
-/// result's history is an `IndexBackward0`-free identity of `g`, enough for double backward
-/// of the ops in front of it).
+/// The backward of `t[items]`: `z[items] += g` into `z`, a fresh tensor without history
+/// (zeros of the input's shape), returned. When `g` requires grad (`create_graph`), `z` gets
+/// torch's `IndexPutBackward0` with `accumulate=True` (edge 0, `z`'s, is empty): `g`'s gradient
+/// is indexing again, `grad[items]`, itself recorded, so every order is differentiable.
 pub fn index_put_accumulate(z: &Tensor, items: &[Item], g: &Tensor) -> Result<Tensor> {
+    if !should_record(&[g]) {
+        ops::indexing::index_put_accumulate(z, items, g)?;
+        return Ok(z.clone());
+    }
+    let value_dim = g.dim();
+    // The edges are collected before the write (z has none: it requires no grad).
+    let edges = collect_edges(&[z, g]);
     ops::indexing::index_put_accumulate(z, items, g)?;
-    if should_record(&[g]) {
-        // d(z)/d(g) is indexing again: z[items] gives g's gradient.
-        return Err(not_implemented("index (double backward)"));
+    if z.dtype().is_floating_point() {
+        let node = Node::new(
+            NodeKind::IndexPut {
+                name: "IndexPutBackward0",
+                items: items.into(),
+                value_dim,
+                accumulate: true,
+            },
+            edges,
+            &[z],
+        );
+        z.set_grad_fn(node, 0);
     }
     Ok(z.clone())
 }
