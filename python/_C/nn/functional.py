@@ -3090,14 +3090,24 @@ def _reflect_coordinates(x: Tensor, twice_low: int, twice_high: int) -> Tensor:
     return _C.where(_C.remainder(flips, 2) == 0, extra + low, span - extra + low)
 
 
+def _grid_unnormalize(coord: Tensor, size: int, align_corners: bool) -> Tensor:
+    """torch's ``grid_sampler_unnormalize``: a normalised coordinate in [-1, 1] as a pixel
+    position of an axis of ``size`` pixels."""
+    if align_corners:
+        return (coord + 1) * ((size - 1) / 2)
+    return (coord + 1) * (size / 2) - 0.5
+
+
 def _grid_source_index(coord: Tensor, size: int, padding_mode: str, align_corners: bool) -> Tensor:
     """torch's ``grid_sampler_compute_source_index``: a normalised coordinate in [-1, 1] as a
     pixel position of an axis of ``size`` pixels, clipped (``border``) or reflected
     (``reflection``) into it."""
-    if align_corners:
-        x = (coord + 1) * ((size - 1) / 2)
-    else:
-        x = (coord + 1) * (size / 2) - 0.5
+    return _grid_compute_coordinates(_grid_unnormalize(coord, size, align_corners), size, padding_mode, align_corners)
+
+
+def _grid_compute_coordinates(x: Tensor, size: int, padding_mode: str, align_corners: bool) -> Tensor:
+    """torch's ``compute_coordinates``: a pixel position clipped (``border``) or reflected
+    (``reflection``) into an axis of ``size`` pixels; unchanged for ``zeros``."""
     if padding_mode == "border":
         x = x.clamp(0, size - 1)
     elif padding_mode == "reflection":
@@ -3147,9 +3157,9 @@ def grid_sample(
     ``align_corners``, else the outer pixel edges; ``None`` warns and means False). ``mode``
     ``'bilinear'`` (trilinear for 5-d) or ``'nearest'`` (round half to even);
     ``padding_mode`` ``'zeros'``, ``'border'`` (clip) or ``'reflection'``. Result ``(N, C,
-    *grid.shape[1:-1])``, differentiable in ``input`` and (bilinear) ``grid``. ValueError for
+    *grid.shape[1:-1])``, differentiable in ``input`` and (bilinear, bicubic) ``grid``. ValueError for
     an unknown mode, RuntimeError with torch's texts for mismatched shapes and dtypes;
-    ``mode='bicubic'`` is not implemented (NotImplementedError). Mirrors
+    ``mode='bicubic'``: Keys' cubic convolution (A = -0.75), tricubic for 5-d. Mirrors
     ``torch.nn.functional.grid_sample``.
     """
     if mode != "bilinear" and mode != "nearest" and mode != "bicubic":
@@ -3179,9 +3189,9 @@ def grid_sample(
                 "grid_sampler(): expected 5D input and grid with same number of dimensions, but got input with "
                 f"sizes {list(input.shape)} and grid with sizes {list(grid.shape)}"
             )
-    if mode == "bicubic":
-        raise NotImplementedError("grid_sample: mode='bicubic' is not implemented in tensorbind yet")
     _check_float(input, "grid_sampler_2d_cpu_kernel_impl" if input.dim() == 4 else "grid_sampler_3d_cpu")
+    if mode == "bicubic":
+        return _grid_sample_bicubic(input, grid, padding_mode, align_corners)
     n, c = int(input.shape[0]), int(input.shape[1])
     sizes = [int(v) for v in input.shape[2:]]
     d = len(sizes)
@@ -3216,6 +3226,72 @@ def grid_sample(
         vals = flat.gather(2, idx.unsqueeze(1).expand(n, c, length)) * weight.unsqueeze(1)
         out = vals if out is None else out + vals
     return out.reshape([n, c] + out_sp)
+
+
+def _cubic_coefficients(t: Tensor) -> List[Tensor]:
+    """torch's ``get_cubic_upsample_coefficients`` (Keys' cubic convolution, A = -0.75): the
+    weights of the pixels at offsets -1, 0, 1, 2 from ``floor(x)`` for ``t = x - floor(x)``,
+    each evaluated as torch's vectorised grid sampler does."""
+    a = -0.75
+
+    def far(x: Tensor) -> Tensor:  # 1 < |x| < 2
+        return ((x * a - 5 * a) * x + 8 * a) * x - 4 * a
+
+    def near(x: Tensor) -> Tensor:  # |x| <= 1
+        return ((a + 2) * x - (a + 3)) * x * x + 1
+
+    return [far(t + 1), near(t), near(1 - t), far(2 - t)]
+
+
+def _grid_sample_bicubic(input: Tensor, grid: Tensor, padding_mode: str, align_corners: bool) -> Tensor:
+    """grid_sample's ``mode='bicubic'`` on 4-d (bicubic) or 5-d (tricubic) float ``input``:
+    torch's ``grid_sampler_{2,3}d`` bicubic branch composed of recorded ops (differentiable in
+    ``input`` and ``grid``). The 4 x 4 (x 4) pixels around the unnormalised (unpadded) source
+    point are each moved into the input by ``padding_mode`` (zero outside it for ``'zeros'``)
+    and interpolated along x first, then y (then z), in torch's order of summation."""
+    n, c = int(input.shape[0]), int(input.shape[1])
+    sizes = [int(v) for v in input.shape[2:]]
+    d = len(sizes)
+    out_sp = [int(v) for v in grid.shape[1:-1]]
+    length = _planes(out_sp)
+    flat = input.reshape(n, c, -1)
+    g = grid.reshape(n, length, d)
+    strides = [_planes(sizes[i + 1 :]) for i in range(d)]
+    # Per spatial dim (outermost first): the floor of the source position and the weights of
+    # the pixels at offsets -1, 0, 1, 2 from it.
+    base, coef = [], []
+    for i in range(d):
+        p = _grid_unnormalize(g.select(2, d - 1 - i), sizes[i], align_corners)
+        lo = p.floor()
+        coef.append(_cubic_coefficients(p - lo))
+        base.append(lo.detach())
+
+    def at(offsets: List[int]) -> Tensor:
+        """torch's ``get_value_bounded``: the pixel at ``base + offsets`` after padding, 0
+        outside the input."""
+        idx = None
+        valid = None
+        for i, off in enumerate(offsets):
+            q = _grid_compute_coordinates(base[i] + off, sizes[i], padding_mode, align_corners)
+            inside = (q >= 0).logical_and(q <= sizes[i] - 1)
+            valid = inside if valid is None else valid.logical_and(inside)
+            term = q.clamp(0, sizes[i] - 1).to(_C.int64) * strides[i]
+            idx = term if idx is None else idx + term
+        vals = flat.gather(2, idx.unsqueeze(1).expand(n, c, length))
+        return vals * valid.to(input.dtype).unsqueeze(1)
+
+    def interp(offsets: List[int]) -> Tensor:
+        """The cubic interpolation over the dims after ``offsets`` (the innermost, x, first)."""
+        i = len(offsets)
+        if i == d:
+            return at(offsets)
+        out = None
+        for k in range(4):
+            term = interp(offsets + [k - 1]) * coef[i][k].unsqueeze(1)
+            out = term if out is None else out + term
+        return out
+
+    return interp([]).reshape([n, c] + out_sp)
 
 
 # ---- embedding_bag (issue 15 part 5) ---------------------------------------------------------
