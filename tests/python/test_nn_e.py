@@ -135,3 +135,30 @@ def test_grid_sample_tricubic(padding_mode):
     z[0, 0, 1, 2, 1] = 1
     v = F.grid_sample(z, _C.zeros(1, 1, 1, 1, 3, dtype=_C.float64), mode="bicubic", align_corners=False)
     assert abs(v.item() - 0.59375 ** 3) < 1e-15
+
+
+# ---- double backward through the nn kernel nodes ----------------------------------------------
+
+import json  # noqa: E402
+import os  # noqa: E402
+
+from nn_e_cases import CASES as DOUBLE_CASES  # noqa: E402
+
+with open(os.path.join(os.path.dirname(__file__), "nn_e_expected.json")) as _f:
+    DOUBLE_EXPECTED = json.load(_f)
+
+
+@pytest.mark.parametrize("name", sorted(DOUBLE_CASES))
+def test_double_backward_matches_torch(name):
+    firsts, seconds = DOUBLE_CASES[name](_C, F)
+    want_firsts, want_seconds = DOUBLE_EXPECTED[name]
+    assert len(firsts) == len(want_firsts)
+    for got, want in zip(firsts, want_firsts):
+        close(got, want, tol=1e-10)
+    assert len(seconds) == len(want_seconds)
+    for got, want in zip(seconds, want_seconds):
+        if want is None or got is None:
+            # torch and _C may differ in leaving an input unused (None) or giving it zeros.
+            assert all(v == 0 for v in (got or want or [])), (got, want)
+        else:
+            close(got, want, tol=1e-10)

@@ -194,9 +194,11 @@ def test_bicubic_reproduces_a_linear_function_inside():
         assert float(y[0, 0, 1, o]) == pytest.approx(3.0 * s * o + 1, rel=1e-12)
 
 
-def test_grid_sample_bicubic_is_not_implemented():
-    with pytest.raises(NotImplementedError):
-        F.grid_sample(_C.zeros(1, 1, 3, 3), _C.zeros(1, 2, 2, 2), mode="bicubic", align_corners=False)
+def test_grid_sample_bicubic_of_a_constant_is_the_constant():
+    # Keys' cubic weights sum to 1 (the values against torch's: test_nn_e.py).
+    y = F.grid_sample(_C.full((1, 1, 3, 3), 2.5), _C.zeros(1, 2, 2, 2), mode="bicubic", padding_mode="border",
+                      align_corners=False)
+    assert y.tolist() == [[[[2.5, 2.5], [2.5, 2.5]]]]
 
 
 def test_grid_sample_identity_grid_returns_the_input():

@@ -922,6 +922,8 @@ def pad(input: Tensor, pad: Sequence[int], mode: str = "constant", value: Option
     ``'replicate'`` or ``'circular'``.
     """
     pad = list(pad)
+    if mode in ("reflect", "replicate") and input.dtype == _C.bool and len(pad) in (2, 4, 6):
+        _check_float(input, ("reflection_pad" if mode == "reflect" else "replication_pad") + f"{len(pad) // 2}d")
     if mode == "circular" and any(p < 0 for p in pad):
         cropped = _crop_for_circular(input, pad)
         if cropped is not None:
@@ -1010,6 +1012,10 @@ def max_pool2d_with_indices(
     """
     if stride is None:
         stride = []
+    if input.dtype in _INTEGER:
+        return _int_max_pool(
+            lambda x: _nn.max_pool2d_with_indices(x, kernel_size, stride, padding, dilation, ceil_mode), input, 2
+        )
     out, idx = _nn.max_pool2d_with_indices(input, kernel_size, stride, padding, dilation, ceil_mode)
     return out, idx
 
@@ -1031,6 +1037,8 @@ def max_pool2d(
     """
     if return_indices:
         return max_pool2d_with_indices(input, kernel_size, stride, padding, dilation, ceil_mode)
+    if input.dtype in _INTEGER:
+        return max_pool2d_with_indices(input, kernel_size, stride, padding, dilation, ceil_mode)[0]
     if stride is None:
         stride = []
     return _C.max_pool2d(input, kernel_size, stride, padding, dilation, ceil_mode)
@@ -1052,6 +1060,14 @@ def avg_pool2d(
     """
     if stride is None:
         stride = []
+    if input.dtype == _C.int64:
+        k = [int(v) for v in _pair(kernel_size)]
+        st = [int(v) for v in _pair(stride)] if len(_pair(stride)) else k
+        pd = [int(v) for v in _pair(padding)]
+        return _int_avg_pool(
+            lambda x: _nn.avg_pool2d(x, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override),
+            input, k, st, pd, ceil_mode, count_include_pad, divisor_override,
+        )
     return _nn.avg_pool2d(
         input, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override
     )
@@ -1357,6 +1373,13 @@ def max_pool1d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode
     return_indices=False): the maximum over each window of ``(N, C, L)`` (or ``(C, L)``) input;
     with ``return_indices`` also the indices of the maxima (torch's ``max_pool1d_with_indices``:
     its checks and texts, then ``max_pool2d_with_indices`` over an added height of 1)."""
+    if input.dtype in _INTEGER:
+        if not return_indices:
+            _max_pool1d_checks(input, kernel_size, stride, padding, dilation, ceil_mode)
+            _check_float(input, "max_pool1d_impl")
+        return _int_max_pool(
+            lambda x: max_pool1d(x, kernel_size, stride, padding, dilation, ceil_mode, True), input, 1
+        )
     if return_indices:
         _check_dim_range(input, "max_pool1d")
         k = _check1d("max_pool1d", "kernel_size", kernel_size)
@@ -1366,6 +1389,7 @@ def max_pool1d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode
         out, idx = _nn.max_pool2d_with_indices(input.unsqueeze(-2), [1, k], [1, s], [0, p], [1, d], ceil_mode)
         return out.squeeze(-2), idx.squeeze(-2)
     k, s, p, d = _max_pool1d_checks(input, kernel_size, stride, padding, dilation, ceil_mode)
+    _check_float(input, "max_pool1d_impl")
     out, _ = _nn.max_pool2d_with_indices(input.unsqueeze(-2), [1, k], [1, s], [0, p], [1, d], ceil_mode)
     return out.squeeze(-2)
 
@@ -1378,6 +1402,12 @@ def avg_pool1d(input, kernel_size, stride=None, padding=0, ceil_mode=False, coun
     k = _check1d("avg_pool1d", "kernel_size", kernel_size)
     s = _check1d("avg_pool1d", "stride", stride) if stride is not None and _single(stride) != () else k
     p = _check1d("avg_pool1d", "padding", padding)
+    if input.dtype == _C.int64:
+        return _int_avg_pool(
+            lambda x: _nn.avg_pool2d(x.unsqueeze(-2), [1, k], [1, s], [0, p], ceil_mode, count_include_pad, None)
+            .squeeze(-2),
+            input, [k], [s], [p], ceil_mode, count_include_pad, None,
+        )
     return _nn.avg_pool2d(input.unsqueeze(-2), [1, k], [1, s], [0, p], ceil_mode, count_include_pad, None).squeeze(-2)
 
 
@@ -1788,6 +1818,11 @@ def interpolate(
     Differentiable. torch's checks and texts; ``'lanczos'`` and ``antialias`` are not
     implemented (NotImplementedError). Mirrors ``torch.nn.functional.interpolate``.
     """
+    if mode in ("nearest", "nearest-exact") and input.dtype == _C.uint8:
+        # torch's nearest kernels take uint8: the same copies, made in float32 (exact).
+        out = interpolate(input.to(_C.float32), size, scale_factor, mode, align_corners, recompute_scale_factor,
+                          antialias)
+        return out.to(_C.uint8)
     if mode in ("nearest", "area", "nearest-exact"):
         if align_corners is not None:
             raise ValueError(
@@ -1847,6 +1882,8 @@ def interpolate(
         )
     if antialias:
         raise NotImplementedError("interpolate: antialias=True is not implemented in tensorbind yet")
+    if mode in ("nearest", "nearest-exact") and not input.is_floating_point() and 3 <= input.dim() <= 5:
+        _check_float(input, "upsample_nearest2d_channels_last" if input.dim() == 4 else "compute_indices_weights_nearest")
     if input.dim() == 3 and mode == "nearest":
         return _upsample_vec(_nn.upsample_nearest1d, input, output_size, scale_factors)
     if input.dim() == 4 and mode == "nearest":
@@ -1956,6 +1993,62 @@ def _check_float(input: Tensor, kernel: str, bool_ok: bool = False) -> None:
         dt = {"int64": "Long", "int32": "Int", "int16": "Short", "int8": "Char", "uint8": "Byte", "bool": "Bool"}
         name = str(input.dtype).split(".")[-1]
         raise NotImplementedError(f'"{kernel}" not implemented for \'{dt.get(name, name)}\'')
+
+
+# ---- integer inputs of the pools (torch's CPU kernels take them) ---------------------------------
+
+_INTEGER = (_C.uint8, _C.int8, _C.int16, _C.int32, _C.int64)
+
+
+def _int_max_pool(pool, input: Tensor, spatial: int) -> Tuple[Tensor, Tensor]:
+    """Max pooling of integer ``input`` (torch's CPU max pools take every integer dtype):
+    ``pool`` (a float pool of one argument returning values and flat indices over the last
+    ``spatial`` dims) runs over an order-preserving float64 image of the input — the values,
+    exact below 2^53, or for int64 their ranks (``unique``'s inverse) — so its indices are
+    torch's (the first maximum); the values are the input's at those indices."""
+    src = _C.unique(input, return_inverse=True)[1] if input.dtype == _C.int64 else input
+    _, idx = pool(src.to(_C.float64))
+    lead = list(input.shape[: input.dim() - spatial])
+    if idx.numel() == 0 or input.numel() == 0:
+        return _C.zeros(list(idx.shape), dtype=input.dtype), idx
+    vals = input.reshape(lead + [-1]).gather(-1, idx.reshape(lead + [-1]))
+    return vals.reshape(list(idx.shape)), idx
+
+
+def _int_avg_pool(float_pool, input: Tensor, k, s, p, ceil_mode: bool, count_include_pad: bool,
+                  divisor_override) -> Tensor:
+    """Average pooling of int64 ``input`` as torch's CPU kernel: each window's int64 sum divided
+    by its divisor with truncation (C++ integer division). ``float_pool`` (of one argument)
+    makes torch's checks and gives the output's shape; the sums are a convolution of the
+    zero-padded input with a kernel of ones (exact in int64), the divisors the per-dim window
+    sizes (with the padding they cover when ``count_include_pad``) multiplied."""
+    out_shape = list(float_pool(input.to(_C.float64)).shape)
+    d = len(k)
+    sizes = [int(v) for v in input.shape[input.dim() - d:]]
+    outs = out_shape[len(out_shape) - d:]
+    pads = []
+    divisor = None
+    for a in range(d):
+        n_a, k_a, s_a, p_a, o_a = sizes[a], k[a], s[a], p[a], outs[a]
+        extra = max(0, (o_a - 1) * s_a + k_a - (n_a + 2 * p_a))
+        pads = [p_a, p_a + extra] + pads
+        counts = []
+        for j in range(o_a):
+            start = j * s_a - p_a
+            end = min(start + k_a, n_a + p_a)
+            counts.append(end - start if count_include_pad else min(end, n_a) - max(start, 0))
+        view = [1] * d
+        view[a] = o_a
+        t = _C.tensor(counts, dtype=_C.int64).reshape(view)
+        divisor = t if divisor is None else divisor * t
+    if divisor_override is not None:
+        divisor = _C.tensor(int(divisor_override), dtype=_C.int64)
+    if input.numel() == 0 or any(o == 0 for o in out_shape):
+        return _C.zeros(out_shape, dtype=input.dtype)
+    x = pad(input.reshape([-1, 1] + sizes), pads)
+    conv = (conv1d, conv2d, conv3d)[d - 1]
+    sums = conv(x, _C.ones([1, 1] + list(k), dtype=_C.int64), stride=list(s))
+    return _C.div(sums.reshape(out_shape), divisor, rounding_mode="trunc")
 
 
 def _window_index(blocks, kernel, dilation, stride, width: int) -> Tensor:
@@ -2134,6 +2227,7 @@ def _max_unpool2d(input: Tensor, indices: Tensor, output_size) -> Tensor:
                 f"dimensions, but input has sizes {shape} with dimension {i} being empty"
             )
     oh, ow = int(output_size[0]), int(output_size[1])
+    _check_float(input, "max_unpool2d")
     n = shape[0] if nd == 4 else 1
     c = shape[-3]
     idx = indices.reshape(n, c, -1)
@@ -2223,10 +2317,11 @@ def _adaptive_windows(size: int, out: int) -> List[Tuple[int, int]]:
 
 
 def _adaptive_max_pool2d(input: Tensor, output_size, name: str) -> Tuple[Tensor, Tensor]:
-    """torch's ``adaptive_max_pool2d`` kernel: each window's maximum (the first on ties) and its
-    flat index in the ``H * W`` plane. A gather of every window (padded to the largest with
-    copies of its first element, which never changes the first maximum), then ``max`` over the
-    window: recorded, so differentiable through ``max`` and ``gather``."""
+    """torch's ``adaptive_max_pool2d`` kernel: each window's maximum (the first on ties, the last
+    of its NaNs) and its flat index in the ``H * W`` plane. A gather of every window (padded to
+    the largest with copies of its last element, which never changes the first maximum nor the
+    last NaN), then ``max`` over the window: recorded, so differentiable through ``max`` and
+    ``gather``."""
     shape = list(input.shape)
     nd = len(shape)
     if nd not in (3, 4):
@@ -2253,14 +2348,22 @@ def _adaptive_max_pool2d(input: Tensor, output_size, name: str) -> Tuple[Tensor,
     for hs, he in hw:
         for ws, we in ww:
             win = [r * w + col for r in range(hs, he) for col in range(ws, we)]
-            table.extend(win + [win[0]] * (k - len(win)))
+            table.extend(win + [win[-1]] * (k - len(win)))
     idx = _C.tensor(table, dtype=_C.int64).reshape(oh * ow, k)
     lead = shape[:-2]
     planes = 1
     for s in lead:
         planes *= s
     cols = input.reshape(planes, h * w).gather(1, idx.reshape(1, oh * ow * k).expand(planes, oh * ow * k))
-    values, local = cols.reshape(planes, oh * ow, k).max(-1)
+    cols = cols.reshape(planes, oh * ow, k)
+    values, local = cols.max(-1)
+    nan = cols.isnan()
+    if bool(nan.any()):
+        # torch's `(val > maxval) || isnan(val)`: among NaNs the last one of the window (the
+        # padding copies its last element, so the last NaN keeps its index).
+        last = (nan.to(_C.int64) * _C.arange(1, k + 1)).argmax(-1)
+        local = _C.where(nan.any(-1), last, local)
+        values = cols.gather(2, local.unsqueeze(-1)).squeeze(-1)
     indices = idx.unsqueeze(0).expand(planes, oh * ow, k).gather(2, local.unsqueeze(-1)).squeeze(-1)
     return values.reshape(out_shape), indices.reshape(out_shape)
 
@@ -2757,7 +2860,7 @@ def _max_pool3d(input: Tensor, k, s, p, d, ceil_mode: bool) -> Tuple[Tensor, Ten
     """torch's ``max_pool3d_with_indices``: the maxima and their flat indices in the ``T * H *
     W`` volume. ``max_pool2d_with_indices`` over (H, W) per t, then over T (a height-1 image
     per output position), the (H, W) index of the chosen t gathered."""
-    _check_float(input, "max_pool3d_with_indices_cpu")
+    _check_float(input, "max_pool3d")
     ot, oh, ow = _pool3d_check(input, k, s, p, d, ceil_mode, "max_pool3d_with_indices_out_cpu_template()", False)
     shape = list(input.shape)
     lead, (t, h, w) = shape[:-3], shape[-3:]
@@ -2797,6 +2900,8 @@ def max_pool3d_with_indices(
          "must either be omitted, a single int, or a tuple of three ints",
          "must either be a single int, or a tuple of three ints"),
     )
+    if input.dtype in _INTEGER:
+        return _int_max_pool(lambda x: _max_pool3d(x, k, s, p, d, ceil_mode), input, 3)
     return _max_pool3d(input, k, s, p, d, ceil_mode)
 
 
@@ -2850,6 +2955,11 @@ def avg_pool3d(
     if divisor_override is not None and divisor_override == 0:
         raise RuntimeError("divisor must be not zero")
     ot, oh, ow = _pool3d_check(input, k, s, p, d, ceil_mode, "avg_pool3d()", True)
+    if input.dtype == _C.int64:
+        return _int_avg_pool(
+            lambda x: avg_pool3d(x, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override),
+            input, k, s, p, ceil_mode, count_include_pad, divisor_override,
+        )
     _check_float(input, "avg_pool3d_out_frame")
     shape = list(input.shape)
     lead, (t, h, w) = shape[:-3], shape[-3:]
@@ -2958,6 +3068,7 @@ def _max_unpool3d(input: Tensor, indices: Tensor, output_size, stride) -> Tensor
     if min(stride) <= 0:
         raise RuntimeError(f"strides should be greater than zero, but got stride: {[int(v) for v in stride]}")
     ot, oh, ow = (int(v) for v in output_size)
+    _check_float(input, "max_unpool3d")
     n = shape[0] if nd == 5 else 1
     c = shape[-4]
     idx = indices.reshape(n, c, -1)

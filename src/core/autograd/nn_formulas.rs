@@ -5,12 +5,30 @@
 //! the core ops' signatures and are re-exported by variable_type.rs, so the generated bindings
 //! call them as `vt::op` for the ops src/derivatives.yaml gives a `node:`.
 //!
-//! The backward kernels are not recorded themselves: with `create_graph` (grad mode on while
-//! the node runs) and an input of the kernel requiring grad, a node raises torch's
-//! NotImplementedError for its backward kernel instead of returning a gradient without history
-//! (double backward through the nn ops is future work). Composite ops (`cross_entropy_loss`,
-//! `conv2d`'s batching and `"same"` padding) are composed of recorded ops, as torch composes
-//! them.
+//! Double backward (Note [nn double backward]): with `create_graph` (grad mode on while the
+//! node runs) and the gradient or a saved input requiring grad, a node either computes its
+//! gradient with recorded ops (activations, pointwise losses) or records a node of its own over
+//! the kernel's result (`BackwardOf` for backwards linear in the gradient, `ConvBackward`). The
+//! norms' backward kernels are not recorded: those nodes raise torch's NotImplementedError for
+//! their kernel instead of returning a gradient without history. Composite ops
+//! (`cross_entropy_loss`, `conv2d`'s batching and `"same"` padding) are composed of recorded
+//! ops, as torch composes them.
+
+// Note [nn double backward]
+// ~~~~~~~~~~~~~~~~~~~~~~~~~
+// torch differentiates each backward kernel with a formula of its own (`gelu_double_backward`,
+// `_convolution_double_backward`, `max_pool_double_backward`, ...). Here:
+// - elementwise activations and pointwise losses: under `create_graph`, the node computes
+//   `g * f'(x)` with recorded ops (`activation_backward_recorded`, `point_loss_backward_recorded`)
+//   instead of the kernel, so every order is differentiable. The values agree with the kernel's
+//   up to rounding.
+// - backwards linear in the gradient and independent of the input (avg / adaptive avg / max
+//   pools, upsampling, embedding, nll_loss): the kernel's result gets a `BackwardOf` node whose
+//   backward is the forward op applied to the incoming gradient (through the recording wrappers,
+//   so higher orders work too); the input's second derivative is zero, as torch's.
+// - convolution (bilinear in input and weight): the kernel's results get a `ConvBackward` node
+//   over `(grad, input, weight)` computing torch's `_convolution_double_backward` with the
+//   forward and backward kernels; a third order through it raises NotImplementedError.
 
 use super::formulas::NodeKind;
 use super::node::{Edge, Node, SavedTensor};
@@ -129,6 +147,24 @@ pub enum NnNode {
     Dropout { mask: Tensor },
     /// `pad` in constant mode: the gradient cropped back (padded by the negated pads).
     ConstantPad { pad: Box<[i64]> },
+    /// The recorded result of a backward kernel linear in the gradient (Note [nn double
+    /// backward]): over the gradient `g` (of `out_sizes`); `of` is the first node's data, whose
+    /// forward applied to the incoming gradient is this node's gradient.
+    BackwardOf {
+        name: &'static str,
+        of: Box<NnNode>,
+        out_sizes: Box<[usize]>,
+    },
+    /// The recorded results of `convolution_backward` (Note [nn double backward]): over
+    /// `(grad, input, weight)`; `outs` says which results (0 input, 1 weight, 2 bias) it is
+    /// the history of, in order.
+    ConvBackward {
+        grad: SavedTensor,
+        input: SavedTensor,
+        weight: SavedTensor,
+        params: ConvParams,
+        outs: Box<[u8]>,
+    },
     /// `pad` in reflect / replicate / circular mode: `map` gives, for each output element,
     /// the flat index of the input element it copies; the gradient is summed back through it.
     MappedPad {
@@ -158,6 +194,8 @@ impl NnNode {
             NnNode::Dropout { .. } => "NativeDropoutBackward0",
             NnNode::ConstantPad { .. } => "ConstantPadNdBackward0",
             NnNode::MappedPad { name, .. } => name,
+            NnNode::BackwardOf { name, .. } => name,
+            NnNode::ConvBackward { .. } => "ConvolutionBackwardBackward0",
         }
     }
 
@@ -176,6 +214,12 @@ impl NnNode {
                 v
             }
             NnNode::Conv { input, weight, .. } => vec![("input", input), ("weight", weight)],
+            NnNode::ConvBackward {
+                grad,
+                input,
+                weight,
+                ..
+            } => vec![("grad_output", grad), ("input", input), ("weight", weight)],
             _ => Vec::new(),
         }
     }
@@ -205,6 +249,16 @@ impl NnNode {
                 take(input);
                 take(weight);
             }
+            NnNode::ConvBackward {
+                grad,
+                input,
+                weight,
+                ..
+            } => {
+                take(grad);
+                take(input);
+                take(weight);
+            }
             _ => {}
         }
         out
@@ -215,6 +269,23 @@ impl NnNode {
         let n = Some(node);
         let edges = node.next_edges().len();
         let needs = |i: usize| node.next_edges().get(i).is_some_and(|e| e.is_some());
+        if let NnNode::ConvBackward {
+            grad,
+            input,
+            weight,
+            params,
+            outs,
+        } = self
+        {
+            // Several outputs: any of their gradients may be the only one given.
+            return conv_double_backward(
+                (grad.unpack(n)?, input.unpack(n)?, weight.unpack(n)?),
+                params,
+                outs,
+                grads,
+                [needs(0), needs(1), needs(2)],
+            );
+        }
         let Some(g) = grads.first().and_then(|g| g.as_ref()) else {
             return Ok(vec![None; edges]);
         };
@@ -231,8 +302,11 @@ impl NnNode {
         Ok(match self {
             NnNode::Act { act, self_, .. } => {
                 let x = self_.unpack(n)?;
-                no_double(act.kernel_name(), &[&x])?;
-                vec![Some(bw::activation_backward(*act, g, &x)?)]
+                if create_graph(&[g, &x]) {
+                    vec![Some(activation_backward_recorded(*act, g, &x)?)]
+                } else {
+                    vec![Some(bw::activation_backward(*act, g, &x)?)]
+                }
             }
             NnNode::PointLoss {
                 loss,
@@ -242,9 +316,17 @@ impl NnNode {
                 ..
             } => {
                 let (x, t) = (self_.unpack(n)?, target.unpack(n)?);
-                no_double(loss.kernel_name(), &[&x, &t])?;
-                let gx = bw::pointwise_loss_backward(*loss, g, &x, &t, *reduction)?;
-                let gt = if needs(1) { Some(ops::neg(&gx)?) } else { None };
+                let recorded = create_graph(&[g, &x, &t]);
+                let gx = if recorded {
+                    point_loss_backward_recorded(*loss, g, &x, &t, *reduction)?
+                } else {
+                    bw::pointwise_loss_backward(*loss, g, &x, &t, *reduction)?
+                };
+                let gt = match (needs(1), recorded) {
+                    (false, _) => None,
+                    (true, true) => Some(vt::neg(&gx)?),
+                    (true, false) => Some(ops::neg(&gx)?),
+                };
                 vec![if needs(0) { Some(gx) } else { None }, gt]
             }
             NnNode::Bce {
@@ -341,8 +423,7 @@ impl NnNode {
                 total_weight,
             } => {
                 let x = self_.unpack(n)?;
-                no_double("nll_loss_backward", &[&x])?;
-                vec![Some(bw::nll_loss_backward(
+                let gi = bw::nll_loss_backward(
                     g,
                     &x,
                     target,
@@ -350,6 +431,11 @@ impl NnNode {
                     *reduction,
                     *ignore_index,
                     *total_weight,
+                )?;
+                vec![Some(self.linear_result(
+                    gi,
+                    g,
+                    "NllLossBackwardBackward0",
                 )?)]
             }
             NnNode::RowNorm {
@@ -427,7 +513,6 @@ impl NnNode {
                 params,
             } => {
                 let (x, w) = (input.unpack(n)?, weight.unpack(n)?);
-                no_double("convolution_backward", &[&x, &w])?;
                 let (gi, gw, gb) = bw::convolution_backward(
                     g,
                     &x,
@@ -435,6 +520,9 @@ impl NnNode {
                     params,
                     [needs(0), needs(1), *has_bias && needs(2)],
                 )?;
+                if create_graph(&[g, &x, &w]) {
+                    record_conv_backward(g, &x, &w, params, [&gi, &gw, &gb])?;
+                }
                 let mut v = vec![gi, gw];
                 if *has_bias {
                     v.push(gb);
@@ -450,8 +538,7 @@ impl NnNode {
                 count_include_pad,
                 divisor_override,
             } => {
-                no_double("avg_pool2d_backward", &[])?;
-                vec![Some(bw::avg_pool2d_backward(
+                let gi = bw::avg_pool2d_backward(
                     g,
                     self_sizes,
                     kernel_size,
@@ -460,6 +547,11 @@ impl NnNode {
                     *ceil_mode,
                     *count_include_pad,
                     *divisor_override,
+                )?;
+                vec![Some(self.linear_result(
+                    gi,
+                    g,
+                    "AvgPool2DBackwardBackward0",
                 )?)]
             }
             NnNode::Upsample {
@@ -468,22 +560,32 @@ impl NnNode {
                 taps,
                 ..
             } => {
-                no_double(kernel, &[])?;
                 let (th, tw) = &**taps;
-                vec![Some(ops::nn::upsample::resample_backward(
-                    kernel, g, self_sizes, th, tw,
+                let gi = ops::nn::upsample::resample_backward(kernel, g, self_sizes, th, tw)?;
+                vec![Some(self.linear_result(
+                    gi,
+                    g,
+                    "UpsampleBackwardBackward0",
                 )?)]
             }
             NnNode::AdaptiveAvgPool2d { self_sizes } => {
-                no_double("_adaptive_avg_pool2d_backward", &[])?;
-                vec![Some(bw::adaptive_avg_pool2d_backward(g, self_sizes)?)]
+                let gi = bw::adaptive_avg_pool2d_backward(g, self_sizes)?;
+                vec![Some(self.linear_result(
+                    gi,
+                    g,
+                    "AdaptiveAvgPool2DBackwardBackward0",
+                )?)]
             }
             NnNode::MaxPool2d {
                 self_sizes,
                 indices,
             } => {
-                no_double("max_pool2d_with_indices_backward", &[])?;
-                vec![Some(bw::max_pool2d_backward(g, self_sizes, indices)?)]
+                let gi = bw::max_pool2d_backward(g, self_sizes, indices)?;
+                vec![Some(self.linear_result(
+                    gi,
+                    g,
+                    "MaxPool2DWithIndicesBackwardBackward0",
+                )?)]
             }
             NnNode::Embedding {
                 num_weights,
@@ -491,13 +593,17 @@ impl NnNode {
                 padding_idx,
                 scale_grad_by_freq,
             } => {
-                no_double("embedding_dense_backward", &[])?;
-                vec![Some(bw::embedding_backward(
+                let gw = bw::embedding_backward(
                     g,
                     indices,
                     *num_weights,
                     *padding_idx,
                     *scale_grad_by_freq,
+                )?;
+                vec![Some(self.linear_result(
+                    gw,
+                    g,
+                    "EmbeddingDenseBackwardBackward0",
                 )?)]
             }
             NnNode::Dropout { mask } => vec![Some(vt::mul(g, mask)?)],
@@ -505,6 +611,11 @@ impl NnNode {
                 let neg: Vec<i64> = pads.iter().map(|&p| -p).collect();
                 vec![Some(pad(g, &neg, "constant", None)?)]
             }
+            NnNode::BackwardOf { of, out_sizes, .. } => {
+                vec![Some(of.linear_forward(g, out_sizes)?)]
+            }
+            // Applied above (before the first gradient is required).
+            NnNode::ConvBackward { .. } => vec![None; edges],
             NnNode::MappedPad {
                 self_sizes, map, ..
             } => {
@@ -516,6 +627,462 @@ impl NnNode {
             }
         })
     }
+}
+
+impl NnNode {
+    /// `gi`, a backward kernel's result linear in the gradient `g`, with a `BackwardOf` node
+    /// as its history when `g` requires grad under `create_graph` (Note [nn double backward]).
+    fn linear_result(&self, gi: Tensor, g: &Tensor, name: &'static str) -> Result<Tensor> {
+        if !create_graph(&[g]) {
+            return Ok(gi);
+        }
+        let Some(of) = self.linear_clone() else {
+            return Ok(gi);
+        };
+        record(
+            &gi,
+            &[g],
+            NnNode::BackwardOf {
+                name,
+                of: Box::new(of),
+                out_sizes: g.sizes().into(),
+            },
+        );
+        Ok(gi)
+    }
+
+    /// A copy of the data of a node whose backward is linear in the gradient (those
+    /// `linear_forward` knows), else None.
+    fn linear_clone(&self) -> Option<NnNode> {
+        Some(match self {
+            NnNode::AvgPool2d {
+                self_sizes,
+                kernel_size,
+                stride,
+                padding,
+                ceil_mode,
+                count_include_pad,
+                divisor_override,
+            } => NnNode::AvgPool2d {
+                self_sizes: self_sizes.clone(),
+                kernel_size: kernel_size.clone(),
+                stride: stride.clone(),
+                padding: padding.clone(),
+                ceil_mode: *ceil_mode,
+                count_include_pad: *count_include_pad,
+                divisor_override: *divisor_override,
+            },
+            NnNode::AdaptiveAvgPool2d { self_sizes } => NnNode::AdaptiveAvgPool2d {
+                self_sizes: self_sizes.clone(),
+            },
+            NnNode::MaxPool2d {
+                self_sizes,
+                indices,
+            } => NnNode::MaxPool2d {
+                self_sizes: self_sizes.clone(),
+                indices: indices.clone(),
+            },
+            NnNode::Upsample {
+                name,
+                kernel,
+                self_sizes,
+                taps,
+            } => NnNode::Upsample {
+                name,
+                kernel,
+                self_sizes: self_sizes.clone(),
+                taps: taps.clone(),
+            },
+            NnNode::Embedding {
+                num_weights,
+                indices,
+                padding_idx,
+                scale_grad_by_freq,
+            } => NnNode::Embedding {
+                num_weights: *num_weights,
+                indices: indices.clone(),
+                padding_idx: *padding_idx,
+                scale_grad_by_freq: *scale_grad_by_freq,
+            },
+            NnNode::NllLoss {
+                target,
+                weight,
+                reduction,
+                ignore_index,
+                total_weight,
+                ..
+            } => NnNode::NllLoss {
+                self_: SavedTensor::None,
+                target: target.clone(),
+                weight: weight.clone(),
+                reduction: *reduction,
+                ignore_index: *ignore_index,
+                total_weight: *total_weight,
+            },
+            _ => return None,
+        })
+    }
+
+    /// The forward of a node whose backward is linear in the gradient, applied to `t` (of the
+    /// op's input's shape) through the recording wrappers: the adjoint of that backward, torch's
+    /// `*_double_backward` for the gradient. `out_sizes` is the forward's output shape.
+    fn linear_forward(&self, t: &Tensor, out_sizes: &[usize]) -> Result<Tensor> {
+        match self {
+            NnNode::AvgPool2d {
+                kernel_size,
+                stride,
+                padding,
+                ceil_mode,
+                count_include_pad,
+                divisor_override,
+                ..
+            } => avg_pool2d(
+                t,
+                kernel_size,
+                stride,
+                padding,
+                *ceil_mode,
+                *count_include_pad,
+                *divisor_override,
+            ),
+            NnNode::AdaptiveAvgPool2d { .. } => {
+                let nd = out_sizes.len();
+                adaptive_avg_pool2d(t, &shape_of_sizes(&out_sizes[nd - 2..]))
+            }
+            NnNode::MaxPool2d {
+                self_sizes,
+                indices,
+            } => {
+                // max_pool_double_backward: the gradient at each chosen element.
+                let nd = self_sizes.len();
+                let plane = (self_sizes[nd - 2] * self_sizes[nd - 1]) as i64;
+                let flat = vt::reshape(t, &[-1, plane])?;
+                let idx = ops::reshape(indices, &[flat.sizes()[0] as i64, -1])?;
+                vt::reshape(&vt::gather(&flat, 1, &idx)?, &shape_of(indices))
+            }
+            NnNode::Upsample {
+                name, kernel, taps, ..
+            } => {
+                let (th, tw) = &**taps;
+                let out = ops::nn::upsample::resample(kernel, t, th, tw)?;
+                if !vt::should_record(&[t]) {
+                    return Ok(out);
+                }
+                Ok(record_upsample(out, t, name, kernel, (**taps).clone()))
+            }
+            NnNode::Embedding {
+                indices,
+                padding_idx,
+                ..
+            } => {
+                // embedding_dense_double_backward: the rows at the indices, zero at padding_idx.
+                let rows = vt::index_select(t, 0, &ops::reshape(indices, &[-1])?)?;
+                let rows = if *padding_idx >= 0 {
+                    let pad = Tensor::wrapped_scalar(Scalar::Int(*padding_idx))?;
+                    let mask = ops::eq(&ops::reshape(indices, &[-1, 1])?, &pad)?;
+                    vt::masked_fill(&rows, &mask, Scalar::Int(0))?
+                } else {
+                    rows
+                };
+                let mut shape = shape_of(indices);
+                shape.push(t.sizes()[1] as i64);
+                vt::reshape(&rows, &shape)
+            }
+            NnNode::NllLoss {
+                target,
+                weight,
+                reduction,
+                ignore_index,
+                ..
+            } => nll_loss_nd(t, target, weight.as_ref(), *reduction, *ignore_index),
+            _ => Err(Error::runtime(format!(
+                "{}: internal error: not a linear backward",
+                self.name()
+            ))),
+        }
+    }
+}
+
+/// True when a node's backward must be recorded: grad mode is on while it runs
+/// (`create_graph`) and one of `ts` requires grad.
+fn create_graph(ts: &[&Tensor]) -> bool {
+    super::is_grad_enabled() && ts.iter().any(|t| t.requires_grad())
+}
+
+/// A 0-dim wrapped number (it keeps the other operand's float dtype).
+fn num(v: f64) -> Result<Tensor> {
+    Tensor::wrapped_scalar(Scalar::Float(v))
+}
+
+/// `a > b` elementwise (not differentiable: a mask).
+fn above(a: &Tensor, b: f64) -> Result<Tensor> {
+    ops::gt(a, &num(b)?)
+}
+
+/// `a < b` elementwise (a mask).
+fn below(a: &Tensor, b: f64) -> Result<Tensor> {
+    ops::gt(&num(b)?, a)
+}
+
+/// `g * f'(x)` of an activation in recorded ops: [`bw::activation_backward`]'s formulas
+/// (torch's `cpu/Activation.cpp`), differentiable in `g` and `x` (Note [nn double backward]).
+fn activation_backward_recorded(act: Activation, g: &Tensor, x: &Tensor) -> Result<Tensor> {
+    let zero = num(0.0)?;
+    let scaled = |t: &Tensor, v: f64| -> Result<Tensor> { vt::mul(t, &num(v)?) };
+    let one_minus = |t: &Tensor| -> Result<Tensor> { vt::sub(&num(1.0)?, t, Scalar::Int(1)) };
+    match act {
+        Activation::LeakyRelu { negative_slope } => {
+            vt::where_(&above(x, 0.0)?, g, &scaled(g, negative_slope)?)
+        }
+        Activation::Elu {
+            alpha,
+            scale,
+            input_scale,
+        } => {
+            // The exponential of the clamped input: the unselected branch stays finite.
+            let e = vt::exp(&scaled(
+                &vt::clamp(x, None, Some(Scalar::Int(0)))?,
+                input_scale,
+            )?)?;
+            let neg = vt::mul(g, &scaled(&e, input_scale * alpha * scale)?)?;
+            vt::where_(&above(x, 0.0)?, &scaled(g, scale)?, &neg)
+        }
+        Activation::Gelu { tanh: false } => {
+            // Phi(x) + x phi(x)
+            let cdf = scaled(
+                &vt::add(
+                    &vt::erf(&scaled(x, std::f64::consts::FRAC_1_SQRT_2)?)?,
+                    &num(1.0)?,
+                    Scalar::Int(1),
+                )?,
+                0.5,
+            )?;
+            let k = 0.5 * std::f64::consts::FRAC_2_SQRT_PI * std::f64::consts::FRAC_1_SQRT_2;
+            let pdf = scaled(&vt::exp(&scaled(&vt::square(x)?, -0.5)?)?, k)?;
+            vt::mul(g, &vt::add(&cdf, &vt::mul(x, &pdf)?, Scalar::Int(1))?)
+        }
+        Activation::Gelu { tanh: true } => {
+            let beta = std::f64::consts::SQRT_2 * std::f64::consts::FRAC_2_SQRT_PI * 0.5;
+            let kappa = 0.044715;
+            let x_sq = vt::square(x)?;
+            let inner = scaled(
+                &vt::add(x, &scaled(&vt::mul(&x_sq, x)?, kappa)?, Scalar::Int(1))?,
+                beta,
+            )?;
+            let t = vt::tanh(&inner)?;
+            let left_d = scaled(&vt::add(&t, &num(1.0)?, Scalar::Int(1))?, 0.5)?;
+            let poly = vt::add(&scaled(&x_sq, 3.0 * kappa)?, &num(1.0)?, Scalar::Int(1))?;
+            let right_d = vt::mul(
+                &vt::mul(&scaled(x, 0.5 * beta)?, &one_minus(&vt::square(&t)?)?)?,
+                &poly,
+            )?;
+            vt::mul(g, &vt::add(&left_d, &right_d, Scalar::Int(1))?)
+        }
+        Activation::Silu => {
+            let s = vt::sigmoid(x)?;
+            let inner = vt::add(&vt::mul(x, &one_minus(&s)?)?, &num(1.0)?, Scalar::Int(1))?;
+            vt::mul(g, &vt::mul(&s, &inner)?)
+        }
+        Activation::Mish => {
+            let s = vt::sigmoid(x)?;
+            let t = vt::tanh(&softplus(x, Scalar::Int(1), Scalar::Int(20))?)?;
+            let d = vt::add(
+                &t,
+                &vt::mul(&vt::mul(x, &s)?, &one_minus(&vt::square(&t)?)?)?,
+                Scalar::Int(1),
+            )?;
+            vt::mul(g, &d)
+        }
+        Activation::Softplus { beta, threshold } => {
+            let z = vt::sigmoid(&scaled(x, beta)?)?;
+            let linear = ops::gt(&ops::mul(x, &num(beta)?)?, &num(threshold)?)?;
+            vt::where_(&linear, g, &vt::mul(g, &z)?)
+        }
+        Activation::Hardtanh { min_val, max_val } => vt::where_(
+            &above(x, min_val)?,
+            &vt::where_(&below(x, max_val)?, g, &zero)?,
+            &zero,
+        ),
+        Activation::Hardsigmoid => {
+            let sixth = (1.0f32 / 6.0f32) as f64;
+            vt::where_(
+                &above(x, -3.0)?,
+                &vt::where_(&below(x, 3.0)?, &scaled(g, sixth)?, &zero)?,
+                &zero,
+            )
+        }
+        Activation::Hardswish => {
+            let mid = vt::mul(
+                g,
+                &vt::add(&scaled(x, 1.0 / 3.0)?, &num(0.5)?, Scalar::Int(1))?,
+            )?;
+            vt::where_(
+                &above(x, -3.0)?,
+                &vt::where_(&below(x, 3.0)?, &mid, g)?,
+                &zero,
+            )
+        }
+        Activation::LogSigmoid => vt::mul(g, &vt::sigmoid(&vt::neg(x)?)?),
+        Activation::Threshold { threshold } => vt::where_(&above(x, threshold)?, g, &zero),
+    }
+}
+
+/// The input gradient of a pointwise loss in recorded ops (torch's `*_loss_backward`
+/// formulas), differentiable in `g`, `x` and `t` (Note [nn double backward]).
+fn point_loss_backward_recorded(
+    loss: PointLoss,
+    g: &Tensor,
+    x: &Tensor,
+    t: &Tensor,
+    reduction: i64,
+) -> Result<Tensor> {
+    let d = vt::sub(x, t, Scalar::Int(1))?;
+    let deriv = match loss {
+        PointLoss::Mse => vt::mul(&d, &num(2.0)?)?,
+        PointLoss::L1 => vt::sgn(&d)?,
+        PointLoss::SmoothL1 { beta: 0.0 } => vt::sgn(&d)?,
+        PointLoss::SmoothL1 { beta } => vt::clamp(
+            &vt::div(&d, &num(beta)?, None)?,
+            Some(Scalar::Int(-1)),
+            Some(Scalar::Int(1)),
+        )?,
+        PointLoss::Huber { delta } => {
+            vt::clamp(&d, Some(Scalar::Float(-delta)), Some(Scalar::Float(delta)))?
+        }
+    };
+    let gx = vt::mul(&deriv, g)?;
+    // A reduced loss: the gradient broadcast to the input's shape, then scaled for the mean.
+    let gx = if gx.sizes() == x.sizes() {
+        gx
+    } else {
+        vt::expand(&gx, &shape_of(x))?
+    };
+    mean_scale(gx, reduction)
+}
+
+/// Records a `ConvBackward` node over `(g, x, w)` as the history of the results `res` (input,
+/// weight, bias gradients, those computed) of `convolution_backward` (Note [nn double
+/// backward]).
+fn record_conv_backward(
+    g: &Tensor,
+    x: &Tensor,
+    w: &Tensor,
+    params: &ConvParams,
+    res: [&Option<Tensor>; 3],
+) -> Result<()> {
+    let outs: Vec<(u8, &Tensor)> = res
+        .iter()
+        .enumerate()
+        .filter_map(|(i, r)| r.as_ref().map(|t| (i as u8, t)))
+        .filter(|(_, t)| t.dtype().is_floating_point())
+        .collect();
+    if outs.is_empty() {
+        return Ok(());
+    }
+    let kind = NnNode::ConvBackward {
+        grad: SavedTensor::input(g)?,
+        input: SavedTensor::input(x)?,
+        weight: SavedTensor::input(w)?,
+        params: params.clone(),
+        outs: outs.iter().map(|(i, _)| *i).collect(),
+    };
+    let tensors: Vec<&Tensor> = outs.iter().map(|(_, t)| *t).collect();
+    let node = Node::new(
+        NodeKind::Nn(Box::new(kind)),
+        vt::collect_edges(&[g, x, w]),
+        &tensors,
+    );
+    for (nr, t) in tensors.iter().enumerate() {
+        t.set_grad_fn(node.clone(), nr as u32);
+    }
+    Ok(())
+}
+
+/// torch's `_convolution_double_backward` for `y = conv(x, w) + b` (bilinear in `x` and `w`):
+/// from the gradients `ggi`, `ggw`, `ggb` of the first backward's results, the gradients of
+/// `(grad, input, weight)`: `conv(ggi, w) + conv(x, ggw) + ggb`, the input gradient of
+/// `conv(., ggw)` at `grad`, and the weight gradient of `conv(ggi, .)` at `grad`. Computed with
+/// the kernels: a third order raises NotImplementedError.
+fn conv_double_backward(
+    (g, x, w): (Tensor, Tensor, Tensor),
+    params: &ConvParams,
+    outs: &[u8],
+    grads: &[Option<Tensor>],
+    needs: [bool; 3],
+) -> Result<Vec<Option<Tensor>>> {
+    let mut gg: [Option<&Tensor>; 3] = [None; 3];
+    for (&k, gr) in outs.iter().zip(grads) {
+        gg[k as usize] = gr.as_ref();
+    }
+    let [ggi, ggw, ggb] = gg;
+    let mut all = vec![&g, &x, &w];
+    all.extend(gg.iter().flatten());
+    if create_graph(&all) {
+        return Err(vt::not_implemented("_convolution_double_backward"));
+    }
+    let sp = x.dim() - 2;
+    // The transposed convolution's output padding: what the output has beyond the size its
+    // other parameters give.
+    let output_padding: Vec<i64> = if params.transposed {
+        let at = |v: &[i64], a: usize| if v.len() == 1 { v[0] } else { v[a] };
+        (0..sp)
+            .map(|a| {
+                let base = (x.sizes()[2 + a] as i64 - 1) * at(&params.stride, a)
+                    - 2 * at(&params.padding, a)
+                    + at(&params.dilation, a) * (w.sizes()[2 + a] as i64 - 1)
+                    + 1;
+                g.sizes()[2 + a] as i64 - base
+            })
+            .collect()
+    } else {
+        vec![0]
+    };
+    let conv = |a: &Tensor, b: &Tensor| {
+        ops::convolution(
+            a,
+            b,
+            None,
+            &params.stride,
+            &params.padding,
+            &params.dilation,
+            params.transposed,
+            &output_padding,
+            params.groups,
+        )
+    };
+    let dg = if needs[0] {
+        let mut acc: Option<Tensor> = None;
+        let mut add = |t: Tensor| -> Result<()> {
+            acc = Some(match acc.take() {
+                None => t,
+                Some(a) => ops::add(&a, &t, Scalar::Int(1))?,
+            });
+            Ok(())
+        };
+        if let Some(ggi) = ggi {
+            add(conv(ggi, &w)?)?;
+        }
+        if let Some(ggw) = ggw {
+            add(conv(&x, ggw)?)?;
+        }
+        if let Some(ggb) = ggb {
+            let mut shape = vec![1i64, ggb.numel() as i64];
+            shape.extend(std::iter::repeat_n(1, sp));
+            add(ops::expand(&ops::reshape(ggb, &shape)?, &shape_of(&g))?)?;
+        }
+        acc
+    } else {
+        None
+    };
+    let dx = match (needs[1], ggw) {
+        (true, Some(ggw)) => bw::convolution_backward(&g, &x, ggw, params, [true, false, false])?.0,
+        _ => None,
+    };
+    let dw = match (needs[2], ggi) {
+        (true, Some(ggi)) => bw::convolution_backward(&g, ggi, &w, params, [false, true, false])?.1,
+        _ => None,
+    };
+    Ok(vec![dg, dx, dw])
 }
 
 /// `g` divided by its number of elements for the mean reduction (1).
