@@ -81,6 +81,27 @@ def _conv3d_one_output(lib, F, which):
     return second_order(lib, y, [x, w, b], 5, only=[which])
 
 
+def _norm(kind):
+    def case(lib, F):
+        x = seq(lib, [2, 4, 3], 12, scale=2.0, shift=0.3)
+        w = seq(lib, [4] if kind in ("group", "batch", "batch_eval") else [3], 13, shift=1.0)
+        b = seq(lib, list(w.shape), 14)
+        if kind == "layer":
+            y = F.layer_norm(x, [3], w, b, eps=1e-3)
+        elif kind == "rms":
+            return second_order(lib, F.rms_norm(x, [3], w, eps=1e-3), [x, w], 12)
+        elif kind == "group":
+            y = F.group_norm(x, 2, w, b, eps=1e-3)
+        elif kind == "batch":
+            y = F.batch_norm(x, None, None, w, b, training=True, eps=1e-3)
+        else:
+            rm = lib.tensor([0.1, -0.2, 0.3, 0.0], dtype=lib.float64)
+            rv = lib.tensor([1.5, 0.5, 2.0, 1.0], dtype=lib.float64)
+            y = F.batch_norm(x, rm, rv, w, b, training=False, eps=1e-3)
+        return second_order(lib, y, [x, w, b], 12)
+    return case
+
+
 def _embedding(lib, F):
     w = seq(lib, [5, 3], 8)
     idx = lib.tensor([[0, 2, 4], [2, 1, 2]])
@@ -131,6 +152,11 @@ CASES = {
     "conv3d_input_grad_only": lambda lib, F: _conv3d_one_output(lib, F, 0),
     "conv3d_weight_grad_only": lambda lib, F: _conv3d_one_output(lib, F, 1),
     "conv3d_bias_grad_only": lambda lib, F: _conv3d_one_output(lib, F, 2),
+    "layer_norm": _norm("layer"),
+    "rms_norm": _norm("rms"),
+    "group_norm": _norm("group"),
+    "batch_norm": _norm("batch"),
+    "batch_norm_eval": _norm("batch_eval"),
     "embedding": _embedding,
     "cross_entropy": _cross_entropy,
     "nll_loss": _nll,

@@ -162,3 +162,202 @@ def test_double_backward_matches_torch(name):
             assert all(v == 0 for v in (got or want or [])), (got, want)
         else:
             close(got, want, tol=1e-10)
+
+
+# ---- integer inputs of conv and the pools (torch 2.15 CPU) ------------------------------------
+
+INTS = [_C.uint8, _C.int8, _C.int16, _C.int32, _C.int64]
+
+
+def _ints(shape, dtype, mod=7):
+    n = 1
+    for s in shape:
+        n *= s
+    vals = [(i * 5 + 3) % mod for i in range(n)]
+    return _C.tensor(vals, dtype=dtype).reshape(shape)
+
+
+@pytest.mark.parametrize("dtype", INTS)
+@pytest.mark.parametrize("dims", [1, 2, 3])
+def test_integer_convolution_is_the_exact_float_one(dtype, dims):
+    # Small integers: the float64 convolution is exact, so it is an independent reference.
+    x = _ints([2, 4] + [5] * dims, dtype)
+    w = _ints([6, 2] + [2] * dims, dtype, mod=3)
+    b = _C.tensor([1, 0, 2, 1, 0, 3], dtype=dtype)
+    conv = (F.conv1d, F.conv2d, F.conv3d)[dims - 1]
+    y = conv(x, w, b, stride=2, padding=1, dilation=1, groups=2)
+    want = conv(x.double(), w.double(), b.double(), stride=2, padding=1, dilation=1, groups=2)
+    assert y.dtype == dtype
+    assert y.tolist() == want.to(dtype).tolist()
+
+
+def test_integer_convolution_wraps_as_torch():
+    # torch 2.15: conv3d of uint8 ones-weighted sums 680, 696, ... wraps to 168, 184, ...
+    x = _C.arange(2 * 2 * 4 * 4 * 4).reshape(2, 2, 4, 4, 4).to(_C.uint8)
+    y = F.conv3d(x, _C.ones(3, 2, 2, 2, 2, dtype=_C.uint8))
+    assert y.flatten()[:4].tolist() == [168, 184, 200, 232]
+
+
+@pytest.mark.parametrize("dims", [1, 2, 3])
+def test_int64_transposed_convolution_is_the_exact_float_one(dims):
+    x = _ints([2, 4] + [3] * dims, _C.int64)
+    w = _ints([4, 3] + [2] * dims, _C.int64, mod=3)
+    conv = (F.conv_transpose1d, F.conv_transpose2d, F.conv_transpose3d)[dims - 1]
+    y = conv(x, w, _C.tensor([1, -2, 3, 0, 1, 1]), stride=2, padding=1, output_padding=1, groups=2)
+    want = conv(x.double(), w.double(), _C.tensor([1.0, -2, 3, 0, 1, 1], dtype=_C.float64), stride=2, padding=1,
+                output_padding=1, groups=2)
+    assert y.dtype == _C.int64
+    assert y.tolist() == want.long().tolist()
+
+
+def test_integer_convolution_errors_as_torch():
+    for dims, kernel in [(1, "slow_conv_transpose2d_out_cpu"), (2, "slow_conv_transpose2d_out_cpu"),
+                         (3, "slow_conv_transpose3d_out_cpu")]:
+        conv = (F.conv_transpose1d, F.conv_transpose2d, F.conv_transpose3d)[dims - 1]
+        for dt, name in [(_C.int32, "Int"), (_C.uint8, "Byte"), (_C.bool, "Bool")]:
+            x = _C.ones([1, 2] + [3] * dims, dtype=dt)
+            with pytest.raises(NotImplementedError, match=f'"{kernel}" not implemented for \'{name}\''):
+                conv(x, _C.ones([2, 2] + [2] * dims, dtype=dt))
+    for dims, kernel in [(1, "slow_conv2d_cpu"), (2, "slow_conv2d_cpu"), (3, "compute_columns3d")]:
+        conv = (F.conv1d, F.conv2d, F.conv3d)[dims - 1]
+        with pytest.raises(NotImplementedError, match=f'"{kernel}" not implemented for \'Bool\''):
+            conv(_C.ones([1, 2] + [3] * dims, dtype=_C.bool), _C.ones([2, 2] + [2] * dims, dtype=_C.bool))
+
+
+@pytest.mark.parametrize("dtype", INTS)
+def test_integer_max_pools_are_the_float_ones(dtype):
+    x = _ints([2, 3, 4, 5, 6], dtype, mod=11)
+    for fn, inp, args in [
+        (F.max_pool1d, x[0, :, 0, 0], (3, 2, 1)),
+        (F.max_pool2d, x[0], (3, 2, 1)),
+        (F.max_pool3d, x, (2, 2, 1)),
+    ]:
+        v, i = fn(inp, *args, return_indices=True)
+        fv, fi = fn(inp.double(), *args, return_indices=True)
+        assert v.dtype == dtype
+        assert v.tolist() == fv.to(dtype).tolist()
+        assert i.tolist() == fi.tolist()
+    assert F.max_pool2d(x[0], 2).tolist() == F.max_pool2d(x[0].double(), 2).to(dtype).tolist()
+
+
+def test_int64_max_pool_is_exact_beyond_2_to_53():
+    big = 2 ** 62
+    x = _C.tensor([[[big, big + 1, big + 1, big - 1, 5, -big]]])
+    v, i = F.max_pool1d(x, 3, 3, return_indices=True)
+    assert v.tolist() == [[[big + 1, big - 1]]]
+    assert i.tolist() == [[[1, 3]]]  # the first of equal maxima, as torch
+
+
+def test_integer_pool_errors_as_torch():
+    x = _C.ones(1, 2, 4, dtype=_C.int64)
+    with pytest.raises(NotImplementedError, match="\"max_pool1d_impl\" not implemented for 'Long'"):
+        F.max_pool1d(x, 2)
+    with pytest.raises(NotImplementedError, match="\"max_pool3d\" not implemented for 'Bool'"):
+        F.max_pool3d(_C.ones(1, 2, 2, 2, dtype=_C.bool), 2)
+    with pytest.raises(NotImplementedError, match="\"avg_pool2d\" not implemented for 'Int'"):
+        F.avg_pool2d(_C.ones(1, 2, 2, dtype=_C.int32), 2)
+    for fn, dims, kernel in [(F.max_unpool1d, 1, "max_unpool2d"), (F.max_unpool2d, 2, "max_unpool2d"),
+                             (F.max_unpool3d, 3, "max_unpool3d")]:
+        with pytest.raises(NotImplementedError, match=f"\"{kernel}\" not implemented for 'Long'"):
+            fn(_C.ones([1, 1] + [1] * dims, dtype=_C.int64), _C.zeros([1, 1] + [1] * dims, dtype=_C.int64), 2)
+
+
+# torch 2.15's int64 average pools (sums divided with truncation) and lp pools (float32) of
+# x2 = (arange(120).reshape(2, 3, 5, 4) * 37 % 23 - 11), x1 = x2[:, :, 0],
+# x3 = (arange(120).reshape(1, 2, 3, 4, 5) * 29 % 19 - 9): (dtype, shape, values).
+INT_POOLS = {
+    'avg_pool1d': ('int64', [2, 3, 3], [-4, 1, 8, 0, -2, -11, 4, 2, -7, -3, -1, -3, 0, 2, 1, 4, -1, 5]),
+    'avg_pool1d_pad': ('int64', [2, 3, 5], [-5, -4, -1, 1, 4, -3, 0, 2, -6, -5, -1, 4, 6, -2, -3, 0, -3, -1, 1, -1, 2, 0, 3, 5, 0, 4, 4, -4, -2, 2]),
+    'avg_pool2d': ('int64', [2, 3, 3, 3], [-2, 0, 0, 0, -1, -1, 1, 1, -1, 0, 0, -2, -2, 0, 0, 0, -1, 0, 1, 0, 0, 0, -1, -1, 0, 1, 1, 0, 0, 0, 0, -2, 0, 1, 0, 0, 0, 2, 2, -1, 1, 2, -2, 0, 0, 1, 0, 0, 1, 0, -2, 0, 0, -2]),
+    'avg_pool2d_nopad': ('int64', [2, 3, 3, 4], [-4, -4, 1, 1, 0, -1, -2, -1, 2, 3, 2, 1, 0, 0, -2, -6, -2, -1, 1, 2, 0, 0, -1, 0, 4, 3, 2, -2, 1, 0, -2, -4, -1, 0, 2, 3, -3, 0, -1, 1, 0, 0, -2, 0, 2, 0, -1, -3, 0, 3, 2, 5, -1, 0, 2, 3, -4, -3, -1, 0, 4, 0, -1, -2, 2, 3, 2, 1, 0, 0, 0, -1]),
+    'avg_pool2d_div': ('int64', [2, 3, 4, 3], [-6, -3, 0, 0, -5, -1, 5, 0, -3, 3, 6, 2, -1, 2, -2, -3, 0, 3, -5, -1, 1, 0, -3, 0, 4, 0, -4, 2, -2, -6, 0, 3, 0, -1, 1, 5, 2, -2, 1, 0, -4, -1, -2, -6, -3, 3, 0, -5, 0, 3, 6, -2, 1, 4, -4, -1, 2, -6, -3, 0, 5, 0, -3, 3, 6, 2, 1, 4, 0, -1, 2, -2]),
+    'avg_pool3d': ('int64', [1, 2, 4, 3, 3], [-2, -1, -1, 1, 2, -2, 3, 4, -9, -2, -1, 0, 1, 0, 0, 3, 0, -4, -2, -1, 0, 1, 0, 0, 4, -4, -3, -1, 0, 0, 2, 0, -1, 4, -4, -8, -1, 0, 0, 0, 0, 2, -4, -3, 2, -1, 0, 0, 0, 0, 1, -4, -3, -2, 0, 0, 1, 0, 1, -1, -3, -2, -2, 0, 0, 1, 0, 1, -2, -3, -2, 3]),
+    'lp_pool2d': ('float32', [2, 3, 2, 2], [15.099669456481934, 11.832159996032715, 14.0, 12.961482048034668, 11.832159996032715, 13.711309432983398, 14.0, 12.0, 13.416407585144043, 13.416407585144043, 11.832159996032715, 13.416407585144043, 13.711309432983398, 11.832159996032715, 13.711309432983398, 12.649110794067383, 11.832159996032715, 15.099669456481934, 13.416407585144043, 12.328827857971191, 14.0, 12.961482048034668, 11.832159996032715, 15.748016357421875]),
+    'lp_pool1d': ('float32', [2, 3, 1], [12.845232009887695, 10.099504470825195, 11.48912525177002, 9.949873924255371, 11.87434196472168, 12.727921485900879]),
+}
+
+
+def test_int64_average_and_lp_pools_as_torch():
+    x2 = _C.arange(2 * 3 * 5 * 4).reshape(2, 3, 5, 4) * 37 % 23 - 11
+    x1 = x2[:, :, 0]
+    x3 = _C.arange(1 * 2 * 3 * 4 * 5).reshape(1, 2, 3, 4, 5) * 29 % 19 - 9
+    got = {
+        "avg_pool1d": F.avg_pool1d(x1, 3, 2, 1, ceil_mode=True, count_include_pad=False),
+        "avg_pool1d_pad": F.avg_pool1d(x1, 2, 1, 1),
+        "avg_pool2d": F.avg_pool2d(x2, 3, 2, 1, ceil_mode=True),
+        "avg_pool2d_nopad": F.avg_pool2d(x2, (2, 3), (2, 1), (1, 1), count_include_pad=False),
+        "avg_pool2d_div": F.avg_pool2d(x2, 2, 1, divisor_override=3),
+        "avg_pool3d": F.avg_pool3d(x3, (2, 3, 2), (1, 2, 2), (1, 1, 0), ceil_mode=True, count_include_pad=False),
+        "lp_pool2d": F.lp_pool2d(x2, 2, 2),
+        "lp_pool1d": F.lp_pool1d(x1, 2, 3, 2),
+    }
+    for name, (dtype, shape, values) in INT_POOLS.items():
+        y = got[name]
+        assert str(y.dtype).split(".")[-1] == dtype, name
+        assert list(y.shape) == shape, name
+        if dtype == "int64":
+            assert y.flatten().tolist() == values, name
+        else:
+            close(y.flatten().tolist(), values, tol=1e-6)
+
+
+def test_uint8_nearest_interpolation_and_integer_errors():
+    u = _C.arange(2 * 2 * 3 * 3).reshape(2, 2, 3, 3).to(_C.uint8)
+    # torch 2.15's first values.
+    assert F.interpolate(u, size=(4, 5), mode="nearest").flatten()[:6].tolist() == [0, 0, 1, 1, 2, 0]
+    assert F.interpolate(u[0], size=5, mode="nearest-exact").flatten()[:6].tolist() == [0, 0, 1, 2, 2, 3]
+    y = F.interpolate(u.unsqueeze(2), size=(2, 4, 5), mode="nearest")
+    assert y.dtype == _C.uint8 and y.flatten()[:6].tolist() == [0, 0, 1, 1, 2, 0]
+    for inp, kernel in [(u[0].long(), "compute_indices_weights_nearest"), (u.long(), "upsample_nearest2d_channels_last"),
+                        (u.unsqueeze(2).long(), "compute_indices_weights_nearest")]:
+        with pytest.raises(NotImplementedError, match=f"\"{kernel}\" not implemented for 'Long'"):
+            F.interpolate(inp, scale_factor=2)
+    for mode, name in [("reflect", "reflection_pad"), ("replicate", "replication_pad")]:
+        for n in (1, 2, 3):
+            b = _C.ones([1, 1] + [2] * n, dtype=_C.bool)
+            with pytest.raises(NotImplementedError, match=f"\"{name}{n}d\" not implemented for 'Bool'"):
+                F.pad(b, [1, 1] * n, mode=mode)
+
+
+# ---- NaN among the maxima (torch: `val > maxval || isnan(val)`, the last NaN) ------------------
+
+def test_max_pools_pick_the_last_nan():
+    nan = float("nan")
+    x = _C.tensor([[[1.0, nan, 3.0, nan, 2.0, 5.0, nan, nan]]])
+    # torch 2.15's indices.
+    assert F.max_pool1d(x, 4, return_indices=True)[1].tolist() == [[[3, 7]]]
+    assert F.max_pool1d(x, 2, return_indices=True)[1].tolist() == [[[1, 3, 5, 7]]]
+    assert F.max_pool2d(x.reshape(1, 1, 2, 4), 2, return_indices=True)[1].tolist() == [[[[1, 7]]]]
+    assert F.adaptive_max_pool1d(x, 2, return_indices=True)[1].tolist() == [[[3, 7]]]
+    assert F.adaptive_max_pool2d(x.reshape(1, 1, 2, 4), 1, return_indices=True)[1].tolist() == [[[[7]]]]
+    assert F.max_pool3d(x.reshape(1, 1, 2, 2, 2), 2, return_indices=True)[1].tolist() == [[[[[7]]]]]
+    assert F.adaptive_max_pool3d(x.reshape(1, 1, 2, 2, 2), 1, return_indices=True)[1].tolist() == [[[[[7]]]]]
+    xx = x.double().requires_grad_()
+    F.max_pool1d(xx, 4).sum().backward()
+    assert xx.grad.tolist() == [[[0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 1.0]]]
+
+
+# ---- batch_norm of 1-d input: torch's checks ----------------------------------------------------
+
+def test_batch_norm_of_1d_input_as_torch():
+    x = _C.arange(3.0)
+    cases = [
+        (dict(running_mean=None, running_var=None, training=True), IndexError,
+         r"Dimension out of range \(expected to be in range of \[-1, 0\], but got 1\)"),
+        (dict(running_mean=_C.zeros(3), running_var=_C.ones(3), training=True), RuntimeError,
+         "running_mean should contain 0 elements not 3"),
+        (dict(running_mean=_C.zeros(1), running_var=_C.ones(1), training=False), RuntimeError,
+         "running_mean should contain 0 elements not 1"),
+        (dict(running_mean=_C.zeros(0), running_var=_C.ones(0), training=False), IndexError, "Dimension out of range"),
+        (dict(running_mean=None, running_var=None, training=False), RuntimeError,
+         "running_mean must be defined in evaluation mode"),
+        (dict(running_mean=None, running_var=None, weight=_C.ones(3), training=True), RuntimeError,
+         "weight should contain 0 elements not 3"),
+    ]
+    for kw, exc, msg in cases:
+        with pytest.raises(exc, match=msg):
+            F.batch_norm(x, **kw)
+    with pytest.raises(IndexError, match="tuple index out of range"):
+        F.batch_norm(_C.tensor(1.0), None, None, training=True)
+    with pytest.raises(RuntimeError, match="running_var must be defined in evaluation mode"):
+        F.batch_norm(_C.ones(2, 3), _C.zeros(3), None, training=False)

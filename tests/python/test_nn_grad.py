@@ -82,11 +82,15 @@ def test_dropout_p1_and_eval():
     assert y is a
 
 
-def test_create_graph_raises_for_kernel_nodes():
-    # The norms' backward kernels are not recorded (the activations' are: test_nn_e.py).
-    a = _C.randn(2, 4, dtype=_C.float64, requires_grad=True)
-    with pytest.raises(NotImplementedError, match="the derivative for 'native_layer_norm_backward' is not implemented."):
-        _C.autograd.grad(F.layer_norm(a, (4,)).sum(), a, create_graph=True)
+def test_create_graph_raises_at_the_third_order_through_conv():
+    # The convolution's double backward is computed by the kernels: its own derivative (a third
+    # order) is refused rather than computed without history (second orders: test_nn_e.py).
+    a = _C.randn(1, 1, 4, 4, dtype=_C.float64, requires_grad=True)
+    w = _C.randn(1, 1, 3, 3, dtype=_C.float64, requires_grad=True)
+    (ga,) = _C.autograd.grad(F.conv2d(a, w).sum(), a, create_graph=True)
+    assert ga.grad_fn.name() == "ConvolutionBackwardBackward0"
+    with pytest.raises(NotImplementedError, match="the derivative for '_convolution_double_backward' is not implemented."):
+        _C.autograd.grad(ga.sum(), w, create_graph=True)
 
 
 def test_nll_weight_requiring_grad_is_refused():

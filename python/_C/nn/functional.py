@@ -753,7 +753,16 @@ def batch_norm(
     ``momentum``) or the running ones (eval).
     """
     if training:
-        _verify_batch_size(list(input.shape), _size(input))
+        _verify_batch_size(tuple(input.shape), _size(input))
+    if input.numel() == 0:
+        # torch returns a copy of an empty input before any check ("don't return view of
+        # input, don't return empty tensor because it will break gradient chain").
+        out = input.clone()
+        if weight is not None:
+            out = out * weight[0]
+        if bias is not None:
+            out = out + bias[0]
+        return out
     return _C.batch_norm(
         input, weight, bias, running_mean, running_var, training, momentum, eps, False
     )
@@ -954,8 +963,8 @@ def _crop_for_circular(input: Tensor, pad: List[int]) -> Optional[Tensor]:
 def conv1d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1) -> Tensor:
     """conv1d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1) -> Tensor
 
-    The 1-d cross-correlation of ``(N, C, L)`` (or ``(C, L)``) input with weight ``(O, C /
-    groups, k)``; ``padding`` an int, a 1-tuple, ``'same'`` or ``'valid'``.
+    The 1-d cross-correlation of ``(N, C, L)`` (or ``(C, L)``) float or integer input with
+    weight ``(O, C / groups, k)``; ``padding`` an int, a 1-tuple, ``'same'`` or ``'valid'``.
     """
     return _C.conv1d(input, weight, bias, stride, padding, dilation, groups)
 
@@ -963,8 +972,9 @@ def conv1d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1) 
 def conv2d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1) -> Tensor:
     """conv2d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1) -> Tensor
 
-    The 2-d cross-correlation of ``(N, C, H, W)`` (or ``(C, H, W)``) input with weight ``(O, C
-    / groups, kh, kw)``; ``padding`` an int, a pair, ``'same'`` or ``'valid'``.
+    The 2-d cross-correlation of ``(N, C, H, W)`` (or ``(C, H, W)``) float or integer input
+    with weight ``(O, C / groups, kh, kw)``; ``padding`` an int, a pair, ``'same'`` or
+    ``'valid'``.
     """
     return _C.conv2d(input, weight, bias, stride, padding, dilation, groups)
 
@@ -1056,14 +1066,18 @@ def avg_pool2d(
     """avg_pool2d(input, kernel_size, stride=None, padding=0, ceil_mode=False,
     count_include_pad=True, divisor_override=None) -> Tensor
 
-    The mean over each 2-d window.
+    The mean over each 2-d window (int64 input: the sum divided with truncation, as torch).
     """
     if stride is None:
         stride = []
     if input.dtype == _C.int64:
-        k = [int(v) for v in _pair(kernel_size)]
-        st = [int(v) for v in _pair(stride)] if len(_pair(stride)) else k
-        pd = [int(v) for v in _pair(padding)]
+        def two(v):
+            v = [int(x) for x in _pair(v)]
+            return v * 2 if len(v) == 1 else v
+
+        k = two(kernel_size)
+        st = two(stride) if len(_pair(stride)) else k
+        pd = two(padding)
         return _int_avg_pool(
             lambda x: _nn.avg_pool2d(x, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override),
             input, k, st, pd, ceil_mode, count_include_pad, divisor_override,
@@ -2747,9 +2761,11 @@ _triple = _ntuple(3, "_triple")
 def conv3d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1) -> Tensor:
     """conv3d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1) -> Tensor
 
-    The 3-d cross-correlation of ``(N, C, D, H, W)`` (or ``(C, D, H, W)``) float input with
-    weight ``(O, C / groups, kd, kh, kw)``; ``padding`` an int, a triple, ``'same'`` or
-    ``'valid'``. Errors as torch (RuntimeError for mismatched shapes, channels, groups).
+    The 3-d cross-correlation of ``(N, C, D, H, W)`` (or ``(C, D, H, W)``) float or integer
+    input (integers wrap on overflow, as torch's CPU kernel; bool raises NotImplementedError)
+    with weight ``(O, C / groups, kd, kh, kw)``; ``padding`` an int, a triple, ``'same'`` or
+    ``'valid'``. Errors as torch (RuntimeError for mismatched shapes, channels, groups, a bias
+    of another dtype).
     Mirrors ``torch.conv3d``.
     """
     return _C.conv3d(input, weight, bias, stride, padding, dilation, groups)
@@ -2762,7 +2778,7 @@ def conv_transpose3d(
     groups=1, dilation=1) -> Tensor
 
     The transposed 3-d convolution of ``(N, C_in, D, H, W)`` (or ``(C_in, D, H, W)``) float
-    input with weight ``(C_in, C_out / groups, kd, kh, kw)``: each output size ``(in - 1) *
+    or int64 input (other integers raise torch's NotImplementedError) with weight ``(C_in, C_out / groups, kd, kh, kw)``: each output size ``(in - 1) *
     stride - 2 * padding + dilation * (k - 1) + output_padding + 1``. Mirrors
     ``torch.conv_transpose3d``.
     """
@@ -2917,10 +2933,10 @@ def max_pool3d(
     """max_pool3d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False,
     return_indices=False)
 
-    The maximum over each 3-d window of ``(N, C, T, H, W)`` (or ``(C, T, H, W)``) float input
-    (``stride`` defaults to ``kernel_size``; ``padding`` at most half the kernel, padded with
-    -inf); with ``return_indices`` also the flat index of each maximum in the ``T * H * W``
-    volume (int64; the first on ties, a NaN wins). RuntimeError with torch's texts for bad
+    The maximum over each 3-d window of ``(N, C, T, H, W)`` (or ``(C, T, H, W)``) float or
+    integer input (``stride`` defaults to ``kernel_size``; ``padding`` at most half the kernel,
+    padded with -inf); with ``return_indices`` also the flat index of each maximum in the ``T *
+    H * W`` volume (int64; the first on ties, the last NaN wins). RuntimeError with torch's texts for bad
     shapes and parameters. Mirrors ``torch.nn.functional.max_pool3d``.
     """
     out = max_pool3d_with_indices(input, kernel_size, stride, padding, dilation, ceil_mode)
@@ -2939,8 +2955,9 @@ def avg_pool3d(
     """avg_pool3d(input, kernel_size, stride=None, padding=0, ceil_mode=False,
     count_include_pad=True, divisor_override=None) -> Tensor
 
-    The mean over each 3-d window of ``(N, C, T, H, W)`` (or ``(C, T, H, W)``) float input: the
-    divisor is ``divisor_override``, or the window's size (with the padding it covers when
+    The mean over each 3-d window of ``(N, C, T, H, W)`` (or ``(C, T, H, W)``) float or int64
+    input (int64: the sum divided with truncation, as torch): the divisor is
+    ``divisor_override``, or the window's size (with the padding it covers when
     ``count_include_pad``). RuntimeError with torch's texts for bad shapes and parameters.
     Mirrors ``torch.nn.functional.avg_pool3d``.
     """

@@ -7,10 +7,9 @@
 //!
 //! Double backward (Note [nn double backward]): with `create_graph` (grad mode on while the
 //! node runs) and the gradient or a saved input requiring grad, a node either computes its
-//! gradient with recorded ops (activations, pointwise losses) or records a node of its own over
-//! the kernel's result (`BackwardOf` for backwards linear in the gradient, `ConvBackward`). The
-//! norms' backward kernels are not recorded: those nodes raise torch's NotImplementedError for
-//! their kernel instead of returning a gradient without history. Composite ops
+//! gradient with recorded ops (activations, pointwise losses, norms) or records a node of its
+//! own over the kernel's result (`BackwardOf` for backwards linear in the gradient,
+//! `ConvBackward`). Composite ops
 //! (`cross_entropy_loss`, `conv2d`'s batching and `"same"` padding) are composed of recorded
 //! ops, as torch composes them.
 
@@ -18,10 +17,11 @@
 // ~~~~~~~~~~~~~~~~~~~~~~~~~
 // torch differentiates each backward kernel with a formula of its own (`gelu_double_backward`,
 // `_convolution_double_backward`, `max_pool_double_backward`, ...). Here:
-// - elementwise activations and pointwise losses: under `create_graph`, the node computes
-//   `g * f'(x)` with recorded ops (`activation_backward_recorded`, `point_loss_backward_recorded`)
-//   instead of the kernel, so every order is differentiable. The values agree with the kernel's
-//   up to rounding.
+// - elementwise activations, pointwise losses and the norms: under `create_graph`, the node
+//   computes its gradient with recorded ops (`activation_backward_recorded`,
+//   `point_loss_backward_recorded`, `norm_backward_recorded`, `batch_norm_backward_recorded`:
+//   the statistics recomputed from the saved input) instead of the kernel, so every order is
+//   differentiable. The values agree with the kernel's up to rounding.
 // - backwards linear in the gradient and independent of the input (avg / adaptive avg / max
 //   pools, upsampling, embedding, nll_loss): the kernel's result gets a `BackwardOf` node whose
 //   backward is the forward op applied to the incoming gradient (through the recording wrappers,
@@ -289,16 +289,6 @@ impl NnNode {
         let Some(g) = grads.first().and_then(|g| g.as_ref()) else {
             return Ok(vec![None; edges]);
         };
-        // Double backward through a backward kernel is not recorded: refuse rather than
-        // return a gradient without history.
-        let no_double = |kernel: &str, ts: &[&Tensor]| -> Result<()> {
-            if super::is_grad_enabled()
-                && (g.requires_grad() || ts.iter().any(|t| t.requires_grad()))
-            {
-                return Err(vt::not_implemented(kernel));
-            }
-            Ok(())
-        };
         Ok(match self {
             NnNode::Act { act, self_, .. } => {
                 let x = self_.unpack(n)?;
@@ -450,30 +440,49 @@ impl NnNode {
             } => {
                 let x = input.unpack(n)?;
                 let w = weight.as_ref().map(|w| w.unpack(n)).transpose()?;
-                no_double("native_layer_norm_backward", &[&x])?;
                 let wi = usize::from(w.is_some());
                 let need_w = w.is_some() && needs(1);
                 let need_b = bias_sizes.is_some() && needs(1 + wi);
-                let (dx, dw, db) = bw::norm_rows_backward(
-                    *kind,
-                    g,
-                    &x,
-                    w.as_ref(),
-                    *rows,
-                    *len,
-                    *eps,
-                    need_w,
-                    need_b,
-                )?;
+                let mut all = vec![g, &x];
+                all.extend(w.as_ref());
+                let recorded = create_graph(&all);
+                let (dx, dw, db) = if recorded {
+                    norm_backward_recorded(
+                        *kind,
+                        g,
+                        &x,
+                        w.as_ref(),
+                        (*rows, *len),
+                        *eps,
+                        need_w,
+                        need_b,
+                    )?
+                } else {
+                    bw::norm_rows_backward(
+                        *kind,
+                        g,
+                        &x,
+                        w.as_ref(),
+                        *rows,
+                        *len,
+                        *eps,
+                        need_w,
+                        need_b,
+                    )?
+                };
+                let reshape = |d: Tensor, shape: &[i64]| {
+                    if recorded {
+                        vt::reshape(&d, shape)
+                    } else {
+                        ops::reshape(&d, shape)
+                    }
+                };
                 let mut v = vec![Some(dx)];
                 if let Some(w) = &w {
-                    v.push(dw.map(|d| ops::reshape(&d, &shape_of(w))).transpose()?);
+                    v.push(dw.map(|d| reshape(d, &shape_of(w))).transpose()?);
                 }
                 if let Some(bs) = bias_sizes {
-                    v.push(
-                        db.map(|d| ops::reshape(&d, &shape_of_sizes(bs)))
-                            .transpose()?,
-                    );
+                    v.push(db.map(|d| reshape(d, &shape_of_sizes(bs))).transpose()?);
                 }
                 v
             }
@@ -486,17 +495,31 @@ impl NnNode {
             } => {
                 let x = input.unpack(n)?;
                 let w = weight.as_ref().map(|w| w.unpack(n)).transpose()?;
-                no_double("native_batch_norm_backward", &[&x])?;
                 let wi = usize::from(w.is_some());
-                let (dx, dw, db) = bw::batch_norm_backward(
-                    g,
-                    &x,
-                    w.as_ref(),
-                    running.as_ref().map(|(m, s)| (m.as_slice(), s.as_slice())),
-                    *eps,
-                    w.is_some() && needs(1),
-                    *has_bias && needs(1 + wi),
-                )?;
+                let mut all = vec![g, &x];
+                all.extend(w.as_ref());
+                let running = running.as_ref().map(|(m, s)| (m.as_slice(), s.as_slice()));
+                let (need_w, need_b) = (w.is_some() && needs(1), *has_bias && needs(1 + wi));
+                let (dx, dw, db) = if create_graph(&all) {
+                    let c = x.sizes()[1];
+                    let kind = RowNorm::Group {
+                        channels: c,
+                        groups: c,
+                        hw: x.numel() / x.sizes()[0].max(1) / c.max(1),
+                    };
+                    batch_norm_backward_recorded(
+                        kind,
+                        g,
+                        &x,
+                        w.as_ref(),
+                        running,
+                        *eps,
+                        need_w,
+                        need_b,
+                    )?
+                } else {
+                    bw::batch_norm_backward(g, &x, w.as_ref(), running, *eps, need_w, need_b)?
+                };
                 let mut v = vec![Some(dx)];
                 if w.is_some() {
                     v.push(dw);
@@ -958,6 +981,183 @@ fn point_loss_backward_recorded(
         vt::expand(&gx, &shape_of(x))?
     };
     mean_scale(gx, reduction)
+}
+
+/// The gradients `(input, weight, bias)` of a row normalisation in recorded ops (Note [nn
+/// double backward]): the statistics recomputed from `x` with recorded ops, then torch's
+/// formula `rstd * (g' - mean(g') - xhat * mean(g' xhat))` (`g'` the gradient of `xhat`;
+/// without the mean term for rms_norm). `rows` rows of `len` elements as in
+/// [`bw::norm_rows_backward`].
+#[allow(clippy::type_complexity, clippy::too_many_arguments)]
+fn norm_backward_recorded(
+    kind: RowNorm,
+    g: &Tensor,
+    x: &Tensor,
+    w: Option<&Tensor>,
+    (rows, len): (usize, usize),
+    eps: f64,
+    need_w: bool,
+    need_b: bool,
+) -> Result<(Tensor, Option<Tensor>, Option<Tensor>)> {
+    let (rows, len) = (rows as i64, len as i64);
+    let xr = vt::reshape(x, &[rows, len])?;
+    let mean_cols = |t: &Tensor| vt::mean(t, Some(&[1]), true, None);
+    let (xhat, rstd) = if kind == RowNorm::Rms {
+        let rstd = vt::rsqrt(&vt::add(
+            &mean_cols(&vt::square(&xr)?)?,
+            &num(eps)?,
+            Scalar::Int(1),
+        )?)?;
+        (vt::mul(&xr, &rstd)?, rstd)
+    } else {
+        let xc = vt::sub(&xr, &mean_cols(&xr)?, Scalar::Int(1))?;
+        let rstd = vt::rsqrt(&vt::add(
+            &mean_cols(&vt::square(&xc)?)?,
+            &num(eps)?,
+            Scalar::Int(1),
+        )?)?;
+        (vt::mul(&xc, &rstd)?, rstd)
+    };
+    // The affine index's view: the columns (layer, rms) or the channels of (N, C, HxW).
+    let (affine_view, sum_dims): (Vec<i64>, Vec<i64>) = match kind {
+        RowNorm::Group { channels, hw, .. } => (vec![-1, channels as i64, hw as i64], vec![0, 2]),
+        _ => (vec![rows, len], vec![0]),
+    };
+    let g_aff = vt::reshape(g, &affine_view)?;
+    let gxhat = match w {
+        Some(w) => {
+            let wshape: Vec<i64> = match kind {
+                RowNorm::Group { channels, .. } => vec![1, channels as i64, 1],
+                _ => vec![1, len],
+            };
+            vt::mul(&g_aff, &vt::reshape(w, &wshape)?)?
+        }
+        None => g_aff.clone(),
+    };
+    let gxhat = vt::reshape(&gxhat, &[rows, len])?;
+    let proj = mean_cols(&vt::mul(&gxhat, &xhat)?)?;
+    let mut inner = vt::sub(&gxhat, &vt::mul(&xhat, &proj)?, Scalar::Int(1))?;
+    if kind != RowNorm::Rms {
+        inner = vt::sub(&inner, &mean_cols(&gxhat)?, Scalar::Int(1))?;
+    }
+    let dx = vt::reshape(&vt::mul(&rstd, &inner)?, &shape_of(x))?;
+    let dw = if need_w {
+        let xhat_aff = vt::reshape(&xhat, &affine_view)?;
+        Some(vt::sum(
+            &vt::mul(&g_aff, &xhat_aff)?,
+            Some(&sum_dims),
+            false,
+            None,
+        )?)
+    } else {
+        None
+    };
+    let db = if need_b {
+        Some(vt::sum(&g_aff, Some(&sum_dims), false, None)?)
+    } else {
+        None
+    };
+    Ok((dx, dw, db))
+}
+
+/// `batch_norm`'s gradients in recorded ops (Note [nn double backward]): in training the row
+/// normalisation of each channel over `(N, *)` (`kind` a group norm of one channel per
+/// group, over the channel-major copy), in evaluation the affine map of the running
+/// statistics `(mean, invstd)`.
+#[allow(clippy::type_complexity, clippy::too_many_arguments)]
+fn batch_norm_backward_recorded(
+    kind: RowNorm,
+    g: &Tensor,
+    x: &Tensor,
+    w: Option<&Tensor>,
+    running: Option<(&[f64], &[f64])>,
+    eps: f64,
+    need_w: bool,
+    need_b: bool,
+) -> Result<(Tensor, Option<Tensor>, Option<Tensor>)> {
+    let RowNorm::Group {
+        channels: c, hw, ..
+    } = kind
+    else {
+        return Err(Error::runtime(
+            "batch_norm: internal error: not a channel layout",
+        ));
+    };
+    let n = x.sizes()[0] as i64;
+    let (c, s) = (c as i64, hw as i64);
+    // (N, C, S) -> (C, N * S): each channel a row.
+    let rows_of = |t: &Tensor| -> Result<Tensor> {
+        let t = vt::reshape(t, &[n, c, s])?;
+        vt::reshape(&vt::contiguous(&vt::transpose(&t, 0, 1)?)?, &[c, n * s])
+    };
+    let back = |t: &Tensor| -> Result<Tensor> {
+        let t = vt::reshape(t, &[c, n, s])?;
+        vt::reshape(&vt::contiguous(&vt::transpose(&t, 0, 1)?)?, &shape_of(x))
+    };
+    let (gr, xr) = (rows_of(g)?, rows_of(x)?);
+    match running {
+        None => {
+            // The weight scales the gradient of xhat.
+            let gs = match w {
+                Some(w) => vt::mul(&gr, &vt::reshape(w, &[c, 1])?)?,
+                None => gr.clone(),
+            };
+            let (dx, _, _) = norm_backward_recorded(
+                RowNorm::Layer,
+                &gs,
+                &xr,
+                None,
+                (c as usize, (n * s) as usize),
+                eps,
+                false,
+                false,
+            )?;
+            let dw = if need_w {
+                let m = vt::mean(&xr, Some(&[1]), true, None)?;
+                let xc = vt::sub(&xr, &m, Scalar::Int(1))?;
+                let var = vt::mean(&vt::square(&xc)?, Some(&[1]), true, None)?;
+                let xhat = vt::mul(
+                    &xc,
+                    &vt::rsqrt(&vt::add(&var, &num(eps)?, Scalar::Int(1))?)?,
+                )?;
+                Some(vt::sum(&vt::mul(&gr, &xhat)?, Some(&[1]), false, None)?)
+            } else {
+                None
+            };
+            let db = if need_b {
+                Some(vt::sum(&gr, Some(&[1]), false, None)?)
+            } else {
+                None
+            };
+            Ok((back(&dx)?, dw, db))
+        }
+        Some((mean, invstd)) => {
+            let col = |v: &[f64]| -> Result<Tensor> {
+                ops::reshape(
+                    &Tensor::from_vec(v.to_vec(), &[v.len()])?.to_dtype(x.dtype())?,
+                    &[c, 1],
+                )
+            };
+            let (m, is) = (col(mean)?, col(invstd)?);
+            let scale = match w {
+                Some(w) => vt::mul(&vt::reshape(w, &[c, 1])?, &is)?,
+                None => is.clone(),
+            };
+            let dx = back(&vt::mul(&gr, &scale)?)?;
+            let xhat = vt::mul(&vt::sub(&xr, &m, Scalar::Int(1))?, &is)?;
+            let dw = if need_w {
+                Some(vt::sum(&vt::mul(&gr, &xhat)?, Some(&[1]), false, None)?)
+            } else {
+                None
+            };
+            let db = if need_b {
+                Some(vt::sum(&gr, Some(&[1]), false, None)?)
+            } else {
+                None
+            };
+            Ok((dx, dw, db))
+        }
+    }
 }
 
 /// Records a `ConvBackward` node over `(g, x, w)` as the history of the results `res` (input,

@@ -241,6 +241,15 @@ pub fn convolution(
             weight.dtype().scalar_type_name()
         )));
     }
+    if let Some(b) = bias {
+        if b.dtype() != input.dtype() {
+            return Err(Error::runtime(format!(
+                "Input type ({}) and bias type ({}) should be the same",
+                input.dtype().type_meta_name(),
+                b.dtype().type_meta_name()
+            )));
+        }
+    }
     // Every rank as 3-d (Note [conv as 3-d]).
     let u = |v: &[i64]| v.iter().map(|&x| x as usize).collect::<Vec<_>>();
     let mut g3 = Win3 {
@@ -481,7 +490,16 @@ fn conv_transpose(
             super::backward::conv_input_grad(input, &out_sizes, weight, &p)?
         }
         // torch's CPU transposed convolution takes int64 among the integers.
-        DType::Int64 => super::backward::conv_input_grad_int(input, &out_sizes, weight, &p)?,
+        DType::Int64 => {
+            if let Some(b) = bias.filter(|b| b.dtype().is_floating_point()) {
+                // torch adds the bias in place into the int64 output.
+                return Err(Error::runtime(format!(
+                    "result type {} can't be cast to the desired output type Long",
+                    b.dtype().scalar_type_name()
+                )));
+            }
+            super::backward::conv_input_grad_int(input, &out_sizes, weight, &p)?
+        }
         other => {
             let kernel = if sp == 3 {
                 "slow_conv_transpose3d_out_cpu"
