@@ -361,3 +361,19 @@ def test_batch_norm_of_1d_input_as_torch():
         F.batch_norm(_C.tensor(1.0), None, None, training=True)
     with pytest.raises(RuntimeError, match="running_var must be defined in evaluation mode"):
         F.batch_norm(_C.ones(2, 3), _C.zeros(3), None, training=False)
+
+
+def test_bilinear_of_integers_keeps_their_dtype():
+    # torch 2.15: int32 inputs give int32; int8 arithmetic wraps modulo 256.
+    x1 = _ints([2, 3], _C.int32, mod=5)
+    x2 = _ints([2, 4], _C.int32, mod=4)
+    w = _ints([5, 3, 4], _C.int32, mod=6)
+    b = _C.tensor([1, -2, 0, 3, 1], dtype=_C.int32)
+    y = F.bilinear(x1, x2, w, b)
+    want = F.bilinear(x1.double(), x2.double(), w.double(), b.double())
+    assert y.dtype == _C.int32
+    assert y.tolist() == want.to(_C.int32).tolist()
+    y8 = F.bilinear(x1.to(_C.int8) * 3, x2.to(_C.int8) * 3, w.to(_C.int8) * 3)
+    want8 = F.bilinear((x1 * 3).double(), (x2 * 3).double(), (w * 3).double()).long()
+    assert y8.dtype == _C.int8
+    assert y8.tolist() == ((want8 + 128) % 256 - 128).tolist()

@@ -286,9 +286,15 @@ def bilinear(
     """bilinear(input1, input2, weight, bias=None) -> Tensor
 
     ``y = x1^T A x2 + b`` per output feature: input1 ``(*, in1)``, input2 ``(*, in2)``, weight
-    ``(out, in1, in2)``, bias ``(out)``.
+    ``(out, in1, in2)``, bias ``(out)``. Integer inputs of one dtype give that dtype (the
+    kernel's int64 result wrapped into it, as torch's arithmetic in the narrower type wraps).
     """
-    return _C.bilinear(input1, input2, weight, bias)
+    out = _C.bilinear(input1, input2, weight, bias)
+    dt = input1.dtype
+    if (out.dtype != dt and not input1.is_floating_point() and dt != _C.bool and input2.dtype == dt
+            and weight.dtype == dt and (bias is None or bias.dtype == dt)):
+        out = out.to(dt)
+    return out
 
 
 def _needs_grad(*tensors) -> bool:
