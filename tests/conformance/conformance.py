@@ -80,11 +80,11 @@ NP_DTYPE = {
 # sparse, masked, the _refs and the private ops are not.
 SCOPE_PREFIXES = ("linalg.", "special.", "signal.windows.")
 # issue 15: the nn.functional entries (by OpInfo name) that agree with torch on every sample,
-# every variant; the others (integer inputs to the conv/pool kernels — conv3d, conv_transpose3d,
-# max_pool3d, avg_pool3d among them —, interpolate's bilinear/bicubic (torch computes the source
-# indices of float32 input in float32) and uint8 nearest, and the ones OpInfo wraps in lambdas:
-# embedding_bag, fractional_max_pool2d/3d, multi_head_attention_forward, the random ones) are not in
-# scope yet.
+# every variant (integer inputs of conv and the pools included since nn15e); the others
+# (interpolate's bilinear/bicubic: torch computes the source indices of float32 input in float32,
+# uint8 bilinear has a kernel of its own, antialias is not implemented; and the ones OpInfo wraps
+# in lambdas: embedding, embedding_bag, fractional_max_pool2d/3d, multi_head_attention_forward, the
+# random ones) are not in scope yet.
 NN_SCOPE = {
     "nn.functional." + n
     for n in """
@@ -98,6 +98,10 @@ NN_SCOPE = {
     one_hot pad pairwise_distance pdist pixel_shuffle pixel_unshuffle poisson_nll_loss prelu relu
     relu6 rms_norm selu silu smooth_l1_loss soft_margin_loss softmin softplus softshrink softsign
     tanhshrink threshold triplet_margin_loss triplet_margin_with_distance_loss unfold
+    conv1d conv2d conv3d conv_transpose1d conv_transpose2d conv_transpose3d max_pool2d max_pool3d
+    avg_pool1d avg_pool2d avg_pool3d lp_pool1d lp_pool2d lp_pool3d interpolate.nearest
+    interpolate.nearest-exact adaptive_avg_pool3d batch_norm layer_norm group_norm fold
+    upsample_nearest bilinear
     """.split()
 }
 # Names in the top-level namespace that are out of scope, with the reason.

@@ -92,14 +92,9 @@ def test_gradcheck(name, f, make):
     assert _C.autograd.gradcheck(f, make())
 
 
-# The compositions of generic ops also pass gradgradcheck; the ones over the conv and pool
-# kernels (conv3d, conv_transpose3d, max_pool3d, avg_pool3d, lp_pool3d, trilinear) stop at those
-# kernels' backward, which has no derivative yet (torch's NotImplementedError text).
-GRADGRADCHECKS = [
-    g for g in GRADCHECKS
-    if g[0] in ("adaptive_max_pool3d", "multi_head_attention_forward", "ctc_loss", "fractional_max_pool2d", "fractional_max_pool3d", "affine_grid", "grid_sample", "grid_sample_reflection", "grid_sample_border_3d",
-                "embedding_bag_mean", "embedding_bag_max", "embedding_bag_psw", "interpolate_bicubic", "max_unpool3d")
-]
+# Every one also passes gradgradcheck: the compositions of generic ops, and those over the conv
+# and pool kernels through their nodes' double backward (Note [nn double backward]).
+GRADGRADCHECKS = GRADCHECKS
 
 
 @pytest.mark.parametrize("name, f, make", GRADGRADCHECKS, ids=[g[0] for g in GRADGRADCHECKS])
@@ -194,9 +189,11 @@ def test_bicubic_reproduces_a_linear_function_inside():
         assert float(y[0, 0, 1, o]) == pytest.approx(3.0 * s * o + 1, rel=1e-12)
 
 
-def test_grid_sample_bicubic_is_not_implemented():
-    with pytest.raises(NotImplementedError):
-        F.grid_sample(_C.zeros(1, 1, 3, 3), _C.zeros(1, 2, 2, 2), mode="bicubic", align_corners=False)
+def test_grid_sample_bicubic_of_a_constant_is_the_constant():
+    # Keys' cubic weights sum to 1 (the values against torch's: test_nn_e.py).
+    y = F.grid_sample(_C.full((1, 1, 3, 3), 2.5), _C.zeros(1, 2, 2, 2), mode="bicubic", padding_mode="border",
+                      align_corners=False)
+    assert y.tolist() == [[[[2.5, 2.5], [2.5, 2.5]]]]
 
 
 def test_grid_sample_identity_grid_returns_the_input():

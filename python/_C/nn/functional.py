@@ -286,9 +286,15 @@ def bilinear(
     """bilinear(input1, input2, weight, bias=None) -> Tensor
 
     ``y = x1^T A x2 + b`` per output feature: input1 ``(*, in1)``, input2 ``(*, in2)``, weight
-    ``(out, in1, in2)``, bias ``(out)``.
+    ``(out, in1, in2)``, bias ``(out)``. Integer inputs of one dtype give that dtype (the
+    kernel's int64 result wrapped into it, as torch's arithmetic in the narrower type wraps).
     """
-    return _C.bilinear(input1, input2, weight, bias)
+    out = _C.bilinear(input1, input2, weight, bias)
+    dt = input1.dtype
+    if (out.dtype != dt and not input1.is_floating_point() and dt != _C.bool and input2.dtype == dt
+            and weight.dtype == dt and (bias is None or bias.dtype == dt)):
+        out = out.to(dt)
+    return out
 
 
 def _needs_grad(*tensors) -> bool:
@@ -753,7 +759,16 @@ def batch_norm(
     ``momentum``) or the running ones (eval).
     """
     if training:
-        _verify_batch_size(list(input.shape), _size(input))
+        _verify_batch_size(tuple(input.shape), _size(input))
+    if input.numel() == 0:
+        # torch returns a copy of an empty input before any check ("don't return view of
+        # input, don't return empty tensor because it will break gradient chain").
+        out = input.clone()
+        if weight is not None:
+            out = out * weight[0]
+        if bias is not None:
+            out = out + bias[0]
+        return out
     return _C.batch_norm(
         input, weight, bias, running_mean, running_var, training, momentum, eps, False
     )
@@ -922,6 +937,8 @@ def pad(input: Tensor, pad: Sequence[int], mode: str = "constant", value: Option
     ``'replicate'`` or ``'circular'``.
     """
     pad = list(pad)
+    if mode in ("reflect", "replicate") and input.dtype == _C.bool and len(pad) in (2, 4, 6):
+        _check_float(input, ("reflection_pad" if mode == "reflect" else "replication_pad") + f"{len(pad) // 2}d")
     if mode == "circular" and any(p < 0 for p in pad):
         cropped = _crop_for_circular(input, pad)
         if cropped is not None:
@@ -952,8 +969,8 @@ def _crop_for_circular(input: Tensor, pad: List[int]) -> Optional[Tensor]:
 def conv1d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1) -> Tensor:
     """conv1d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1) -> Tensor
 
-    The 1-d cross-correlation of ``(N, C, L)`` (or ``(C, L)``) input with weight ``(O, C /
-    groups, k)``; ``padding`` an int, a 1-tuple, ``'same'`` or ``'valid'``.
+    The 1-d cross-correlation of ``(N, C, L)`` (or ``(C, L)``) float or integer input with
+    weight ``(O, C / groups, k)``; ``padding`` an int, a 1-tuple, ``'same'`` or ``'valid'``.
     """
     return _C.conv1d(input, weight, bias, stride, padding, dilation, groups)
 
@@ -961,8 +978,9 @@ def conv1d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1) 
 def conv2d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1) -> Tensor:
     """conv2d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1) -> Tensor
 
-    The 2-d cross-correlation of ``(N, C, H, W)`` (or ``(C, H, W)``) input with weight ``(O, C
-    / groups, kh, kw)``; ``padding`` an int, a pair, ``'same'`` or ``'valid'``.
+    The 2-d cross-correlation of ``(N, C, H, W)`` (or ``(C, H, W)``) float or integer input
+    with weight ``(O, C / groups, kh, kw)``; ``padding`` an int, a pair, ``'same'`` or
+    ``'valid'``.
     """
     return _C.conv2d(input, weight, bias, stride, padding, dilation, groups)
 
@@ -1010,6 +1028,10 @@ def max_pool2d_with_indices(
     """
     if stride is None:
         stride = []
+    if input.dtype in _INTEGER:
+        return _int_max_pool(
+            lambda x: _nn.max_pool2d_with_indices(x, kernel_size, stride, padding, dilation, ceil_mode), input, 2
+        )
     out, idx = _nn.max_pool2d_with_indices(input, kernel_size, stride, padding, dilation, ceil_mode)
     return out, idx
 
@@ -1031,6 +1053,8 @@ def max_pool2d(
     """
     if return_indices:
         return max_pool2d_with_indices(input, kernel_size, stride, padding, dilation, ceil_mode)
+    if input.dtype in _INTEGER:
+        return max_pool2d_with_indices(input, kernel_size, stride, padding, dilation, ceil_mode)[0]
     if stride is None:
         stride = []
     return _C.max_pool2d(input, kernel_size, stride, padding, dilation, ceil_mode)
@@ -1048,10 +1072,22 @@ def avg_pool2d(
     """avg_pool2d(input, kernel_size, stride=None, padding=0, ceil_mode=False,
     count_include_pad=True, divisor_override=None) -> Tensor
 
-    The mean over each 2-d window.
+    The mean over each 2-d window (int64 input: the sum divided with truncation, as torch).
     """
     if stride is None:
         stride = []
+    if input.dtype == _C.int64:
+        def two(v):
+            v = [int(x) for x in _pair(v)]
+            return v * 2 if len(v) == 1 else v
+
+        k = two(kernel_size)
+        st = two(stride) if len(_pair(stride)) else k
+        pd = two(padding)
+        return _int_avg_pool(
+            lambda x: _nn.avg_pool2d(x, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override),
+            input, k, st, pd, ceil_mode, count_include_pad, divisor_override,
+        )
     return _nn.avg_pool2d(
         input, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override
     )
@@ -1357,6 +1393,13 @@ def max_pool1d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode
     return_indices=False): the maximum over each window of ``(N, C, L)`` (or ``(C, L)``) input;
     with ``return_indices`` also the indices of the maxima (torch's ``max_pool1d_with_indices``:
     its checks and texts, then ``max_pool2d_with_indices`` over an added height of 1)."""
+    if input.dtype in _INTEGER:
+        if not return_indices:
+            _max_pool1d_checks(input, kernel_size, stride, padding, dilation, ceil_mode)
+            _check_float(input, "max_pool1d_impl")
+        return _int_max_pool(
+            lambda x: max_pool1d(x, kernel_size, stride, padding, dilation, ceil_mode, True), input, 1
+        )
     if return_indices:
         _check_dim_range(input, "max_pool1d")
         k = _check1d("max_pool1d", "kernel_size", kernel_size)
@@ -1366,6 +1409,7 @@ def max_pool1d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode
         out, idx = _nn.max_pool2d_with_indices(input.unsqueeze(-2), [1, k], [1, s], [0, p], [1, d], ceil_mode)
         return out.squeeze(-2), idx.squeeze(-2)
     k, s, p, d = _max_pool1d_checks(input, kernel_size, stride, padding, dilation, ceil_mode)
+    _check_float(input, "max_pool1d_impl")
     out, _ = _nn.max_pool2d_with_indices(input.unsqueeze(-2), [1, k], [1, s], [0, p], [1, d], ceil_mode)
     return out.squeeze(-2)
 
@@ -1378,6 +1422,12 @@ def avg_pool1d(input, kernel_size, stride=None, padding=0, ceil_mode=False, coun
     k = _check1d("avg_pool1d", "kernel_size", kernel_size)
     s = _check1d("avg_pool1d", "stride", stride) if stride is not None and _single(stride) != () else k
     p = _check1d("avg_pool1d", "padding", padding)
+    if input.dtype == _C.int64:
+        return _int_avg_pool(
+            lambda x: _nn.avg_pool2d(x.unsqueeze(-2), [1, k], [1, s], [0, p], ceil_mode, count_include_pad, None)
+            .squeeze(-2),
+            input, [k], [s], [p], ceil_mode, count_include_pad, None,
+        )
     return _nn.avg_pool2d(input.unsqueeze(-2), [1, k], [1, s], [0, p], ceil_mode, count_include_pad, None).squeeze(-2)
 
 
@@ -1788,6 +1838,11 @@ def interpolate(
     Differentiable. torch's checks and texts; ``'lanczos'`` and ``antialias`` are not
     implemented (NotImplementedError). Mirrors ``torch.nn.functional.interpolate``.
     """
+    if mode in ("nearest", "nearest-exact") and input.dtype == _C.uint8:
+        # torch's nearest kernels take uint8: the same copies, made in float32 (exact).
+        out = interpolate(input.to(_C.float32), size, scale_factor, mode, align_corners, recompute_scale_factor,
+                          antialias)
+        return out.to(_C.uint8)
     if mode in ("nearest", "area", "nearest-exact"):
         if align_corners is not None:
             raise ValueError(
@@ -1847,6 +1902,8 @@ def interpolate(
         )
     if antialias:
         raise NotImplementedError("interpolate: antialias=True is not implemented in tensorbind yet")
+    if mode in ("nearest", "nearest-exact") and not input.is_floating_point() and 3 <= input.dim() <= 5:
+        _check_float(input, "upsample_nearest2d_channels_last" if input.dim() == 4 else "compute_indices_weights_nearest")
     if input.dim() == 3 and mode == "nearest":
         return _upsample_vec(_nn.upsample_nearest1d, input, output_size, scale_factors)
     if input.dim() == 4 and mode == "nearest":
@@ -1956,6 +2013,62 @@ def _check_float(input: Tensor, kernel: str, bool_ok: bool = False) -> None:
         dt = {"int64": "Long", "int32": "Int", "int16": "Short", "int8": "Char", "uint8": "Byte", "bool": "Bool"}
         name = str(input.dtype).split(".")[-1]
         raise NotImplementedError(f'"{kernel}" not implemented for \'{dt.get(name, name)}\'')
+
+
+# ---- integer inputs of the pools (torch's CPU kernels take them) ---------------------------------
+
+_INTEGER = (_C.uint8, _C.int8, _C.int16, _C.int32, _C.int64)
+
+
+def _int_max_pool(pool, input: Tensor, spatial: int) -> Tuple[Tensor, Tensor]:
+    """Max pooling of integer ``input`` (torch's CPU max pools take every integer dtype):
+    ``pool`` (a float pool of one argument returning values and flat indices over the last
+    ``spatial`` dims) runs over an order-preserving float64 image of the input — the values,
+    exact below 2^53, or for int64 their ranks (``unique``'s inverse) — so its indices are
+    torch's (the first maximum); the values are the input's at those indices."""
+    src = _C.unique(input, return_inverse=True)[1] if input.dtype == _C.int64 else input
+    _, idx = pool(src.to(_C.float64))
+    lead = list(input.shape[: input.dim() - spatial])
+    if idx.numel() == 0 or input.numel() == 0:
+        return _C.zeros(list(idx.shape), dtype=input.dtype), idx
+    vals = input.reshape(lead + [-1]).gather(-1, idx.reshape(lead + [-1]))
+    return vals.reshape(list(idx.shape)), idx
+
+
+def _int_avg_pool(float_pool, input: Tensor, k, s, p, ceil_mode: bool, count_include_pad: bool,
+                  divisor_override) -> Tensor:
+    """Average pooling of int64 ``input`` as torch's CPU kernel: each window's int64 sum divided
+    by its divisor with truncation (C++ integer division). ``float_pool`` (of one argument)
+    makes torch's checks and gives the output's shape; the sums are a convolution of the
+    zero-padded input with a kernel of ones (exact in int64), the divisors the per-dim window
+    sizes (with the padding they cover when ``count_include_pad``) multiplied."""
+    out_shape = list(float_pool(input.to(_C.float64)).shape)
+    d = len(k)
+    sizes = [int(v) for v in input.shape[input.dim() - d:]]
+    outs = out_shape[len(out_shape) - d:]
+    pads = []
+    divisor = None
+    for a in range(d):
+        n_a, k_a, s_a, p_a, o_a = sizes[a], k[a], s[a], p[a], outs[a]
+        extra = max(0, (o_a - 1) * s_a + k_a - (n_a + 2 * p_a))
+        pads = [p_a, p_a + extra] + pads
+        counts = []
+        for j in range(o_a):
+            start = j * s_a - p_a
+            end = min(start + k_a, n_a + p_a)
+            counts.append(end - start if count_include_pad else min(end, n_a) - max(start, 0))
+        view = [1] * d
+        view[a] = o_a
+        t = _C.tensor(counts, dtype=_C.int64).reshape(view)
+        divisor = t if divisor is None else divisor * t
+    if divisor_override is not None:
+        divisor = _C.tensor(int(divisor_override), dtype=_C.int64)
+    if input.numel() == 0 or any(o == 0 for o in out_shape):
+        return _C.zeros(out_shape, dtype=input.dtype)
+    x = pad(input.reshape([-1, 1] + sizes), pads)
+    conv = (conv1d, conv2d, conv3d)[d - 1]
+    sums = conv(x, _C.ones([1, 1] + list(k), dtype=_C.int64), stride=list(s))
+    return _C.div(sums.reshape(out_shape), divisor, rounding_mode="trunc")
 
 
 def _window_index(blocks, kernel, dilation, stride, width: int) -> Tensor:
@@ -2134,6 +2247,7 @@ def _max_unpool2d(input: Tensor, indices: Tensor, output_size) -> Tensor:
                 f"dimensions, but input has sizes {shape} with dimension {i} being empty"
             )
     oh, ow = int(output_size[0]), int(output_size[1])
+    _check_float(input, "max_unpool2d")
     n = shape[0] if nd == 4 else 1
     c = shape[-3]
     idx = indices.reshape(n, c, -1)
@@ -2223,10 +2337,11 @@ def _adaptive_windows(size: int, out: int) -> List[Tuple[int, int]]:
 
 
 def _adaptive_max_pool2d(input: Tensor, output_size, name: str) -> Tuple[Tensor, Tensor]:
-    """torch's ``adaptive_max_pool2d`` kernel: each window's maximum (the first on ties) and its
-    flat index in the ``H * W`` plane. A gather of every window (padded to the largest with
-    copies of its first element, which never changes the first maximum), then ``max`` over the
-    window: recorded, so differentiable through ``max`` and ``gather``."""
+    """torch's ``adaptive_max_pool2d`` kernel: each window's maximum (the first on ties, the last
+    of its NaNs) and its flat index in the ``H * W`` plane. A gather of every window (padded to
+    the largest with copies of its last element, which never changes the first maximum nor the
+    last NaN), then ``max`` over the window: recorded, so differentiable through ``max`` and
+    ``gather``."""
     shape = list(input.shape)
     nd = len(shape)
     if nd not in (3, 4):
@@ -2253,14 +2368,22 @@ def _adaptive_max_pool2d(input: Tensor, output_size, name: str) -> Tuple[Tensor,
     for hs, he in hw:
         for ws, we in ww:
             win = [r * w + col for r in range(hs, he) for col in range(ws, we)]
-            table.extend(win + [win[0]] * (k - len(win)))
+            table.extend(win + [win[-1]] * (k - len(win)))
     idx = _C.tensor(table, dtype=_C.int64).reshape(oh * ow, k)
     lead = shape[:-2]
     planes = 1
     for s in lead:
         planes *= s
     cols = input.reshape(planes, h * w).gather(1, idx.reshape(1, oh * ow * k).expand(planes, oh * ow * k))
-    values, local = cols.reshape(planes, oh * ow, k).max(-1)
+    cols = cols.reshape(planes, oh * ow, k)
+    values, local = cols.max(-1)
+    nan = cols.isnan()
+    if bool(nan.any()):
+        # torch's `(val > maxval) || isnan(val)`: among NaNs the last one of the window (the
+        # padding copies its last element, so the last NaN keeps its index).
+        last = (nan.to(_C.int64) * _C.arange(1, k + 1)).argmax(-1)
+        local = _C.where(nan.any(-1), last, local)
+        values = cols.gather(2, local.unsqueeze(-1)).squeeze(-1)
     indices = idx.unsqueeze(0).expand(planes, oh * ow, k).gather(2, local.unsqueeze(-1)).squeeze(-1)
     return values.reshape(out_shape), indices.reshape(out_shape)
 
@@ -2644,9 +2767,11 @@ _triple = _ntuple(3, "_triple")
 def conv3d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1) -> Tensor:
     """conv3d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1) -> Tensor
 
-    The 3-d cross-correlation of ``(N, C, D, H, W)`` (or ``(C, D, H, W)``) float input with
-    weight ``(O, C / groups, kd, kh, kw)``; ``padding`` an int, a triple, ``'same'`` or
-    ``'valid'``. Errors as torch (RuntimeError for mismatched shapes, channels, groups).
+    The 3-d cross-correlation of ``(N, C, D, H, W)`` (or ``(C, D, H, W)``) float or integer
+    input (integers wrap on overflow, as torch's CPU kernel; bool raises NotImplementedError)
+    with weight ``(O, C / groups, kd, kh, kw)``; ``padding`` an int, a triple, ``'same'`` or
+    ``'valid'``. Errors as torch (RuntimeError for mismatched shapes, channels, groups, a bias
+    of another dtype).
     Mirrors ``torch.conv3d``.
     """
     return _C.conv3d(input, weight, bias, stride, padding, dilation, groups)
@@ -2659,7 +2784,7 @@ def conv_transpose3d(
     groups=1, dilation=1) -> Tensor
 
     The transposed 3-d convolution of ``(N, C_in, D, H, W)`` (or ``(C_in, D, H, W)``) float
-    input with weight ``(C_in, C_out / groups, kd, kh, kw)``: each output size ``(in - 1) *
+    or int64 input (other integers raise torch's NotImplementedError) with weight ``(C_in, C_out / groups, kd, kh, kw)``: each output size ``(in - 1) *
     stride - 2 * padding + dilation * (k - 1) + output_padding + 1``. Mirrors
     ``torch.conv_transpose3d``.
     """
@@ -2757,7 +2882,7 @@ def _max_pool3d(input: Tensor, k, s, p, d, ceil_mode: bool) -> Tuple[Tensor, Ten
     """torch's ``max_pool3d_with_indices``: the maxima and their flat indices in the ``T * H *
     W`` volume. ``max_pool2d_with_indices`` over (H, W) per t, then over T (a height-1 image
     per output position), the (H, W) index of the chosen t gathered."""
-    _check_float(input, "max_pool3d_with_indices_cpu")
+    _check_float(input, "max_pool3d")
     ot, oh, ow = _pool3d_check(input, k, s, p, d, ceil_mode, "max_pool3d_with_indices_out_cpu_template()", False)
     shape = list(input.shape)
     lead, (t, h, w) = shape[:-3], shape[-3:]
@@ -2797,6 +2922,8 @@ def max_pool3d_with_indices(
          "must either be omitted, a single int, or a tuple of three ints",
          "must either be a single int, or a tuple of three ints"),
     )
+    if input.dtype in _INTEGER:
+        return _int_max_pool(lambda x: _max_pool3d(x, k, s, p, d, ceil_mode), input, 3)
     return _max_pool3d(input, k, s, p, d, ceil_mode)
 
 
@@ -2812,10 +2939,10 @@ def max_pool3d(
     """max_pool3d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False,
     return_indices=False)
 
-    The maximum over each 3-d window of ``(N, C, T, H, W)`` (or ``(C, T, H, W)``) float input
-    (``stride`` defaults to ``kernel_size``; ``padding`` at most half the kernel, padded with
-    -inf); with ``return_indices`` also the flat index of each maximum in the ``T * H * W``
-    volume (int64; the first on ties, a NaN wins). RuntimeError with torch's texts for bad
+    The maximum over each 3-d window of ``(N, C, T, H, W)`` (or ``(C, T, H, W)``) float or
+    integer input (``stride`` defaults to ``kernel_size``; ``padding`` at most half the kernel,
+    padded with -inf); with ``return_indices`` also the flat index of each maximum in the ``T *
+    H * W`` volume (int64; the first on ties, the last NaN wins). RuntimeError with torch's texts for bad
     shapes and parameters. Mirrors ``torch.nn.functional.max_pool3d``.
     """
     out = max_pool3d_with_indices(input, kernel_size, stride, padding, dilation, ceil_mode)
@@ -2834,8 +2961,9 @@ def avg_pool3d(
     """avg_pool3d(input, kernel_size, stride=None, padding=0, ceil_mode=False,
     count_include_pad=True, divisor_override=None) -> Tensor
 
-    The mean over each 3-d window of ``(N, C, T, H, W)`` (or ``(C, T, H, W)``) float input: the
-    divisor is ``divisor_override``, or the window's size (with the padding it covers when
+    The mean over each 3-d window of ``(N, C, T, H, W)`` (or ``(C, T, H, W)``) float or int64
+    input (int64: the sum divided with truncation, as torch): the divisor is
+    ``divisor_override``, or the window's size (with the padding it covers when
     ``count_include_pad``). RuntimeError with torch's texts for bad shapes and parameters.
     Mirrors ``torch.nn.functional.avg_pool3d``.
     """
@@ -2850,6 +2978,11 @@ def avg_pool3d(
     if divisor_override is not None and divisor_override == 0:
         raise RuntimeError("divisor must be not zero")
     ot, oh, ow = _pool3d_check(input, k, s, p, d, ceil_mode, "avg_pool3d()", True)
+    if input.dtype == _C.int64:
+        return _int_avg_pool(
+            lambda x: avg_pool3d(x, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override),
+            input, k, s, p, ceil_mode, count_include_pad, divisor_override,
+        )
     _check_float(input, "avg_pool3d_out_frame")
     shape = list(input.shape)
     lead, (t, h, w) = shape[:-3], shape[-3:]
@@ -2958,6 +3091,7 @@ def _max_unpool3d(input: Tensor, indices: Tensor, output_size, stride) -> Tensor
     if min(stride) <= 0:
         raise RuntimeError(f"strides should be greater than zero, but got stride: {[int(v) for v in stride]}")
     ot, oh, ow = (int(v) for v in output_size)
+    _check_float(input, "max_unpool3d")
     n = shape[0] if nd == 5 else 1
     c = shape[-4]
     idx = indices.reshape(n, c, -1)
@@ -3090,14 +3224,24 @@ def _reflect_coordinates(x: Tensor, twice_low: int, twice_high: int) -> Tensor:
     return _C.where(_C.remainder(flips, 2) == 0, extra + low, span - extra + low)
 
 
+def _grid_unnormalize(coord: Tensor, size: int, align_corners: bool) -> Tensor:
+    """torch's ``grid_sampler_unnormalize``: a normalised coordinate in [-1, 1] as a pixel
+    position of an axis of ``size`` pixels."""
+    if align_corners:
+        return (coord + 1) * ((size - 1) / 2)
+    return (coord + 1) * (size / 2) - 0.5
+
+
 def _grid_source_index(coord: Tensor, size: int, padding_mode: str, align_corners: bool) -> Tensor:
     """torch's ``grid_sampler_compute_source_index``: a normalised coordinate in [-1, 1] as a
     pixel position of an axis of ``size`` pixels, clipped (``border``) or reflected
     (``reflection``) into it."""
-    if align_corners:
-        x = (coord + 1) * ((size - 1) / 2)
-    else:
-        x = (coord + 1) * (size / 2) - 0.5
+    return _grid_compute_coordinates(_grid_unnormalize(coord, size, align_corners), size, padding_mode, align_corners)
+
+
+def _grid_compute_coordinates(x: Tensor, size: int, padding_mode: str, align_corners: bool) -> Tensor:
+    """torch's ``compute_coordinates``: a pixel position clipped (``border``) or reflected
+    (``reflection``) into an axis of ``size`` pixels; unchanged for ``zeros``."""
     if padding_mode == "border":
         x = x.clamp(0, size - 1)
     elif padding_mode == "reflection":
@@ -3147,9 +3291,9 @@ def grid_sample(
     ``align_corners``, else the outer pixel edges; ``None`` warns and means False). ``mode``
     ``'bilinear'`` (trilinear for 5-d) or ``'nearest'`` (round half to even);
     ``padding_mode`` ``'zeros'``, ``'border'`` (clip) or ``'reflection'``. Result ``(N, C,
-    *grid.shape[1:-1])``, differentiable in ``input`` and (bilinear) ``grid``. ValueError for
+    *grid.shape[1:-1])``, differentiable in ``input`` and (bilinear, bicubic) ``grid``. ValueError for
     an unknown mode, RuntimeError with torch's texts for mismatched shapes and dtypes;
-    ``mode='bicubic'`` is not implemented (NotImplementedError). Mirrors
+    ``mode='bicubic'``: Keys' cubic convolution (A = -0.75), tricubic for 5-d. Mirrors
     ``torch.nn.functional.grid_sample``.
     """
     if mode != "bilinear" and mode != "nearest" and mode != "bicubic":
@@ -3179,9 +3323,9 @@ def grid_sample(
                 "grid_sampler(): expected 5D input and grid with same number of dimensions, but got input with "
                 f"sizes {list(input.shape)} and grid with sizes {list(grid.shape)}"
             )
-    if mode == "bicubic":
-        raise NotImplementedError("grid_sample: mode='bicubic' is not implemented in tensorbind yet")
     _check_float(input, "grid_sampler_2d_cpu_kernel_impl" if input.dim() == 4 else "grid_sampler_3d_cpu")
+    if mode == "bicubic":
+        return _grid_sample_bicubic(input, grid, padding_mode, align_corners)
     n, c = int(input.shape[0]), int(input.shape[1])
     sizes = [int(v) for v in input.shape[2:]]
     d = len(sizes)
@@ -3216,6 +3360,72 @@ def grid_sample(
         vals = flat.gather(2, idx.unsqueeze(1).expand(n, c, length)) * weight.unsqueeze(1)
         out = vals if out is None else out + vals
     return out.reshape([n, c] + out_sp)
+
+
+def _cubic_coefficients(t: Tensor) -> List[Tensor]:
+    """torch's ``get_cubic_upsample_coefficients`` (Keys' cubic convolution, A = -0.75): the
+    weights of the pixels at offsets -1, 0, 1, 2 from ``floor(x)`` for ``t = x - floor(x)``,
+    each evaluated as torch's vectorised grid sampler does."""
+    a = -0.75
+
+    def far(x: Tensor) -> Tensor:  # 1 < |x| < 2
+        return ((x * a - 5 * a) * x + 8 * a) * x - 4 * a
+
+    def near(x: Tensor) -> Tensor:  # |x| <= 1
+        return ((a + 2) * x - (a + 3)) * x * x + 1
+
+    return [far(t + 1), near(t), near(1 - t), far(2 - t)]
+
+
+def _grid_sample_bicubic(input: Tensor, grid: Tensor, padding_mode: str, align_corners: bool) -> Tensor:
+    """grid_sample's ``mode='bicubic'`` on 4-d (bicubic) or 5-d (tricubic) float ``input``:
+    torch's ``grid_sampler_{2,3}d`` bicubic branch composed of recorded ops (differentiable in
+    ``input`` and ``grid``). The 4 x 4 (x 4) pixels around the unnormalised (unpadded) source
+    point are each moved into the input by ``padding_mode`` (zero outside it for ``'zeros'``)
+    and interpolated along x first, then y (then z), in torch's order of summation."""
+    n, c = int(input.shape[0]), int(input.shape[1])
+    sizes = [int(v) for v in input.shape[2:]]
+    d = len(sizes)
+    out_sp = [int(v) for v in grid.shape[1:-1]]
+    length = _planes(out_sp)
+    flat = input.reshape(n, c, -1)
+    g = grid.reshape(n, length, d)
+    strides = [_planes(sizes[i + 1 :]) for i in range(d)]
+    # Per spatial dim (outermost first): the floor of the source position and the weights of
+    # the pixels at offsets -1, 0, 1, 2 from it.
+    base, coef = [], []
+    for i in range(d):
+        p = _grid_unnormalize(g.select(2, d - 1 - i), sizes[i], align_corners)
+        lo = p.floor()
+        coef.append(_cubic_coefficients(p - lo))
+        base.append(lo.detach())
+
+    def at(offsets: List[int]) -> Tensor:
+        """torch's ``get_value_bounded``: the pixel at ``base + offsets`` after padding, 0
+        outside the input."""
+        idx = None
+        valid = None
+        for i, off in enumerate(offsets):
+            q = _grid_compute_coordinates(base[i] + off, sizes[i], padding_mode, align_corners)
+            inside = (q >= 0).logical_and(q <= sizes[i] - 1)
+            valid = inside if valid is None else valid.logical_and(inside)
+            term = q.clamp(0, sizes[i] - 1).to(_C.int64) * strides[i]
+            idx = term if idx is None else idx + term
+        vals = flat.gather(2, idx.unsqueeze(1).expand(n, c, length))
+        return vals * valid.to(input.dtype).unsqueeze(1)
+
+    def interp(offsets: List[int]) -> Tensor:
+        """The cubic interpolation over the dims after ``offsets`` (the innermost, x, first)."""
+        i = len(offsets)
+        if i == d:
+            return at(offsets)
+        out = None
+        for k in range(4):
+            term = interp(offsets + [k - 1]) * coef[i][k].unsqueeze(1)
+            out = term if out is None else out + term
+        return out
+
+    return interp([]).reshape([n, c] + out_sp)
 
 
 # ---- embedding_bag (issue 15 part 5) ---------------------------------------------------------

@@ -5,12 +5,30 @@
 //! the core ops' signatures and are re-exported by variable_type.rs, so the generated bindings
 //! call them as `vt::op` for the ops src/derivatives.yaml gives a `node:`.
 //!
-//! The backward kernels are not recorded themselves: with `create_graph` (grad mode on while
-//! the node runs) and an input of the kernel requiring grad, a node raises torch's
-//! NotImplementedError for its backward kernel instead of returning a gradient without history
-//! (double backward through the nn ops is future work). Composite ops (`cross_entropy_loss`,
-//! `conv2d`'s batching and `"same"` padding) are composed of recorded ops, as torch composes
-//! them.
+//! Double backward (Note [nn double backward]): with `create_graph` (grad mode on while the
+//! node runs) and the gradient or a saved input requiring grad, a node either computes its
+//! gradient with recorded ops (activations, pointwise losses, norms) or records a node of its
+//! own over the kernel's result (`BackwardOf` for backwards linear in the gradient,
+//! `ConvBackward`). Composite ops
+//! (`cross_entropy_loss`, `conv2d`'s batching and `"same"` padding) are composed of recorded
+//! ops, as torch composes them.
+
+// Note [nn double backward]
+// ~~~~~~~~~~~~~~~~~~~~~~~~~
+// torch differentiates each backward kernel with a formula of its own (`gelu_double_backward`,
+// `_convolution_double_backward`, `max_pool_double_backward`, ...). Here:
+// - elementwise activations, pointwise losses and the norms: under `create_graph`, the node
+//   computes its gradient with recorded ops (`activation_backward_recorded`,
+//   `point_loss_backward_recorded`, `norm_backward_recorded`, `batch_norm_backward_recorded`:
+//   the statistics recomputed from the saved input) instead of the kernel, so every order is
+//   differentiable. The values agree with the kernel's up to rounding.
+// - backwards linear in the gradient and independent of the input (avg / adaptive avg / max
+//   pools, upsampling, embedding, nll_loss): the kernel's result gets a `BackwardOf` node whose
+//   backward is the forward op applied to the incoming gradient (through the recording wrappers,
+//   so higher orders work too); the input's second derivative is zero, as torch's.
+// - convolution (bilinear in input and weight): the kernel's results get a `ConvBackward` node
+//   over `(grad, input, weight)` computing torch's `_convolution_double_backward` with the
+//   forward and backward kernels; a third order through it raises NotImplementedError.
 
 use super::formulas::NodeKind;
 use super::node::{Edge, Node, SavedTensor};
@@ -129,6 +147,24 @@ pub enum NnNode {
     Dropout { mask: Tensor },
     /// `pad` in constant mode: the gradient cropped back (padded by the negated pads).
     ConstantPad { pad: Box<[i64]> },
+    /// The recorded result of a backward kernel linear in the gradient (Note [nn double
+    /// backward]): over the gradient `g` (of `out_sizes`); `of` is the first node's data, whose
+    /// forward applied to the incoming gradient is this node's gradient.
+    BackwardOf {
+        name: &'static str,
+        of: Box<NnNode>,
+        out_sizes: Box<[usize]>,
+    },
+    /// The recorded results of `convolution_backward` (Note [nn double backward]): over
+    /// `(grad, input, weight)`; `outs` says which results (0 input, 1 weight, 2 bias) it is
+    /// the history of, in order.
+    ConvBackward {
+        grad: SavedTensor,
+        input: SavedTensor,
+        weight: SavedTensor,
+        params: ConvParams,
+        outs: Box<[u8]>,
+    },
     /// `pad` in reflect / replicate / circular mode: `map` gives, for each output element,
     /// the flat index of the input element it copies; the gradient is summed back through it.
     MappedPad {
@@ -158,6 +194,8 @@ impl NnNode {
             NnNode::Dropout { .. } => "NativeDropoutBackward0",
             NnNode::ConstantPad { .. } => "ConstantPadNdBackward0",
             NnNode::MappedPad { name, .. } => name,
+            NnNode::BackwardOf { name, .. } => name,
+            NnNode::ConvBackward { .. } => "ConvolutionBackwardBackward0",
         }
     }
 
@@ -176,6 +214,12 @@ impl NnNode {
                 v
             }
             NnNode::Conv { input, weight, .. } => vec![("input", input), ("weight", weight)],
+            NnNode::ConvBackward {
+                grad,
+                input,
+                weight,
+                ..
+            } => vec![("grad_output", grad), ("input", input), ("weight", weight)],
             _ => Vec::new(),
         }
     }
@@ -205,6 +249,16 @@ impl NnNode {
                 take(input);
                 take(weight);
             }
+            NnNode::ConvBackward {
+                grad,
+                input,
+                weight,
+                ..
+            } => {
+                take(grad);
+                take(input);
+                take(weight);
+            }
             _ => {}
         }
         out
@@ -215,24 +269,34 @@ impl NnNode {
         let n = Some(node);
         let edges = node.next_edges().len();
         let needs = |i: usize| node.next_edges().get(i).is_some_and(|e| e.is_some());
+        if let NnNode::ConvBackward {
+            grad,
+            input,
+            weight,
+            params,
+            outs,
+        } = self
+        {
+            // Several outputs: any of their gradients may be the only one given.
+            return conv_double_backward(
+                (grad.unpack(n)?, input.unpack(n)?, weight.unpack(n)?),
+                params,
+                outs,
+                grads,
+                [needs(0), needs(1), needs(2)],
+            );
+        }
         let Some(g) = grads.first().and_then(|g| g.as_ref()) else {
             return Ok(vec![None; edges]);
-        };
-        // Double backward through a backward kernel is not recorded: refuse rather than
-        // return a gradient without history.
-        let no_double = |kernel: &str, ts: &[&Tensor]| -> Result<()> {
-            if super::is_grad_enabled()
-                && (g.requires_grad() || ts.iter().any(|t| t.requires_grad()))
-            {
-                return Err(vt::not_implemented(kernel));
-            }
-            Ok(())
         };
         Ok(match self {
             NnNode::Act { act, self_, .. } => {
                 let x = self_.unpack(n)?;
-                no_double(act.kernel_name(), &[&x])?;
-                vec![Some(bw::activation_backward(*act, g, &x)?)]
+                if create_graph(&[g, &x]) {
+                    vec![Some(activation_backward_recorded(*act, g, &x)?)]
+                } else {
+                    vec![Some(bw::activation_backward(*act, g, &x)?)]
+                }
             }
             NnNode::PointLoss {
                 loss,
@@ -242,9 +306,17 @@ impl NnNode {
                 ..
             } => {
                 let (x, t) = (self_.unpack(n)?, target.unpack(n)?);
-                no_double(loss.kernel_name(), &[&x, &t])?;
-                let gx = bw::pointwise_loss_backward(*loss, g, &x, &t, *reduction)?;
-                let gt = if needs(1) { Some(ops::neg(&gx)?) } else { None };
+                let recorded = create_graph(&[g, &x, &t]);
+                let gx = if recorded {
+                    point_loss_backward_recorded(*loss, g, &x, &t, *reduction)?
+                } else {
+                    bw::pointwise_loss_backward(*loss, g, &x, &t, *reduction)?
+                };
+                let gt = match (needs(1), recorded) {
+                    (false, _) => None,
+                    (true, true) => Some(vt::neg(&gx)?),
+                    (true, false) => Some(ops::neg(&gx)?),
+                };
                 vec![if needs(0) { Some(gx) } else { None }, gt]
             }
             NnNode::Bce {
@@ -341,8 +413,7 @@ impl NnNode {
                 total_weight,
             } => {
                 let x = self_.unpack(n)?;
-                no_double("nll_loss_backward", &[&x])?;
-                vec![Some(bw::nll_loss_backward(
+                let gi = bw::nll_loss_backward(
                     g,
                     &x,
                     target,
@@ -350,6 +421,11 @@ impl NnNode {
                     *reduction,
                     *ignore_index,
                     *total_weight,
+                )?;
+                vec![Some(self.linear_result(
+                    gi,
+                    g,
+                    "NllLossBackwardBackward0",
                 )?)]
             }
             NnNode::RowNorm {
@@ -364,30 +440,49 @@ impl NnNode {
             } => {
                 let x = input.unpack(n)?;
                 let w = weight.as_ref().map(|w| w.unpack(n)).transpose()?;
-                no_double("native_layer_norm_backward", &[&x])?;
                 let wi = usize::from(w.is_some());
                 let need_w = w.is_some() && needs(1);
                 let need_b = bias_sizes.is_some() && needs(1 + wi);
-                let (dx, dw, db) = bw::norm_rows_backward(
-                    *kind,
-                    g,
-                    &x,
-                    w.as_ref(),
-                    *rows,
-                    *len,
-                    *eps,
-                    need_w,
-                    need_b,
-                )?;
+                let mut all = vec![g, &x];
+                all.extend(w.as_ref());
+                let recorded = create_graph(&all);
+                let (dx, dw, db) = if recorded {
+                    norm_backward_recorded(
+                        *kind,
+                        g,
+                        &x,
+                        w.as_ref(),
+                        (*rows, *len),
+                        *eps,
+                        need_w,
+                        need_b,
+                    )?
+                } else {
+                    bw::norm_rows_backward(
+                        *kind,
+                        g,
+                        &x,
+                        w.as_ref(),
+                        *rows,
+                        *len,
+                        *eps,
+                        need_w,
+                        need_b,
+                    )?
+                };
+                let reshape = |d: Tensor, shape: &[i64]| {
+                    if recorded {
+                        vt::reshape(&d, shape)
+                    } else {
+                        ops::reshape(&d, shape)
+                    }
+                };
                 let mut v = vec![Some(dx)];
                 if let Some(w) = &w {
-                    v.push(dw.map(|d| ops::reshape(&d, &shape_of(w))).transpose()?);
+                    v.push(dw.map(|d| reshape(d, &shape_of(w))).transpose()?);
                 }
                 if let Some(bs) = bias_sizes {
-                    v.push(
-                        db.map(|d| ops::reshape(&d, &shape_of_sizes(bs)))
-                            .transpose()?,
-                    );
+                    v.push(db.map(|d| reshape(d, &shape_of_sizes(bs))).transpose()?);
                 }
                 v
             }
@@ -400,17 +495,31 @@ impl NnNode {
             } => {
                 let x = input.unpack(n)?;
                 let w = weight.as_ref().map(|w| w.unpack(n)).transpose()?;
-                no_double("native_batch_norm_backward", &[&x])?;
                 let wi = usize::from(w.is_some());
-                let (dx, dw, db) = bw::batch_norm_backward(
-                    g,
-                    &x,
-                    w.as_ref(),
-                    running.as_ref().map(|(m, s)| (m.as_slice(), s.as_slice())),
-                    *eps,
-                    w.is_some() && needs(1),
-                    *has_bias && needs(1 + wi),
-                )?;
+                let mut all = vec![g, &x];
+                all.extend(w.as_ref());
+                let running = running.as_ref().map(|(m, s)| (m.as_slice(), s.as_slice()));
+                let (need_w, need_b) = (w.is_some() && needs(1), *has_bias && needs(1 + wi));
+                let (dx, dw, db) = if create_graph(&all) {
+                    let c = x.sizes()[1];
+                    let kind = RowNorm::Group {
+                        channels: c,
+                        groups: c,
+                        hw: x.numel() / x.sizes()[0].max(1) / c.max(1),
+                    };
+                    batch_norm_backward_recorded(
+                        kind,
+                        g,
+                        &x,
+                        w.as_ref(),
+                        running,
+                        *eps,
+                        need_w,
+                        need_b,
+                    )?
+                } else {
+                    bw::batch_norm_backward(g, &x, w.as_ref(), running, *eps, need_w, need_b)?
+                };
                 let mut v = vec![Some(dx)];
                 if w.is_some() {
                     v.push(dw);
@@ -427,7 +536,6 @@ impl NnNode {
                 params,
             } => {
                 let (x, w) = (input.unpack(n)?, weight.unpack(n)?);
-                no_double("convolution_backward", &[&x, &w])?;
                 let (gi, gw, gb) = bw::convolution_backward(
                     g,
                     &x,
@@ -435,6 +543,9 @@ impl NnNode {
                     params,
                     [needs(0), needs(1), *has_bias && needs(2)],
                 )?;
+                if create_graph(&[g, &x, &w]) {
+                    record_conv_backward(g, &x, &w, params, [&gi, &gw, &gb])?;
+                }
                 let mut v = vec![gi, gw];
                 if *has_bias {
                     v.push(gb);
@@ -450,8 +561,7 @@ impl NnNode {
                 count_include_pad,
                 divisor_override,
             } => {
-                no_double("avg_pool2d_backward", &[])?;
-                vec![Some(bw::avg_pool2d_backward(
+                let gi = bw::avg_pool2d_backward(
                     g,
                     self_sizes,
                     kernel_size,
@@ -460,6 +570,11 @@ impl NnNode {
                     *ceil_mode,
                     *count_include_pad,
                     *divisor_override,
+                )?;
+                vec![Some(self.linear_result(
+                    gi,
+                    g,
+                    "AvgPool2DBackwardBackward0",
                 )?)]
             }
             NnNode::Upsample {
@@ -468,22 +583,32 @@ impl NnNode {
                 taps,
                 ..
             } => {
-                no_double(kernel, &[])?;
                 let (th, tw) = &**taps;
-                vec![Some(ops::nn::upsample::resample_backward(
-                    kernel, g, self_sizes, th, tw,
+                let gi = ops::nn::upsample::resample_backward(kernel, g, self_sizes, th, tw)?;
+                vec![Some(self.linear_result(
+                    gi,
+                    g,
+                    "UpsampleBackwardBackward0",
                 )?)]
             }
             NnNode::AdaptiveAvgPool2d { self_sizes } => {
-                no_double("_adaptive_avg_pool2d_backward", &[])?;
-                vec![Some(bw::adaptive_avg_pool2d_backward(g, self_sizes)?)]
+                let gi = bw::adaptive_avg_pool2d_backward(g, self_sizes)?;
+                vec![Some(self.linear_result(
+                    gi,
+                    g,
+                    "AdaptiveAvgPool2DBackwardBackward0",
+                )?)]
             }
             NnNode::MaxPool2d {
                 self_sizes,
                 indices,
             } => {
-                no_double("max_pool2d_with_indices_backward", &[])?;
-                vec![Some(bw::max_pool2d_backward(g, self_sizes, indices)?)]
+                let gi = bw::max_pool2d_backward(g, self_sizes, indices)?;
+                vec![Some(self.linear_result(
+                    gi,
+                    g,
+                    "MaxPool2DWithIndicesBackwardBackward0",
+                )?)]
             }
             NnNode::Embedding {
                 num_weights,
@@ -491,13 +616,17 @@ impl NnNode {
                 padding_idx,
                 scale_grad_by_freq,
             } => {
-                no_double("embedding_dense_backward", &[])?;
-                vec![Some(bw::embedding_backward(
+                let gw = bw::embedding_backward(
                     g,
                     indices,
                     *num_weights,
                     *padding_idx,
                     *scale_grad_by_freq,
+                )?;
+                vec![Some(self.linear_result(
+                    gw,
+                    g,
+                    "EmbeddingDenseBackwardBackward0",
                 )?)]
             }
             NnNode::Dropout { mask } => vec![Some(vt::mul(g, mask)?)],
@@ -505,6 +634,11 @@ impl NnNode {
                 let neg: Vec<i64> = pads.iter().map(|&p| -p).collect();
                 vec![Some(pad(g, &neg, "constant", None)?)]
             }
+            NnNode::BackwardOf { of, out_sizes, .. } => {
+                vec![Some(of.linear_forward(g, out_sizes)?)]
+            }
+            // Applied above (before the first gradient is required).
+            NnNode::ConvBackward { .. } => vec![None; edges],
             NnNode::MappedPad {
                 self_sizes, map, ..
             } => {
@@ -516,6 +650,639 @@ impl NnNode {
             }
         })
     }
+}
+
+impl NnNode {
+    /// `gi`, a backward kernel's result linear in the gradient `g`, with a `BackwardOf` node
+    /// as its history when `g` requires grad under `create_graph` (Note [nn double backward]).
+    fn linear_result(&self, gi: Tensor, g: &Tensor, name: &'static str) -> Result<Tensor> {
+        if !create_graph(&[g]) {
+            return Ok(gi);
+        }
+        let Some(of) = self.linear_clone() else {
+            return Ok(gi);
+        };
+        record(
+            &gi,
+            &[g],
+            NnNode::BackwardOf {
+                name,
+                of: Box::new(of),
+                out_sizes: g.sizes().into(),
+            },
+        );
+        Ok(gi)
+    }
+
+    /// A copy of the data of a node whose backward is linear in the gradient (those
+    /// `linear_forward` knows), else None.
+    fn linear_clone(&self) -> Option<NnNode> {
+        Some(match self {
+            NnNode::AvgPool2d {
+                self_sizes,
+                kernel_size,
+                stride,
+                padding,
+                ceil_mode,
+                count_include_pad,
+                divisor_override,
+            } => NnNode::AvgPool2d {
+                self_sizes: self_sizes.clone(),
+                kernel_size: kernel_size.clone(),
+                stride: stride.clone(),
+                padding: padding.clone(),
+                ceil_mode: *ceil_mode,
+                count_include_pad: *count_include_pad,
+                divisor_override: *divisor_override,
+            },
+            NnNode::AdaptiveAvgPool2d { self_sizes } => NnNode::AdaptiveAvgPool2d {
+                self_sizes: self_sizes.clone(),
+            },
+            NnNode::MaxPool2d {
+                self_sizes,
+                indices,
+            } => NnNode::MaxPool2d {
+                self_sizes: self_sizes.clone(),
+                indices: indices.clone(),
+            },
+            NnNode::Upsample {
+                name,
+                kernel,
+                self_sizes,
+                taps,
+            } => NnNode::Upsample {
+                name,
+                kernel,
+                self_sizes: self_sizes.clone(),
+                taps: taps.clone(),
+            },
+            NnNode::Embedding {
+                num_weights,
+                indices,
+                padding_idx,
+                scale_grad_by_freq,
+            } => NnNode::Embedding {
+                num_weights: *num_weights,
+                indices: indices.clone(),
+                padding_idx: *padding_idx,
+                scale_grad_by_freq: *scale_grad_by_freq,
+            },
+            NnNode::NllLoss {
+                target,
+                weight,
+                reduction,
+                ignore_index,
+                total_weight,
+                ..
+            } => NnNode::NllLoss {
+                self_: SavedTensor::None,
+                target: target.clone(),
+                weight: weight.clone(),
+                reduction: *reduction,
+                ignore_index: *ignore_index,
+                total_weight: *total_weight,
+            },
+            _ => return None,
+        })
+    }
+
+    /// The forward of a node whose backward is linear in the gradient, applied to `t` (of the
+    /// op's input's shape) through the recording wrappers: the adjoint of that backward, torch's
+    /// `*_double_backward` for the gradient. `out_sizes` is the forward's output shape.
+    fn linear_forward(&self, t: &Tensor, out_sizes: &[usize]) -> Result<Tensor> {
+        match self {
+            NnNode::AvgPool2d {
+                kernel_size,
+                stride,
+                padding,
+                ceil_mode,
+                count_include_pad,
+                divisor_override,
+                ..
+            } => avg_pool2d(
+                t,
+                kernel_size,
+                stride,
+                padding,
+                *ceil_mode,
+                *count_include_pad,
+                *divisor_override,
+            ),
+            NnNode::AdaptiveAvgPool2d { .. } => {
+                let nd = out_sizes.len();
+                adaptive_avg_pool2d(t, &shape_of_sizes(&out_sizes[nd - 2..]))
+            }
+            NnNode::MaxPool2d {
+                self_sizes,
+                indices,
+            } => {
+                // max_pool_double_backward: the gradient at each chosen element.
+                let nd = self_sizes.len();
+                let plane = (self_sizes[nd - 2] * self_sizes[nd - 1]) as i64;
+                let flat = vt::reshape(t, &[-1, plane])?;
+                let idx = ops::reshape(indices, &[flat.sizes()[0] as i64, -1])?;
+                vt::reshape(&vt::gather(&flat, 1, &idx)?, &shape_of(indices))
+            }
+            NnNode::Upsample {
+                name, kernel, taps, ..
+            } => {
+                let (th, tw) = &**taps;
+                let out = ops::nn::upsample::resample(kernel, t, th, tw)?;
+                if !vt::should_record(&[t]) {
+                    return Ok(out);
+                }
+                Ok(record_upsample(out, t, name, kernel, (**taps).clone()))
+            }
+            NnNode::Embedding {
+                indices,
+                padding_idx,
+                ..
+            } => {
+                // embedding_dense_double_backward: the rows at the indices, zero at padding_idx.
+                let rows = vt::index_select(t, 0, &ops::reshape(indices, &[-1])?)?;
+                let rows = if *padding_idx >= 0 {
+                    let pad = Tensor::wrapped_scalar(Scalar::Int(*padding_idx))?;
+                    let mask = ops::eq(&ops::reshape(indices, &[-1, 1])?, &pad)?;
+                    vt::masked_fill(&rows, &mask, Scalar::Int(0))?
+                } else {
+                    rows
+                };
+                let mut shape = shape_of(indices);
+                shape.push(t.sizes()[1] as i64);
+                vt::reshape(&rows, &shape)
+            }
+            NnNode::NllLoss {
+                target,
+                weight,
+                reduction,
+                ignore_index,
+                ..
+            } => nll_loss_nd(t, target, weight.as_ref(), *reduction, *ignore_index),
+            _ => Err(Error::runtime(format!(
+                "{}: internal error: not a linear backward",
+                self.name()
+            ))),
+        }
+    }
+}
+
+/// True when a node's backward must be recorded: grad mode is on while it runs
+/// (`create_graph`) and one of `ts` requires grad.
+fn create_graph(ts: &[&Tensor]) -> bool {
+    super::is_grad_enabled() && ts.iter().any(|t| t.requires_grad())
+}
+
+/// A 0-dim wrapped number (it keeps the other operand's float dtype).
+fn num(v: f64) -> Result<Tensor> {
+    Tensor::wrapped_scalar(Scalar::Float(v))
+}
+
+/// `a > b` elementwise (not differentiable: a mask).
+fn above(a: &Tensor, b: f64) -> Result<Tensor> {
+    ops::gt(a, &num(b)?)
+}
+
+/// `a < b` elementwise (a mask).
+fn below(a: &Tensor, b: f64) -> Result<Tensor> {
+    ops::gt(&num(b)?, a)
+}
+
+/// `g * f'(x)` of an activation in recorded ops: [`bw::activation_backward`]'s formulas
+/// (torch's `cpu/Activation.cpp`), differentiable in `g` and `x` (Note [nn double backward]).
+fn activation_backward_recorded(act: Activation, g: &Tensor, x: &Tensor) -> Result<Tensor> {
+    let zero = num(0.0)?;
+    let scaled = |t: &Tensor, v: f64| -> Result<Tensor> { vt::mul(t, &num(v)?) };
+    let one_minus = |t: &Tensor| -> Result<Tensor> { vt::sub(&num(1.0)?, t, Scalar::Int(1)) };
+    match act {
+        Activation::LeakyRelu { negative_slope } => {
+            vt::where_(&above(x, 0.0)?, g, &scaled(g, negative_slope)?)
+        }
+        Activation::Elu {
+            alpha,
+            scale,
+            input_scale,
+        } => {
+            // The exponential of the clamped input: the unselected branch stays finite.
+            let e = vt::exp(&scaled(
+                &vt::clamp(x, None, Some(Scalar::Int(0)))?,
+                input_scale,
+            )?)?;
+            let neg = vt::mul(g, &scaled(&e, input_scale * alpha * scale)?)?;
+            vt::where_(&above(x, 0.0)?, &scaled(g, scale)?, &neg)
+        }
+        Activation::Gelu { tanh: false } => {
+            // Phi(x) + x phi(x)
+            let cdf = scaled(
+                &vt::add(
+                    &vt::erf(&scaled(x, std::f64::consts::FRAC_1_SQRT_2)?)?,
+                    &num(1.0)?,
+                    Scalar::Int(1),
+                )?,
+                0.5,
+            )?;
+            let k = 0.5 * std::f64::consts::FRAC_2_SQRT_PI * std::f64::consts::FRAC_1_SQRT_2;
+            let pdf = scaled(&vt::exp(&scaled(&vt::square(x)?, -0.5)?)?, k)?;
+            vt::mul(g, &vt::add(&cdf, &vt::mul(x, &pdf)?, Scalar::Int(1))?)
+        }
+        Activation::Gelu { tanh: true } => {
+            let beta = std::f64::consts::SQRT_2 * std::f64::consts::FRAC_2_SQRT_PI * 0.5;
+            let kappa = 0.044715;
+            let x_sq = vt::square(x)?;
+            let inner = scaled(
+                &vt::add(x, &scaled(&vt::mul(&x_sq, x)?, kappa)?, Scalar::Int(1))?,
+                beta,
+            )?;
+            let t = vt::tanh(&inner)?;
+            let left_d = scaled(&vt::add(&t, &num(1.0)?, Scalar::Int(1))?, 0.5)?;
+            let poly = vt::add(&scaled(&x_sq, 3.0 * kappa)?, &num(1.0)?, Scalar::Int(1))?;
+            let right_d = vt::mul(
+                &vt::mul(&scaled(x, 0.5 * beta)?, &one_minus(&vt::square(&t)?)?)?,
+                &poly,
+            )?;
+            vt::mul(g, &vt::add(&left_d, &right_d, Scalar::Int(1))?)
+        }
+        Activation::Silu => {
+            let s = vt::sigmoid(x)?;
+            let inner = vt::add(&vt::mul(x, &one_minus(&s)?)?, &num(1.0)?, Scalar::Int(1))?;
+            vt::mul(g, &vt::mul(&s, &inner)?)
+        }
+        Activation::Mish => {
+            let s = vt::sigmoid(x)?;
+            let t = vt::tanh(&softplus(x, Scalar::Int(1), Scalar::Int(20))?)?;
+            let d = vt::add(
+                &t,
+                &vt::mul(&vt::mul(x, &s)?, &one_minus(&vt::square(&t)?)?)?,
+                Scalar::Int(1),
+            )?;
+            vt::mul(g, &d)
+        }
+        Activation::Softplus { beta, threshold } => {
+            let z = vt::sigmoid(&scaled(x, beta)?)?;
+            let linear = ops::gt(&ops::mul(x, &num(beta)?)?, &num(threshold)?)?;
+            vt::where_(&linear, g, &vt::mul(g, &z)?)
+        }
+        Activation::Hardtanh { min_val, max_val } => vt::where_(
+            &above(x, min_val)?,
+            &vt::where_(&below(x, max_val)?, g, &zero)?,
+            &zero,
+        ),
+        Activation::Hardsigmoid => {
+            let sixth = (1.0f32 / 6.0f32) as f64;
+            vt::where_(
+                &above(x, -3.0)?,
+                &vt::where_(&below(x, 3.0)?, &scaled(g, sixth)?, &zero)?,
+                &zero,
+            )
+        }
+        Activation::Hardswish => {
+            let mid = vt::mul(
+                g,
+                &vt::add(&scaled(x, 1.0 / 3.0)?, &num(0.5)?, Scalar::Int(1))?,
+            )?;
+            vt::where_(
+                &above(x, -3.0)?,
+                &vt::where_(&below(x, 3.0)?, &mid, g)?,
+                &zero,
+            )
+        }
+        Activation::LogSigmoid => vt::mul(g, &vt::sigmoid(&vt::neg(x)?)?),
+        Activation::Threshold { threshold } => vt::where_(&above(x, threshold)?, g, &zero),
+    }
+}
+
+/// The input gradient of a pointwise loss in recorded ops (torch's `*_loss_backward`
+/// formulas), differentiable in `g`, `x` and `t` (Note [nn double backward]).
+fn point_loss_backward_recorded(
+    loss: PointLoss,
+    g: &Tensor,
+    x: &Tensor,
+    t: &Tensor,
+    reduction: i64,
+) -> Result<Tensor> {
+    let d = vt::sub(x, t, Scalar::Int(1))?;
+    let deriv = match loss {
+        PointLoss::Mse => vt::mul(&d, &num(2.0)?)?,
+        PointLoss::L1 => vt::sgn(&d)?,
+        PointLoss::SmoothL1 { beta: 0.0 } => vt::sgn(&d)?,
+        PointLoss::SmoothL1 { beta } => vt::clamp(
+            &vt::div(&d, &num(beta)?, None)?,
+            Some(Scalar::Int(-1)),
+            Some(Scalar::Int(1)),
+        )?,
+        PointLoss::Huber { delta } => {
+            vt::clamp(&d, Some(Scalar::Float(-delta)), Some(Scalar::Float(delta)))?
+        }
+    };
+    let gx = vt::mul(&deriv, g)?;
+    // A reduced loss: the gradient broadcast to the input's shape, then scaled for the mean.
+    let gx = if gx.sizes() == x.sizes() {
+        gx
+    } else {
+        vt::expand(&gx, &shape_of(x))?
+    };
+    mean_scale(gx, reduction)
+}
+
+/// The gradients `(input, weight, bias)` of a row normalisation in recorded ops (Note [nn
+/// double backward]): the statistics recomputed from `x` with recorded ops, then torch's
+/// formula `rstd * (g' - mean(g') - xhat * mean(g' xhat))` (`g'` the gradient of `xhat`;
+/// without the mean term for rms_norm). `rows` rows of `len` elements as in
+/// [`bw::norm_rows_backward`].
+#[allow(clippy::type_complexity, clippy::too_many_arguments)]
+fn norm_backward_recorded(
+    kind: RowNorm,
+    g: &Tensor,
+    x: &Tensor,
+    w: Option<&Tensor>,
+    (rows, len): (usize, usize),
+    eps: f64,
+    need_w: bool,
+    need_b: bool,
+) -> Result<(Tensor, Option<Tensor>, Option<Tensor>)> {
+    let (rows, len) = (rows as i64, len as i64);
+    let xr = vt::reshape(x, &[rows, len])?;
+    let mean_cols = |t: &Tensor| vt::mean(t, Some(&[1]), true, None);
+    let (xhat, rstd) = if kind == RowNorm::Rms {
+        let rstd = vt::rsqrt(&vt::add(
+            &mean_cols(&vt::square(&xr)?)?,
+            &num(eps)?,
+            Scalar::Int(1),
+        )?)?;
+        (vt::mul(&xr, &rstd)?, rstd)
+    } else {
+        let xc = vt::sub(&xr, &mean_cols(&xr)?, Scalar::Int(1))?;
+        let rstd = vt::rsqrt(&vt::add(
+            &mean_cols(&vt::square(&xc)?)?,
+            &num(eps)?,
+            Scalar::Int(1),
+        )?)?;
+        (vt::mul(&xc, &rstd)?, rstd)
+    };
+    // The affine index's view: the columns (layer, rms) or the channels of (N, C, HxW).
+    let (affine_view, sum_dims): (Vec<i64>, Vec<i64>) = match kind {
+        RowNorm::Group { channels, hw, .. } => (vec![-1, channels as i64, hw as i64], vec![0, 2]),
+        _ => (vec![rows, len], vec![0]),
+    };
+    let g_aff = vt::reshape(g, &affine_view)?;
+    let gxhat = match w {
+        Some(w) => {
+            let wshape: Vec<i64> = match kind {
+                RowNorm::Group { channels, .. } => vec![1, channels as i64, 1],
+                _ => vec![1, len],
+            };
+            vt::mul(&g_aff, &vt::reshape(w, &wshape)?)?
+        }
+        None => g_aff.clone(),
+    };
+    let gxhat = vt::reshape(&gxhat, &[rows, len])?;
+    let proj = mean_cols(&vt::mul(&gxhat, &xhat)?)?;
+    let mut inner = vt::sub(&gxhat, &vt::mul(&xhat, &proj)?, Scalar::Int(1))?;
+    if kind != RowNorm::Rms {
+        inner = vt::sub(&inner, &mean_cols(&gxhat)?, Scalar::Int(1))?;
+    }
+    let dx = vt::reshape(&vt::mul(&rstd, &inner)?, &shape_of(x))?;
+    let dw = if need_w {
+        let xhat_aff = vt::reshape(&xhat, &affine_view)?;
+        Some(vt::sum(
+            &vt::mul(&g_aff, &xhat_aff)?,
+            Some(&sum_dims),
+            false,
+            None,
+        )?)
+    } else {
+        None
+    };
+    let db = if need_b {
+        Some(vt::sum(&g_aff, Some(&sum_dims), false, None)?)
+    } else {
+        None
+    };
+    Ok((dx, dw, db))
+}
+
+/// `batch_norm`'s gradients in recorded ops (Note [nn double backward]): in training the row
+/// normalisation of each channel over `(N, *)` (`kind` a group norm of one channel per
+/// group, over the channel-major copy), in evaluation the affine map of the running
+/// statistics `(mean, invstd)`.
+#[allow(clippy::type_complexity, clippy::too_many_arguments)]
+fn batch_norm_backward_recorded(
+    kind: RowNorm,
+    g: &Tensor,
+    x: &Tensor,
+    w: Option<&Tensor>,
+    running: Option<(&[f64], &[f64])>,
+    eps: f64,
+    need_w: bool,
+    need_b: bool,
+) -> Result<(Tensor, Option<Tensor>, Option<Tensor>)> {
+    let RowNorm::Group {
+        channels: c, hw, ..
+    } = kind
+    else {
+        return Err(Error::runtime(
+            "batch_norm: internal error: not a channel layout",
+        ));
+    };
+    let n = x.sizes()[0] as i64;
+    let (c, s) = (c as i64, hw as i64);
+    // (N, C, S) -> (C, N * S): each channel a row.
+    let rows_of = |t: &Tensor| -> Result<Tensor> {
+        let t = vt::reshape(t, &[n, c, s])?;
+        vt::reshape(&vt::contiguous(&vt::transpose(&t, 0, 1)?)?, &[c, n * s])
+    };
+    let back = |t: &Tensor| -> Result<Tensor> {
+        let t = vt::reshape(t, &[c, n, s])?;
+        vt::reshape(&vt::contiguous(&vt::transpose(&t, 0, 1)?)?, &shape_of(x))
+    };
+    let (gr, xr) = (rows_of(g)?, rows_of(x)?);
+    match running {
+        None => {
+            // The weight scales the gradient of xhat.
+            let gs = match w {
+                Some(w) => vt::mul(&gr, &vt::reshape(w, &[c, 1])?)?,
+                None => gr.clone(),
+            };
+            let (dx, _, _) = norm_backward_recorded(
+                RowNorm::Layer,
+                &gs,
+                &xr,
+                None,
+                (c as usize, (n * s) as usize),
+                eps,
+                false,
+                false,
+            )?;
+            let dw = if need_w {
+                let m = vt::mean(&xr, Some(&[1]), true, None)?;
+                let xc = vt::sub(&xr, &m, Scalar::Int(1))?;
+                let var = vt::mean(&vt::square(&xc)?, Some(&[1]), true, None)?;
+                let xhat = vt::mul(
+                    &xc,
+                    &vt::rsqrt(&vt::add(&var, &num(eps)?, Scalar::Int(1))?)?,
+                )?;
+                Some(vt::sum(&vt::mul(&gr, &xhat)?, Some(&[1]), false, None)?)
+            } else {
+                None
+            };
+            let db = if need_b {
+                Some(vt::sum(&gr, Some(&[1]), false, None)?)
+            } else {
+                None
+            };
+            Ok((back(&dx)?, dw, db))
+        }
+        Some((mean, invstd)) => {
+            let col = |v: &[f64]| -> Result<Tensor> {
+                ops::reshape(
+                    &Tensor::from_vec(v.to_vec(), &[v.len()])?.to_dtype(x.dtype())?,
+                    &[c, 1],
+                )
+            };
+            let (m, is) = (col(mean)?, col(invstd)?);
+            let scale = match w {
+                Some(w) => vt::mul(&vt::reshape(w, &[c, 1])?, &is)?,
+                None => is.clone(),
+            };
+            let dx = back(&vt::mul(&gr, &scale)?)?;
+            let xhat = vt::mul(&vt::sub(&xr, &m, Scalar::Int(1))?, &is)?;
+            let dw = if need_w {
+                Some(vt::sum(&vt::mul(&gr, &xhat)?, Some(&[1]), false, None)?)
+            } else {
+                None
+            };
+            let db = if need_b {
+                Some(vt::sum(&gr, Some(&[1]), false, None)?)
+            } else {
+                None
+            };
+            Ok((dx, dw, db))
+        }
+    }
+}
+
+/// Records a `ConvBackward` node over `(g, x, w)` as the history of the results `res` (input,
+/// weight, bias gradients, those computed) of `convolution_backward` (Note [nn double
+/// backward]).
+fn record_conv_backward(
+    g: &Tensor,
+    x: &Tensor,
+    w: &Tensor,
+    params: &ConvParams,
+    res: [&Option<Tensor>; 3],
+) -> Result<()> {
+    let outs: Vec<(u8, &Tensor)> = res
+        .iter()
+        .enumerate()
+        .filter_map(|(i, r)| r.as_ref().map(|t| (i as u8, t)))
+        .filter(|(_, t)| t.dtype().is_floating_point())
+        .collect();
+    if outs.is_empty() {
+        return Ok(());
+    }
+    let kind = NnNode::ConvBackward {
+        grad: SavedTensor::input(g)?,
+        input: SavedTensor::input(x)?,
+        weight: SavedTensor::input(w)?,
+        params: params.clone(),
+        outs: outs.iter().map(|(i, _)| *i).collect(),
+    };
+    let tensors: Vec<&Tensor> = outs.iter().map(|(_, t)| *t).collect();
+    let node = Node::new(
+        NodeKind::Nn(Box::new(kind)),
+        vt::collect_edges(&[g, x, w]),
+        &tensors,
+    );
+    for (nr, t) in tensors.iter().enumerate() {
+        t.set_grad_fn(node.clone(), nr as u32);
+    }
+    Ok(())
+}
+
+/// torch's `_convolution_double_backward` for `y = conv(x, w) + b` (bilinear in `x` and `w`):
+/// from the gradients `ggi`, `ggw`, `ggb` of the first backward's results, the gradients of
+/// `(grad, input, weight)`: `conv(ggi, w) + conv(x, ggw) + ggb`, the input gradient of
+/// `conv(., ggw)` at `grad`, and the weight gradient of `conv(ggi, .)` at `grad`. Computed with
+/// the kernels: a third order raises NotImplementedError.
+fn conv_double_backward(
+    (g, x, w): (Tensor, Tensor, Tensor),
+    params: &ConvParams,
+    outs: &[u8],
+    grads: &[Option<Tensor>],
+    needs: [bool; 3],
+) -> Result<Vec<Option<Tensor>>> {
+    let mut gg: [Option<&Tensor>; 3] = [None; 3];
+    for (&k, gr) in outs.iter().zip(grads) {
+        gg[k as usize] = gr.as_ref();
+    }
+    let [ggi, ggw, ggb] = gg;
+    let mut all = vec![&g, &x, &w];
+    all.extend(gg.iter().flatten());
+    if create_graph(&all) {
+        return Err(vt::not_implemented("_convolution_double_backward"));
+    }
+    let sp = x.dim() - 2;
+    // The transposed convolution's output padding: what the output has beyond the size its
+    // other parameters give.
+    let output_padding: Vec<i64> = if params.transposed {
+        let at = |v: &[i64], a: usize| if v.len() == 1 { v[0] } else { v[a] };
+        (0..sp)
+            .map(|a| {
+                let base = (x.sizes()[2 + a] as i64 - 1) * at(&params.stride, a)
+                    - 2 * at(&params.padding, a)
+                    + at(&params.dilation, a) * (w.sizes()[2 + a] as i64 - 1)
+                    + 1;
+                g.sizes()[2 + a] as i64 - base
+            })
+            .collect()
+    } else {
+        vec![0]
+    };
+    let conv = |a: &Tensor, b: &Tensor| {
+        ops::convolution(
+            a,
+            b,
+            None,
+            &params.stride,
+            &params.padding,
+            &params.dilation,
+            params.transposed,
+            &output_padding,
+            params.groups,
+        )
+    };
+    let dg = if needs[0] {
+        let mut acc: Option<Tensor> = None;
+        let mut add = |t: Tensor| -> Result<()> {
+            acc = Some(match acc.take() {
+                None => t,
+                Some(a) => ops::add(&a, &t, Scalar::Int(1))?,
+            });
+            Ok(())
+        };
+        if let Some(ggi) = ggi {
+            add(conv(ggi, &w)?)?;
+        }
+        if let Some(ggw) = ggw {
+            add(conv(&x, ggw)?)?;
+        }
+        if let Some(ggb) = ggb {
+            let mut shape = vec![1i64, ggb.numel() as i64];
+            shape.extend(std::iter::repeat_n(1, sp));
+            add(ops::expand(&ops::reshape(ggb, &shape)?, &shape_of(&g))?)?;
+        }
+        acc
+    } else {
+        None
+    };
+    let dx = match (needs[1], ggw) {
+        (true, Some(ggw)) => bw::convolution_backward(&g, &x, ggw, params, [true, false, false])?.0,
+        _ => None,
+    };
+    let dw = match (needs[2], ggi) {
+        (true, Some(ggi)) => bw::convolution_backward(&g, ggi, &w, params, [false, true, false])?.1,
+        _ => None,
+    };
+    Ok(vec![dg, dx, dw])
 }
 
 /// `g` divided by its number of elements for the mean reduction (1).

@@ -866,6 +866,37 @@ pub fn conv_input_grad(
     })
 }
 
+/// [`conv_input_grad`] for int64 (torch's transposed convolution of integers, wrapping on
+/// overflow): the columns `W^T @ grad` in int64, summed back into the image through the
+/// im2col positions (`index_add`) instead of col2im.
+pub fn conv_input_grad_int(
+    grad: &Tensor,
+    input_sizes: &[usize],
+    weight: &Tensor,
+    p: &ConvParams,
+) -> Result<Tensor> {
+    let q = conv_geo(input_sizes, weight.sizes(), grad.sizes(), p);
+    let l = q.win.l();
+    let gy = ops::reshape(grad, &[q.n as i64, q.g as i64, q.og as i64, l as i64])?;
+    let wg = ops::reshape(weight, &[q.g as i64, q.og as i64, q.k as i64])?;
+    let dcols = ops::matmul(&ops::transpose(&wg, 1, 2)?, &gy)?;
+    let pos = super::conv::im2col_positions(q.n, q.c, &q.win)?;
+    let numel: usize = input_sizes.iter().product();
+    let z = ops::zeros(&[numel as i64 + 1], Some(grad.dtype()))?;
+    let sum = ops::index_add(
+        &z,
+        0,
+        &ops::reshape(&pos, &[-1])?,
+        &ops::reshape(&dcols, &[-1])?,
+        Scalar::Int(1),
+    )?;
+    let sum = ops::narrow(&sum, 0, 1, numel as i64)?;
+    ops::reshape(
+        &sum,
+        &input_sizes.iter().map(|&x| x as i64).collect::<Vec<_>>(),
+    )
+}
+
 /// The gradient of a convolution's weight (of `weight_sizes`) from the gradient of its output
 /// and its input: `grad @ im2col(input)^T` per group, summed over the batch.
 pub fn conv_weight_grad(

@@ -5,6 +5,7 @@
 //! loop for every rank: Note [conv as 3-d]) and the core's batched `matmul` per group.
 
 use super::{contiguous_of, elems, expand_param, float_dispatch, new_with, Float};
+use crate::core::dtype::DType;
 use crate::core::error::{Error, Result};
 use crate::core::ops;
 use crate::core::scalar::Scalar;
@@ -104,6 +105,39 @@ pub(super) fn im2col<T: Float>(x: &[T], n: usize, c: usize, g: &Win3, cols: &mut
             }
         }
     }
+}
+
+/// The flat positions `(N, C * taps, L)` the im2col of an `(N, C, *)` image of `g.i` reads,
+/// each + 1, and 0 where a window reads padding: the float64 im2col of the element indices
+/// (exact below 2^53 elements), as int64. Integer convolutions gather or scatter through it,
+/// one code path for every integer dtype (they are rare: not monomorphised per dtype).
+pub(super) fn im2col_positions(n: usize, c: usize, g: &Win3) -> Result<Tensor> {
+    let vol: usize = g.i.iter().product();
+    let ids: Vec<f64> = (1..=n * c * vol).map(|v| v as f64).collect();
+    let cols = new_with::<f64>(&[n, c * g.taps(), g.l()], |cols| {
+        im2col(&ids, n, c, g, cols);
+        Ok(())
+    })?;
+    cols.to_dtype(DType::Int64)
+}
+
+/// The im2col columns `(N, C * taps, L)` of an integer `input` (zeros where a window reads
+/// padding), gathered through [`im2col_positions`].
+fn int_im2col(input: &Tensor, n: usize, c: usize, g: &Win3) -> Result<Tensor> {
+    let pos = im2col_positions(n, c, g)?;
+    let flat = ops::cat(
+        &[
+            ops::zeros(&[1], Some(input.dtype()))?,
+            ops::reshape(input, &[-1])?,
+        ],
+        0,
+    )?;
+    let picked = ops::index_select(&flat, 0, &ops::reshape(&pos, &[-1])?)?;
+    ops::reshape(&picked, &shape_of(pos.sizes()))
+}
+
+fn shape_of(s: &[usize]) -> Vec<i64> {
+    s.iter().map(|&x| x as i64).collect()
 }
 
 /// `convolution(input, weight, bias, stride, padding, dilation, transposed, output_padding,
@@ -207,6 +241,15 @@ pub fn convolution(
             weight.dtype().scalar_type_name()
         )));
     }
+    if let Some(b) = bias {
+        if b.dtype() != input.dtype() {
+            return Err(Error::runtime(format!(
+                "Input type ({}) and bias type ({}) should be the same",
+                input.dtype().type_meta_name(),
+                b.dtype().type_meta_name()
+            )));
+        }
+    }
     // Every rank as 3-d (Note [conv as 3-d]).
     let u = |v: &[i64]| v.iter().map(|&x| x as usize).collect::<Vec<_>>();
     let mut g3 = Win3 {
@@ -233,6 +276,32 @@ pub fn convolution(
     let k = cg * g3.taps();
     let l = g3.l();
     let og = o / g;
+    if !input.dtype().is_floating_point() {
+        // torch's CPU convolution takes every integer dtype (wrapping on overflow), not bool.
+        if input.dtype() == DType::Bool {
+            let kernel = if sp == 3 {
+                "compute_columns3d"
+            } else {
+                "slow_conv2d_cpu"
+            };
+            return Err(super::not_float(kernel, DType::Bool));
+        }
+        let cols = int_im2col(input, n, c, &g3)?;
+        let cols = ops::reshape(&cols, &[n as i64, g as i64, k as i64, l as i64])?;
+        let wg = ops::reshape(weight, &[g as i64, og as i64, k as i64])?;
+        let y = ops::matmul(&wg, &cols)?;
+        let mut shape = vec![n as i64, o as i64];
+        shape.extend(g3.o[3 - sp..].iter().map(|&x| x as i64));
+        let y = ops::reshape(&y, &shape)?;
+        return match bias {
+            None => Ok(y),
+            Some(b) => {
+                let mut bs = vec![1i64, o as i64];
+                bs.extend(std::iter::repeat_n(1, sp));
+                ops::add(&y, &ops::reshape(b, &bs)?, Scalar::Int(1))
+            }
+        };
+    }
     let out = float_dispatch!(input.dtype(), "slow_conv2d_cpu", T => {
         let x = contiguous_of(input)?;
         // SAFETY: `x` is contiguous of dtype `T`.
@@ -416,7 +485,30 @@ fn conv_transpose(
         groups,
         transposed: true,
     };
-    let y = super::backward::conv_input_grad(input, &out_sizes, weight, &p)?;
+    let y = match input.dtype() {
+        DType::Float32 | DType::Float64 => {
+            super::backward::conv_input_grad(input, &out_sizes, weight, &p)?
+        }
+        // torch's CPU transposed convolution takes int64 among the integers.
+        DType::Int64 => {
+            if let Some(b) = bias.filter(|b| b.dtype().is_floating_point()) {
+                // torch adds the bias in place into the int64 output.
+                return Err(Error::runtime(format!(
+                    "result type {} can't be cast to the desired output type Long",
+                    b.dtype().scalar_type_name()
+                )));
+            }
+            super::backward::conv_input_grad_int(input, &out_sizes, weight, &p)?
+        }
+        other => {
+            let kernel = if sp == 3 {
+                "slow_conv_transpose3d_out_cpu"
+            } else {
+                "slow_conv_transpose2d_out_cpu"
+            };
+            return Err(super::not_float(kernel, other));
+        }
+    };
     match bias {
         None => Ok(y),
         Some(b) => {

@@ -460,34 +460,41 @@ pub fn native_batch_norm(
     momentum: f64,
     eps: f64,
 ) -> Result<(Tensor, Tensor, Tensor)> {
-    if input.dim() < 2 {
-        return Err(Error::runtime(format!(
-            "batch_norm: expected input with at least 2 dimensions, but got {}",
-            input.dim()
-        )));
-    }
-    let (n, c) = (input.sizes()[0], input.sizes()[1]);
-    let s: usize = input.sizes()[2..].iter().product();
-    for (what, t) in [
-        ("running_mean", running_mean),
-        ("running_var", running_var),
-        ("weight", weight),
-        ("bias", bias),
+    // torch's checks in its order: the statistics and affine parameters against the number of
+    // channels (0 for input of fewer than 2 dims), then the channel dim itself.
+    let c = if input.dim() >= 2 {
+        input.sizes()[1]
+    } else {
+        0
+    };
+    for (what, t, required) in [
+        ("running_mean", running_mean, !training),
+        ("running_var", running_var, !training),
+        ("weight", weight, false),
+        ("bias", bias, false),
     ] {
-        if let Some(t) = t {
-            if t.numel() != c {
+        match t {
+            Some(t) if t.numel() != c => {
                 return Err(Error::runtime(format!(
                     "{what} should contain {c} elements not {}",
                     t.numel()
                 )));
             }
+            None if required => {
+                return Err(Error::runtime(format!(
+                    "{what} must be defined in evaluation mode"
+                )));
+            }
+            _ => {}
         }
     }
-    if !training && (running_mean.is_none() || running_var.is_none()) {
-        return Err(Error::runtime(
-            "running_mean and running_var must be defined in evaluation mode",
+    if input.dim() < 2 {
+        return Err(Error::index(
+            "Dimension out of range (expected to be in range of [-1, 0], but got 1)",
         ));
     }
+    let n = input.sizes()[0];
+    let s: usize = input.sizes()[2..].iter().product();
     float_dispatch!(input.dtype(), "batch_norm", T => {
         let x = contiguous_of(input)?;
         // SAFETY: `x` is contiguous of dtype `T`.

@@ -199,7 +199,9 @@ pub fn max_pool2d_with_indices(
                             for j in jr.clone() {
                                 let at = y * g.w + (x0 + (j * g.d[1]) as isize) as usize;
                                 let v = plane[at];
-                                if bi < 0 || v > best || v.is_nan() && !best.is_nan() {
+                                // torch's `(val > maxval) || isnan(val)`: among NaNs the
+                                // last one, among equal maxima the first.
+                                if bi < 0 || v > best || v.is_nan() {
                                     best = v;
                                     bi = at as i64;
                                 }

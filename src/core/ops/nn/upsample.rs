@@ -140,7 +140,7 @@ fn check_sizes(op: &str, input: &Tensor, output_size: &[i64], dims: usize) -> Re
 }
 
 /// Resamples `input` (`(N, C, W)` with `th` the unit taps, or `(N, C, H, W)`) by the taps.
-fn resample(kernel: &str, input: &Tensor, th: &Taps, tw: &Taps) -> Result<Tensor> {
+pub fn resample(kernel: &str, input: &Tensor, th: &Taps, tw: &Taps) -> Result<Tensor> {
     let nd = input.dim();
     let planes: usize = input.sizes()[..2].iter().product();
     let (h, w) = (th.in_len, tw.in_len);
