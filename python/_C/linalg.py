@@ -179,11 +179,38 @@ def matrix_rank(A, *, atol=None, rtol=None, hermitian=False, out=None):
 def cond(A, p=None, *, out=None):
     """``linalg.cond(A, p=None, *, out=None)``: the condition number of ``A`` in the norm ``p``:
     the ratio of the extreme singular values for ``p`` None, 2 or -2, else
-    ``matrix_norm(A, p) * matrix_norm(inv(A), p)`` (square ``A``). Mirrors torch.linalg.cond."""
-    if p is None or p in (2, -2):
+    ``matrix_norm(A, p) * matrix_norm(inv(A), p)`` (square ``A``; ``p`` 1, -1, inf, -inf, 'fro'
+    or 'nuc'). Matrices without elements have condition number 0 (torch's convention; a string
+    ``p`` still needs square matrices). ValueError for another ``p``; RuntimeError for fewer than
+    2 dims or, for ``p`` other than None and ±2, non-square matrices. Mirrors torch.linalg.cond."""
+    _check_tensor("linalg_cond", "input", 1, A)
+    if isinstance(p, str):
+        if p not in ("fro", "nuc"):
+            raise ValueError(f"linalg.cond got an invalid norm type: {p}")
+        if A.dim() < 2:
+            raise RuntimeError(f"linalg.cond(ord={p}): The input tensor A must have at least 2 dimensions.")
+        if A.shape[-1] != A.shape[-2]:
+            raise RuntimeError(
+                f"linalg.cond(ord={p}): A must be batches of square matrices, but they are "
+                f"{A.shape[-2]} by {A.shape[-1]} matrices"
+            )
+    else:
+        if p is not None and p not in (1, -1, 2, -2, _math.inf, -_math.inf):
+            raise ValueError(f"linalg.cond got an invalid norm type: {p:g}" if isinstance(p, float) else f"linalg.cond got an invalid norm type: {p}")
+        if A.dim() < 2:
+            raise RuntimeError("linalg.cond: The input tensor must have at least 2 dimensions.")
+    if A.numel() == 0:
+        r = _ext.zeros(tuple(A.shape[:-2]), dtype=A.dtype if A.is_floating_point() else _ext.float32)
+    elif p is None or p in (2, -2):
         s = svdvals(A)
         r = s[..., 0] / s[..., -1] if p != -2 else s[..., -1] / s[..., 0]
     else:
+        if A.shape[-1] != A.shape[-2]:
+            name = p if isinstance(p, str) else ("inf" if p == _math.inf else "-inf" if p == -_math.inf else int(p))
+            raise RuntimeError(
+                f"linalg.cond(ord={name}): A must be batches of square matrices, but they are "
+                f"{A.shape[-2]} by {A.shape[-1]} matrices"
+            )
         r = matrix_norm(A, p) * matrix_norm(inv(A), p)
     if out is not None:
         out.copy_(r)

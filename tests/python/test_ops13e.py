@@ -472,3 +472,20 @@ def test_inplace_op_on_a_one_element_slice():
     x = _C.zeros(4, 4)
     x[3:, 3:] -= 1
     same(x[3], [0.0, 0.0, 0.0, -1.0], _C.float32)
+
+
+def test_cond_of_empty_matrices_is_zero():
+    # torch's convention: 0 for matrices without elements (a string norm still needs squares).
+    same(_C.linalg.cond(_C.zeros(0, 0)), 0.0, _C.float32)
+    same(_C.linalg.cond(_C.zeros(2, 0, 0), 1), [0.0, 0.0], _C.float32)
+    same(_C.linalg.cond(_C.zeros(0, 3), float("inf")), 0.0, _C.float32)
+    assert _C.linalg.cond(_C.zeros(0, 2, 3)).shape == (0,)
+    with pytest.raises(RuntimeError, match="^linalg.cond\\(ord=fro\\): A must be batches of square matrices, but they are 0 by 3 matrices$"):
+        _C.linalg.cond(_C.zeros(0, 3), "fro")
+    with pytest.raises(RuntimeError, match="^linalg.cond\\(ord=1\\): A must be batches of square matrices, but they are 2 by 3 matrices$"):
+        _C.linalg.cond(_C.ones(2, 3), 1)
+    with pytest.raises(ValueError, match="^linalg.cond got an invalid norm type: 3$"):
+        _C.linalg.cond(_C.eye(2), 3)
+    with pytest.raises(RuntimeError, match="^linalg.cond: The input tensor must have at least 2 dimensions.$"):
+        _C.linalg.cond(_C.ones(3))
+    same(_C.linalg.cond(_C.tensor([[1.0, 2.0], [3.0, 4.0]], dtype=F64), 1), 21.0, F64, rel=1e-12)
