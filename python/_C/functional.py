@@ -279,6 +279,8 @@ def histogramdd(input, bins, range=None, weight=None, density=False):
             )
         raise RuntimeError("histogramdd: The size of bins must be equal to the innermost dimension of the input.")
     if weight is not None:
+        if not isinstance(weight, _ext.Tensor):
+            raise TypeError(f"histogramdd(): argument 'weight' must be Tensor, not {type(weight).__name__}")
         if tuple(weight.shape) != tuple(input.shape[:-1]):
             raise RuntimeError(
                 f"{f}: if weight tensor is provided it should have the same shape as the input tensor "
@@ -293,6 +295,8 @@ def histogramdd(input, bins, range=None, weight=None, density=False):
     if edges_given:
         edges = []
         for d, e in enumerate(bins):
+            if not isinstance(e, _ext.Tensor):
+                raise TypeError(f"histogramdd(): argument 'bins' must be tuple of Tensors, not {type(e).__name__} at {d}")
             if e.dim() != 1:
                 raise RuntimeError(
                     f"{f}: bins tensor should have one dimension, but got {e.dim()} dimensions in the bins tensor for dimension {d}"

@@ -1139,6 +1139,8 @@ def _svd_lowrank_top(A, q=6, niter=2, M=None):
     differentiable through the ops it is made of. Mirrors torch.svd_lowrank (torch's
     ``torch._lowrank``)."""
     _check_tensor("svd_lowrank", "A", 1, A)
+    if M is not None:
+        _check_tensor("svd_lowrank", "M", 4, M)
     return _svd_lowrank(A, q, niter, M)
 
 

@@ -489,3 +489,30 @@ def test_cond_of_empty_matrices_is_zero():
     with pytest.raises(RuntimeError, match="^linalg.cond: The input tensor must have at least 2 dimensions.$"):
         _C.linalg.cond(_C.ones(3))
     same(_C.linalg.cond(_C.tensor([[1.0, 2.0], [3.0, 4.0]], dtype=F64), 1), 21.0, F64, rel=1e-12)
+
+
+def test_unique_dim():
+    x = _C.tensor([[1, 2], [3, 4], [1, 2], [0, 9]])
+    out, inv, counts = _C.unique(x, dim=0, return_inverse=True, return_counts=True)
+    same(out, [[0, 9], [1, 2], [3, 4]], _C.int64)
+    same(inv, [1, 2, 1, 0], _C.int64)
+    same(counts, [1, 2, 1], _C.int64)
+    out, inv, counts = x.unique(dim=1, return_inverse=True, return_counts=True)
+    same(out, [[1, 2], [3, 4], [1, 2], [0, 9]], _C.int64)
+    same(inv, [0, 1], _C.int64)
+    same(counts, [1, 1], _C.int64)
+    same(_C.unique(_C.tensor([3, 1, 3]), dim=0, sorted=False), [1, 3], _C.int64)
+    out, counts = _C.unique(_C.tensor([True, False, True]), dim=0, return_counts=True)
+    same(out, [False, True], _C.bool)
+    same(counts, [1, 2], _C.int64)
+    # NaN slices are never equal (torch's values).
+    out = _C.unique(_C.tensor([[1.0, float("nan")], [1.0, float("nan")]]), dim=0)
+    assert out.shape == (2, 2)
+    out, inv, counts = _C.unique(_C.zeros(2, 0, 3), dim=1, return_inverse=True, return_counts=True)
+    assert out.shape == (2, 0, 3) and inv.shape == (0,) and counts.shape == (0,)
+    with pytest.raises(RuntimeError, match="^Number of zero sized dimensions is more than one, so unique cannot be applied $"):
+        _C.unique(_C.zeros(0, 0), dim=0)
+    with pytest.raises(RuntimeError, match="^There are 0 sized dimensions, and they aren't selected, so unique cannot be applied$"):
+        _C.unique(_C.zeros(3, 0), dim=0)
+    with pytest.raises(IndexError):
+        _C.unique(x, dim=2)

@@ -293,7 +293,12 @@ pub fn linspace_tensor_tensor(
     dtype: Option<DType>,
 ) -> Result<Tensor> {
     let (s, e) = range_scalars("linspace", Some(start), Some(end))?;
-    linspace(s.unwrap_or(Scalar::Int(0)), e.unwrap_or(Scalar::Int(0)), steps, dtype)
+    linspace(
+        s.unwrap_or(Scalar::Int(0)),
+        e.unwrap_or(Scalar::Int(0)),
+        steps,
+        dtype,
+    )
 }
 
 /// `linspace(Tensor start, Scalar end, steps)`: as `linspace_tensor_tensor`.
@@ -328,7 +333,13 @@ pub fn logspace_tensor_tensor(
     dtype: Option<DType>,
 ) -> Result<Tensor> {
     let (s, e) = range_scalars("logspace", Some(start), Some(end))?;
-    logspace(s.unwrap_or(Scalar::Int(0)), e.unwrap_or(Scalar::Int(0)), steps, base, dtype)
+    logspace(
+        s.unwrap_or(Scalar::Int(0)),
+        e.unwrap_or(Scalar::Int(0)),
+        steps,
+        base,
+        dtype,
+    )
 }
 
 /// `logspace(Tensor start, Scalar end, steps, base=10.0)`: as `logspace_tensor_tensor`.

@@ -322,7 +322,9 @@ pub fn resized(t: &Tensor, size: &[i64]) -> Result<Tensor> {
     match t.storage_growable() {
         Ok(()) => {}
         Err("not resizable") => {
-            return Err(Error::runtime("Trying to resize storage that is not resizable"))
+            return Err(Error::runtime(
+                "Trying to resize storage that is not resizable",
+            ))
         }
         Err(_) => {
             return Err(Error::runtime(format!(
