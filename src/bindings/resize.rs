@@ -20,9 +20,18 @@ fn resize_object<'a>(
     this: &TensorRef<'a>,
     size: &[i64],
 ) -> PyResult<*mut ffi::PyObject> {
+    // A new shape gives the object another tensor: not while its memory is exported (checked
+    // first: the export itself holds the tensor, which `resized` would read as shared).
+    if !this
+        .sizes()
+        .iter()
+        .map(|&s| s as i64)
+        .eq(size.iter().copied())
+    {
+        refuse_if_exported(this_obj)?;
+    }
     let t = resized(this, size)?;
     if !t.same_tensor(this) {
-        refuse_if_exported(this_obj)?;
         // SAFETY: `this_obj` is the live tensor object this method was called on (our caller,
         // CPython, owns a reference to it for the call); the GIL is held; `t` is a fresh tensor
         // (`resized` made it) with no Python object. `this` stays valid: the replaced handle is

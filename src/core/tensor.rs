@@ -662,6 +662,12 @@ impl Tensor {
     /// allocated (torch: "Trying to resize storage that is not resizable") and not bytes another
     /// tensor also reads (torch grows a shared storage for every tensor on it; a tensorbind
     /// storage never changes size, so the tensors would part). `Err` names which.
+    /// True when the elements live inside this very tensor (Note [Small tensors]): a tensor
+    /// made over its storage would hold a handle to this one.
+    pub fn owns_inline_storage(&self) -> bool {
+        matches!(self.storage, StorageRef::Inline { .. })
+    }
+
     pub fn storage_growable(&self) -> std::result::Result<(), &'static str> {
         match &self.storage {
             StorageRef::External(_) => Err("not resizable"),

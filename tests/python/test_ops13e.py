@@ -92,6 +92,10 @@ def test_resize_grows_keeping_elements():
     small = _C.tensor([1, 2])  # inline storage grows too
     small.resize_(2, 3)
     assert small.flatten()[:2].tolist() == [1, 2]
+    small = _C.arange(4.0)  # and shrinks, keeping its elements
+    small.resize_(0)
+    small.resize_(3)
+    same(small, [0.0, 1.0, 2.0], _C.float32)
 
 
 def test_resize_same_shape_keeps_strides():
@@ -144,6 +148,12 @@ def test_resize_errors():
         x.resize_(200)
     del v
     x.resize_(200)
+    # A tensor that keeps its (<= 16) bytes inside itself cannot share them after a resize.
+    s = _C.arange(4.0)
+    w = s[:2]
+    with pytest.raises(RuntimeError, match="^resize_: cannot resize a tensor of at most 16 bytes"):
+        s.resize_(2)
+    assert s.resize_(4).shape == (4,) and w.tolist() == [0.0, 1.0]
     assert x.shape == (200,) and x[:100].tolist() == [float(i) for i in range(100)]
 
 

@@ -284,7 +284,8 @@ pub fn diagonal_scatter(
 /// "cannot resize variables that require grad"; torch's "numel: integer multiplication
 /// overflow" for a negative size; "Trying to resize storage that is not resizable" for memory
 /// another library owns (numpy, DLPack, a buffer); and, where torch would grow a storage other
-/// tensors share, an error saying tensorbind cannot (Tensor::storage_growable).
+/// tensors share, an error saying tensorbind cannot (Tensor::storage_growable); likewise for a
+/// tensor small enough to keep its elements inside itself while a view shares them.
 pub fn resized(t: &Tensor, size: &[i64]) -> Result<Tensor> {
     if t.requires_grad() {
         return Err(Error::runtime("cannot resize variables that require grad"));
@@ -313,7 +314,12 @@ pub fn resized(t: &Tensor, size: &[i64]) -> Result<Tensor> {
             .and_then(|n| n.checked_mul(item))
             .ok_or_else(|| Error::runtime("numel: integer multiplication overflow"))?
     };
-    if needed <= t.storage_nbytes() {
+    // A tensor whose elements live inside itself (Note [Small tensors]) is not restrided in
+    // place: the new tensor would hold the old one (for the bytes), which the binding keeps
+    // forwarding to the Python object — a cycle no collector sees. It gets a copy of its bytes
+    // instead, as a grown storage does.
+    let inline_owner = t.owns_inline_storage();
+    if needed <= t.storage_nbytes() && !inline_owner {
         return Ok(match t.base() {
             Some(_) => t.as_strided(sizes, strides, offset),
             None => t.restride_owned(sizes, strides, offset),
@@ -326,7 +332,7 @@ pub fn resized(t: &Tensor, size: &[i64]) -> Result<Tensor> {
                 "Trying to resize storage that is not resizable",
             ))
         }
-        Err(_) => {
+        Err(_) if needed > t.storage_nbytes() => {
             return Err(Error::runtime(format!(
                 "resize_: cannot grow the storage ({} bytes) of a tensor that shares it with \
                  another tensor (a view or its base) to {needed} bytes: tensorbind's storages \
@@ -335,9 +341,17 @@ pub fn resized(t: &Tensor, size: &[i64]) -> Result<Tensor> {
                 t.storage_nbytes()
             )))
         }
+        Err(_) => {
+            return Err(Error::runtime(format!(
+                "resize_: cannot resize a tensor of at most {} bytes (kept inside the tensor \
+                 itself) while another tensor (a view) shares its elements: resize a tensor of \
+                 its own (clone() it first)",
+                crate::core::tensor::INLINE_BYTES
+            )))
+        }
     }
     let old_n = t.storage_nbytes() / item;
-    let grown = Tensor::zeros(&[needed / item], t.dtype())?;
+    let grown = Tensor::zeros(&[needed.max(t.storage_nbytes()) / item], t.dtype())?;
     if old_n > 0 {
         grown
             .as_strided([old_n], [1isize], 0)
