@@ -72,16 +72,18 @@ from . import signal  # noqa: E402,F401  (`_C.signal.windows.hann`, as `torch.si
 
 
 # torch.functional's Python-level functions (`broadcast_shapes`, `unravel_index`), `gradient`,
-# and `histogram` (its `range=` keyword).
-from .functional import broadcast_shapes, gradient, histogram, unravel_index  # noqa: E402,F401
+# `histogram` (its `range=` keyword), `histogramdd` and the function `resize_as_`.
+from .functional import broadcast_shapes, gradient, histogram, histogramdd, resize_as_, unravel_index  # noqa: E402,F401
 # torch's top-level linalg functions `_C` writes in Python (python/_C/linalg.py): the deprecated
 # `lu` / `lu_solve` / `triangular_solve`, `lu_unpack`, `pinverse`, `matrix_exp`, `orgqr` and
-# `cholesky_inverse`.
+# `cholesky_inverse`, `geqrf`, `ormqr`, `svd_lowrank` and `pca_lowrank`.
 from .linalg import _lu_top as lu, lu_unpack, matrix_exp  # noqa: E402,F401
 from .linalg import _lu_solve_top as lu_solve  # noqa: E402,F401
 from .linalg import _orgqr as orgqr, _pinverse as pinverse  # noqa: E402,F401
 from .linalg import _cholesky_inverse as cholesky_inverse  # noqa: E402,F401
 from .linalg import _triangular_solve as triangular_solve  # noqa: E402,F401
+from .linalg import _geqrf as geqrf, _ormqr as ormqr  # noqa: E402,F401
+from .linalg import _svd_lowrank_top as svd_lowrank, _pca_lowrank_top as pca_lowrank  # noqa: E402,F401
 
 
 __all__ = sorted(name for name in vars(_ext) if not name.startswith("_"))

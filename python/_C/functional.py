@@ -1,16 +1,17 @@
 """_C.functional: the functions torch writes in Python in ``torch/functional.py`` that ``_C``
 lacked — ``broadcast_shapes`` and ``unravel_index`` — and ``gradient`` and ``histogram``'s
-``range=`` (torch's C++ overloads take float and number lists, which the schema grammar lacks), over ``_C``'s ops, re-exported at
+``range=``, ``histogramdd`` and the function ``resize_as_`` (torch's C++ overloads take float and number lists, which the schema grammar lacks), over ``_C``'s ops, re-exported at
 the top level (``_C.broadcast_shapes``, as ``torch.broadcast_shapes``).
 """
 
 import itertools
+import math
 import operator
 from collections.abc import Sequence
 
 from . import _C as _ext
 
-__all__ = ["broadcast_shapes", "gradient", "histogram", "unravel_index"]
+__all__ = ["broadcast_shapes", "gradient", "histogram", "histogramdd", "resize_as_", "unravel_index"]
 
 
 def broadcast_shapes(*shapes):
@@ -201,3 +202,178 @@ def histogram(input, bins=100, *, range=None, weight=None, density=False):
         ) from None
     r = _ext._histogram_range(input, bins, lo, hi, weight=weight, density=density)
     return _ext.return_types.histogram(r)
+
+
+class _HistogramddResult(tuple):
+    """The named tuple ``(hist, bin_edges)`` of ``histogramdd`` (torch's
+    ``torch.return_types.histogramdd``; ``bin_edges`` a tuple of 1-D tensors, one per dim)."""
+
+    __slots__ = ()
+    _fields = ("hist", "bin_edges")
+
+    def __new__(cls, hist, bin_edges):
+        return tuple.__new__(cls, (hist, bin_edges))
+
+    hist = property(lambda self: self[0])
+    bin_edges = property(lambda self: self[1])
+
+    def __repr__(self):
+        return f"torch.return_types.histogramdd(hist={self[0]!r}, bin_edges={self[1]!r})"
+
+
+_HistogramddResult.__name__ = "histogramdd"
+
+
+def _fmt(v):
+    """A float as C++'s ``operator<<`` writes it in torch's messages (``1``, ``0.5``, ``nan``)."""
+    if v != v:
+        return "nan"
+    if v in (float("inf"), float("-inf")):
+        return "inf" if v > 0 else "-inf"
+    return f"{v:g}"
+
+
+def _c10_name(dt):
+    """A dtype as torch's C++ messages name it (``float``, ``double``, ``long``)."""
+    n = str(dt).rsplit(".", 1)[-1]
+    return {"float32": "float", "float64": "double", "int64": "long", "int32": "int", "int16": "short",
+            "int8": "signed char", "uint8": "unsigned char"}.get(n, n)
+
+
+def histogramdd(input, bins, range=None, weight=None, density=False):
+    """histogramdd(input, bins, range=None, weight=None, density=False) -> (hist, bin_edges):
+    the ``D``-dimensional histogram of the points in the innermost dimension (size ``D``) of
+    ``input`` (float dtypes, at least 2-D). ``bins``: an int (that many equal bins per dim), a
+    sequence of ``D`` ints, or a sequence of ``D`` 1-D tensors of bin edges (input's dtype). Equal
+    bins span ``range`` (``2 D`` numbers: the min and max of each dim) or the data's min and max
+    per dim (widened by 0.5 each side when equal; ``[0, 1]`` without points). A point falls into a
+    bin when every coordinate lies between the first and last edge of its dim (the last bin
+    includes its right edge; NaN never counts); ``weight`` (input's dtype, input's shape without
+    the innermost dim) sums weights instead of counting, ``density=True`` divides by the total and
+    the bin volumes. Returns a named tuple of the ``hist`` (input's dtype, one dim per input
+    coordinate) and the tuple of ``bin_edges``. Errors (torch's texts): RuntimeError for a 1-D
+    input, a bins or range of the wrong length, min above max, a non-finite range, a bins tensor
+    that is not 1-D or empty, mismatched dtypes or weight shape; NotImplementedError for integer
+    inputs. Not differentiable. Mirrors torch.histogramdd (whose parser, like this function,
+    takes ``range``, ``weight`` and ``density`` by position too, and no ``out=``)."""
+    f = "torch.histogramdd"
+    if not isinstance(input, _ext.Tensor):
+        raise TypeError(f"histogramdd(): argument 'input' (position 1) must be Tensor, not {type(input).__name__}")
+    if input.dim() < 2:
+        raise RuntimeError(f"{f}: input tensor should have at least 2 dimensions")
+    if not input.is_floating_point():
+        name = {"int64": "Long", "int32": "Int", "int16": "Short", "int8": "Char", "uint8": "Byte", "bool": "Bool"}
+        raise NotImplementedError(f"\"histogramdd\" not implemented for '{name.get(str(input.dtype).rsplit('.', 1)[-1])}'")
+    D = input.shape[-1]
+    dt = input.dtype
+    points = input.detach().reshape(-1, D)
+    if isinstance(bins, bool) or not (isinstance(bins, (int, Sequence)) and not isinstance(bins, str)):
+        raise TypeError(
+            f"histogramdd(): argument 'bins' must be int, tuple of ints or tuple of Tensors, not {type(bins).__name__}"
+        )
+    edges_given = not isinstance(bins, int) and len(bins) > 0 and isinstance(bins[0], _ext.Tensor)
+    if not isinstance(bins, int) and len(bins) != D:
+        if edges_given:
+            raise RuntimeError(
+                f"{f}: expected {D} sequences of bin edges for a {D}-dimensional histogram but got {len(bins)}"
+            )
+        raise RuntimeError("histogramdd: The size of bins must be equal to the innermost dimension of the input.")
+    if weight is not None:
+        if not isinstance(weight, _ext.Tensor):
+            raise TypeError(f"histogramdd(): argument 'weight' must be Tensor, not {type(weight).__name__}")
+        if tuple(weight.shape) != tuple(input.shape[:-1]):
+            raise RuntimeError(
+                f"{f}: if weight tensor is provided it should have the same shape as the input tensor "
+                f"excluding its innermost dimension, but got input with shape {list(input.shape)} and "
+                f"weight with shape {list(weight.shape)}"
+            )
+        if weight.dtype != dt:
+            raise RuntimeError(
+                f"{f}: if weight tensor is provided, input tensor and weight tensor should have the same "
+                f"dtype, but got input({_c10_name(dt)}), and weight({_c10_name(weight.dtype)})"
+            )
+    if edges_given:
+        edges = []
+        for d, e in enumerate(bins):
+            if not isinstance(e, _ext.Tensor):
+                raise TypeError(f"histogramdd(): argument 'bins' must be tuple of Tensors, not {type(e).__name__} at {d}")
+            if e.dim() != 1:
+                raise RuntimeError(
+                    f"{f}: bins tensor should have one dimension, but got {e.dim()} dimensions in the bins tensor for dimension {d}"
+                )
+            if e.numel() == 0:
+                raise RuntimeError(
+                    f"{f}: bins tensor should have at least 1 element, but got 0 elements in the bins tensor for dimension {d}"
+                )
+            if e.dtype != dt:
+                raise RuntimeError(
+                    f"{f}: input tensor and bins tensors should have the same dtype, but got input with dtype "
+                    f"{_c10_name(dt)} and bins for dimension {d} with dtype {_c10_name(e.dtype)}"
+                )
+            edges.append(e.detach().contiguous())
+    else:
+        counts = [bins] * D if isinstance(bins, int) else [int(b) for b in bins]
+        if range is not None:
+            range = [float(v) for v in range]
+            if len(range) != 2 * D:
+                raise RuntimeError(
+                    f"{f}: for a {D}-dimensional histogram range should have {2 * D} elements, but got {len(range)}"
+                )
+        edges = []
+        for d, ct in enumerate(counts):
+            if range is not None:
+                lo, hi = range[2 * d], range[2 * d + 1]
+            elif points.shape[0] > 0:
+                col = points[:, d]
+                lo, hi = col.min().item(), col.max().item()
+            else:
+                lo, hi = 0.0, 1.0
+            if not (math.isfinite(lo) and math.isfinite(hi)):
+                raise RuntimeError(f"{f}: dimension {d}'s range [{_fmt(lo)}, {_fmt(hi)}] is not finite")
+            if lo > hi:
+                raise RuntimeError(f"{f}: min should not exceed max, but got min {_fmt(lo)} max {_fmt(hi)} for dimension {d}")
+            if lo == hi:
+                lo, hi = lo - 0.5, hi + 0.5
+            if ct == 0:
+                raise RuntimeError(f"torch.histogram(): bins must be > 0, but got 0 for dimension {d}")
+            if ct < 0:
+                raise RuntimeError(
+                    f"{f}: bins tensor should have at least 1 element, but got 0 elements in the bins tensor for dimension {d}"
+                )
+            edges.append(_ext.linspace(lo, hi, ct + 1, dtype=dt))
+    nbins = [e.numel() - 1 for e in edges]
+    hist_shape = tuple(max(n, 0) for n in nbins)
+    total = 1
+    for n in hist_shape:
+        total *= n
+    hist = _ext.zeros(hist_shape, dtype=dt)
+    if total > 0 and points.shape[0] > 0:
+        keep = _ext.ones(points.shape[0], dtype=_ext.bool)
+        flat = _ext.zeros(points.shape[0], dtype=_ext.int64)
+        for d, e in enumerate(edges):
+            col = points[:, d].contiguous()
+            keep = keep & (col >= e[0]) & (col <= e[-1])
+            # torch's std::upper_bound over the edges (not checked to be sorted), the last edge
+            # counted in the last bin.
+            pos = _ext.searchsorted(e, col, right=True) - 1
+            pos = _ext.clamp(pos, 0, nbins[d] - 1)
+            flat = flat * nbins[d] + pos
+        w = _ext.ones(points.shape[0], dtype=dt) if weight is None else weight.detach().reshape(-1)
+        hist.view(-1).index_put_((flat[keep],), w[keep], accumulate=True)
+    if density:
+        hist = hist / hist.sum()
+        for d, e in enumerate(edges):
+            shape = [1] * D
+            shape[d] = -1
+            hist = hist / _ext.diff(e).reshape(shape)
+    return _HistogramddResult(hist, tuple(edges))
+
+
+def resize_as_(input, the_template):
+    """resize_as_(input, the_template) -> Tensor: ``input.resize_as_(the_template)`` (``input``
+    given ``the_template``'s shape in place; see ``_C.Tensor.resize_``), returning ``input``.
+    TypeError for a non-tensor argument. Mirrors torch.resize_as_ (without ``memory_format=``)."""
+    for pos, (name, v) in enumerate((("input", input), ("the_template", the_template)), 1):
+        if not isinstance(v, _ext.Tensor):
+            raise TypeError(f"resize_as_(): argument '{name}' (position {pos}) must be Tensor, not {type(v).__name__}")
+    return input.resize_as_(the_template)

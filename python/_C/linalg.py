@@ -25,6 +25,7 @@ import math as _math
 
 from . import _C as _ext
 from . import _linalg
+from .functional import broadcast_shapes as _broadcast_shapes
 
 LinAlgError = _ext._LinAlgError
 
@@ -178,11 +179,38 @@ def matrix_rank(A, *, atol=None, rtol=None, hermitian=False, out=None):
 def cond(A, p=None, *, out=None):
     """``linalg.cond(A, p=None, *, out=None)``: the condition number of ``A`` in the norm ``p``:
     the ratio of the extreme singular values for ``p`` None, 2 or -2, else
-    ``matrix_norm(A, p) * matrix_norm(inv(A), p)`` (square ``A``). Mirrors torch.linalg.cond."""
-    if p is None or p in (2, -2):
+    ``matrix_norm(A, p) * matrix_norm(inv(A), p)`` (square ``A``; ``p`` 1, -1, inf, -inf, 'fro'
+    or 'nuc'). Matrices without elements have condition number 0 (torch's convention; a string
+    ``p`` still needs square matrices). ValueError for another ``p``; RuntimeError for fewer than
+    2 dims or, for ``p`` other than None and ±2, non-square matrices. Mirrors torch.linalg.cond."""
+    _check_tensor("linalg_cond", "input", 1, A)
+    if isinstance(p, str):
+        if p not in ("fro", "nuc"):
+            raise ValueError(f"linalg.cond got an invalid norm type: {p}")
+        if A.dim() < 2:
+            raise RuntimeError(f"linalg.cond(ord={p}): The input tensor A must have at least 2 dimensions.")
+        if A.shape[-1] != A.shape[-2]:
+            raise RuntimeError(
+                f"linalg.cond(ord={p}): A must be batches of square matrices, but they are "
+                f"{A.shape[-2]} by {A.shape[-1]} matrices"
+            )
+    else:
+        if p is not None and p not in (1, -1, 2, -2, _math.inf, -_math.inf):
+            raise ValueError(f"linalg.cond got an invalid norm type: {p:g}" if isinstance(p, float) else f"linalg.cond got an invalid norm type: {p}")
+        if A.dim() < 2:
+            raise RuntimeError("linalg.cond: The input tensor must have at least 2 dimensions.")
+    if A.numel() == 0:
+        r = _ext.zeros(tuple(A.shape[:-2]), dtype=A.dtype if A.is_floating_point() else _ext.float32)
+    elif p is None or p in (2, -2):
         s = svdvals(A)
         r = s[..., 0] / s[..., -1] if p != -2 else s[..., -1] / s[..., 0]
     else:
+        if A.shape[-1] != A.shape[-2]:
+            name = p if isinstance(p, str) else ("inf" if p == _math.inf else "-inf" if p == -_math.inf else int(p))
+            raise RuntimeError(
+                f"linalg.cond(ord={name}): A must be batches of square matrices, but they are "
+                f"{A.shape[-2]} by {A.shape[-1]} matrices"
+            )
         r = matrix_norm(A, p) * matrix_norm(inv(A), p)
     if out is not None:
         out.copy_(r)
@@ -639,6 +667,502 @@ def _cholesky_inverse(L, upper=False, *, out=None):
     return r
 
 
+_PolarResult = _named_tuple("linalg_polar", ("U", "H"))
+
+
+def polar(A, *, out=None):
+    """``linalg.polar(A, *, out=None)``: the polar decomposition ``A = U H`` of ``A`` ``(*, m, n)``
+    (``m >= n``) as the named tuple ``(U, H)``: ``U`` ``(*, m, n)`` with orthonormal columns (the
+    nearest such matrix to ``A``) and ``H`` ``(*, n, n)`` symmetric positive semi-definite, from the
+    reduced SVD ``A = W S V^T``: ``U = W V^T``, ``H = V S V^T`` (torch's CPU path). RuntimeError
+    for fewer than 2 dims or ``m < n``; NotImplementedError for integer inputs; TypeError for a
+    non-tensor. Mirrors torch.linalg.polar."""
+    _check_tensor("linalg_polar", "A", 1, A)
+    if A.dim() < 2:
+        raise RuntimeError("linalg.polar: The input tensor A must have at least 2 dimensions.")
+    m, n = A.shape[-2], A.shape[-1]
+    if m < n:
+        raise RuntimeError(
+            f"linalg.polar: input must have at least as many rows as columns, but got {m} by {n} matrices"
+        )
+    _check_float("linalg.polar", A)
+    W, S, Vh = svd(A, full_matrices=False)
+    U = _ext.matmul(W, Vh)
+    H = _ext.matmul(Vh.mT * S.unsqueeze(-2), Vh)
+    r = (U, H)
+    if out is not None:
+        r = _write_out(out, r)
+    return _PolarResult(*r)
+
+
+def matrix_sqrth(A):
+    """``linalg.matrix_sqrth(A)``: the principal square root ``X`` (``X X = A``, ``X`` symmetric
+    positive semi-definite) of the symmetric positive-definite ``A`` ``(*, n, n)``, of which only
+    the lower triangle is read: ``V diag(sqrt(max(L, 0))) V^T`` from ``eigh(A)`` (negative
+    eigenvalues, which a positive-definite matrix does not have, count as 0, as torch).
+    RuntimeError for fewer than 2 dims or non-square matrices; NotImplementedError for integer
+    inputs; TypeError for a non-tensor. Mirrors torch.linalg.matrix_sqrth."""
+    _check_tensor("linalg_matrix_sqrth", "A", 1, A)
+    if A.dim() < 2:
+        raise RuntimeError("linalg.matrix_sqrth: The input tensor A must have at least 2 dimensions.")
+    if A.shape[-1] != A.shape[-2]:
+        raise RuntimeError(
+            "linalg.matrix_sqrth: A must be batches of square matrices, but they are "
+            f"{A.shape[-2]} by {A.shape[-1]} matrices"
+        )
+    _check_float("linalg.matrix_sqrth", A)
+    L, V = eigh(A)
+    root = _ext.sqrt(_ext.clamp_min(L, 0))
+    return _ext.matmul(V * root.unsqueeze(-2), V.mT)
+
+
+_GeqrfResult = _named_tuple("geqrf", ("a", "tau"))
+
+
+def _geqrf(input, *, out=None):
+    """``geqrf(input, *, out=None)``: LAPACK's ``geqrf`` QR factorisation of ``input`` ``(*, m, n)``
+    as the named tuple ``(a, tau)``: ``R`` on and above the diagonal of ``a``, below it the
+    Householder vectors ``v_i`` (their leading 1 implied) of ``Q = H_1 ... H_k``,
+    ``H_i = I - tau_i v_i v_i^T``, ``k = min(m, n)``, with LAPACK's conventions (``dlarfg``: the
+    diagonal of ``R`` is ``-sign(alpha) * norm``; ``tau_i = 0`` when the column below the
+    diagonal is already 0). Unblocked Householder in float64, rounded once; not
+    differentiable (torch's is not either). RuntimeError for fewer than 2 dims;
+    NotImplementedError for integer inputs; TypeError for a non-tensor. Mirrors torch.geqrf."""
+    _check_tensor("geqrf", "input", 1, input)
+    if input.dim() < 2:
+        raise RuntimeError("torch.geqrf: input must have at least 2 dimensions.")
+    if not input.is_floating_point():
+        raise NotImplementedError(f"\"geqrf_cpu\" not implemented for '{_dtype_name(input.dtype)}'")
+    m, n = input.shape[-2], input.shape[-1]
+    k = min(m, n)
+    batch = tuple(input.shape[:-2])
+    R = input.detach().to(_ext.float64).clone()
+    tau = _ext.zeros(batch + (k,), dtype=_ext.float64)
+    zero = _ext.zeros((), dtype=_ext.float64)
+    for j in range(k):
+        alpha = R[..., j, j]
+        x = R[..., j + 1 :, j]
+        xnorm = vector_norm(x, dim=-1)
+        nrm = _ext.sqrt(alpha * alpha + xnorm * xnorm)
+        beta = _ext.where(alpha >= 0, -nrm, nrm)
+        active = xnorm != 0
+        safe_beta = _ext.where(active, beta, _ext.ones((), dtype=_ext.float64))
+        t = _ext.where(active, (beta - alpha) / safe_beta, zero)
+        denom = _ext.where(active, alpha - beta, _ext.ones((), dtype=_ext.float64))
+        v = _ext.where(active.unsqueeze(-1), x / denom.unsqueeze(-1), x)
+        # Apply H = I - t [1; v] [1; v]^T to the columns right of j.
+        if j + 1 < n:
+            rest = R[..., j:, j + 1 :]
+            full_v = _ext.cat([_ext.ones(batch + (1,), dtype=_ext.float64), v], -1)
+            w = _ext.matmul(full_v.unsqueeze(-2), rest)
+            rest.sub_(t.unsqueeze(-1).unsqueeze(-1) * full_v.unsqueeze(-1) * w)
+        R[..., j, j] = _ext.where(active, beta, alpha)
+        R[..., j + 1 :, j] = v
+        tau[..., j] = t
+    r = (R.to(input.dtype), tau.to(input.dtype))
+    if out is not None:
+        r = _write_out(out, r)
+    return _GeqrfResult(*r)
+
+
+def _ormqr(input, tau, other, left=True, transpose=False, *, out=None):
+    """``ormqr(input, tau, other, left=True, transpose=False, *, out=None)``: ``other`` ``C``
+    multiplied by ``Q`` (``Q C``, or ``Q^T C`` when ``transpose``; ``C Q`` / ``C Q^T`` when not
+    ``left``), ``Q = H_1 ... H_k`` the ``m x m`` product of the Householder reflectors that
+    ``geqrf`` leaves in ``input`` ``(*, m, n)`` and ``tau`` ``(*, k)``; the reflectors are applied
+    one at a time (LAPACK's ``ormqr`` without forming ``Q``), composed of differentiable ops.
+    RuntimeError (torch's texts) for fewer than 2 dims, mismatched shapes, batch dims or dtypes;
+    NotImplementedError for integer inputs; TypeError for non-tensors. Mirrors torch.ormqr."""
+    _check_tensor("ormqr", "input", 1, input)
+    _check_tensor("ormqr", "input2", 2, tau)
+    _check_tensor("ormqr", "input3", 3, other)
+    f = "torch.ormqr"
+    if input.dim() < 2:
+        raise RuntimeError(f"{f}: input must have at least 2 dimensions.")
+    if other.dim() < 2:
+        raise RuntimeError(f"{f}: other must have at least 2 dimensions.")
+    side = -2 if left else -1
+    k = tau.shape[-1] if tau.dim() > 0 else 1
+    if k != min(other.shape[side], input.shape[-1]):
+        raise RuntimeError(
+            f"{f}: tau.shape[-1] must be equal to min(other.shape[{side}], input.shape[-1])"
+        )
+    if other.shape[side] != input.shape[-2]:
+        raise RuntimeError(f"{f}: other.shape[{side}] must be equal to input.shape[-2]")
+    if input.dim() - tau.dim() != 1:
+        raise RuntimeError(
+            f"{f}: Expected tau to have one dimension less than input, but got tau.ndim equal to "
+            f"{tau.dim()} and input.ndim is equal to {input.dim()}"
+        )
+    if input.dim() != other.dim():
+        raise RuntimeError(
+            f"{f}: Expected other to have the same number of dimensions as input, but got "
+            f"other.ndim equal to {other.dim()} and input.ndim is equal to {input.dim()}"
+        )
+    batch = list(input.shape[:-2])
+    if input.dim() > 2:
+        if list(tau.shape[:-1]) != batch:
+            raise RuntimeError(
+                f"{f}: Expected batch dimensions of tau to be equal to input.shape[:-2], but got {list(tau.shape[:-1])}"
+            )
+        if list(other.shape[:-2]) != batch:
+            raise RuntimeError(
+                f"{f}: Expected batch dimensions of other to be equal to input.shape[:-2], but got {list(other.shape[:-2])}"
+            )
+    for name, t in (("tau", tau), ("other", other)):
+        if t.dtype != input.dtype:
+            raise RuntimeError(
+                f"{f}: Expected input and {name} to have the same dtype, but input has dtype"
+                f"{_dtype_name(input.dtype)} and {name} has dtype {_dtype_name(t.dtype)}"
+            )
+    if not input.is_floating_point():
+        raise NotImplementedError(f"\"ormqr_cpu\" not implemented for '{_dtype_name(input.dtype)}'")
+    m = input.shape[-2]
+    below = _ext.tril(input, -1)[..., :, :k] + _ext.eye(m, k, dtype=input.dtype)
+    # Q C = H_1 (H_2 (... H_k C)); Q^T C = H_k (... H_1 C); C Q = ((C H_1) H_2) ...; C Q^T the
+    # reverse. Each H_i = I - tau_i v_i v_i^T is symmetric.
+    forward = left == transpose
+    order = range(k) if forward else range(k - 1, -1, -1)
+    C = other
+    for i in order:
+        v = below[..., :, i : i + 1]
+        if i > 0:
+            v = _ext.cat([_ext.zeros(tuple(batch) + (i, 1), dtype=input.dtype), v[..., i:, :]], -2)
+        t = tau[..., i : i + 1].unsqueeze(-1)
+        if left:
+            C = C - _ext.matmul(v * t, _ext.matmul(v.mT, C))
+        else:
+            C = C - _ext.matmul(_ext.matmul(C, v), v.mT * t)
+    if out is not None:
+        out.copy_(C)
+        return out
+    return C if C is not other else other.clone()
+
+
+_LdlFactorExResult = _named_tuple("linalg_ldl_factor_ex", ("LD", "pivots", "info"))
+_LdlFactorResult = _named_tuple("linalg_ldl_factor", ("LD", "pivots"))
+_BK_ALPHA = (1.0 + _math.sqrt(17.0)) / 8.0
+
+
+def _sytf2_lower(M):
+    """LAPACK's unblocked ``dsytf2`` with ``uplo='L'`` (Bunch-Kaufman diagonal pivoting) on the
+    float64 ``n x n`` tensor ``M``, in place: returns ``(pivots, info)`` with LAPACK's 1-based
+    pivots (negative for a 2x2 block) and ``info`` (the first zero pivot, 1-based, or 0). Only the
+    lower triangle is read and written; the decisions need scalars (``item``), the updates are
+    tensor ops, rounded as LAPACK's ``dsyr`` and the 2x2 update loop round."""
+    n = M.shape[0]
+    piv = [0] * n
+    info = 0
+    k = 0
+    while k < n:
+        kstep = 1
+        absakk = abs(M[k, k].item())
+        if k < n - 1:
+            col = M[k + 1 :, k].abs()
+            imax = k + 1 + int(col.argmax().item())
+            colmax = abs(M[imax, k].item())
+        else:
+            imax, colmax = k, 0.0
+        if max(absakk, colmax) == 0.0 or absakk != absakk:
+            if info == 0:
+                info = k + 1
+            kp = k
+        else:
+            if absakk >= _BK_ALPHA * colmax:
+                kp = k
+            else:
+                row = M[imax, k:imax].abs()
+                rowmax = abs(M[imax, k + int(row.argmax().item())].item())
+                if imax < n - 1:
+                    rest = M[imax + 1 :, imax].abs()
+                    rowmax = max(rowmax, abs(M[imax + 1 + int(rest.argmax().item()), imax].item()))
+                if absakk >= _BK_ALPHA * colmax * (colmax / rowmax):
+                    kp = k
+                elif abs(M[imax, imax].item()) >= _BK_ALPHA * rowmax:
+                    kp = imax
+                else:
+                    kp = imax
+                    kstep = 2
+            kk = k + kstep - 1
+            if kp != kk:
+                if kp < n - 1:
+                    a, b = M[kp + 1 :, kk].clone(), M[kp + 1 :, kp].clone()
+                    M[kp + 1 :, kk] = b
+                    M[kp + 1 :, kp] = a
+                a, b = M[kk + 1 : kp, kk].clone(), M[kp, kk + 1 : kp].clone()
+                M[kk + 1 : kp, kk] = b
+                M[kp, kk + 1 : kp] = a
+                t = M[kk, kk].item()
+                M[kk, kk] = M[kp, kp].item()
+                M[kp, kp] = t
+                if kstep == 2:
+                    t = M[k + 1, k].item()
+                    M[k + 1, k] = M[kp, k].item()
+                    M[kp, k] = t
+            if kstep == 1:
+                if k < n - 1:
+                    d11 = 1.0 / M[k, k].item()
+                    x = M[k + 1 :, k].clone()
+                    # dsyr: A(i, j) += x(i) * (-d11 * x(j)), the lower triangle (the upper is
+                    # never read and is zeroed at the end).
+                    M[k + 1 :, k + 1 :].add_(x.unsqueeze(1) * (-d11 * x).unsqueeze(0))
+                    M[k + 1 :, k] = x * d11
+            elif k < n - 2:
+                d21 = M[k + 1, k].item()
+                d11 = M[k + 1, k + 1].item() / d21
+                d22 = M[k, k].item() / d21
+                t = 1.0 / (d11 * d22 - 1.0)
+                d21 = t / d21
+                c0, c1 = M[k + 2 :, k].clone(), M[k + 2 :, k + 1].clone()
+                wk = d21 * (d11 * c0 - c1)
+                wkp1 = d21 * (d22 * c1 - c0)
+                M[k + 2 :, k + 2 :].sub_(c0.unsqueeze(1) * wk.unsqueeze(0) + c1.unsqueeze(1) * wkp1.unsqueeze(0))
+                M[k + 2 :, k] = wk
+                M[k + 2 :, k + 1] = wkp1
+        if kstep == 1:
+            piv[k] = kp + 1
+        else:
+            piv[k] = piv[k + 1] = -(kp + 1)
+        k += kstep
+    return piv, info
+
+
+def _ldl_check(f, A, name="A"):
+    if A.dim() < 2:
+        raise RuntimeError(f"torch.linalg.{f}: The input tensor {name} must have at least 2 dimensions.")
+    if A.shape[-1] != A.shape[-2]:
+        raise RuntimeError(
+            f"torch.linalg.{f}: {name} must be batches of square matrices, but they are "
+            f"{A.shape[-2]} by {A.shape[-1]} matrices"
+        )
+
+
+def ldl_factor_ex(A, *, hermitian=False, check_errors=False, out=None):
+    """``linalg.ldl_factor_ex(A, *, hermitian=False, check_errors=False, out=None)``: the LDL
+    factorisation ``P A P^T = L D L^T`` of the symmetric ``A`` ``(*, n, n)`` (only its lower
+    triangle is read) by Bunch-Kaufman diagonal pivoting (LAPACK's ``sytrf``, lower), as the
+    named tuple ``(LD, pivots, info)``: ``L`` (unit lower) and the 1x1 and 2x2 blocks of ``D`` in
+    ``LD`` (its upper triangle zero), LAPACK's int32 1-based ``pivots`` (a 2x2 block's are negative)
+    and int32 ``info`` (``k`` when ``D[k-1, k-1]`` is exactly 0, else 0). ``hermitian`` is the same
+    for real inputs. Computed in float64 and rounded once; not differentiable (torch's is not
+    either). RuntimeError for fewer than 2 dims or non-square matrices, or with ``check_errors``
+    a non-zero ``info``; NotImplementedError for integer inputs. Mirrors
+    torch.linalg.ldl_factor_ex."""
+    _check_tensor("linalg_ldl_factor_ex", "self", 1, A)
+    _ldl_check("ldl_factor_ex", A)
+    _check_float("torch.linalg.ldl_factor_ex", A)
+    n = A.shape[-1]
+    batch = tuple(A.shape[:-2])
+    nb = _math.prod(batch)
+    flat = A.detach().to(_ext.float64).reshape(nb, n, n)
+    LD = _ext.zeros(flat.shape, dtype=_ext.float64)
+    pivots, infos = [], []
+    for i in range(flat.shape[0]):
+        M = flat[i].clone()
+        piv, info = _sytf2_lower(M)
+        LD[i] = _ext.tril(M)
+        pivots.append(piv)
+        infos.append(info)
+    if check_errors:
+        for info in infos:
+            if info > 0:
+                raise RuntimeError(f"torch.linalg.ldl_factor_ex: Unknown error code: {info}.")
+    r = (
+        LD.reshape(A.shape).to(A.dtype),
+        _ext.tensor(pivots, dtype=_ext.int32).reshape(batch + (n,)),
+        _ext.tensor(infos, dtype=_ext.int32).reshape(batch),
+    )
+    if out is not None:
+        r = _write_out(out, r)
+    return _LdlFactorExResult(*r)
+
+
+def ldl_factor(A, *, hermitian=False, out=None):
+    """``linalg.ldl_factor(A, *, hermitian=False, out=None)``: ``ldl_factor_ex`` without ``info``
+    (the named tuple ``(LD, pivots)``); a zero pivot is torch's RuntimeError "Unknown error code:
+    k." (torch reports it so, as an internal error). Mirrors torch.linalg.ldl_factor."""
+    _check_tensor("linalg_ldl_factor", "self", 1, A)
+    _ldl_check("ldl_factor_ex", A)
+    LD, pivots, info = ldl_factor_ex(A, hermitian=hermitian)
+    bad = [v for v in info.flatten().tolist() if v > 0]
+    if bad:
+        raise RuntimeError(f"torch.linalg.ldl_factor: Unknown error code: {bad[0]}.")
+    r = (LD, pivots)
+    if out is not None:
+        r = _write_out(out, r)
+    return _LdlFactorResult(*r)
+
+
+def _sytrs_lower(LD, piv, B):
+    """LAPACK's ``dsytrs`` (lower): overwrites the float64 ``n x k`` tensor ``B`` with the solution
+    of ``A X = B`` from ``sytrf``'s ``LD`` (float64 ``n x n``) and 1-based ``piv`` (a list)."""
+    n = LD.shape[0]
+    k = 0
+    while k < n:
+        if piv[k] > 0:
+            kp = piv[k] - 1
+            if kp != k:
+                B[[k, kp]] = B[[kp, k]]
+            if k < n - 1:
+                B[k + 1 :].sub_(LD[k + 1 :, k].unsqueeze(1) * B[k].unsqueeze(0))
+            B[k] = B[k] / LD[k, k]
+            k += 1
+        else:
+            kp = -piv[k] - 1
+            if kp != k + 1:
+                B[[k + 1, kp]] = B[[kp, k + 1]]
+            if k < n - 2:
+                B[k + 2 :].sub_(LD[k + 2 :, k].unsqueeze(1) * B[k].unsqueeze(0))
+                B[k + 2 :].sub_(LD[k + 2 :, k + 1].unsqueeze(1) * B[k + 1].unsqueeze(0))
+            akm1k = LD[k + 1, k].item()
+            akm1 = LD[k, k].item() / akm1k
+            ak = LD[k + 1, k + 1].item() / akm1k
+            denom = akm1 * ak - 1.0
+            bkm1 = B[k] / akm1k
+            bk = B[k + 1] / akm1k
+            B[k] = (ak * bkm1 - bk) / denom
+            B[k + 1] = (akm1 * bk - bkm1) / denom
+            k += 2
+    k = n - 1
+    while k >= 0:
+        if piv[k] > 0:
+            if k < n - 1:
+                B[k].sub_(_ext.matmul(LD[k + 1 :, k], B[k + 1 :]))
+            kp = piv[k] - 1
+            if kp != k:
+                B[[k, kp]] = B[[kp, k]]
+            k -= 1
+        else:
+            if k < n - 1:
+                B[k].sub_(_ext.matmul(LD[k + 1 :, k], B[k + 1 :]))
+                B[k - 1].sub_(_ext.matmul(LD[k + 1 :, k - 1], B[k + 1 :]))
+            kp = -piv[k] - 1
+            if kp != k:
+                B[[k, kp]] = B[[kp, k]]
+            k -= 2
+
+
+def ldl_solve(LD, pivots, B, *, hermitian=False, out=None):
+    """``linalg.ldl_solve(LD, pivots, B, *, hermitian=False, out=None)``: the solution ``X``
+    ``(*, n, k)`` of ``A X = B`` from ``A``'s factorisation by ``ldl_factor`` (``LD`` ``(*, n, n)``,
+    ``pivots`` ``(*, n)`` with ``LD``'s batch shape; ``B`` ``(*, n, k)`` broadcast over the batch),
+    LAPACK's ``sytrs``. Computed in float64 and rounded once; not differentiable (torch's is not
+    either). RuntimeError (torch's texts) for fewer than 2 dims, non-square ``LD``, pivots of
+    another shape, dtypes that differ, or sizes that do not match; NotImplementedError for
+    integer inputs. Mirrors torch.linalg.ldl_solve."""
+    _check_tensor("linalg_ldl_solve", "LD", 1, LD)
+    _check_tensor("linalg_ldl_solve", "pivots", 2, pivots)
+    _check_tensor("linalg_ldl_solve", "B", 3, B)
+    _ldl_check("ldl_solve", LD, "A")
+    if tuple(pivots.shape) != tuple(LD.shape[:-1]):
+        raise RuntimeError(
+            "torch.linalg.ldl_solve: Expected LD.shape[:-1] and pivots.shape to be the same, "
+            f"but got pivots with shape {list(pivots.shape)} instead"
+        )
+    _check_float("torch.linalg.ldl_solve", LD)
+    if pivots.is_floating_point() or pivots.dtype == _ext.bool:
+        raise RuntimeError(
+            f"torch.linalg.ldl_solve: Expected pivots to be integers. Got {_dtype_name(pivots.dtype)}"
+        )
+    if B.dtype != LD.dtype:
+        raise RuntimeError(
+            f"Expected b and A to have the same dtype, but found b of type {_dtype_name(B.dtype)} "
+            f"and A of type {_dtype_name(LD.dtype)} instead."
+        )
+    if B.dim() < 2:
+        raise IndexError(
+            f"Dimension out of range (expected to be in range of [{-max(B.dim(), 1)}, {max(B.dim(), 1) - 1}], but got -2)"
+        )
+    n = LD.shape[-1]
+    if B.shape[-2] != n:
+        raise RuntimeError(
+            f"Incompatible matrix sizes for torch.linalg.ldl_solve: each A matrix is {n} by {n} "
+            f"but each b matrix is {B.shape[-2]} by {B.shape[-1]}"
+        )
+    batch = tuple(_broadcast_shapes(tuple(LD.shape[:-2]), tuple(B.shape[:-2])))
+    nrhs = B.shape[-1]
+    nb = _math.prod(batch)
+    LDb = LD.detach().to(_ext.float64).expand(batch + (n, n)).reshape(nb, n, n)
+    pv = pivots.to(_ext.int64).expand(tuple(LD.shape[:-2]) + (n,))
+    pv = pv.reshape(pv.shape[:-1] + (1, n)).expand(batch + (1, n)).reshape(nb, n)
+    X = B.detach().to(_ext.float64).expand(batch + (n, nrhs)).reshape(nb, n, nrhs).clone()
+    for i in range(X.shape[0]):
+        Xi = X[i]
+        _sytrs_lower(LDb[i], pv[i].tolist(), Xi)
+    r = X.reshape(batch + (n, nrhs)).to(B.dtype)
+    if out is not None:
+        out.copy_(r)
+        return out
+    return r
+
+
+def _approximate_basis(A, q, niter, M):
+    """``q`` orthonormal columns ``Q`` with ``Q Q^T (A - M)`` close to ``A - M`` (Halko, Martinsson
+    and Tropp 2009, algorithm 4.4: a Gaussian sketch, then ``niter`` subspace iterations, each
+    re-orthonormalised by QR)."""
+    dtype = A.dtype if A.is_floating_point() else _ext.float32
+
+    def times(X, R):
+        P = _ext.matmul(X, R)
+        return P if M is None else P - _ext.matmul(M if X is A else M.mT, R)
+
+    Q = qr(times(A, _ext.randn(A.shape[-1], q, dtype=dtype))).Q
+    for _ in range(2 if niter is None else niter):
+        Q = qr(times(A.mT, Q)).Q
+        Q = qr(times(A, Q)).Q
+    return Q
+
+
+def _svd_lowrank(A, q, niter, M):
+    q = 6 if q is None else q
+    m, n = A.shape[-2], A.shape[-1]
+    if M is not None:
+        M = M.broadcast_to(A.shape)
+    if m < n:
+        A = A.mT
+        M = None if M is None else M.mT
+    Q = _approximate_basis(A, q, niter, M)
+    B = _ext.matmul(Q.mT, A)
+    if M is not None:
+        B = B - _ext.matmul(Q.mT, M)
+    U, S, Vh = svd(B, full_matrices=False)
+    U, V = _ext.matmul(Q, U), Vh.mT
+    return (V, S, U) if m < n else (U, S, V)
+
+
+def _svd_lowrank_top(A, q=6, niter=2, M=None):
+    """``svd_lowrank(A, q=6, niter=2, M=None)``: a randomized approximate SVD ``(U, S, V)`` of ``A``
+    ``(*, m, n)`` (of ``A - M`` when ``M``, broadcast to ``A``'s shape, is given), ``A ~ U diag(S)
+    V^T`` with ``q`` singular triplets (``q`` at least the rank for an exact result): Halko et al.
+    2009, algorithm 5.1 (a Gaussian sketch of ``A``, ``niter`` subspace iterations, then the SVD of
+    the ``q x n`` projection). Random: set the seed (``_C.manual_seed``) for repeatable results;
+    differentiable through the ops it is made of. Mirrors torch.svd_lowrank (torch's
+    ``torch._lowrank``)."""
+    _check_tensor("svd_lowrank", "A", 1, A)
+    if M is not None:
+        _check_tensor("svd_lowrank", "M", 4, M)
+    return _svd_lowrank(A, q, niter, M)
+
+
+def _pca_lowrank_top(A, q=None, center=True, niter=2):
+    """``pca_lowrank(A, q=None, center=True, niter=2)``: ``svd_lowrank`` of ``A`` ``(*, m, n)``
+    centred on its column means (``center=True``; the rows are samples): ``(U, S, V)`` with the
+    principal directions in ``V``'s columns and ``S**2 / (m - 1)`` the variances; ``q`` defaults to
+    ``min(6, m, n)``. ValueError for a ``q`` outside ``[0, min(m, n)]`` or a negative ``niter``.
+    Random, as svd_lowrank. Mirrors torch.pca_lowrank (dense tensors)."""
+    _check_tensor("pca_lowrank", "A", 1, A)
+    m, n = A.shape[-2], A.shape[-1]
+    if q is None:
+        q = min(6, m, n)
+    elif not (0 <= q <= min(m, n)):
+        raise ValueError(f"q(={q}) must be non-negative integer and not greater than min(m, n)={min(m, n)}")
+    if not niter >= 0:
+        raise ValueError(f"niter(={niter}) must be non-negative integer")
+    if not center:
+        return _svd_lowrank(A, q, niter, None)
+    return _svd_lowrank(A - A.mean(dim=(-2,), keepdim=True), q, niter, None)
+
+
 class _LstsqResult(tuple):
     """The named tuple ``(solution, residuals, rank, singular_values)`` of ``lstsq`` (torch's
     ``torch.return_types.linalg_lstsq``)."""
@@ -668,5 +1192,6 @@ __all__ = [
     "solve_triangular", "qr", "eigh", "eigvalsh", "svd", "svdvals", "vector_norm",
     "matrix_norm", "norm", "matmul", "diagonal", "cross", "vecdot", "multi_dot", "matrix_power",
     "lu_factor", "lu_factor_ex", "lu", "lu_solve", "pinv", "matrix_rank", "cond", "lstsq", "vander",
-    "tensorinv", "tensorsolve", "matrix_exp", "householder_product",
+    "tensorinv", "tensorsolve", "matrix_exp", "householder_product", "polar", "matrix_sqrth",
+    "ldl_factor", "ldl_factor_ex", "ldl_solve",
 ]

@@ -28,7 +28,7 @@ fn out_tensor<'a>(o: Borrowed<'a>, op: &str) -> PyResult<TensorRef<'a>> {
 
 /// BufferError while a buffer export of `o`'s memory is open (`memoryview(out)`): resizing would
 /// give the object other memory under the export (bytearray's rule and words).
-fn refuse_if_exported(o: Borrowed<'_>) -> PyResult<()> {
+pub(crate) fn refuse_if_exported(o: Borrowed<'_>) -> PyResult<()> {
     // SAFETY: `o` is a live tensor object (the callers unpacked it); the GIL is held.
     if unsafe { super::tensor_object::export_count(o) } > 0 {
         // SAFETY: `PyExc_BufferError` is a live exception type.

@@ -123,6 +123,13 @@ impl Storage {
     pub fn id(&self) -> usize {
         self.block.as_ptr() as usize
     }
+
+    /// True when another handle to these bytes exists (a view, or any other holder). A snapshot:
+    /// only meaningful while no other thread can clone or drop a handle (`resize_` asks with the
+    /// GIL held, and a handle cannot be made from nothing).
+    pub fn is_shared(&self) -> bool {
+        self.header().refcount.load(Ordering::Acquire) > 1
+    }
 }
 
 impl Clone for Storage {

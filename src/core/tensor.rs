@@ -689,6 +689,27 @@ impl Tensor {
     pub fn storage_nbytes(&self) -> usize {
         self.storage.nbytes()
     }
+
+    /// Whether `resize_` may give this tensor a larger storage in place of its own: its own
+    /// bytes (inline, or a heap storage no other handle names), not memory someone else
+    /// allocated (torch: "Trying to resize storage that is not resizable") and not bytes another
+    /// tensor also reads (torch grows a shared storage for every tensor on it; a tensorbind
+    /// storage never changes size, so the tensors would part). `Err` names which.
+    /// True when the elements live inside this very tensor (Note [Small tensors]): a tensor
+    /// made over its storage would hold a handle to this one.
+    pub fn owns_inline_storage(&self) -> bool {
+        matches!(self.storage, StorageRef::Inline { .. })
+    }
+
+    pub fn storage_growable(&self) -> std::result::Result<(), &'static str> {
+        match &self.storage {
+            StorageRef::External(_) => Err("not resizable"),
+            StorageRef::Of(_) => Err("shared"),
+            StorageRef::Heap(s) if s.is_shared() => Err("shared"),
+            StorageRef::Inline { .. } if Arc::strong_count(&self.inner) > 1 => Err("shared"),
+            _ => Ok(()),
+        }
+    }
     #[inline(always)]
     pub fn dim(&self) -> usize {
         self.geometry.ndim()

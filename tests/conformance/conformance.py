@@ -130,6 +130,8 @@ OUT_OF_SCOPE = {
     "grid_sampler_2d": "an nn kernel (torch.nn.functional's backend), not the tensor namespace",
     "grid_sampler_3d": "an nn kernel (torch.nn.functional's backend), not the tensor namespace",
     "constant_pad_nd": "an nn kernel (torch.nn.functional.pad's backend)",
+    "hash_tensor": "its result is uint64, a dtype _C lacks",
+    "slice": "OpInfo's op is the aten operator torch.ops.aten.slice.Tensor, not a name of torch's namespace or a Tensor method (Python's t[a:b] is the public form; tests/python/test_indexing.py)",
 }
 
 # Ops whose values are random or unspecified: only structure, shape and dtype are compared.
@@ -157,6 +159,8 @@ VALUES_UNCHECKED = {
     "nn.functional.dropout",
     "resize_",
     "resize_as_",
+    "svd_lowrank",
+    "pca_lowrank",
 }
 
 
@@ -184,6 +188,12 @@ WRAPPERS = {
     "bernoulli": lambda lib: lambda x, *a, **k: lib.bernoulli(x, *a, **k),
     "multinomial": lambda lib: lambda x, *a, **k: lib.multinomial(x, *a, **k),
     "randint_like": lambda lib: lambda x, *a, **k: lib.randint_like(x, *a, **k),
+    # OpInfo's ops: `lambda x, shape: x.clone().resize_(shape)` and `torch.resize_as_(x.clone(), other)`.
+    "resize_": lambda lib: lambda x, shape: x.clone().resize_(shape),
+    "resize_as_": lambda lib: lambda x, other: lib.resize_as_(x.clone(), other),
+    # OpInfo's ops: `wrapper_set_seed(torch.svd_lowrank, ...)` (random: shapes and dtypes only).
+    "svd_lowrank": lambda lib: lambda *a, **k: lib.svd_lowrank(*a, **k),
+    "pca_lowrank": lambda lib: lambda *a, **k: lib.pca_lowrank(*a, **k),
     # OpInfo's op is `lambda x, n, **kwargs: torch.special.polygamma(n, x, **kwargs)`.
     "special.polygamma.special_polygamma_n_0": lambda lib: lambda x, n, **k: lib.special.polygamma(n, x, **k),
 }

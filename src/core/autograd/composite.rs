@@ -65,16 +65,17 @@ pub fn tensordot_dims(
     let (na, nb) = (input.dim(), other.dim());
     let mut ca = Vec::with_capacity(dims_a.len());
     let mut cb = Vec::with_capacity(dims_b.len());
-    // A contracted pair of sizes 1 and n: torch sums the size-n side over that dim first.
+    // A contracted pair of sizes 1 and n: torch sums the size-n side over that dim first, in
+    // its own dtype (an int32 sum stays int32, so mm sees one dtype).
     let mut input = input.clone();
     let mut other = other.clone();
     for (&da, &db) in dims_a.iter().zip(dims_b) {
         let (a, b) = (maybe_wrap_dim(da, na)?, maybe_wrap_dim(db, nb)?);
         let (sa, sb) = (input.sizes()[a], other.sizes()[b]);
         if sa != sb && sa == 1 {
-            other = vt::sum(&other, Some(&[b as i64]), true, None)?;
+            other = vt::sum(&other, Some(&[b as i64]), true, Some(other.dtype()))?;
         } else if sa != sb && sb == 1 {
-            input = vt::sum(&input, Some(&[a as i64]), true, None)?;
+            input = vt::sum(&input, Some(&[a as i64]), true, Some(input.dtype()))?;
         }
         if input.sizes()[a] != other.sizes()[b] {
             return Err(Error::runtime(format!(

@@ -253,6 +253,119 @@ pub fn linspace(start: Scalar, end: Scalar, steps: i64, dtype: Option<DType>) ->
     Ok(out)
 }
 
+/// The scalars of `linspace` / `logspace`'s tensor overloads (`op` names the op in the error):
+/// each given tensor must be 0-dim (torch's RuntimeError "linspace only supports 0-dimensional
+/// start and end tensors, but got start with 1 dimension(s)." naming the tensors given; the
+/// parser binds a 0-dim tensor to the Scalar overloads first, so the tensor overloads see only
+/// others). `None` for an argument that was a Scalar.
+fn range_scalars(
+    op: &str,
+    start: Option<&Tensor>,
+    end: Option<&Tensor>,
+) -> Result<(Option<Scalar>, Option<Scalar>)> {
+    let bad = |t: Option<&Tensor>| t.is_some_and(|t| t.dim() != 0);
+    if bad(start) || bad(end) {
+        let what = match (start, end) {
+            (Some(s), Some(e)) => format!(
+                "start with {} dimension(s) and end with {} dimension(s)",
+                s.dim(),
+                e.dim()
+            ),
+            (Some(s), None) => format!("start with {} dimension(s)", s.dim()),
+            (_, e) => format!("end with {} dimension(s)", e.map_or(0, |e| e.dim())),
+        };
+        return Err(Error::runtime(format!(
+            "{op} only supports 0-dimensional start and end tensors, but got {what}."
+        )));
+    }
+    Ok((
+        start.map(|t| t.item()).transpose()?,
+        end.map(|t| t.item()).transpose()?,
+    ))
+}
+
+/// `linspace(Tensor start, Tensor end, steps)`: `linspace` of the two 0-dim tensors' values
+/// (RuntimeError for others). Mirrors `torch.linspace`'s tensor overloads.
+pub fn linspace_tensor_tensor(
+    start: &Tensor,
+    end: &Tensor,
+    steps: i64,
+    dtype: Option<DType>,
+) -> Result<Tensor> {
+    let (s, e) = range_scalars("linspace", Some(start), Some(end))?;
+    linspace(
+        s.unwrap_or(Scalar::Int(0)),
+        e.unwrap_or(Scalar::Int(0)),
+        steps,
+        dtype,
+    )
+}
+
+/// `linspace(Tensor start, Scalar end, steps)`: as `linspace_tensor_tensor`.
+pub fn linspace_tensor_scalar(
+    start: &Tensor,
+    end: Scalar,
+    steps: i64,
+    dtype: Option<DType>,
+) -> Result<Tensor> {
+    let (s, _) = range_scalars("linspace", Some(start), None)?;
+    linspace(s.unwrap_or(Scalar::Int(0)), end, steps, dtype)
+}
+
+/// `linspace(Scalar start, Tensor end, steps)`: as `linspace_tensor_tensor`.
+pub fn linspace_scalar_tensor(
+    start: Scalar,
+    end: &Tensor,
+    steps: i64,
+    dtype: Option<DType>,
+) -> Result<Tensor> {
+    let (_, e) = range_scalars("linspace", None, Some(end))?;
+    linspace(start, e.unwrap_or(Scalar::Int(0)), steps, dtype)
+}
+
+/// `logspace(Tensor start, Tensor end, steps, base=10.0)`: `logspace` of the two 0-dim tensors'
+/// values (RuntimeError for others). Mirrors `torch.logspace`'s tensor overloads.
+pub fn logspace_tensor_tensor(
+    start: &Tensor,
+    end: &Tensor,
+    steps: i64,
+    base: f64,
+    dtype: Option<DType>,
+) -> Result<Tensor> {
+    let (s, e) = range_scalars("logspace", Some(start), Some(end))?;
+    logspace(
+        s.unwrap_or(Scalar::Int(0)),
+        e.unwrap_or(Scalar::Int(0)),
+        steps,
+        base,
+        dtype,
+    )
+}
+
+/// `logspace(Tensor start, Scalar end, steps, base=10.0)`: as `logspace_tensor_tensor`.
+pub fn logspace_tensor_scalar(
+    start: &Tensor,
+    end: Scalar,
+    steps: i64,
+    base: f64,
+    dtype: Option<DType>,
+) -> Result<Tensor> {
+    let (s, _) = range_scalars("logspace", Some(start), None)?;
+    logspace(s.unwrap_or(Scalar::Int(0)), end, steps, base, dtype)
+}
+
+/// `logspace(Scalar start, Tensor end, steps, base=10.0)`: as `logspace_tensor_tensor`.
+pub fn logspace_scalar_tensor(
+    start: Scalar,
+    end: &Tensor,
+    steps: i64,
+    base: f64,
+    dtype: Option<DType>,
+) -> Result<Tensor> {
+    let (_, e) = range_scalars("logspace", None, Some(end))?;
+    logspace(start, e.unwrap_or(Scalar::Int(0)), steps, base, dtype)
+}
+
 /// `logspace(start, end, steps, base=10.0, *, dtype=None)`: `base ** linspace(start, end,
 /// steps)` as torch's kernel computes it (in the dtype for floats, in double for integers).
 /// Dtype defaults to float32. Errors as `linspace` (torch: `torch.logspace`).

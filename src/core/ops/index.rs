@@ -1579,6 +1579,27 @@ pub fn nonzero_as_tuple(input: &Tensor, as_tuple: bool) -> Result<Vec<Tensor>> {
     Ok(out)
 }
 
+/// `nonzero_static(input, *, size, fill_value=-1)`: `nonzero(input)` with exactly `size` rows:
+/// the first `size` indices when there are more, the rows after the last index filled with
+/// `fill_value` when there are fewer. RuntimeError "nonzero_static: 'size' must be an
+/// non-negative integer". Mirrors `torch.nonzero_static`.
+pub fn nonzero_static(input: &Tensor, size: i64, fill_value: i64) -> Result<Tensor> {
+    if size < 0 {
+        return Err(Error::runtime(
+            "nonzero_static: 'size' must be an non-negative integer",
+        ));
+    }
+    let nz = nonzero(input)?;
+    let (n, nd) = (nz.sizes()[0], input.dim());
+    let size = size as usize;
+    let keep = n.min(size);
+    let out = Tensor::full(&[size, nd], Scalar::Int(fill_value), DType::Int64)?;
+    if keep > 0 && nd > 0 {
+        narrow(&out, 0, 0, keep as i64)?.copy_from(&narrow(&nz, 0, 0, keep as i64)?)?;
+    }
+    Ok(out)
+}
+
 /// `argwhere(input)`: the `[n, ndim]` int64 indices of the non-zero elements (`nonzero`).
 /// Mirrors `torch.argwhere`.
 pub fn argwhere(input: &Tensor) -> Result<Tensor> {

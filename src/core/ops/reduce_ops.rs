@@ -798,20 +798,18 @@ pub fn std_correction(
 
 // ----- norm -----------------------------------------------------------------------------------
 
-/// `norm(input, p: str, dim=None, keepdim=False)`: `p="fro"` is the Frobenius norm, the vector
-/// 2-norm over `dim` (every element by default), as torch computes it. `p="nuc"` (the nuclear
-/// norm) needs the singular values, which tensorbind has not yet: NotImplementedError. Any other
-/// string is torch's RuntimeError "linalg.matrix_norm: Order abc not supported.".
+/// `norm(input, p: str, dim=None, keepdim=False)`, as torch.functional.norm: `p="fro"` over at
+/// most two dims is the vector 2-norm over `dim` (every element by default); otherwise (`"nuc"`,
+/// the sum of the singular values, or `"fro"` over more dims) `linalg.matrix_norm(input, p,
+/// dim)` with `dim` every dimension by default, whose errors follow (the input must then have
+/// two dims: "linalg.matrix_norm: dim must be a 2-tuple. Got 0 1 2"; another string is
+/// "linalg.matrix_norm: Order abc not supported.").
 pub fn norm_str(input: &Tensor, p: &str, dim: Option<&[i64]>, keepdim: bool) -> Result<Tensor> {
-    match p {
-        "fro" => norm(input, Some(Scalar::Float(2.0)), dim, keepdim),
-        "nuc" => Err(Error::not_implemented(
-            "norm(): p='nuc' (the nuclear norm) needs singular values, which tensorbind does not compute yet",
-        )),
-        other => Err(Error::runtime(format!(
-            "linalg.matrix_norm: Order {other} not supported."
-        ))),
+    if p == "fro" && dim.is_none_or(|d| d.len() <= 2) {
+        return norm(input, Some(Scalar::Float(2.0)), dim, keepdim);
     }
+    let all: Vec<i64> = (0..input.dim() as i64).collect();
+    super::linalg_ops::linalg_matrix_norm_str_ord(input, p, dim.unwrap_or(&all), keepdim, None)
 }
 
 /// `norm(input, p=2, dim=None, keepdim=False)`: the vector p-norm over `dim` (`None`: every

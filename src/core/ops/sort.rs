@@ -481,10 +481,8 @@ pub fn unique(
     dim: Option<i64>,
 ) -> Result<Vec<Tensor>> {
     let _ = sorted; // always sorted
-    if dim.is_some() {
-        return Err(Error::not_implemented(
-            "unique(): the dim argument is not supported by tensorbind",
-        ));
+    if let Some(d) = dim {
+        return unique_dim(input, d, return_inverse, return_counts);
     }
     crate::dispatch!(input.dtype(), T => {
         let v = super::conversion::try_to_vec::<T>(input)?;
@@ -519,6 +517,96 @@ pub fn unique(
         }
         Ok(out)
     })
+}
+
+/// `unique(input, dim=d)`: the distinct slices of `input` along `d` in lexicographic order
+/// (torch's `unique_dim`, which always sorts), with the group of each slice (`inverse`, length
+/// `input.size(d)`) and the size of each group (`counts`) when asked. Slices compare elementwise
+/// as f64 (floats) or i64 (integers and bool): one generic path, not one per dtype; a NaN makes
+/// its slice distinct from every other. A size-0 `d` gives an empty result (RuntimeError "Number
+/// of zero sized dimensions is more than one, so unique cannot be applied " when another dim is
+/// 0 too); a size-0 other dim: RuntimeError "There are 0 sized dimensions, and they aren't
+/// selected, so unique cannot be applied". IndexError for `d` out of range.
+fn unique_dim(
+    input: &Tensor,
+    dim: i64,
+    return_inverse: bool,
+    return_counts: bool,
+) -> Result<Vec<Tensor>> {
+    let d = maybe_wrap_dim(dim, input.dim())?;
+    let n = input.sizes()[d];
+    let finish = |out: Tensor, inverse: Tensor, counts: Tensor| {
+        let mut r = vec![out];
+        if return_inverse {
+            r.push(inverse);
+        }
+        if return_counts {
+            r.push(counts);
+        }
+        r
+    };
+    if n == 0 {
+        if input.sizes().iter().filter(|&&s| s == 0).count() > 1 {
+            return Err(Error::runtime(
+                "Number of zero sized dimensions is more than one, so unique cannot be applied ",
+            ));
+        }
+        let empty = || Tensor::zeros(&[0], DType::Int64);
+        return Ok(finish(input.clone_data()?, empty()?, empty()?));
+    }
+    if input.numel() == 0 {
+        return Err(Error::runtime(
+            "There are 0 sized dimensions, and they aren't selected, so unique cannot be applied",
+        ));
+    }
+    // The slices as rows of an [n, m] matrix.
+    let moved = super::movedim(input, d as i64, 0)?;
+    let moved_sizes = moved.sizes().to_vec();
+    let m = input.numel() / n;
+    let flat = super::reshape(&moved.contiguous()?, &[n as i64, m as i64])?;
+    let rows_equal: Box<dyn Fn(usize, usize) -> bool>;
+    let order: Vec<usize>;
+    if input.dtype().is_floating_point() {
+        let v = flat.to_f64_vec();
+        let mut idx: Vec<usize> = (0..n).collect();
+        idx.sort_by(|&a, &b| {
+            v[a * m..(a + 1) * m]
+                .iter()
+                .zip(&v[b * m..(b + 1) * m])
+                .map(|(x, y)| x.partial_cmp(y).unwrap_or(std::cmp::Ordering::Equal))
+                .find(|o| o.is_ne())
+                .unwrap_or(std::cmp::Ordering::Equal)
+        });
+        order = idx;
+        rows_equal = Box::new(move |a, b| v[a * m..(a + 1) * m] == v[b * m..(b + 1) * m]);
+    } else {
+        let v = flat.to_dtype(DType::Int64)?.to_vec::<i64>();
+        let mut idx: Vec<usize> = (0..n).collect();
+        idx.sort_by(|&a, &b| v[a * m..(a + 1) * m].cmp(&v[b * m..(b + 1) * m]));
+        order = idx;
+        rows_equal = Box::new(move |a, b| v[a * m..(a + 1) * m] == v[b * m..(b + 1) * m]);
+    }
+    let mut firsts: Vec<i64> = Vec::new();
+    let mut counts: Vec<i64> = Vec::new();
+    let mut inverse = vec![0i64; n];
+    for (pos, &r) in order.iter().enumerate() {
+        if pos == 0 || !rows_equal(order[pos - 1], r) {
+            firsts.push(r as i64);
+            counts.push(0);
+        }
+        *counts.last_mut().expect("a group was opened") += 1;
+        inverse[r] = firsts.len() as i64 - 1;
+    }
+    let k = firsts.len();
+    let picked = super::index_select(&flat, 0, &Tensor::from_vec(firsts, &[k])?)?;
+    let mut sizes: Vec<i64> = moved_sizes.iter().map(|&s| s as i64).collect();
+    sizes[0] = k as i64;
+    let out = super::movedim(&super::reshape(&picked, &sizes)?, 0, d as i64)?.contiguous()?;
+    Ok(finish(
+        out,
+        Tensor::from_vec(inverse, &[n])?,
+        Tensor::from_vec(counts, &[k])?,
+    ))
 }
 
 #[cfg(test)]

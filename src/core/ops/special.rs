@@ -81,6 +81,11 @@ pub fn erfc(x: f64) -> f64 {
         }
         erfc_cf(x)
     } else if x <= -2.5 {
+        // erfc(-x) < 1e-300 below -27.3 (and the continued fraction would divide inf by inf
+        // at -inf): 2, as torch.
+        if x < -27.3 {
+            return 2.0;
+        }
         2.0 - erfc_cf(-x)
     } else {
         // |x| < 2.5: erfc >= 4e-4, so the cancellation costs at most ~4 digits.
@@ -581,7 +586,9 @@ pub fn zeta(x: f64, q: f64) -> f64 {
 /// `1 - Q` from the continued fraction beyond (Numerical Recipes' `gser` / `gcf`, prefactor
 /// `exp(a ln x - x - lgamma(a))`).
 pub fn igamma(a: f64, x: f64) -> f64 {
-    if a.is_nan() || x.is_nan() || x < 0.0 || a < 0.0 {
+    // torch's order of special cases (Cephes' `calc_igamma`): a NaN only counts after them, so
+    // `igamma(inf, nan)` is 0.0 and `igamma(nan, inf)` is 1.0, as torch.
+    if x < 0.0 || a < 0.0 {
         return f64::NAN;
     }
     if a == 0.0 {
@@ -595,6 +602,9 @@ pub fn igamma(a: f64, x: f64) -> f64 {
     }
     if x.is_infinite() {
         return 1.0;
+    }
+    if a.is_nan() || x.is_nan() {
+        return f64::NAN;
     }
     if a > TEMME_MIN_A {
         return 1.0 - igammac_temme(a, x);
@@ -610,7 +620,9 @@ pub fn igamma(a: f64, x: f64) -> f64 {
 /// / `special.gammaincc`), with torch's special cases (see [`igamma`]; `a == 0`, `x > 0`: 0;
 /// `x == 0`: 1; `a == inf`: 1; `x == inf`: 0).
 pub fn igammac(a: f64, x: f64) -> f64 {
-    if a.is_nan() || x.is_nan() || x < 0.0 || a < 0.0 {
+    // torch's order of special cases (Cephes' `calc_igammac`): a NaN only counts after them, so
+    // `igammac(inf, nan)` is 1.0 and `igammac(nan, inf)` is 0.0, as torch.
+    if x < 0.0 || a < 0.0 {
         return f64::NAN;
     }
     if a == 0.0 {
@@ -624,6 +636,9 @@ pub fn igammac(a: f64, x: f64) -> f64 {
     }
     if x.is_infinite() {
         return 0.0;
+    }
+    if a.is_nan() || x.is_nan() {
+        return f64::NAN;
     }
     if a > TEMME_MIN_A {
         return igammac_temme(a, x);

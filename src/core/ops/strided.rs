@@ -276,6 +276,127 @@ pub fn diagonal_scatter(
     scatter_into_part(input, src, |t| super::diagonal(t, offset, dim1, dim2))
 }
 
+/// The tensor `t.resize_(size)` leaves in `t`'s place (Tensor.resize_): `size` with contiguous
+/// strides at `t`'s storage offset over `t`'s storage when it is large enough (the elements it
+/// holds are kept: the storage is reinterpreted row-major), else over a larger copy of it whose
+/// new bytes are zero (torch leaves them uninitialised). `t` itself when `size` is its shape
+/// (its strides kept, as torch). A view stays a view of its base. Errors (RuntimeError):
+/// "cannot resize variables that require grad"; torch's "numel: integer multiplication
+/// overflow" for a negative size; "Trying to resize storage that is not resizable" for memory
+/// another library owns (numpy, DLPack, a buffer); and, where torch would grow a storage other
+/// tensors share, an error saying tensorbind cannot (Tensor::storage_growable); likewise for a
+/// tensor small enough to keep its elements inside itself while a view shares them.
+pub fn resized(t: &Tensor, size: &[i64]) -> Result<Tensor> {
+    if t.requires_grad() {
+        return Err(Error::runtime("cannot resize variables that require grad"));
+    }
+    if size.iter().any(|&s| s < 0) {
+        return Err(Error::runtime("numel: integer multiplication overflow"));
+    }
+    let sizes = to_usize(size);
+    if sizes == t.sizes() {
+        return Ok(t.clone());
+    }
+    let numel = crate::core::tensor::checked_numel(&sizes)?;
+    let mut strides = vec![0isize; sizes.len()];
+    let mut acc: isize = 1;
+    for (st, &n) in strides.iter_mut().zip(&sizes).rev() {
+        *st = acc;
+        acc = acc.saturating_mul(n.max(1) as isize);
+    }
+    let item = t.dtype().itemsize();
+    let offset = t.storage_offset();
+    let needed = if numel == 0 {
+        0
+    } else {
+        offset
+            .checked_add(numel)
+            .and_then(|n| n.checked_mul(item))
+            .ok_or_else(|| Error::runtime("numel: integer multiplication overflow"))?
+    };
+    // A tensor whose elements live inside itself (Note [Small tensors]) is not restrided in
+    // place: the new tensor would hold the old one (for the bytes), which the binding keeps
+    // forwarding to the Python object — a cycle no collector sees. It gets a copy of its bytes
+    // instead, as a grown storage does.
+    let inline_owner = t.owns_inline_storage();
+    if needed <= t.storage_nbytes() && !inline_owner {
+        return Ok(match t.base() {
+            Some(_) => t.as_strided(sizes, strides, offset),
+            None => t.restride_owned(sizes, strides, offset),
+        });
+    }
+    match t.storage_growable() {
+        Ok(()) => {}
+        Err("not resizable") => {
+            return Err(Error::runtime(
+                "Trying to resize storage that is not resizable",
+            ))
+        }
+        Err(_) if needed > t.storage_nbytes() => {
+            return Err(Error::runtime(format!(
+                "resize_: cannot grow the storage ({} bytes) of a tensor that shares it with \
+                 another tensor (a view or its base) to {needed} bytes: tensorbind's storages \
+                 have a fixed size (torch grows the shared storage in place); resize a tensor \
+                 of its own (clone() it first)",
+                t.storage_nbytes()
+            )))
+        }
+        Err(_) => {
+            return Err(Error::runtime(format!(
+                "resize_: cannot resize a tensor of at most {} bytes (kept inside the tensor \
+                 itself) while another tensor (a view) shares its elements: resize a tensor of \
+                 its own (clone() it first)",
+                crate::core::tensor::INLINE_BYTES
+            )))
+        }
+    }
+    let old_n = t.storage_nbytes() / item;
+    let grown = Tensor::zeros(&[needed.max(t.storage_nbytes()) / item], t.dtype())?;
+    if old_n > 0 {
+        grown
+            .as_strided([old_n], [1isize], 0)
+            .copy_from(&t.as_strided([old_n], [1isize], 0))?;
+    }
+    Ok(grown.restride_owned(sizes, strides, offset))
+}
+
+/// torch's `clone_preserve_strides`: a copy of `input`'s whole storage viewed with `input`'s
+/// sizes, strides and storage offset (a plain contiguous clone when `input` has internal
+/// overlap, where the geometry cannot be kept).
+fn clone_preserve_strides(input: &Tensor) -> Result<Tensor> {
+    if input.assert_no_internal_overlap().is_err() {
+        return input.clone_data();
+    }
+    let n = input.storage_nbytes() / input.dtype().itemsize();
+    let whole = input.as_strided([n], [1isize], 0).clone_data()?;
+    Ok(whole.restride_owned(input.sizes(), input.strides(), input.storage_offset()))
+}
+
+/// `as_strided_scatter(input, src, size, stride, storage_offset=None)`: a copy of `input` (its
+/// whole storage, with its geometry: torch's `clone_preserve_strides`) with `src` written into
+/// `as_strided(copy, size, stride, storage_offset)`. Errors of `as_strided`, and RuntimeError
+/// "expected src to have a size equal to the slice of self. src size = [3], slice size = [2,
+/// 2]". Mirrors `torch.as_strided_scatter`.
+pub fn as_strided_scatter(
+    input: &Tensor,
+    src: &Tensor,
+    size: &[i64],
+    stride: &[i64],
+    storage_offset: Option<i64>,
+) -> Result<Tensor> {
+    let out = clone_preserve_strides(input)?;
+    let view = as_strided(&out, size, stride, storage_offset)?;
+    if view.sizes() != src.sizes() {
+        return Err(Error::runtime(format!(
+            "expected src to have a size equal to the slice of self. src size = {:?}, slice size = {:?}",
+            src.sizes(),
+            view.sizes()
+        )));
+    }
+    view.copy_from(src)?;
+    Ok(out)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

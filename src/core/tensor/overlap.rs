@@ -87,8 +87,18 @@ impl Tensor {
             // torch's `get_overlap_status`: the same bytes in the same order is a full overlap
             // (allowed); the same bytes in another order (a transpose) or a shifted range is
             // partial.
+            // The strides of size-1 dims address nothing: `x[3:, 3:] -= 1` writes a 1x1 view
+            // back onto a 1x1 view of the same element whatever strides each carries.
             let ((a0, a1), (b0, b1)) = (self.footprint(), input.footprint());
-            if (a0, a1) != (b0, b1) || self.strides() != input.strides() {
+            let steps = |t: &Tensor| -> Vec<(usize, isize)> {
+                t.sizes()
+                    .iter()
+                    .zip(t.strides())
+                    .filter(|&(&n, _)| n != 1)
+                    .map(|(&n, &st)| (n, st))
+                    .collect()
+            };
+            if (a0, a1) != (b0, b1) || steps(self) != steps(input) {
                 return Err(Error::runtime(
                     "unsupported operation: some elements of the input tensor and the written-to tensor refer to a single memory location. Please clone() the tensor before performing the operation.",
                 ));
