@@ -1144,9 +1144,10 @@ unsafe extern "C" fn mode_exit(
     unsafe {
         let p = slf as *mut PyGradMode;
         autograd::restore_mode(((*p).prev_grad, (*p).prev_inference));
-        let f = ffi::Py_False();
-        ffi::Py_INCREF(f);
-        f
+        // torch's `__exit__` returns None (a falsy result: exceptions propagate).
+        let none = ffi::Py_None();
+        ffi::Py_INCREF(none);
+        none
     }
 }
 

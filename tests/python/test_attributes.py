@@ -95,6 +95,23 @@ def test_is_contiguous():
     assert _C.tensor(1).is_contiguous() is True
 
 
+def test_storage_offset_element_size_nelement_ndimension():
+    # Values from torch 2.15: t = arange(12.).reshape(3, 4).
+    t = _C.arange(12.0).reshape(3, 4)
+    assert t.storage_offset() == 0
+    assert t[1:, 2:].storage_offset() == 6  # in elements, not bytes
+    assert t.t()[2].storage_offset() == 2
+    assert t[2, 3].storage_offset() == 11
+    sizes = {_C.float32: 4, _C.float64: 8, _C.int64: 8, _C.int32: 4, _C.int16: 2,
+             _C.int8: 1, _C.uint8: 1, _C.bool: 1}
+    for dtype, size in sizes.items():
+        assert _C.zeros(1, dtype=dtype).element_size() == size
+    assert t.nelement() == 12 and _C.zeros(0, 3).nelement() == 0
+    assert t.ndimension() == 2 and _C.tensor(1.0).ndimension() == 0
+    with pytest.raises(TypeError):
+        t.storage_offset(1)
+
+
 def test_is_floating_point():
     for dtype in ALL_DTYPES:
         t = _C.zeros(1, dtype=dtype)

@@ -390,6 +390,20 @@ def test_reused_grad_mode_objects_behave_as_fresh_ones():
     assert "restoring" in _C.no_grad.__exit__.__doc__
 
 
+def test_grad_mode_exit_returns_none():
+    # torch 2.15: `__exit__` of no_grad, enable_grad, inference_mode and set_grad_enabled
+    # returns None (so an exception raised in the block propagates).
+    for make in (_C.no_grad, _C.enable_grad, _C.inference_mode):
+        mode = make()
+        mode.__enter__()
+        assert mode.__exit__(None, None, None) is None
+    assert _C.set_grad_enabled(True).__exit__(None, None, None) is None
+    with pytest.raises(KeyError):
+        with _C.no_grad():
+            raise KeyError("propagates")
+    assert _C.is_grad_enabled()
+
+
 # ---- in-place ------------------------------------------------------------------------------
 
 def test_leaf_in_place_errors():

@@ -439,5 +439,6 @@ def test_unique():
     same(_C.unique(_C.tensor([2.5, -1.0, 2.5])), [-1.0, 2.5], _C.float32)
     same(_C.unique(_C.tensor([True, True])), [True], _C.bool)
     assert _C.unique(_C.zeros([0])).shape == (0,)
-    with pytest.raises(NotImplementedError):
-        _C.unique(x, dim=0)
+    # unique(dim=): whole slices, sorted lexicographically (torch 2.15's values).
+    same(_C.unique(x, dim=0), [[2, 1, 1], [3, 1, 3]], _C.int64)
+    same(_C.unique(x, dim=1), [[1, 3, 3], [1, 1, 2]], _C.int64)

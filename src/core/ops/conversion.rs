@@ -181,6 +181,16 @@ pub fn stride_dim(input: &Tensor, dim: i64) -> Result<i64> {
     Ok(i64::try_from(input.stride(dim)?).unwrap_or(i64::MAX))
 }
 
+/// `Tensor.element_size()`: the size of one element in bytes.
+pub fn element_size(input: &Tensor) -> Result<i64> {
+    Ok(input.dtype().itemsize() as i64)
+}
+
+/// `Tensor.storage_offset()`: the first element's offset in the storage, in elements.
+pub fn storage_offset(input: &Tensor) -> Result<i64> {
+    Ok(input.storage_offset() as i64)
+}
+
 /// `Tensor.is_contiguous()`.
 pub fn is_contiguous(input: &Tensor) -> Result<bool> {
     Ok(input.is_contiguous())

@@ -384,6 +384,13 @@ pub fn as_strided_scatter(
     stride: &[i64],
     storage_offset: Option<i64>,
 ) -> Result<Tensor> {
+    if input.requires_grad() && !input.is_contiguous() {
+        // torch 2.15's check (an internal assert there, a RuntimeError either way): its
+        // derivative assumes a contiguous input.
+        return Err(Error::runtime(
+            "as_strided_scatter is currently only supported for contiguous inputs",
+        ));
+    }
     let out = clone_preserve_strides(input)?;
     let view = as_strided(&out, size, stride, storage_offset)?;
     if view.sizes() != src.sizes() {
