@@ -126,20 +126,10 @@ pub fn native_batch_norm(
     momentum: f64,
     eps: f64,
 ) -> Result<(Tensor, Tensor, Tensor)> {
-    if !vt::should_record(&present(input, &[weight, bias])) {
-        return ops::native_batch_norm(
-            input,
-            weight,
-            bias,
-            running_mean,
-            running_var,
-            training,
-            momentum,
-            eps,
-        );
-    }
-    if !training && (running_mean.is_none() || running_var.is_none()) {
-        // The kernel's error for evaluation without statistics.
+    // Nothing to record, or evaluation without statistics (the kernel's error): the bare kernel.
+    if !vt::should_record(&present(input, &[weight, bias]))
+        || (!training && (running_mean.is_none() || running_var.is_none()))
+    {
         return ops::native_batch_norm(
             input,
             weight,
