@@ -2,7 +2,7 @@
 #
 #   make demo     build the release wheel, install it into .venv, run the Iris demo
 #   make digits   the same, then train the small CNN on the 8x8 digits (python/examples/digits_cnn.py)
-#   make test     cargo test; pytest on the release wheel; pytest + refleak run under python3.11-dbg
+#   make test     cargo test; pytest on the release wheel; the refleak run under python3.11-dbg
 #   make refleak  only the debug build and the refleak run
 #   make fuzz     generated calls over every public callable, random seeds, for SECONDS (default 300)
 #                 (tests/python/fuzzing.py; `make fuzz SECONDS=3600` for a long run)
@@ -60,7 +60,7 @@ PYTEST_ARGS ?=
 # expecttest is imported by torch's OpInfo module.
 CONFORM_DEPS := torch==2.15.0 numpy expecttest pytest>=8 hypothesis>=6.100
 CONFORM_ARGS ?=
-REFLEAK_RUNS ?= 3:5
+REFLEAK_RUNS ?= 3:3
 DEMO        := python/examples/iris_demo.py
 BENCH       := python/bench/bench.py
 BENCH_ARGS  ?=
@@ -102,7 +102,9 @@ digits: install
 
 # ---- tests -----------------------------------------------------------------------------------
 
-test: cargo-test pytest-release pytest-debug refleak
+# The refleak run is also the debug-interpreter pytest run (unmeasured tests run once there), so
+# `pytest-debug` is not repeated here.
+test: cargo-test pytest-release refleak
 
 cargo-test:
 	$(CARGO) test

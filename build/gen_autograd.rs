@@ -613,6 +613,12 @@ pub(crate) fn gen_nodes(formulas: &[FormulaEntry], ops: &[Op]) -> Result<String,
             .collect::<Result<_, String>>()?;
         let call_args: Vec<String> = e.func.args.iter().map(|a| rust_ident(&a.name)).collect();
         let diff: Vec<String> = inputs.iter().map(|(i, _, _)| i.clone()).collect();
+        // Note [Recording wrapper split]: the wrapper is `#[inline]` and only tests whether to
+        // record; building and recording the node is an out-of-line `record_*` function. Inlined
+        // into its binding, the wrapper costs a plain op (no input requires grad) two loads and
+        // a test, not a frame of its own that saves five registers and moves the
+        // `Result<Tensor>` (~20 instructions per call of `_C.add`, BENCHMARKS.md "Plain ops
+        // against the pre-autograd build").
         let _ = writeln!(
             out,
             "/// `{}` recorded as `{}` (generated from src/derivatives.yaml).",
@@ -621,6 +627,7 @@ pub(crate) fn gen_nodes(formulas: &[FormulaEntry], ops: &[Op]) -> Result<String,
         if params.len() > 7 {
             let _ = writeln!(out, "#[allow(clippy::too_many_arguments)]");
         }
+        let _ = writeln!(out, "#[inline]");
         let _ = writeln!(
             out,
             "pub fn {}({}) -> Result<Tensor> {{",
@@ -638,23 +645,45 @@ pub(crate) fn gen_nodes(formulas: &[FormulaEntry], ops: &[Op]) -> Result<String,
             "    if should_record(&[{}]) && out.dtype().is_floating_point() {{",
             diff.join(", ")
         );
-        let _ = writeln!(out, "        let node = {sid} {{");
+        let _ = writeln!(
+            out,
+            "        record_{}(&out, {})?;",
+            e.impl_fn,
+            call_args.join(", ")
+        );
+        let _ = writeln!(out, "    }}\n    Ok(out)\n}}\n");
+        let _ = writeln!(
+            out,
+            "/// Records `{}` (Note [Recording wrapper split] in build/gen_autograd.rs).",
+            f.class
+        );
+        if params.len() > 6 {
+            let _ = writeln!(out, "#[allow(clippy::too_many_arguments)]");
+        }
+        let _ = writeln!(out, "#[inline(never)]\n#[allow(unused_variables)]");
+        let _ = writeln!(
+            out,
+            "fn record_{}(out: &Tensor, {}) -> Result<()> {{",
+            e.impl_fn,
+            params.join(", ")
+        );
+        let _ = writeln!(out, "    let node = {sid} {{");
         for fl in &fields {
             if fl.make == fl.ident {
-                let _ = writeln!(out, "            {},", fl.ident);
+                let _ = writeln!(out, "        {},", fl.ident);
             } else {
-                let _ = writeln!(out, "            {}: {},", fl.ident, fl.make);
+                let _ = writeln!(out, "        {}: {},", fl.ident, fl.make);
             }
         }
-        let _ = writeln!(out, "        }};");
+        let _ = writeln!(out, "    }};");
         let boxed = fields_bytes(&fields) > INLINE_KIND_BYTES;
         let _ = writeln!(
             out,
-            "        record_only(&out, &[{}], NodeKind::Generated(Generated::{sid}({})));",
+            "    record_only(out, &[{}], NodeKind::Generated(Generated::{sid}({})));",
             diff.join(", "),
             if boxed { "Box::new(node)" } else { "node" }
         );
-        let _ = writeln!(out, "    }}\n    Ok(out)\n}}\n");
+        let _ = writeln!(out, "    Ok(())\n}}\n");
         if e.inplace {
             // An in-place name shared by overloads (`lerp_`) clones when any of them reads self.
             if fields.iter().any(|fl| fl.name == "self" && fl.tensor) {

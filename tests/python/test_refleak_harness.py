@@ -88,7 +88,7 @@ EXPECTED = {
     "test_clean_with_raise": "passed",
     "test_fills_a_cache_once": "passed",
     "test_clean_with_fixture": "passed",
-    "test_marked": "skipped",
+    "test_marked": "passed",  # run once, not measured
     "test_plain_failure": "failed",
 }
 
@@ -129,13 +129,13 @@ def test_harness_fails_leaks_and_passes_clean_tests(tmp_path):
     assert outcomes == EXPECTED, detail
     assert proc.returncode == 1, detail
     for name in ("test_leaks_a_reference", "test_leaks_into_a_list"):
-        assert "refcount total grew on every run: deltas [1, 1, 1, 1, 1]" in messages[name], detail
+        assert "refcount total grew on every run: deltas [1, 1, 1]" in messages[name], detail
     # A leaked tensor is one leaked reference, plus whatever the tensor object itself holds.
     assert "refcount total grew on every run" in messages["test_leaks_a_tensor"], detail
-    assert "live tensors grew: deltas [1, 1, 1, 1, 1]" in messages["test_leaks_a_tensor"], detail
+    assert "live tensors grew: deltas [1, 1, 1]" in messages["test_leaks_a_tensor"], detail
     assert "live tensors" not in messages["test_leaks_a_reference"], detail
     assert "reference leak" not in messages["test_plain_failure"], detail
-    assert "refleak: 7 tests measured, 3 leaked, 1 not measured" in proc.stdout, detail
+    assert "refleak: 7 tests measured, 3 leaked, 1 run once, not measured" in proc.stdout, detail
     assert "noisy deltas" not in proc.stderr, detail
 
 

@@ -156,7 +156,18 @@ fn count_inference(old: u8, new: u8) {
 /// True when a tensor allocated now is an inference tensor (Note [Inference tensors]).
 #[inline]
 pub fn allocating_inference() -> bool {
-    INFERENCE_THREADS.load(std::sync::atomic::Ordering::Relaxed) != 0 && is_inference_mode()
+    INFERENCE_THREADS.load(std::sync::atomic::Ordering::Relaxed) != 0 && inference_mode_cold()
+}
+
+/// `is_inference_mode()` behind a call that cannot be inlined. Inlined, LLVM hoists the
+/// thread-local's address computation (`__tls_get_addr` in a shared object: ~24 instructions)
+/// above the `INFERENCE_THREADS` test into every allocation, where it ran on each plain op
+/// although inference mode is almost never on (BENCHMARKS.md, "Plain ops against the
+/// pre-autograd build").
+#[cold]
+#[inline(never)]
+fn inference_mode_cold() -> bool {
+    is_inference_mode()
 }
 
 /// Enter or leave inference mode (entering also disables grad mode, leaving enables it, as
