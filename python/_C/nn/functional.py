@@ -15,6 +15,7 @@ torch composes is composed of recorded ops here too.
 
 import itertools
 import math
+import struct
 import warnings
 from typing import List, Optional, Sequence, Tuple, Union
 
@@ -1817,6 +1818,196 @@ def _upsample_bicubic2d(input: Tensor, output_size, scale_factors, align_corners
     return _C.matmul(_C.matmul(mh.t(), input), mw)
 
 
+# ---- torch's separable resampling over tap ranges: antialias, and uint8 bilinear/bicubic --------
+# torch's `_separable_upsample_generic_Nd_kernel_impl` (aten/src/ATen/native/cpu/UpSampleKernel.cpp)
+# resamples the last dim, then the one before it, each pass skipped when that dim keeps its size;
+# output o of a pass reads the inputs xmin .. xmin + len(w) - 1 with the weights w. Here each pass
+# is a matmul with the (in, out) matrix of those taps (differentiable to any order); the taps are
+# computed as torch computes them, in the input's float type (float32 emulated by rounding each
+# operation), so the results agree with torch's to the order of summation.
+
+
+def _f32(x: float) -> float:
+    """``x`` rounded to float32 (one float32 operation is its float64 result rounded so)."""
+    return struct.unpack("f", struct.pack("f", x))[0]
+
+
+def _same(x: float) -> float:
+    return x
+
+
+def _resample_filter(cubic: bool, a: float):
+    """torch's ``aa_filter`` of HelperInterpLinear (the triangle) or HelperInterpCubic (Keys'
+    cubic with ``a``), each operation rounded by ``r``."""
+
+    def triangle(x, r):
+        x = abs(x)
+        return r(1.0 - x) if x < 1.0 else 0.0
+
+    def keys(x, r):
+        x = abs(x)
+        if x < 1.0:
+            return r(r(r(r(r((a + 2) * x) - (a + 3)) * x) * x) + 1)
+        if x < 2.0:
+            return r(r(r(r(r(r(a * x) - 5 * a) * x) + 8 * a) * x) - 4 * a)
+        return 0.0
+
+    return keys if cubic else triangle
+
+
+def _pixel_scale(in_len: int, out_len: int, align_corners: bool, scale, r) -> float:
+    """torch's ``area_pixel_compute_scale`` in the float type of ``r``."""
+    if align_corners:
+        return r(r(float(in_len - 1)) / (out_len - 1)) if out_len > 1 else 0.0
+    if scale is not None and scale > 0:
+        return r(1.0 / scale)
+    return r(r(float(in_len)) / r(float(out_len)))
+
+
+def _aa_taps(in_len: int, out_len: int, align_corners: bool, scale, cubic: bool, r):
+    """``[(xmin, weights)]`` per output index with antialiasing: the filter stretched by the scale
+    when downsampling, normalised to sum 1 (torch's ``_compute_indices_min_size_weights_aa``;
+    Keys' ``a = -0.5`` as PIL)."""
+    s = _pixel_scale(in_len, out_len, align_corners, scale, r)
+    interp = 4 if cubic else 2
+    support = r(interp * 0.5 * s) if s >= 1.0 else interp * 0.5
+    max_interp = int(math.ceil(support)) * 2 + 1
+    invscale = r(1.0 / s) if s >= 1.0 else 1.0
+    filt = _resample_filter(cubic, -0.5)
+    taps = []
+    for i in range(out_len):
+        center = r(s * (i + 0.5))
+        xmin = max(int(r(center - support) + 0.5), 0)
+        xsize = min(max(min(int(r(center + support) + 0.5), in_len) - xmin, 0), max_interp)
+        ws, total = [], 0.0
+        for j in range(xsize):
+            w = filt(r((r(r(float(j + xmin)) - center) + 0.5) * invscale), r)
+            ws.append(w)
+            total = r(total + w)
+        if total != 0.0:
+            ws = [r(w / total) for w in ws]
+        taps.append((xmin, ws))
+    return taps
+
+
+def _plain_taps(in_len: int, out_len: int, align_corners: bool, scale, cubic: bool):
+    """``[(xmin, weights)]`` of plain bilinear/bicubic (``a = -0.75``) interpolation as torch's
+    uint8 path computes them, in float64, the weights of taps beyond an edge added to the edge's
+    (torch's ``_compute_indices_min_size_weights``)."""
+    s = _pixel_scale(in_len, out_len, align_corners, scale, _same)
+    max_interp = 4 if cubic else 2
+    support = max_interp // 2
+    filt = _resample_filter(cubic, -0.75)
+    taps = []
+    for i in range(out_len):
+        real = s * i if align_corners else s * (i + 0.5) - 0.5
+        if not align_corners and not cubic and real < 0:
+            real = 0.0
+        idx = min(math.floor(_f32(real)), in_len - 1)
+        lam = min(max(real - idx, 0.0), 1.0)
+        umin = idx - support + 1
+        imin = max(umin, 0)
+        isize = min(max(min(idx + support + 1, in_len) - imin, 0), max_interp)
+        wt = [0.0] * max_interp
+        wi = 0
+        for j in range(max_interp):
+            wt[j] = 0.0
+            w = filt(float(j + 1 - support) - lam, _same)
+            if umin + j <= 0:
+                wi = 0
+            elif umin + j >= in_len - 1:
+                wi = isize - 1
+            wt[wi] += w
+            wi += 1
+        taps.append((imin, wt[:isize]))
+    return taps
+
+
+def _int16_taps(taps):
+    """torch's ``_compute_index_ranges_int16_weights``: the weights scaled by ``2**precision``
+    (the largest precision that keeps the largest weight below ``2**15``) and rounded half away
+    from zero; returns ``(precision, taps)``."""
+    wmax = max([max(ws) for _, ws in taps if ws] + [0.0])
+    prec = 0
+    while prec < 22 and int(0.5 + wmax * (1 << (prec + 1))) < (1 << 15):
+        prec += 1
+    scaled = []
+    for xmin, ws in taps:
+        vs = [w * (1 << prec) for w in ws]
+        scaled.append((xmin, [float(int(v - 0.5) if v < 0 else int(v + 0.5)) for v in vs]))
+    return prec, scaled
+
+
+def _taps_matrix(taps, in_len: int, dtype) -> Tensor:
+    """The ``(in_len, out)`` matrix of ``taps``: column ``o`` holds output ``o``'s weights."""
+    rows, cols, vals = [], [], []
+    for o, (xmin, ws) in enumerate(taps):
+        for j, w in enumerate(ws):
+            rows.append(xmin + j)
+            cols.append(o)
+            vals.append(w)
+    m = _C.zeros(in_len * len(taps), dtype=_C.float64)
+    if vals:
+        flat = _C.tensor([r * len(taps) + c for r, c in zip(rows, cols)], dtype=_C.int64)
+        m = m.index_add(0, flat, _C.tensor(vals, dtype=_C.float64))
+    return m.reshape(in_len, len(taps)).to(dtype)
+
+
+def _dtype_name(t: Tensor) -> str:
+    name = str(t.dtype).split(".")[-1]
+    return {"int64": "Long", "int32": "Int", "int16": "Short", "int8": "Char", "uint8": "Byte", "bool": "Bool",
+            "float16": "Half", "bfloat16": "BFloat16"}.get(name, name)
+
+
+def _upsample_separable2d(input: Tensor, output_size, scale_factors, align_corners: bool, cubic: bool,
+                          antialias: bool) -> Tensor:
+    """torch's ``_upsample_bilinear2d_aa`` / ``_upsample_bicubic2d_aa`` (float32, float64, uint8)
+    and its uint8 ``upsample_bilinear2d`` / ``upsample_bicubic2d``: separable passes over W then
+    H. uint8 runs torch's integer arithmetic: int16 weights, each pass
+    ``clamp((sum + 2**(p-1)) >> p, 0, 255)`` (computed exactly in float64)."""
+    n, c, h, w = input.shape
+    if output_size is not None:
+        sizes, scales = [int(v) for v in output_size], [None, None]
+    else:
+        sizes = [int(input.shape[i + 2] * float(scale_factors[i])) for i in range(2)]
+        scales = [float(v) for v in scale_factors]
+    is_u8 = input.dtype == _C.uint8
+    if not is_u8 and input.dtype not in (_C.float32, _C.float64):
+        raise NotImplementedError(f'"compute_index_ranges_weights" not implemented for \'{_dtype_name(input)}\'')
+    if min(sizes) <= 0 or h <= 0 or w <= 0:
+        raise RuntimeError(
+            f"Input and output sizes should be greater than 0, but got input (H: {h}, W: {w}) output (H: "
+            f"{sizes[0]}, W: {sizes[1]})"
+        )
+    r = _f32 if input.dtype == _C.float32 else _same
+
+    def taps(in_len, out_len, scale):
+        if antialias:
+            return _aa_taps(in_len, out_len, align_corners, scale, cubic, r)
+        return _plain_taps(in_len, out_len, align_corners, scale, cubic)
+
+    y = input.to(_C.float64) if is_u8 else input
+    # (dim of y contracted, in, out, scale): W first, then H (as (N, C, W', H) @ M_h).
+    for dim, in_len, out_len, scale in ((3, w, sizes[1], scales[1]), (2, h, sizes[0], scales[0])):
+        if in_len == out_len:
+            continue
+        t = taps(in_len, out_len, scale)
+        if is_u8:
+            prec, t = _int16_taps(t)
+            m = _taps_matrix(t, in_len, _C.float64)
+        else:
+            m = _taps_matrix(t, in_len, input.dtype)
+        if dim == 3:
+            y = _C.matmul(y, m)
+        else:
+            y = _C.matmul(m.t(), y)
+        if is_u8:
+            y = _C.floor((y + float(1 << (prec - 1))) / float(1 << prec)).clamp(0, 255)
+    if is_u8:
+        return y.to(_C.uint8)
+    return input.clone() if y is input else y
+
+
 def interpolate(
     input: Tensor,
     size=None,
@@ -1835,8 +2026,12 @@ def interpolate(
     ``'nearest-exact'`` and ``'area'`` (adaptive average pooling) for 3-d to 5-d input,
     ``'linear'`` (3-d), ``'bilinear'`` and ``'bicubic'`` (4-d, cubic convolution with A = -0.75,
     borders replicated), ``'trilinear'`` (5-d); ``align_corners`` for the interpolating modes.
-    Differentiable. torch's checks and texts; ``'lanczos'`` and ``antialias`` are not
-    implemented (NotImplementedError). Mirrors ``torch.nn.functional.interpolate``.
+    ``antialias=True`` (``'bilinear'``/``'bicubic'``, 4-d, float32/float64/uint8): torch's
+    antialiased resampling, the filter widened by the scale when downsampling (Keys' cubic with
+    A = -0.5, as PIL). uint8 input: the nearest modes, and ``'bilinear'``/``'bicubic'`` with
+    torch's integer arithmetic (int16 weights, rounded per pass). Differentiable (float input).
+    torch's checks and texts; ``'lanczos'`` is not implemented (NotImplementedError). Mirrors
+    ``torch.nn.functional.interpolate``.
     """
     if mode in ("nearest", "nearest-exact") and input.dtype == _C.uint8:
         # torch's nearest kernels take uint8: the same copies, made in float32 (exact).
@@ -1900,8 +2095,12 @@ def interpolate(
         raise ValueError(
             "Anti-alias option is restricted to bilinear, bicubic, and lanczos modes and requires a 4-D tensor as input"
         )
+    if antialias and mode in ("bilinear", "bicubic"):
+        return _upsample_separable2d(input, output_size, scale_factors, align_corners, mode == "bicubic", True)
     if antialias:
-        raise NotImplementedError("interpolate: antialias=True is not implemented in tensorbind yet")
+        raise NotImplementedError(f"interpolate: mode '{mode}' for 4D input is not implemented in tensorbind yet")
+    if input.dim() == 4 and mode in ("bilinear", "bicubic") and input.dtype == _C.uint8:
+        return _upsample_separable2d(input, output_size, scale_factors, align_corners, mode == "bicubic", False)
     if mode in ("nearest", "nearest-exact") and not input.is_floating_point() and 3 <= input.dim() <= 5:
         _check_float(input, "upsample_nearest2d_channels_last" if input.dim() == 4 else "compute_indices_weights_nearest")
     if input.dim() == 3 and mode == "nearest":
@@ -2594,15 +2793,20 @@ def multi_margin_loss(
 
     The multi-class hinge loss of ``(N, C)`` (or ``(C,)``) scores and int64 class indices
     ``(N,)``: ``sum over i != y of max(0, w[y] (margin - x[y] + x[i]))^p / C`` per sample
-    (``p`` 1 or 2). Errors as torch's kernel. Mirrors ``torch.nn.functional.multi_margin_loss``
-    (composed of recorded ops here; unlike torch, a ``weight`` that requires grad gets a
-    gradient instead of torch's not-implemented error).
+    (``p`` 1 or 2). Errors as torch's kernel; a ``weight`` that requires grad under grad mode
+    raises torch's RuntimeError (not differentiable with respect to ``weight``). Mirrors
+    ``torch.nn.functional.multi_margin_loss`` (composed of recorded ops here).
     """
     reduction = _reduce_enum(size_average, reduce, reduction)
     if p != 1 and p != 2:
         raise ValueError("only p == 1 and p == 2 supported")
     if weight is not None and weight.dim() != 1:
         raise ValueError("weight must be one-dimensional")
+    if weight is not None and weight.requires_grad and _C.is_grad_enabled():
+        raise RuntimeError(
+            "The function 'multi_margin_loss' is not differentiable with respect to argument 'weight'. "
+            "This input cannot have requires_grad True."
+        )
     nframe, dim = _margin_input(input)
     if not (target.dim() <= 1 and target.numel() == nframe):
         raise RuntimeError(
