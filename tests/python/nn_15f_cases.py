@@ -19,8 +19,21 @@ _RESAMPLE = [
     ("aa_bicubic_recompute", [1, 2, 9, 9], dict(scale_factor=0.35, mode="bicubic", antialias=True,
                                                 recompute_scale_factor=True)),
     ("aa_bilinear_big_down", [1, 1, 40, 33], dict(size=(3, 4), mode="bilinear", antialias=True)),
+    # torch computes plain interpolation's source indices and weights in float32 for float32
+    # input (fused or not as its kernels: Note [Source indices in float32]): sizes where float64
+    # arithmetic picks other taps or weights (no 3-channel input: torch's kernel choice for it
+    # depends on the thread count).
+    ("f32idx_bilinear", [1, 2, 15, 9], dict(size=(13, 33), mode="bilinear")),
+    ("f32idx_bilinear_ac", [1, 1, 31, 31], dict(size=(27, 23), mode="bilinear", align_corners=True)),
+    ("f32idx_bilinear_wide", [1, 1, 2, 345], dict(size=(2, 270), mode="bilinear")),
+    ("f32idx_bilinear_small", [1, 2, 2, 2], dict(size=(5, 7), mode="bilinear")),
+    ("f32idx_bicubic_wide", [1, 1, 2, 456], dict(size=(3, 270), mode="bicubic")),
+    ("f32idx_bicubic", [1, 2, 15, 53], dict(size=(13, 71), mode="bicubic")),
+    ("f32idx_linear", [1, 2, 30], dict(size=26, mode="linear")),
+    ("f32idx_trilinear", [1, 1, 15, 4, 9], dict(size=(13, 3, 33), mode="trilinear")),
+    ("same_size_scale_bilinear", [1, 1, 4, 5], dict(scale_factor=(1.1, 1.15), mode="bilinear")),
 ]
-_UINT8 = _RESAMPLE + [
+_UINT8 = [c for c in _RESAMPLE if c[2]["mode"] in ("bilinear", "bicubic")] + [
     ("bilinear_down", [1, 3, 7, 9], dict(size=(3, 4), mode="bilinear")),
     ("bilinear_up", [1, 3, 4, 5], dict(size=(9, 7), mode="bilinear")),
     ("bilinear_ac", [1, 3, 7, 9], dict(size=(4, 13), mode="bilinear", align_corners=True)),

@@ -1772,25 +1772,30 @@ def _cubic_matrix(in_len: int, out_len: int, align_corners: bool, scale, dtype) 
     the 4 inputs ``floor(r) - 1 .. floor(r) + 2`` (clamped to the edge) of its source index
     ``r`` with the cubic-convolution weights (A = -0.75) of ``t = r - floor(r)`` (torch's
     ``area_pixel_compute_source_index(..., cubic=True)``, ``guard_index_and_lambda``,
-    ``get_cubic_upsample_coefficients``)."""
+    ``get_cubic_upsample_coefficients``), computed in the input's float type with torch's fused
+    multiply-adds (Note [Source indices in float32] in src/core/ops/nn/upsample.rs; float32
+    emulated by rounding each operation)."""
     a = -0.75
-    if align_corners:
-        s = (in_len - 1) / (out_len - 1) if out_len > 1 else 0.0
-    else:
-        s = 1.0 / scale if scale is not None and scale > 0 else in_len / out_len
+    r = _f32 if dtype != _C.float64 else _same
+
+    def fma(p, q, c):
+        return r(p * q + c)
+
+    s = _pixel_scale(in_len, out_len, align_corners, scale, r)
 
     def near(x):
-        return ((a + 2) * x - (a + 3)) * x * x + 1
+        return fma(r(fma(a + 2, x, -(a + 3)) * x), x, 1.0)
 
     def far(x):
-        return ((a * x - 5 * a) * x + 8 * a) * x - 4 * a
+        return fma(fma(fma(a, x, -5 * a), x, 8 * a), x, -4 * a)
 
     rows, weights = [[], [], [], []], [[], [], [], []]
     for o in range(out_len):
-        real = s * o if align_corners else s * (o + 0.5) - 0.5
-        i = math.floor(real)
-        t = min(max(real - i, 0.0), 1.0)
-        for k, wk in enumerate((far(t + 1), near(t), near(1 - t), far(2 - t))):
+        real = r(s * r(float(o))) if align_corners else fma(s, r(r(float(o)) + 0.5), -0.5)
+        i = min(math.floor(r(real)), in_len - 1)
+        t = min(max(r(real - r(float(i))), 0.0), 1.0)
+        t2 = r(1.0 - t)
+        for k, wk in enumerate((far(r(t + 1.0)), near(t), near(t2), far(r(t2 + 1.0)))):
             rows[k].append(min(max(i - 1 + k, 0), in_len - 1))
             weights[k].append(wk)
     m = _C.zeros(in_len, out_len, dtype=_C.float64)
