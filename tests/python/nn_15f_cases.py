@@ -31,6 +31,8 @@ _RESAMPLE = [
     ("f32idx_bicubic", [1, 2, 15, 53], dict(size=(13, 71), mode="bicubic")),
     ("f32idx_linear", [1, 2, 30], dict(size=26, mode="linear")),
     ("f32idx_trilinear", [1, 1, 15, 4, 9], dict(size=(13, 3, 33), mode="trilinear")),
+    ("f32idx_trilinear_small", [1, 2, 2, 2, 2], dict(size=(5, 5, 7), mode="trilinear")),
+    ("f32idx_trilinear_ac", [2, 1, 3, 31, 4], dict(size=(4, 27, 5), mode="trilinear", align_corners=True)),
     ("same_size_scale_bilinear", [1, 1, 4, 5], dict(scale_factor=(1.1, 1.15), mode="bilinear")),
 ]
 _UINT8 = [c for c in _RESAMPLE if c[2]["mode"] in ("bilinear", "bicubic")] + [

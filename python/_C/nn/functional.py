@@ -1745,7 +1745,7 @@ def _upsample_vec(fn, input: Tensor, output_size, scale_factors, *extra) -> Tens
 
 
 def _upsample_3d(fn2, fn1, input: Tensor, output_size, scale_factors, *extra) -> Tensor:
-    """The separable 5-d resampling (nearest, nearest-exact, trilinear): the 2-d kernel ``fn2``
+    """The separable 5-d nearest resampling (nearest, nearest-exact): the 2-d kernel ``fn2``
     over (H, W) with the depth as channels, then the 1-d kernel ``fn1`` over the depth (each
     output index maps to its input taps per dim, so this is torch's 3-d kernel; recorded, so
     differentiable through the kernels' backward)."""
@@ -1764,6 +1764,31 @@ def _upsample_3d(fn2, fn1, input: Tensor, output_size, scale_factors, *extra) ->
     x = fn2(input.reshape(n * c, t, h, w), [oh, ow], *extra, scales[1], scales[2])
     x = x.reshape(n * c, t, oh * ow).transpose(1, 2)
     x = fn1(x, [ot], *extra, scales[0])
+    return x.transpose(1, 2).reshape(n, c, ot, oh, ow)
+
+
+def _upsample_trilinear3d(input: Tensor, output_size, scale_factors, align_corners: bool) -> Tensor:
+    """torch's ``upsample_trilinear3d``: ``upsample_linear1d`` over W, then H, then D. torch's
+    generic kernel nests the three interpolations in that order and computes each dim's source
+    indices as the 1-d kernel does (in float32 for float32 input, unfused: Note [Source indices
+    in float32]); recorded, so differentiable through the 1-d kernel's backward."""
+    n, c, t, h, w = input.shape
+    if output_size is not None:
+        sizes, scales = [int(v) for v in output_size], [None, None, None]
+    else:
+        sizes = [int(input.shape[i + 2] * float(scale_factors[i])) for i in range(3)]
+        scales = [float(v) for v in scale_factors]
+    if min(sizes) <= 0 or min(t, h, w) <= 0:
+        raise RuntimeError(
+            "Input and output sizes should be greater than 0, but got input (D: "
+            f"{t}, H: {h}, W: {w}) output (D: {sizes[0]}, H: {sizes[1]}, W: {sizes[2]})"
+        )
+    ot, oh, ow = sizes
+    lin = _nn.upsample_linear1d
+    x = lin(input.reshape(n * c * t, h, w), [ow], align_corners, scales[2])
+    x = lin(x.transpose(1, 2), [oh], align_corners, scales[1]).transpose(1, 2)
+    x = x.reshape(n * c, t, oh * ow).transpose(1, 2)
+    x = lin(x, [ot], align_corners, scales[0])
     return x.transpose(1, 2).reshape(n, c, ot, oh, ow)
 
 
@@ -2133,9 +2158,7 @@ def interpolate(
     if input.dim() == 4 and mode == "bilinear":
         return _upsample_vec(_nn.upsample_bilinear2d, input, output_size, scale_factors, align_corners)
     if input.dim() == 5 and mode == "trilinear":
-        return _upsample_3d(
-            _nn.upsample_bilinear2d, _nn.upsample_linear1d, input, output_size, scale_factors, align_corners
-        )
+        return _upsample_trilinear3d(input, output_size, scale_factors, align_corners)
     if input.dim() == 4 and mode == "bicubic":
         return _upsample_bicubic2d(input, output_size, scale_factors, align_corners)
     if input.dim() == 3 and mode == "bilinear":
