@@ -102,3 +102,13 @@ def test_hardsigmoid_double_backward_raises_as_torch():
     # The first derivative alone is unaffected.
     (g1,) = _C.autograd.grad(F.hardsigmoid(x).sum(), x)
     assert g1.tolist() == pytest.approx([0.0, 1 / 6, 1 / 6, 1 / 6, 0.0])
+
+
+def test_antialias_reads_only_each_outputs_taps():
+    # torch 2.15: [inf, inf, 5.894736842105262] and [inf, inf, -inf] (an inf reaches only the
+    # outputs whose taps cover it, with its weight's sign).
+    x = _C.tensor([[[[1.0, float("inf"), 2.0, 3.0, 4.0, 5.0, 6.0, 7.0]]]], dtype=_C.float64)
+    a = F.interpolate(x, size=(1, 3), mode="bilinear", antialias=True).flatten().tolist()
+    assert a[:2] == [float("inf")] * 2 and a[2] == pytest.approx(5.894736842105262, rel=1e-12)
+    b = F.interpolate(x, size=(1, 3), mode="bicubic", antialias=True).flatten().tolist()
+    assert b == [float("inf"), float("inf"), float("-inf")]

@@ -1852,7 +1852,7 @@ def _upsample_bicubic2d(input: Tensor, output_size, scale_factors, align_corners
 # torch's `_separable_upsample_generic_Nd_kernel_impl` (aten/src/ATen/native/cpu/UpSampleKernel.cpp)
 # resamples the last dim, then the one before it, each pass skipped when that dim keeps its size;
 # output o of a pass reads the inputs xmin .. xmin + len(w) - 1 with the weights w. Here each pass
-# is a matmul with the (in, out) matrix of those taps (differentiable to any order); the taps are
+# is a gather and multiply-add per tap position (`_apply_taps`, differentiable to any order); the taps are
 # computed as torch computes them, in the input's float type (float32 emulated by rounding each
 # operation), so the results agree with torch's to the order of summation.
 
@@ -1968,19 +1968,27 @@ def _int16_taps(taps):
     return prec, scaled
 
 
-def _taps_matrix(taps, in_len: int, dtype) -> Tensor:
-    """The ``(in_len, out)`` matrix of ``taps``: column ``o`` holds output ``o``'s weights."""
-    rows, cols, vals = [], [], []
-    for o, (xmin, ws) in enumerate(taps):
-        for j, w in enumerate(ws):
-            rows.append(xmin + j)
-            cols.append(o)
-            vals.append(w)
-    m = _C.zeros(in_len * len(taps), dtype=_C.float64)
-    if vals:
-        flat = _C.tensor([r * len(taps) + c for r, c in zip(rows, cols)], dtype=_C.int64)
-        m = m.index_add(0, flat, _C.tensor(vals, dtype=_C.float64))
-    return m.reshape(in_len, len(taps)).to(dtype)
+def _apply_taps(y: Tensor, dim: int, taps, dtype, finite: bool = False) -> Tensor:
+    """One resampling pass along ``dim``: output ``o`` is ``sum_k y[xmin + k] * w[k]`` over its
+    taps, summed in tap order as torch's kernel (a gather and a multiply-add per tap position,
+    recorded: differentiable to any order). Outputs with fewer taps than the longest skip the
+    missing ones (their inputs are never read, as in torch, so an inf elsewhere stays out;
+    ``finite``: ``y`` has no inf or NaN, a zero weight does)."""
+    n_out = len(taps)
+    width = max([len(ws) for _, ws in taps] + [1])
+    shape = [1] * y.dim()
+    shape[dim] = n_out
+    in_len = y.shape[dim]
+    out = None
+    for k in range(width):
+        idx = [min(xmin + k, in_len - 1) if k < len(ws) else max(min(xmin, in_len - 1), 0) for xmin, ws in taps]
+        wk = [ws[k] if k < len(ws) else 0.0 for _, ws in taps]
+        term = y.index_select(dim, _C.tensor(idx, dtype=_C.int64)) * _C.tensor(wk, dtype=dtype).reshape(shape)
+        if not finite and any(k >= len(ws) for _, ws in taps):
+            present = _C.tensor([k < len(ws) for _, ws in taps]).reshape(shape)
+            term = _C.where(present, term, _C.zeros((), dtype=term.dtype))
+        out = term if out is None else out + term
+    return out
 
 
 def _dtype_name(t: Tensor) -> str:
@@ -2016,21 +2024,19 @@ def _upsample_separable2d(input: Tensor, output_size, scale_factors, align_corne
             return _aa_taps(in_len, out_len, align_corners, scale, cubic, r)
         return _plain_taps(in_len, out_len, align_corners, scale, cubic)
 
+    # uint8: integer sums below 2**53, exact in float64.
     y = input.to(_C.float64) if is_u8 else input
-    # (dim of y contracted, in, out, scale): W first, then H (as (N, C, W', H) @ M_h).
+    # W first, then H, as torch.
     for dim, in_len, out_len, scale in ((3, w, sizes[1], scales[1]), (2, h, sizes[0], scales[0])):
         if in_len == out_len:
             continue
         t = taps(in_len, out_len, scale)
         if is_u8:
             prec, t = _int16_taps(t)
-            m = _taps_matrix(t, in_len, _C.float64)
-        else:
-            m = _taps_matrix(t, in_len, input.dtype)
-        if dim == 3:
-            y = _C.matmul(y, m)
-        else:
-            y = _C.matmul(m.t(), y)
+        # The gathers run along dim 2 of a contiguous tensor (whole rows: fast).
+        x = y.transpose(2, 3).contiguous() if dim == 3 else y.contiguous()
+        x = _apply_taps(x, 2, t, _C.float64 if is_u8 else input.dtype, finite=is_u8)
+        y = x.transpose(2, 3) if dim == 3 else x
         if is_u8:
             y = _C.floor((y + float(1 << (prec - 1))) / float(1 << prec)).clamp(0, 255)
     if is_u8:
