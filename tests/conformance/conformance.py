@@ -100,7 +100,7 @@ NN_SCOPE = {
     conv1d conv2d conv3d conv_transpose1d conv_transpose2d conv_transpose3d max_pool2d max_pool3d
     avg_pool1d avg_pool2d avg_pool3d lp_pool1d lp_pool2d lp_pool3d interpolate.nearest
     interpolate.nearest-exact adaptive_avg_pool3d batch_norm layer_norm group_norm fold
-    upsample_nearest bilinear interpolate.bilinear interpolate.bicubic
+    upsample_nearest bilinear interpolate.bilinear interpolate.bicubic upsample_bilinear
     """.split()
 }
 # Names in the top-level namespace that are out of scope, with the reason.
