@@ -1792,8 +1792,8 @@ def _upsample_trilinear3d(input: Tensor, output_size, scale_factors, align_corne
     return x.transpose(1, 2).reshape(n, c, ot, oh, ow)
 
 
-def _cubic_matrix(in_len: int, out_len: int, align_corners: bool, scale, dtype) -> Tensor:
-    """The ``(in_len, out_len)`` matrix of torch's bicubic taps along one dim: output ``o`` reads
+def _cubic_taps(in_len: int, out_len: int, align_corners: bool, scale, dtype):
+    """torch's bicubic taps along one dim, ``[(indices, weights)]``: output ``o`` reads
     the 4 inputs ``floor(r) - 1 .. floor(r) + 2`` (clamped to the edge) of its source index
     ``r`` with the cubic-convolution weights (A = -0.75) of ``t = r - floor(r)`` (torch's
     ``area_pixel_compute_source_index(..., cubic=True)``, ``guard_index_and_lambda``,
@@ -1814,23 +1814,22 @@ def _cubic_matrix(in_len: int, out_len: int, align_corners: bool, scale, dtype) 
     def far(x):
         return fma(fma(fma(a, x, -5 * a), x, 8 * a), x, -4 * a)
 
-    rows, weights = [[], [], [], []], [[], [], [], []]
+    taps = []
     for o in range(out_len):
         real = r(s * r(float(o))) if align_corners else fma(s, r(r(float(o)) + 0.5), -0.5)
         i = min(math.floor(r(real)), in_len - 1)
         t = min(max(r(real - r(float(i))), 0.0), 1.0)
         t2 = r(1.0 - t)
-        for k, wk in enumerate((far(r(t + 1.0)), near(t), near(t2), far(r(t2 + 1.0)))):
-            rows[k].append(min(max(i - 1 + k, 0), in_len - 1))
-            weights[k].append(wk)
-    m = _C.zeros(in_len, out_len, dtype=_C.float64)
-    m = m.scatter_add(0, _C.tensor(rows, dtype=_C.int64), _C.tensor(weights, dtype=_C.float64))
-    return m.to(dtype)
+        taps.append(
+            ([min(max(i - 1 + k, 0), in_len - 1) for k in range(4)], [far(r(t + 1.0)), near(t), near(t2), far(r(t2 + 1.0))])
+        )
+    return taps
 
 
 def _upsample_bicubic2d(input: Tensor, output_size, scale_factors, align_corners: bool) -> Tensor:
-    """torch's ``upsample_bicubic2d``: separable, so ``M_h^T @ x @ M_w`` with the per-dim tap
-    matrices of :func:`_cubic_matrix` (recorded matmuls: differentiable to any order)."""
+    """torch's ``upsample_bicubic2d``: separable, a pass over W then one over H with the 4 taps
+    of :func:`_cubic_taps` per output (indices clamped to the edge, as torch's; recorded:
+    differentiable to any order)."""
     _check_float(input, "compute_indices_weights_cubic")
     n, c, h, w = input.shape
     if output_size is not None:
@@ -1843,9 +1842,10 @@ def _upsample_bicubic2d(input: Tensor, output_size, scale_factors, align_corners
             f"Input and output sizes should be greater than 0, but got input (H: {h}, W: {w}) output (H: "
             f"{sizes[0]}, W: {sizes[1]})"
         )
-    mh = _cubic_matrix(h, sizes[0], align_corners, scales[0], input.dtype)
-    mw = _cubic_matrix(w, sizes[1], align_corners, scales[1], input.dtype)
-    return _C.matmul(_C.matmul(mh.t(), input), mw)
+    tw = _cubic_taps(w, sizes[1], align_corners, scales[1], input.dtype)
+    th = _cubic_taps(h, sizes[0], align_corners, scales[0], input.dtype)
+    y = _apply_taps(input.transpose(2, 3).contiguous(), 2, tw, input.dtype).transpose(2, 3)
+    return _apply_taps(y.contiguous(), 2, th, input.dtype)
 
 
 # ---- torch's separable resampling over tap ranges: antialias, and uint8 bilinear/bicubic --------
@@ -1970,7 +1970,8 @@ def _int16_taps(taps):
 
 def _apply_taps(y: Tensor, dim: int, taps, dtype, finite: bool = False) -> Tensor:
     """One resampling pass along ``dim``: output ``o`` is ``sum_k y[xmin + k] * w[k]`` over its
-    taps, summed in tap order as torch's kernel (a gather and a multiply-add per tap position,
+    taps ``(xmin, w)`` (or ``sum_k y[xmin[k]] * w[k]`` when ``xmin`` is a list of indices),
+    summed in tap order as torch's kernel (a gather and a multiply-add per tap position,
     recorded: differentiable to any order). Outputs with fewer taps than the longest skip the
     missing ones (their inputs are never read, as in torch, so an inf elsewhere stays out;
     ``finite``: ``y`` has no inf or NaN, a zero weight does)."""
@@ -1981,7 +1982,10 @@ def _apply_taps(y: Tensor, dim: int, taps, dtype, finite: bool = False) -> Tenso
     in_len = y.shape[dim]
     out = None
     for k in range(width):
-        idx = [min(xmin + k, in_len - 1) if k < len(ws) else max(min(xmin, in_len - 1), 0) for xmin, ws in taps]
+        idx = [
+            (xmin[k] if isinstance(xmin, list) else min(xmin + k, in_len - 1)) if k < len(ws) else 0
+            for xmin, ws in taps
+        ]
         wk = [ws[k] if k < len(ws) else 0.0 for _, ws in taps]
         term = y.index_select(dim, _C.tensor(idx, dtype=_C.int64)) * _C.tensor(wk, dtype=dtype).reshape(shape)
         if not finite and any(k >= len(ws) for _, ws in taps):
