@@ -1820,9 +1820,8 @@ def _cubic_taps(in_len: int, out_len: int, align_corners: bool, scale, dtype):
         i = min(math.floor(r(real)), in_len - 1)
         t = min(max(r(real - r(float(i))), 0.0), 1.0)
         t2 = r(1.0 - t)
-        taps.append(
-            ([min(max(i - 1 + k, 0), in_len - 1) for k in range(4)], [far(r(t + 1.0)), near(t), near(t2), far(r(t2 + 1.0))])
-        )
+        idx = [min(max(i - 1 + k, 0), in_len - 1) for k in range(4)]
+        taps.append((idx, [far(r(t + 1.0)), near(t), near(t2), far(r(t2 + 1.0))]))
     return taps
 
 
