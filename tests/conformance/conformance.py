@@ -80,11 +80,10 @@ NP_DTYPE = {
 # sparse, masked, the _refs and the private ops are not.
 SCOPE_PREFIXES = ("linalg.", "special.", "signal.windows.")
 # issue 15: the nn.functional entries (by OpInfo name) that agree with torch on every sample,
-# every variant (integer inputs of conv and the pools included since nn15e); the others
-# (interpolate's bilinear/bicubic: torch computes the source indices of float32 input in float32,
-# uint8 bilinear has a kernel of its own, antialias is not implemented; and the ones OpInfo wraps
-# in lambdas: embedding, embedding_bag, fractional_max_pool2d/3d, multi_head_attention_forward, the
-# random ones) are not in scope yet.
+# every variant (integer inputs of conv and the pools included since nn15e; interpolate's
+# bilinear/bicubic, float32 source indices and uint8 included since nn15f); the others (the ones
+# OpInfo wraps in lambdas: embedding, embedding_bag, fractional_max_pool2d/3d,
+# multi_head_attention_forward, the random ones) are not in scope yet.
 NN_SCOPE = {
     "nn.functional." + n
     for n in """
@@ -101,7 +100,7 @@ NN_SCOPE = {
     conv1d conv2d conv3d conv_transpose1d conv_transpose2d conv_transpose3d max_pool2d max_pool3d
     avg_pool1d avg_pool2d avg_pool3d lp_pool1d lp_pool2d lp_pool3d interpolate.nearest
     interpolate.nearest-exact adaptive_avg_pool3d batch_norm layer_norm group_norm fold
-    upsample_nearest bilinear
+    upsample_nearest bilinear interpolate.bilinear interpolate.bicubic upsample_bilinear
     """.split()
 }
 # Names in the top-level namespace that are out of scope, with the reason.
@@ -721,6 +720,9 @@ def main(argv=None):
 
     print(f"conformance: torch {torch.__version__}, _C {getattr(_C, '__file__', '?')}; OpInfo: {len(op_db)} entries ({time.time() - t0:.0f} s to import)")
     torch.set_num_threads(1)
+    # _C on one thread too: torch's kernel choice may depend on its thread count (bilinear
+    # interpolation of 3 channels: Note [Source indices in float32]), which _C mirrors with its own.
+    _C.set_num_threads(1)
     only = {o for o in args.ops.split(",") if o}
     scope = [op for op in op_db if in_scope(op)]
     names_in_scope = sorted({op.name for op in scope})

@@ -15,6 +15,7 @@ torch composes is composed of recorded ops here too.
 
 import itertools
 import math
+import struct
 import warnings
 from typing import List, Optional, Sequence, Tuple, Union
 
@@ -1744,7 +1745,7 @@ def _upsample_vec(fn, input: Tensor, output_size, scale_factors, *extra) -> Tens
 
 
 def _upsample_3d(fn2, fn1, input: Tensor, output_size, scale_factors, *extra) -> Tensor:
-    """The separable 5-d resampling (nearest, nearest-exact, trilinear): the 2-d kernel ``fn2``
+    """The separable 5-d nearest resampling (nearest, nearest-exact): the 2-d kernel ``fn2``
     over (H, W) with the depth as channels, then the 1-d kernel ``fn1`` over the depth (each
     output index maps to its input taps per dim, so this is torch's 3-d kernel; recorded, so
     differentiable through the kernels' backward)."""
@@ -1766,40 +1767,68 @@ def _upsample_3d(fn2, fn1, input: Tensor, output_size, scale_factors, *extra) ->
     return x.transpose(1, 2).reshape(n, c, ot, oh, ow)
 
 
-def _cubic_matrix(in_len: int, out_len: int, align_corners: bool, scale, dtype) -> Tensor:
-    """The ``(in_len, out_len)`` matrix of torch's bicubic taps along one dim: output ``o`` reads
+def _upsample_trilinear3d(input: Tensor, output_size, scale_factors, align_corners: bool) -> Tensor:
+    """torch's ``upsample_trilinear3d``: ``upsample_linear1d`` over W, then H, then D. torch's
+    generic kernel nests the three interpolations in that order and computes each dim's source
+    indices as the 1-d kernel does (in float32 for float32 input, unfused: Note [Source indices
+    in float32]); recorded, so differentiable through the 1-d kernel's backward."""
+    n, c, t, h, w = input.shape
+    if output_size is not None:
+        sizes, scales = [int(v) for v in output_size], [None, None, None]
+    else:
+        sizes = [int(input.shape[i + 2] * float(scale_factors[i])) for i in range(3)]
+        scales = [float(v) for v in scale_factors]
+    if min(sizes) <= 0 or min(t, h, w) <= 0:
+        raise RuntimeError(
+            "Input and output sizes should be greater than 0, but got input (D: "
+            f"{t}, H: {h}, W: {w}) output (D: {sizes[0]}, H: {sizes[1]}, W: {sizes[2]})"
+        )
+    ot, oh, ow = sizes
+    lin = _nn.upsample_linear1d
+    x = lin(input.reshape(n * c * t, h, w), [ow], align_corners, scales[2])
+    x = lin(x.transpose(1, 2), [oh], align_corners, scales[1]).transpose(1, 2)
+    x = x.reshape(n * c, t, oh * ow).transpose(1, 2)
+    x = lin(x, [ot], align_corners, scales[0])
+    return x.transpose(1, 2).reshape(n, c, ot, oh, ow)
+
+
+def _cubic_taps(in_len: int, out_len: int, align_corners: bool, scale, dtype):
+    """torch's bicubic taps along one dim, ``[(indices, weights)]``: output ``o`` reads
     the 4 inputs ``floor(r) - 1 .. floor(r) + 2`` (clamped to the edge) of its source index
     ``r`` with the cubic-convolution weights (A = -0.75) of ``t = r - floor(r)`` (torch's
     ``area_pixel_compute_source_index(..., cubic=True)``, ``guard_index_and_lambda``,
-    ``get_cubic_upsample_coefficients``)."""
+    ``get_cubic_upsample_coefficients``), computed in the input's float type with torch's fused
+    multiply-adds (Note [Source indices in float32] in src/core/ops/nn/upsample.rs; float32
+    emulated by rounding each operation)."""
     a = -0.75
-    if align_corners:
-        s = (in_len - 1) / (out_len - 1) if out_len > 1 else 0.0
-    else:
-        s = 1.0 / scale if scale is not None and scale > 0 else in_len / out_len
+    r = _f32 if dtype != _C.float64 else _same
+
+    def fma(p, q, c):
+        return r(p * q + c)
+
+    s = _pixel_scale(in_len, out_len, align_corners, scale, r)
 
     def near(x):
-        return ((a + 2) * x - (a + 3)) * x * x + 1
+        return fma(r(fma(a + 2, x, -(a + 3)) * x), x, 1.0)
 
     def far(x):
-        return ((a * x - 5 * a) * x + 8 * a) * x - 4 * a
+        return fma(fma(fma(a, x, -5 * a), x, 8 * a), x, -4 * a)
 
-    rows, weights = [[], [], [], []], [[], [], [], []]
+    taps = []
     for o in range(out_len):
-        real = s * o if align_corners else s * (o + 0.5) - 0.5
-        i = math.floor(real)
-        t = min(max(real - i, 0.0), 1.0)
-        for k, wk in enumerate((far(t + 1), near(t), near(1 - t), far(2 - t))):
-            rows[k].append(min(max(i - 1 + k, 0), in_len - 1))
-            weights[k].append(wk)
-    m = _C.zeros(in_len, out_len, dtype=_C.float64)
-    m = m.scatter_add(0, _C.tensor(rows, dtype=_C.int64), _C.tensor(weights, dtype=_C.float64))
-    return m.to(dtype)
+        real = r(s * r(float(o))) if align_corners else fma(s, r(r(float(o)) + 0.5), -0.5)
+        i = min(math.floor(r(real)), in_len - 1)
+        t = min(max(r(real - r(float(i))), 0.0), 1.0)
+        t2 = r(1.0 - t)
+        idx = [min(max(i - 1 + k, 0), in_len - 1) for k in range(4)]
+        taps.append((idx, [far(r(t + 1.0)), near(t), near(t2), far(r(t2 + 1.0))]))
+    return taps
 
 
 def _upsample_bicubic2d(input: Tensor, output_size, scale_factors, align_corners: bool) -> Tensor:
-    """torch's ``upsample_bicubic2d``: separable, so ``M_h^T @ x @ M_w`` with the per-dim tap
-    matrices of :func:`_cubic_matrix` (recorded matmuls: differentiable to any order)."""
+    """torch's ``upsample_bicubic2d``: separable, a pass over W then one over H with the 4 taps
+    of :func:`_cubic_taps` per output (indices clamped to the edge, as torch's; recorded:
+    differentiable to any order)."""
     _check_float(input, "compute_indices_weights_cubic")
     n, c, h, w = input.shape
     if output_size is not None:
@@ -1812,9 +1841,210 @@ def _upsample_bicubic2d(input: Tensor, output_size, scale_factors, align_corners
             f"Input and output sizes should be greater than 0, but got input (H: {h}, W: {w}) output (H: "
             f"{sizes[0]}, W: {sizes[1]})"
         )
-    mh = _cubic_matrix(h, sizes[0], align_corners, scales[0], input.dtype)
-    mw = _cubic_matrix(w, sizes[1], align_corners, scales[1], input.dtype)
-    return _C.matmul(_C.matmul(mh.t(), input), mw)
+    tw = _cubic_taps(w, sizes[1], align_corners, scales[1], input.dtype)
+    th = _cubic_taps(h, sizes[0], align_corners, scales[0], input.dtype)
+    y = _apply_taps(input.transpose(2, 3).contiguous(), 2, tw, input.dtype).transpose(2, 3)
+    return _apply_taps(y.contiguous(), 2, th, input.dtype)
+
+
+# ---- torch's separable resampling over tap ranges: antialias, and uint8 bilinear/bicubic --------
+# torch's `_separable_upsample_generic_Nd_kernel_impl` (aten/src/ATen/native/cpu/UpSampleKernel.cpp)
+# resamples the last dim, then the one before it, each pass skipped when that dim keeps its size;
+# output o of a pass reads the inputs xmin .. xmin + len(w) - 1 with the weights w. Here each pass
+# is a gather and multiply-add per tap position (`_apply_taps`, differentiable to any order); the taps are
+# computed as torch computes them, in the input's float type (float32 emulated by rounding each
+# operation), so the results agree with torch's to the order of summation.
+
+
+def _f32(x: float) -> float:
+    """``x`` rounded to float32 (one float32 operation is its float64 result rounded so)."""
+    return struct.unpack("f", struct.pack("f", x))[0]
+
+
+def _same(x: float) -> float:
+    return x
+
+
+def _resample_filter(cubic: bool, a: float):
+    """torch's ``aa_filter`` of HelperInterpLinear (the triangle) or HelperInterpCubic (Keys'
+    cubic with ``a``), each operation rounded by ``r``."""
+
+    def triangle(x, r):
+        x = abs(x)
+        return r(1.0 - x) if x < 1.0 else 0.0
+
+    def keys(x, r):
+        x = abs(x)
+        if x < 1.0:
+            return r(r(r(r(r((a + 2) * x) - (a + 3)) * x) * x) + 1)
+        if x < 2.0:
+            return r(r(r(r(r(r(a * x) - 5 * a) * x) + 8 * a) * x) - 4 * a)
+        return 0.0
+
+    return keys if cubic else triangle
+
+
+def _pixel_scale(in_len: int, out_len: int, align_corners: bool, scale, r) -> float:
+    """torch's ``area_pixel_compute_scale`` in the float type of ``r``."""
+    if align_corners:
+        return r(r(float(in_len - 1)) / (out_len - 1)) if out_len > 1 else 0.0
+    if scale is not None and scale > 0:
+        return r(1.0 / scale)
+    return r(r(float(in_len)) / r(float(out_len)))
+
+
+def _aa_taps(in_len: int, out_len: int, align_corners: bool, scale, cubic: bool, r):
+    """``[(xmin, weights)]`` per output index with antialiasing: the filter stretched by the scale
+    when downsampling, normalised to sum 1 (torch's ``_compute_indices_min_size_weights_aa``;
+    Keys' ``a = -0.5`` as PIL)."""
+    s = _pixel_scale(in_len, out_len, align_corners, scale, r)
+    interp = 4 if cubic else 2
+    support = r(interp * 0.5 * s) if s >= 1.0 else interp * 0.5
+    max_interp = int(math.ceil(support)) * 2 + 1
+    invscale = r(1.0 / s) if s >= 1.0 else 1.0
+    filt = _resample_filter(cubic, -0.5)
+    taps = []
+    for i in range(out_len):
+        center = r(s * (i + 0.5))
+        xmin = max(int(r(center - support) + 0.5), 0)
+        xsize = min(max(min(int(r(center + support) + 0.5), in_len) - xmin, 0), max_interp)
+        ws, total = [], 0.0
+        for j in range(xsize):
+            w = filt(r((r(r(float(j + xmin)) - center) + 0.5) * invscale), r)
+            ws.append(w)
+            total = r(total + w)
+        if total != 0.0:
+            ws = [r(w / total) for w in ws]
+        taps.append((xmin, ws))
+    return taps
+
+
+def _plain_taps(in_len: int, out_len: int, align_corners: bool, scale, cubic: bool):
+    """``[(xmin, weights)]`` of plain bilinear/bicubic (``a = -0.75``) interpolation as torch's
+    uint8 path computes them, in float64, the weights of taps beyond an edge added to the edge's
+    (torch's ``_compute_indices_min_size_weights``)."""
+    s = _pixel_scale(in_len, out_len, align_corners, scale, _same)
+    max_interp = 4 if cubic else 2
+    support = max_interp // 2
+    filt = _resample_filter(cubic, -0.75)
+    taps = []
+    for i in range(out_len):
+        real = s * i if align_corners else s * (i + 0.5) - 0.5
+        if not align_corners and not cubic and real < 0:
+            real = 0.0
+        idx = min(math.floor(_f32(real)), in_len - 1)
+        lam = min(max(real - idx, 0.0), 1.0)
+        umin = idx - support + 1
+        imin = max(umin, 0)
+        isize = min(max(min(idx + support + 1, in_len) - imin, 0), max_interp)
+        wt = [0.0] * max_interp
+        wi = 0
+        for j in range(max_interp):
+            wt[j] = 0.0
+            w = filt(float(j + 1 - support) - lam, _same)
+            if umin + j <= 0:
+                wi = 0
+            elif umin + j >= in_len - 1:
+                wi = isize - 1
+            wt[wi] += w
+            wi += 1
+        taps.append((imin, wt[:isize]))
+    return taps
+
+
+def _int16_taps(taps):
+    """torch's ``_compute_index_ranges_int16_weights``: the weights scaled by ``2**precision``
+    (the largest precision that keeps the largest weight below ``2**15``) and rounded half away
+    from zero; returns ``(precision, taps)``."""
+    wmax = max([max(ws) for _, ws in taps if ws] + [0.0])
+    prec = 0
+    while prec < 22 and int(0.5 + wmax * (1 << (prec + 1))) < (1 << 15):
+        prec += 1
+    scaled = []
+    for xmin, ws in taps:
+        vs = [w * (1 << prec) for w in ws]
+        scaled.append((xmin, [float(int(v - 0.5) if v < 0 else int(v + 0.5)) for v in vs]))
+    return prec, scaled
+
+
+def _apply_taps(y: Tensor, dim: int, taps, dtype, finite: bool = False) -> Tensor:
+    """One resampling pass along ``dim``: output ``o`` is ``sum_k y[xmin + k] * w[k]`` over its
+    taps ``(xmin, w)`` (or ``sum_k y[xmin[k]] * w[k]`` when ``xmin`` is a list of indices),
+    summed in tap order as torch's kernel (a gather and a multiply-add per tap position,
+    recorded: differentiable to any order). Outputs with fewer taps than the longest skip the
+    missing ones (their inputs are never read, as in torch, so an inf elsewhere stays out;
+    ``finite``: ``y`` has no inf or NaN, a zero weight does)."""
+    n_out = len(taps)
+    width = max([len(ws) for _, ws in taps] + [1])
+    shape = [1] * y.dim()
+    shape[dim] = n_out
+    in_len = y.shape[dim]
+    out = None
+    for k in range(width):
+        idx = [
+            (xmin[k] if isinstance(xmin, list) else min(xmin + k, in_len - 1)) if k < len(ws) else 0
+            for xmin, ws in taps
+        ]
+        wk = [ws[k] if k < len(ws) else 0.0 for _, ws in taps]
+        term = y.index_select(dim, _C.tensor(idx, dtype=_C.int64)) * _C.tensor(wk, dtype=dtype).reshape(shape)
+        if not finite and any(k >= len(ws) for _, ws in taps):
+            present = _C.tensor([k < len(ws) for _, ws in taps]).reshape(shape)
+            term = _C.where(present, term, _C.zeros((), dtype=term.dtype))
+        out = term if out is None else out + term
+    return out
+
+
+def _dtype_name(t: Tensor) -> str:
+    name = str(t.dtype).split(".")[-1]
+    return {"int64": "Long", "int32": "Int", "int16": "Short", "int8": "Char", "uint8": "Byte", "bool": "Bool",
+            "float16": "Half", "bfloat16": "BFloat16"}.get(name, name)
+
+
+def _upsample_separable2d(input: Tensor, output_size, scale_factors, align_corners: bool, cubic: bool,
+                          antialias: bool) -> Tensor:
+    """torch's ``_upsample_bilinear2d_aa`` / ``_upsample_bicubic2d_aa`` (float32, float64, uint8)
+    and its uint8 ``upsample_bilinear2d`` / ``upsample_bicubic2d``: separable passes over W then
+    H. uint8 runs torch's integer arithmetic: int16 weights, each pass
+    ``clamp((sum + 2**(p-1)) >> p, 0, 255)`` (computed exactly in float64)."""
+    n, c, h, w = input.shape
+    if output_size is not None:
+        sizes, scales = [int(v) for v in output_size], [None, None]
+    else:
+        sizes = [int(input.shape[i + 2] * float(scale_factors[i])) for i in range(2)]
+        scales = [float(v) for v in scale_factors]
+    is_u8 = input.dtype == _C.uint8
+    if not is_u8 and input.dtype not in (_C.float32, _C.float64):
+        raise NotImplementedError(f'"compute_index_ranges_weights" not implemented for \'{_dtype_name(input)}\'')
+    if min(sizes) <= 0 or h <= 0 or w <= 0:
+        raise RuntimeError(
+            f"Input and output sizes should be greater than 0, but got input (H: {h}, W: {w}) output (H: "
+            f"{sizes[0]}, W: {sizes[1]})"
+        )
+    r = _f32 if input.dtype == _C.float32 else _same
+
+    def taps(in_len, out_len, scale):
+        if antialias:
+            return _aa_taps(in_len, out_len, align_corners, scale, cubic, r)
+        return _plain_taps(in_len, out_len, align_corners, scale, cubic)
+
+    # uint8: integer sums below 2**53, exact in float64.
+    y = input.to(_C.float64) if is_u8 else input
+    # W first, then H, as torch.
+    for dim, in_len, out_len, scale in ((3, w, sizes[1], scales[1]), (2, h, sizes[0], scales[0])):
+        if in_len == out_len:
+            continue
+        t = taps(in_len, out_len, scale)
+        if is_u8:
+            prec, t = _int16_taps(t)
+        # The gathers run along dim 2 of a contiguous tensor (whole rows: fast).
+        x = y.transpose(2, 3).contiguous() if dim == 3 else y.contiguous()
+        x = _apply_taps(x, 2, t, _C.float64 if is_u8 else input.dtype, finite=is_u8)
+        y = x.transpose(2, 3) if dim == 3 else x
+        if is_u8:
+            y = _C.floor((y + float(1 << (prec - 1))) / float(1 << prec)).clamp(0, 255)
+    if is_u8:
+        return y.to(_C.uint8)
+    return input.clone() if y is input else y
 
 
 def interpolate(
@@ -1835,8 +2065,12 @@ def interpolate(
     ``'nearest-exact'`` and ``'area'`` (adaptive average pooling) for 3-d to 5-d input,
     ``'linear'`` (3-d), ``'bilinear'`` and ``'bicubic'`` (4-d, cubic convolution with A = -0.75,
     borders replicated), ``'trilinear'`` (5-d); ``align_corners`` for the interpolating modes.
-    Differentiable. torch's checks and texts; ``'lanczos'`` and ``antialias`` are not
-    implemented (NotImplementedError). Mirrors ``torch.nn.functional.interpolate``.
+    ``antialias=True`` (``'bilinear'``/``'bicubic'``, 4-d, float32/float64/uint8): torch's
+    antialiased resampling, the filter widened by the scale when downsampling (Keys' cubic with
+    A = -0.5, as PIL). uint8 input: the nearest modes, and ``'bilinear'``/``'bicubic'`` with
+    torch's integer arithmetic (int16 weights, rounded per pass). Differentiable (float input).
+    torch's checks and texts; ``'lanczos'`` is not implemented (NotImplementedError). Mirrors
+    ``torch.nn.functional.interpolate``.
     """
     if mode in ("nearest", "nearest-exact") and input.dtype == _C.uint8:
         # torch's nearest kernels take uint8: the same copies, made in float32 (exact).
@@ -1900,8 +2134,12 @@ def interpolate(
         raise ValueError(
             "Anti-alias option is restricted to bilinear, bicubic, and lanczos modes and requires a 4-D tensor as input"
         )
+    if antialias and mode in ("bilinear", "bicubic"):
+        return _upsample_separable2d(input, output_size, scale_factors, align_corners, mode == "bicubic", True)
     if antialias:
-        raise NotImplementedError("interpolate: antialias=True is not implemented in tensorbind yet")
+        raise NotImplementedError(f"interpolate: mode '{mode}' for 4D input is not implemented in tensorbind yet")
+    if input.dim() == 4 and mode in ("bilinear", "bicubic") and input.dtype == _C.uint8:
+        return _upsample_separable2d(input, output_size, scale_factors, align_corners, mode == "bicubic", False)
     if mode in ("nearest", "nearest-exact") and not input.is_floating_point() and 3 <= input.dim() <= 5:
         _check_float(input, "upsample_nearest2d_channels_last" if input.dim() == 4 else "compute_indices_weights_nearest")
     if input.dim() == 3 and mode == "nearest":
@@ -1929,9 +2167,7 @@ def interpolate(
     if input.dim() == 4 and mode == "bilinear":
         return _upsample_vec(_nn.upsample_bilinear2d, input, output_size, scale_factors, align_corners)
     if input.dim() == 5 and mode == "trilinear":
-        return _upsample_3d(
-            _nn.upsample_bilinear2d, _nn.upsample_linear1d, input, output_size, scale_factors, align_corners
-        )
+        return _upsample_trilinear3d(input, output_size, scale_factors, align_corners)
     if input.dim() == 4 and mode == "bicubic":
         return _upsample_bicubic2d(input, output_size, scale_factors, align_corners)
     if input.dim() == 3 and mode == "bilinear":
@@ -2594,15 +2830,20 @@ def multi_margin_loss(
 
     The multi-class hinge loss of ``(N, C)`` (or ``(C,)``) scores and int64 class indices
     ``(N,)``: ``sum over i != y of max(0, w[y] (margin - x[y] + x[i]))^p / C`` per sample
-    (``p`` 1 or 2). Errors as torch's kernel. Mirrors ``torch.nn.functional.multi_margin_loss``
-    (composed of recorded ops here; unlike torch, a ``weight`` that requires grad gets a
-    gradient instead of torch's not-implemented error).
+    (``p`` 1 or 2). Errors as torch's kernel; a ``weight`` that requires grad under grad mode
+    raises torch's RuntimeError (not differentiable with respect to ``weight``). Mirrors
+    ``torch.nn.functional.multi_margin_loss`` (composed of recorded ops here).
     """
     reduction = _reduce_enum(size_average, reduce, reduction)
     if p != 1 and p != 2:
         raise ValueError("only p == 1 and p == 2 supported")
     if weight is not None and weight.dim() != 1:
         raise ValueError("weight must be one-dimensional")
+    if weight is not None and weight.requires_grad and _C.is_grad_enabled():
+        raise RuntimeError(
+            "The function 'multi_margin_loss' is not differentiable with respect to argument 'weight'. "
+            "This input cannot have requires_grad True."
+        )
     nframe, dim = _margin_input(input)
     if not (target.dim() <= 1 and target.numel() == nframe):
         raise RuntimeError(

@@ -204,7 +204,7 @@ pub fn addbmm_(
 /// Give `outs` a `NotImplemented` node over `inputs` when one requires grad under grad mode (the
 /// results require grad; backward raises torch's "derivative for aten::{op} is not
 /// implemented").
-fn record_not_implemented(op: &'static str, inputs: &[&Tensor], outs: &[&Tensor]) {
+pub(super) fn record_not_implemented(op: &'static str, inputs: &[&Tensor], outs: &[&Tensor]) {
     if !vt::should_record(inputs) || !outs.iter().all(|t| t.dtype().is_floating_point()) {
         return;
     }

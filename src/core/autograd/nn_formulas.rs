@@ -31,6 +31,7 @@
 //   forward and backward kernels; a third order through it raises NotImplementedError.
 
 use super::formulas::NodeKind;
+use super::inplace_formulas::record_not_implemented;
 use super::node::{Edge, Node, SavedTensor};
 use super::variable_type as vt;
 use crate::core::dtype::DType;
@@ -292,7 +293,13 @@ impl NnNode {
         Ok(match self {
             NnNode::Act { act, self_, .. } => {
                 let x = self_.unpack(n)?;
-                if create_graph(&[g, &x]) {
+                if create_graph(&[g, &x]) && matches!(act, Activation::Hardsigmoid) {
+                    // torch has no formula for `hardsigmoid_backward`: its result records
+                    // torch's NotImplemented node, whose backward raises.
+                    let gx = bw::activation_backward(*act, g, &x)?;
+                    record_not_implemented("hardsigmoid_backward", &[g, &x], &[&gx]);
+                    vec![Some(gx)]
+                } else if create_graph(&[g, &x]) {
                     vec![Some(activation_backward_recorded(*act, g, &x)?)]
                 } else {
                     vec![Some(bw::activation_backward(*act, g, &x)?)]

@@ -6,7 +6,7 @@
 //! `guard_index_and_lambda`); a 1-d op is the 2-d one with a height of 1.
 
 use super::{contiguous_of, elems, float_dispatch, new_with, Float};
-use crate::core::dtype::Element;
+use crate::core::dtype::{DType, Element};
 use crate::core::error::{Error, Result};
 use crate::core::tensor::Tensor;
 
@@ -66,20 +66,17 @@ impl Taps {
     }
 
     /// torch's `area_pixel_compute_scale` / `area_pixel_compute_source_index` /
-    /// `guard_index_and_lambda` for linear interpolation (in f64).
-    pub fn linear(in_len: usize, out_len: usize, align_corners: bool, scale: Option<f64>) -> Taps {
-        let s = if align_corners {
-            if out_len > 1 {
-                (in_len as f64 - 1.0) / (out_len as f64 - 1.0)
-            } else {
-                0.0
-            }
-        } else {
-            match scale {
-                Some(s) if s > 0.0 => 1.0 / s,
-                _ => in_len as f64 / out_len as f64,
-            }
-        };
+    /// `guard_index_and_lambda` for linear interpolation, in torch's `opmath_t` of the input:
+    /// f32 for float32 input (`f32`, the source index fused when `fma`), f64 for float64 (Note
+    /// [Source indices in float32]).
+    pub fn linear(
+        in_len: usize,
+        out_len: usize,
+        align_corners: bool,
+        scale: Option<f64>,
+        f32: bool,
+        fma: bool,
+    ) -> Taps {
         let mut t = Taps {
             in_len,
             i0: Vec::with_capacity(out_len),
@@ -88,20 +85,142 @@ impl Taps {
             l1: Vec::with_capacity(out_len),
         };
         for o in 0..out_len {
-            let real = if align_corners {
-                s * o as f64
+            // torch's `compute_source_index_and_lambda`: an unchanged size copies.
+            let (i, lambda0, lambda1) = if out_len == in_len {
+                (o, 1.0, 0.0)
+            } else if f32 {
+                let (i, l) = linear_source::<f32>(in_len, out_len, align_corners, scale, o, fma);
+                (i, (1.0 - l) as f64, l as f64)
             } else {
-                (s * (o as f64 + 0.5) - 0.5).max(0.0)
+                let (i, l) = linear_source::<f64>(in_len, out_len, align_corners, scale, o, false);
+                (i, 1.0 - l, l)
             };
-            let i = (real.floor() as usize).min(in_len - 1);
-            let lambda = (real - i as f64).clamp(0.0, 1.0);
             t.i0.push(i);
             t.i1.push(if i < in_len - 1 { i + 1 } else { i });
-            t.l0.push(1.0 - lambda);
-            t.l1.push(lambda);
+            t.l0.push(lambda0);
+            t.l1.push(lambda1);
         }
         t
     }
+}
+
+// Note [Source indices in float32]
+// ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
+// torch computes the interpolation scale, each output's source index and its weights in the
+// input's `opmath_t`: float for float32 input. A float64 computation picks another source pixel
+// or weight wherever the float32 rounding crosses a boundary (OpInfo's 345x456 -> 270x270
+// bilinear differed by 4e-4). Where the compiler contracted it, torch's source index
+// `scale * (o + 0.5) - 0.5` is one fused multiply-add, which changes its last bit: checked
+// against torch 2.15 (x86-64, AVX2 kernels), it is fused in the bicubic weights (python/_C/nn/
+// functional.py's `_cubic_matrix`) and in the vectorised bilinear kernel
+// (`cpu_upsample_linear_channels_last`, which torch picks for channels-last input with more
+// than 3 channels, an output with `H + W <= 128`, or 3 channels on one thread), not in the
+// generic kernel (every other bilinear, linear and trilinear call).
+
+/// The arithmetic of [`linear_source`] in `f32` or `f64`.
+trait SourceFloat: Copy + PartialOrd {
+    fn of_usize(v: usize) -> Self;
+    fn of_f64(v: f64) -> Self;
+    fn half() -> Self;
+    fn zero() -> Self;
+    fn one() -> Self;
+    fn times(self, o: Self) -> Self;
+    fn minus(self, o: Self) -> Self;
+    fn plus(self, o: Self) -> Self;
+    fn over(self, o: Self) -> Self;
+    fn mul_add(self, a: Self, b: Self) -> Self;
+    fn floor_usize(self) -> usize;
+}
+
+macro_rules! source_float {
+    ($t:ty) => {
+        impl SourceFloat for $t {
+            fn of_usize(v: usize) -> Self {
+                v as $t
+            }
+            fn of_f64(v: f64) -> Self {
+                v as $t
+            }
+            fn half() -> Self {
+                0.5
+            }
+            fn zero() -> Self {
+                0.0
+            }
+            fn one() -> Self {
+                1.0
+            }
+            fn times(self, o: Self) -> Self {
+                self * o
+            }
+            fn minus(self, o: Self) -> Self {
+                self - o
+            }
+            fn plus(self, o: Self) -> Self {
+                self + o
+            }
+            fn over(self, o: Self) -> Self {
+                self / o
+            }
+            fn mul_add(self, a: Self, b: Self) -> Self {
+                <$t>::mul_add(self, a, b)
+            }
+            fn floor_usize(self) -> usize {
+                self.floor() as usize
+            }
+        }
+    };
+}
+source_float!(f32);
+source_float!(f64);
+
+/// Output `o`'s source index and `lambda1` (the weight of the next index) in the float type
+/// `F` (torch's `area_pixel_compute_scale`, `area_pixel_compute_source_index` with
+/// `cubic=false`, `guard_index_and_lambda`).
+fn linear_source<F: SourceFloat>(
+    in_len: usize,
+    out_len: usize,
+    align_corners: bool,
+    scale: Option<f64>,
+    o: usize,
+    fma: bool,
+) -> (usize, F) {
+    let s = if align_corners {
+        if out_len > 1 {
+            F::of_usize(in_len - 1).over(F::of_usize(out_len - 1))
+        } else {
+            F::zero()
+        }
+    } else {
+        match scale {
+            Some(s) if s > 0.0 => F::of_f64(1.0 / s),
+            _ => F::of_usize(in_len).over(F::of_usize(out_len)),
+        }
+    };
+    let real = if align_corners {
+        s.times(F::of_usize(o))
+    } else {
+        let centre = F::of_usize(o).plus(F::half());
+        let r = if fma {
+            s.mul_add(centre, F::zero().minus(F::half()))
+        } else {
+            s.times(centre).minus(F::half())
+        };
+        if r < F::zero() {
+            F::zero()
+        } else {
+            r
+        }
+    };
+    let i = real.floor_usize().min(in_len - 1);
+    let mut lambda = real.minus(F::of_usize(i));
+    if lambda < F::zero() {
+        lambda = F::zero();
+    }
+    if lambda > F::one() {
+        lambda = F::one();
+    }
+    (i, lambda)
 }
 
 /// torch's checks of `upsample_*`'s input and output sizes (`upsample_{1,2}d_common_check`).
@@ -260,10 +379,18 @@ pub fn upsample_linear1d_taps(
     scales: Option<f64>,
 ) -> Result<(Taps, Taps)> {
     check_sizes("upsample_linear1d", input, output_size, 1)?;
+    let f32 = input.dtype() != DType::Float64;
     let w = input.sizes()[2];
     Ok((
         Taps::unit(),
-        Taps::linear(w, output_size[0] as usize, align_corners, scales),
+        Taps::linear(
+            w,
+            output_size[0] as usize,
+            align_corners,
+            scales,
+            f32,
+            false,
+        ),
     ))
 }
 
@@ -276,10 +403,33 @@ pub fn upsample_bilinear2d_taps(
     scales_w: Option<f64>,
 ) -> Result<(Taps, Taps)> {
     check_sizes("upsample_bilinear2d", input, output_size, 2)?;
+    let f32 = input.dtype() != DType::Float64;
+    // torch's choice of its vectorised kernel (`_use_vectorized_kernel_cond_2d`, and 3 channels
+    // on one thread), whose source index is fused (Note [Source indices in float32]).
+    let (sz, st) = (input.sizes(), input.strides());
+    let channels_last = st[1] == 1 && st[3] == sz[1] as isize && st[2] == (sz[1] * sz[3]) as isize;
+    let fma = f32
+        && ((channels_last && sz[1] > 3)
+            || output_size[0] + output_size[1] <= 128
+            || (crate::core::parallel::get_num_threads() == 1 && sz[1] == 3));
     let (h, w) = (input.sizes()[2], input.sizes()[3]);
     Ok((
-        Taps::linear(h, output_size[0] as usize, align_corners, scales_h),
-        Taps::linear(w, output_size[1] as usize, align_corners, scales_w),
+        Taps::linear(
+            h,
+            output_size[0] as usize,
+            align_corners,
+            scales_h,
+            f32,
+            fma,
+        ),
+        Taps::linear(
+            w,
+            output_size[1] as usize,
+            align_corners,
+            scales_w,
+            f32,
+            fma,
+        ),
     ))
 }
 
