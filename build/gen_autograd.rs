@@ -613,8 +613,9 @@ pub(crate) fn gen_nodes(formulas: &[FormulaEntry], ops: &[Op]) -> Result<String,
             .collect::<Result<_, String>>()?;
         let call_args: Vec<String> = e.func.args.iter().map(|a| rust_ident(&a.name)).collect();
         let diff: Vec<String> = inputs.iter().map(|(i, _, _)| i.clone()).collect();
-        // Note [Recording wrapper split]: the wrapper is `#[inline]` and only tests whether to
-        // record; building and recording the node is an out-of-line `record_*` function. Inlined
+        // Note [Recording wrapper split]: the wrapper is `#[inline(always)]` (plain `#[inline]`
+        // is not taken: each wrapper has several callers, the function, method and operator
+        // bindings) and only tests whether to record; building and recording the node is an out-of-line `record_*` function. Inlined
         // into its binding, the wrapper costs a plain op (no input requires grad) two loads and
         // a test, not a frame of its own that saves five registers and moves the
         // `Result<Tensor>` (~20 instructions per call of `_C.add`, BENCHMARKS.md "Plain ops
@@ -627,7 +628,7 @@ pub(crate) fn gen_nodes(formulas: &[FormulaEntry], ops: &[Op]) -> Result<String,
         if params.len() > 7 {
             let _ = writeln!(out, "#[allow(clippy::too_many_arguments)]");
         }
-        let _ = writeln!(out, "#[inline]");
+        let _ = writeln!(out, "#[inline(always)]");
         let _ = writeln!(
             out,
             "pub fn {}({}) -> Result<Tensor> {{",
