@@ -252,14 +252,10 @@ fn overload_body(sig: &PySignature<'_>, structseqs: &[(String, Vec<String>)], in
     // out= of a differentiable op checks its tensors for torch's autograd error first.
     let out_check = sig.out.is_some() && ag != Autograd::NotDifferentiable;
     // torch's dtype and overlap checks on `out=` (`out_dtype:`, `out_overlap:`) read the inputs.
-    let out_rules = sig.out.is_some()
-        && (!e.out_dtype.is_empty() || e.out_overlap || e.out_overlap_outputs);
-    let locals = unlock
-        || plan_out
-        || out_check
-        || out_rules
-        || e.plan_inplace
-        || ag == Autograd::Pending;
+    let out_rules =
+        sig.out.is_some() && (!e.out_dtype.is_empty() || e.out_overlap || e.out_overlap_outputs);
+    let locals =
+        unlock || plan_out || out_check || out_rules || e.plan_inplace || ag == Autograd::Pending;
     let mut call_args = Vec::new();
     // `requires_grad=` of the factories is applied to the result, not passed to the core.
     let rg_pos = e.func.args.iter().position(|a| a.name == "requires_grad");

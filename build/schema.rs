@@ -1023,7 +1023,9 @@ fn check_entry(e: &Entry) -> Result<(), String> {
     };
     if e.out && named.is_some() && !e.out_copy {
         // `out=(values, indices)`: the results are computed, then copied into the out tensors.
-        return Err("out= of a named-tuple result needs out: copy (no plan has two outputs)".into());
+        return Err(
+            "out= of a named-tuple result needs out: copy (no plan has two outputs)".into(),
+        );
     }
     if e.out && named.is_none() && (e.func.is_inplace() || ret.is_none_or(|t| !t.is_tensor())) {
         return Err("out: True needs a functional op returning one Tensor or a named tuple".into());

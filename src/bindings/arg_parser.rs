@@ -369,7 +369,11 @@ impl FunctionSignature {
             }
             let mut s = if i == k {
                 // torch's Scalar overloads name their first argument `self`, not `input`.
-                let name = if p.name() == "input" { "self" } else { p.name() };
+                let name = if p.name() == "input" {
+                    "self"
+                } else {
+                    p.name()
+                };
                 format!("Number {name}")
             } else {
                 format!("{} {}", p.ty.describe(), p.name())

@@ -256,7 +256,11 @@ pub fn check_out_overlap(o: Borrowed<'_>, inputs: &[&Tensor], lists: &[&[Tensor]
     for item in out_items(o) {
         let Some(out) = unpack(item) else { continue };
         out.assert_no_internal_overlap()?;
-        for x in inputs.iter().copied().chain(lists.iter().flat_map(|l| l.iter())) {
+        for x in inputs
+            .iter()
+            .copied()
+            .chain(lists.iter().flat_map(|l| l.iter()))
+        {
             out.assert_no_overlap(x)?;
         }
     }
