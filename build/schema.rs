@@ -533,6 +533,9 @@ pub(crate) enum OutDtype {
     Int64,
     /// `long`: int64, "multinomial expects Long tensor out, got: Double".
     Long,
+    /// `long_scalar_type`: int64, "nonzero: Expected out tensor to have scalar type Long but got
+    /// scalar typeFloat" (`nonzero`, `nonzero_static`; torch's missing space included).
+    LongScalarType,
     /// `long_indices`: int64, "output indices must be of scalar type Long" (`kthvalue`).
     LongIndices,
 }
@@ -546,6 +549,7 @@ impl OutDtype {
             OutDtype::SelfValues => "write_out::OutDtype::SelfValues",
             OutDtype::Int64 => "write_out::OutDtype::Int64",
             OutDtype::Long => "write_out::OutDtype::Long",
+            OutDtype::LongScalarType => "write_out::OutDtype::LongScalarType",
             OutDtype::LongIndices => "write_out::OutDtype::LongIndices",
         }
     }
@@ -861,9 +865,10 @@ fn entry_from_map(line: usize, m: RawEntry) -> Result<Vec<Entry>, String> {
                 "self_values" => Ok(OutDtype::SelfValues),
                 "int64" => Ok(OutDtype::Int64),
                 "long" => Ok(OutDtype::Long),
+                "long_scalar_type" => Ok(OutDtype::LongScalarType),
                 "long_indices" => Ok(OutDtype::LongIndices),
                 other => Err(format!(
-                    "out_dtype: {other:?} is not self, self_match, self_values, int64, long or long_indices"
+                    "out_dtype: {other:?} is not self, self_match, self_values, int64, long, long_scalar_type or long_indices"
                 )),
             })
             .collect::<Result<Vec<_>, String>>()?,

@@ -175,6 +175,8 @@ pub enum OutDtype {
     Int64,
     /// int64 (`multinomial`).
     Long,
+    /// int64 (`nonzero`, `nonzero_static`).
+    LongScalarType,
     /// int64 (`kthvalue`'s indices).
     LongIndices,
 }
@@ -199,6 +201,11 @@ impl OutDtype {
             // multinomial expects Long tensor out, got: Double
             OutDtype::Long => format!(
                 "{op} expects Long tensor out, got: {}",
+                got.scalar_type_name()
+            ),
+            // nonzero: Expected out tensor to have scalar type Long but got scalar typeFloat
+            OutDtype::LongScalarType => format!(
+                "{op}: Expected out tensor to have scalar type Long but got scalar type{}",
                 got.scalar_type_name()
             ),
             OutDtype::LongIndices => "output indices must be of scalar type Long".into(),
@@ -238,7 +245,9 @@ pub fn check_out_dtype(
         let Some(t) = unpack(item) else { continue };
         let want = match rule {
             OutDtype::SelfDtype | OutDtype::SelfMatch | OutDtype::SelfValues => self_dtype,
-            OutDtype::Int64 | OutDtype::Long | OutDtype::LongIndices => DType::Int64,
+            OutDtype::Int64 | OutDtype::Long | OutDtype::LongScalarType | OutDtype::LongIndices => {
+                DType::Int64
+            }
         };
         if t.dtype() != want {
             return Err(runtime_error(rule.error(want, t.dtype(), op)));

@@ -379,3 +379,22 @@ def test_values_indices_out(name, call, values, indices):
     with pytest.raises(RuntimeError) as e:
         call(_x(), (_C.empty(0), _C.empty(0, dtype=_C.int32)))
     assert str(e.value) == "Expected out tensor to have dtype long int, but got int instead"
+
+
+def test_nonzero_out():
+    x = _C.tensor([0, 1, 1, 0])
+    # torch: nonzero_static(x, size=3, out=<[5, 1] int64>) -> [[1], [2], [-1]] (resized, warning)
+    o = _C.empty(5, 1, dtype=_C.int64)
+    with pytest.warns(UserWarning, match="resized"):
+        r = _C.nonzero_static(x, size=3, out=o)
+    assert r is o and o.tolist() == [[1], [2], [-1]]
+    o = _C.empty(0, dtype=_C.int64)
+    assert _C.nonzero_static(x, size=1, fill_value=7, out=o) is o and o.tolist() == [[1]]
+    o = _C.empty(0, dtype=_C.int64)
+    assert _C.nonzero(x, out=o) is o and o.tolist() == [[1], [2]]
+    with pytest.raises(RuntimeError) as e:
+        _C.nonzero(x, out=_C.empty(0))
+    assert str(e.value) == "nonzero: Expected out tensor to have scalar type Long but got scalar typeFloat"
+    with pytest.raises(RuntimeError) as e:
+        _C.nonzero_static(x, size=3, out=_C.empty(0))
+    assert str(e.value) == "nonzero_static: Expected out tensor to have scalar type Long but got scalar typeFloat"
