@@ -84,6 +84,10 @@ fn signature_table(sig: &PySignature<'_>, numbers: bool, indent: &str) -> String
         let _ = writeln!(s, "{indent}    {e},");
     }
     let _ = write!(s, "{indent}])");
+    if sig.entry.numbers_one {
+        // `numbers_as_tensors: one`: `xlogy(2, 3)` is torch's TypeError.
+        s.push_str(".one_number()");
+    }
     s
 }
 
@@ -247,7 +251,11 @@ fn overload_body(sig: &PySignature<'_>, structseqs: &[(String, Vec<String>)], in
     let ag = gen_autograd::kind_of(e);
     // out= of a differentiable op checks its tensors for torch's autograd error first.
     let out_check = sig.out.is_some() && ag != Autograd::NotDifferentiable;
-    let locals = unlock || plan_out || out_check || e.plan_inplace || ag == Autograd::Pending;
+    // torch's dtype and overlap checks on `out=` (`out_dtype:`, `out_overlap:`) read the inputs.
+    let out_rules =
+        sig.out.is_some() && (!e.out_dtype.is_empty() || e.out_overlap || e.out_overlap_outputs);
+    let locals =
+        unlock || plan_out || out_check || out_rules || e.plan_inplace || ag == Autograd::Pending;
     let mut call_args = Vec::new();
     // `requires_grad=` of the factories is applied to the result, not passed to the core.
     let rg_pos = e.func.args.iter().position(|a| a.name == "requires_grad");
@@ -320,6 +328,55 @@ fn overload_body(sig: &PySignature<'_>, structseqs: &[(String, Vec<String>)], in
     } else {
         String::new()
     };
+    // torch's checks of the out tensors themselves, before anything is computed or resized:
+    // the tuple's length (a named-tuple result), `out_dtype:` (against self's dtype), and
+    // `out_overlap:` (no memory shared with an input).
+    let mut out_check_stmt = out_check_stmt;
+    if sig.out.is_some() {
+        if let Returns::Named(fields) = &e.func.returns {
+            let _ = write!(
+                out_check_stmt,
+                " write_out::check_out_tuple(o, {}, {:?})?;",
+                fields.len(),
+                e.name
+            );
+        }
+        if let (true, Returns::Named(fields)) = (e.out_overlap_outputs, &e.func.returns) {
+            let names: Vec<String> = fields.iter().map(|f| format!("{f:?}")).collect();
+            let _ = write!(
+                out_check_stmt,
+                " write_out::check_outs_disjoint(o, &[{}], {:?})?;",
+                names.join(", "),
+                e.name
+            );
+        }
+        if !e.out_dtype.is_empty() {
+            let rules: Vec<&str> = e.out_dtype.iter().map(|r| r.rust()).collect();
+            let _ = write!(
+                out_check_stmt,
+                " write_out::check_out_dtype(o, &[{}], a0.dtype(), {:?})?;",
+                rules.join(", "),
+                e.name
+            );
+        }
+        if e.out_overlap {
+            let lists: Vec<String> = e
+                .func
+                .args
+                .iter()
+                .enumerate()
+                .filter(|(_, a)| a.ty.base == BaseTy::Tensor && a.ty.list.is_some())
+                .map(|(i, _)| format!("&a{i}[..]"))
+                .collect();
+            let _ = write!(
+                out_check_stmt,
+                " write_out::check_out_overlap(o, &[{}], &[{}])?;",
+                tensor_refs.join(", "),
+                lists.join(", ")
+            );
+        }
+    }
+    let out_check = out_check || out_rules;
     let core = if e.plan_inplace {
         // A derived in-place method (or `_C._nn` function): the op's plan run into self (Note
         // [One kernel per op]), through `vt::inplace` for autograd. Self is `&this` for a method,
@@ -464,6 +521,25 @@ fn overload_body(sig: &PySignature<'_>, structseqs: &[(String, Vec<String>)], in
         Returns::One(_) => {
             out.push_str(&pre);
             let _ = writeln!(out, "{ind}entry::ret({call})");
+        }
+        Returns::Named(fields) if sig.out.is_some() => {
+            // `out=(values, indices)`: checked first, then the results are copied into the out
+            // tensors (`out: copy`), which are returned as the named tuple.
+            let oi = sig.out.expect("out");
+            let idx = structseq_index(structseqs, &e.name, fields);
+            let _ = writeln!(
+                out,
+                "{ind}if let Some(o) = r.object({oi}) {{ {out_check_stmt} }}"
+            );
+            out.push_str(&pre);
+            let names: Vec<String> = (0..fields.len()).map(|k| format!("v{k}")).collect();
+            let _ = writeln!(out, "{ind}let ({}) = {call}?;", names.join(", "));
+            let _ = writeln!(
+                out,
+                "{ind}match r.object({oi}) {{ None => entry::ret_named({idx}, vec![{n}]), Some(o) => write_out::write_out_named(o, {idx}, vec![{n}], {:?}) }}",
+                e.name,
+                n = names.join(", ")
+            );
         }
         Returns::Named(fields) => {
             out.push_str(&pre);

@@ -515,6 +515,46 @@ pub(crate) enum Manual {
     NoArgs(String),
 }
 
+/// One rule of `out_dtype:` — which dtype an `out=` tensor must have and torch's words when it
+/// has another (src/bindings/write_out.rs, `OutDtype`, holds the texts).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) enum OutDtype {
+    /// `self`: input's dtype, structured kernels' "Expected out tensor to have dtype float, but
+    /// got double instead" (`gather`, `aminmax`).
+    SelfDtype,
+    /// `self_match`: input's dtype, "Expected the dtype for input and out to match, but got
+    /// Float for input's dtype and Double for out's dtype." (`amax`, `amin`).
+    SelfMatch,
+    /// `self_values`: input's dtype, "output values must be of same type as input"
+    /// (`kthvalue`).
+    SelfValues,
+    /// `int64`: int64, the structured kernels' text as `self` ("Expected out tensor to have
+    /// dtype long int, but got float instead": the indices of `max(dim)`, `sort`, `topk`).
+    Int64,
+    /// `long`: int64, "multinomial expects Long tensor out, got: Double".
+    Long,
+    /// `long_scalar_type`: int64, "nonzero: Expected out tensor to have scalar type Long but got
+    /// scalar typeFloat" (`nonzero`, `nonzero_static`; torch's missing space included).
+    LongScalarType,
+    /// `long_indices`: int64, "output indices must be of scalar type Long" (`kthvalue`).
+    LongIndices,
+}
+
+impl OutDtype {
+    /// The variant's name in src/bindings/write_out.rs.
+    pub(crate) fn rust(self) -> &'static str {
+        match self {
+            OutDtype::SelfDtype => "write_out::OutDtype::SelfDtype",
+            OutDtype::SelfMatch => "write_out::OutDtype::SelfMatch",
+            OutDtype::SelfValues => "write_out::OutDtype::SelfValues",
+            OutDtype::Int64 => "write_out::OutDtype::Int64",
+            OutDtype::Long => "write_out::OutDtype::Long",
+            OutDtype::LongScalarType => "write_out::OutDtype::LongScalarType",
+            OutDtype::LongIndices => "write_out::OutDtype::LongIndices",
+        }
+    }
+}
+
 /// One schema entry: one overload.
 #[derive(Clone, Debug)]
 pub(crate) struct Entry {
@@ -529,6 +569,10 @@ pub(crate) struct Entry {
     /// `numbers_as_tensors: other`: numbers bind to the Tensor parameters other than `self`
     /// (torch's `eq(Tensor input, Number other)`: `eq(2, t)` is a TypeError).
     pub(crate) numbers_not_self: bool,
+    /// `numbers_as_tensors: one`: numbers bind to every Tensor parameter, but at most one of
+    /// them may be a number in one call (torch's `(Tensor, Tensor)`, `(Number self, Tensor)`,
+    /// `(Tensor, Number)` overloads: `xlogy(2, 3)` is a TypeError).
+    pub(crate) numbers_one: bool,
     pub(crate) unwrap_single: bool,
     /// `tuple_if: as_tuple`: a `Tensor[]` result is returned as a tuple when the named bool
     /// argument is True, else as its one tensor (torch's `nonzero(as_tuple=)`).
@@ -541,6 +585,15 @@ pub(crate) struct Entry {
     /// tensor and copies it into `out` (`write_out`); `out: True` runs the plan straight into
     /// `out` (Note [One kernel per op] in src/core/ops/plan.rs).
     pub(crate) out_copy: bool,
+    /// `out_dtype: self, long`: torch's dtype check on each `out=` tensor (one rule per
+    /// returned tensor), made before any resize; empty when `out` casts as usual.
+    pub(crate) out_dtype: Vec<OutDtype>,
+    /// `out_overlap: forbid`: `out=` may share no memory with an input, nor overlap itself
+    /// (torch's `assert_no_internal_overlap` and `assert_no_overlap`).
+    pub(crate) out_overlap: bool,
+    /// `out_overlap: outputs`: the out tensors of a named-tuple result may not overlap each
+    /// other (torch's ValueError "aminmax(): the `min` and `max` out= tensors must not overlap.").
+    pub(crate) out_overlap_outputs: bool,
     /// `inplace: True`: the entry also gives the in-place method `{name}_` (a derived entry,
     /// placed right after this one).
     pub(crate) inplace: bool,
@@ -646,6 +699,8 @@ const KEYS: &[&str] = &[
     "unwrap_single",
     "tuple_if",
     "out",
+    "out_dtype",
+    "out_overlap",
     "release_gil",
     "inplace",
     "impl",
@@ -799,6 +854,46 @@ fn entry_from_map(line: usize, m: RawEntry) -> Result<Vec<Entry>, String> {
         Some("copy") => (true, true),
         Some(other) => return Err(format!("out: {other:?} is not True, copy or False")),
     };
+    let out_dtype = match m.get("out_dtype") {
+        None => Vec::new(),
+        Some(v) => v
+            .split(',')
+            .map(str::trim)
+            .map(|r| match r {
+                "self" => Ok(OutDtype::SelfDtype),
+                "self_match" => Ok(OutDtype::SelfMatch),
+                "self_values" => Ok(OutDtype::SelfValues),
+                "int64" => Ok(OutDtype::Int64),
+                "long" => Ok(OutDtype::Long),
+                "long_scalar_type" => Ok(OutDtype::LongScalarType),
+                "long_indices" => Ok(OutDtype::LongIndices),
+                other => Err(format!(
+                    "out_dtype: {other:?} is not self, self_match, self_values, int64, long, long_scalar_type or long_indices"
+                )),
+            })
+            .collect::<Result<Vec<_>, String>>()?,
+    };
+    let (mut out_overlap, mut out_overlap_outputs) = (false, false);
+    for v in m
+        .get("out_overlap")
+        .map(String::as_str)
+        .unwrap_or("")
+        .split(',')
+        .map(str::trim)
+        .filter(|v| !v.is_empty())
+    {
+        match v {
+            "forbid" => out_overlap = true,
+            "outputs" => out_overlap_outputs = true,
+            other => return Err(format!("out_overlap: {other:?} is not forbid or outputs")),
+        }
+    }
+    if out_overlap_outputs && !matches!(func.returns, Returns::Named(_)) {
+        return Err("out_overlap: outputs needs a named-tuple result".into());
+    }
+    if !out && (!out_dtype.is_empty() || out_overlap || out_overlap_outputs) {
+        return Err("out_dtype and out_overlap need out: True or copy".into());
+    }
     let inplace = flag("inplace")?;
     let python_module = match m.get("python_module").map(String::as_str) {
         None => None,
@@ -827,13 +922,19 @@ fn entry_from_map(line: usize, m: RawEntry) -> Result<Vec<Entry>, String> {
         name: func.name.clone(),
         function,
         method,
-        numbers_as_tensors: m.get("numbers_as_tensors").map(String::as_str) == Some("other")
-            || flag("numbers_as_tensors")?,
+        numbers_as_tensors: matches!(
+            m.get("numbers_as_tensors").map(String::as_str),
+            Some("other" | "one")
+        ) || flag("numbers_as_tensors")?,
         numbers_not_self: m.get("numbers_as_tensors").map(String::as_str) == Some("other"),
+        numbers_one: m.get("numbers_as_tensors").map(String::as_str) == Some("one"),
         unwrap_single: flag("unwrap_single")?,
         tuple_if: m.get("tuple_if").cloned(),
         out,
         out_copy,
+        out_dtype,
+        out_overlap,
+        out_overlap_outputs,
         inplace,
         plan_inplace: false,
         release_gil,
@@ -896,10 +997,14 @@ fn derive_inplace(base: &Entry, operators: Vec<Operator>) -> Result<Entry, Strin
         method: !in_nn,
         numbers_as_tensors: base.numbers_as_tensors,
         numbers_not_self: base.numbers_not_self,
+        numbers_one: base.numbers_one,
         unwrap_single: false,
         tuple_if: None,
         out: false,
         out_copy: false,
+        out_dtype: Vec::new(),
+        out_overlap: false,
+        out_overlap_outputs: false,
         inplace: false,
         plan_inplace: true,
         release_gil: base.release_gil,
@@ -917,8 +1022,21 @@ fn derive_inplace(base: &Entry, operators: Vec<Operator>) -> Result<Entry, Strin
 /// Rules across keys, so that the generator never meets an entry it cannot bind.
 fn check_entry(e: &Entry) -> Result<(), String> {
     let ret = e.func.ret();
-    if e.out && (e.func.is_inplace() || ret.is_none_or(|t| !t.is_tensor())) {
-        return Err("out: True needs a functional op returning one Tensor".into());
+    let named = match &e.func.returns {
+        Returns::Named(fields) => Some(fields.len()),
+        _ => None,
+    };
+    if e.out && named.is_some() && !e.out_copy {
+        // `out=(values, indices)`: the results are computed, then copied into the out tensors.
+        return Err(
+            "out= of a named-tuple result needs out: copy (no plan has two outputs)".into(),
+        );
+    }
+    if e.out && named.is_none() && (e.func.is_inplace() || ret.is_none_or(|t| !t.is_tensor())) {
+        return Err("out: True needs a functional op returning one Tensor or a named tuple".into());
+    }
+    if !e.out_dtype.is_empty() && e.out_dtype.len() != named.unwrap_or(1) {
+        return Err("out_dtype needs one rule per returned tensor".into());
     }
     if e.unwrap_single && ret.is_none_or(|t| !t.is_tensor_list()) {
         return Err("unwrap_single: True needs a Tensor[] return".into());

@@ -51,7 +51,7 @@ pub(crate) struct PySignature<'a> {
 
 impl<'a> PySignature<'a> {
     /// `self` becomes `input` for functions and is bound for methods; `out=` is appended for
-    /// functions with `out: True`.
+    /// functions with `out: True` (a tuple of tensors for a named-tuple result).
     pub(crate) fn new(e: &'a Entry, v: Variant) -> PySignature<'a> {
         let positional_only = matches!(e.manual, Some(Manual::O(_)));
         let mut params = Vec::new();
@@ -76,11 +76,14 @@ impl<'a> PySignature<'a> {
             });
         }
         let out = (e.out && v == Variant::Function).then(|| {
+            // A named-tuple result takes a tuple of tensors, one per field (torch's
+            // `out=(values, indices)`).
+            let named = matches!(e.func.returns, Returns::Named(_));
             params.push(PyParam {
                 name: "out".into(),
                 ty: Type {
                     base: BaseTy::Tensor,
-                    list: None,
+                    list: named.then_some(None),
                     optional: true,
                     alias: None,
                 },

@@ -281,6 +281,11 @@ pub struct FunctionSignature {
     pub varargs_tensorlist: Option<usize>,
     /// Python numbers bind to `Tensor` parameters (as wrapped-number tensors).
     pub numbers_as_tensors: bool,
+    /// `numbers_as_tensors: one`: at most one `Tensor` parameter of a call may be bound to a
+    /// number (torch's overloads `(Tensor, Tensor)`, `(Number self, Tensor)`, `(Tensor,
+    /// Number)`). Checked only when a number is bound (`ParsedArgs::optional_tensor`), so calls
+    /// with tensors pay nothing for it.
+    pub one_number: bool,
     /// For `PythonArgParser::parse_positional`: `Some(n)` when the required parameters are
     /// exactly the first `n` positional ones and no trailing `Tensor[]` takes varargs, so a call
     /// without keywords binds `args[i]` to parameter `i` and needs `n <= nargs <=
@@ -339,8 +344,46 @@ impl FunctionSignature {
             allow_varargs_intlist,
             varargs_tensorlist,
             numbers_as_tensors,
+            one_number: false,
             fast_min_args,
         }
+    }
+
+    /// `numbers_as_tensors: one`: at most one `Tensor` parameter may be a Python number.
+    pub const fn one_number(self) -> FunctionSignature {
+        FunctionSignature {
+            one_number: true,
+            ..self
+        }
+    }
+
+    /// The text of the overload with `Tensor` parameter `k` as torch's `Number` overload writes
+    /// it (`(Number self, Tensor other, *, Tensor out = None)`), for the `one_number` error.
+    fn text_with_number(&self, k: usize) -> String {
+        let mut parts = Vec::new();
+        let mut star = false;
+        for (i, p) in self.params.iter().enumerate() {
+            if p.keyword_only && !star {
+                parts.push("*".to_string());
+                star = true;
+            }
+            let mut s = if i == k {
+                // torch's Scalar overloads name their first argument `self`, not `input`.
+                let name = if p.name() == "input" {
+                    "self"
+                } else {
+                    p.name()
+                };
+                format!("Number {name}")
+            } else {
+                format!("{} {}", p.ty.describe(), p.name())
+            };
+            if !p.required() {
+                s.push_str(&format!(" = {}", p.default.render()));
+            }
+            parts.push(s);
+        }
+        format!("({})", parts.join(", "))
     }
 
     /// `(Tensor input, Tensor other, *, Number alpha = 1, Tensor out = None)`, for error
@@ -1249,8 +1292,46 @@ impl<'a> ParsedArgs<'a> {
             // SAFETY: checked just above.
             return Ok(Some(TensorArg::Borrowed(unsafe { tensor_ref(o) })));
         }
+        if self.sig.one_number {
+            self.check_one_number(i)?;
+        }
         let s = scalar_of(o)?;
         Ok(Some(TensorArg::Owned(Tensor::wrapped_scalar(s)?)))
+    }
+
+    /// `numbers_as_tensors: one`, with a number bound to `Tensor` parameter `i`: another
+    /// number bound to a `Tensor` parameter is torch's TypeError (no overload takes two).
+    #[inline(never)]
+    fn check_one_number(&self, i: usize) -> PyResult<()> {
+        let is_num = |j: usize| {
+            self.sig.params[j].ty == ParamType::Tensor
+                && self
+                    .slot(j)
+                    .is_some_and(|o| !is_tensor(o) && !override_protocol::overrides(o))
+        };
+        if !(0..self.sig.params.len()).any(|j| j != i && is_num(j)) {
+            return Ok(());
+        }
+        // xlogy() received an invalid combination of arguments - got (int, int), but expected one of:
+        //  * (Tensor input, Tensor other, *, Tensor out = None)
+        //  * (Number self, Tensor other, *, Tensor out = None)
+        //  * (Tensor input, Number other, *, Tensor out = None)
+        let got: Vec<String> = (0..self.sig.params.len())
+            .filter_map(|j| self.slot(j))
+            .map(describe_value)
+            .collect();
+        let mut msg = format!(
+            "{}() received an invalid combination of arguments - got ({}), but expected one of:\n * {}\n",
+            self.sig.name,
+            got.join(", "),
+            self.sig.text()
+        );
+        for (k, p) in self.sig.params.iter().enumerate() {
+            if p.ty == ParamType::Tensor && !p.keyword_only && !p.no_numbers {
+                msg.push_str(&format!(" * {}\n", self.sig.text_with_number(k)));
+            }
+        }
+        Err(type_error(msg.trim_end().to_string()))
     }
 
     /// The Python object passed for parameter `i`, if any and not `None` (for `out=`).

@@ -21,7 +21,7 @@ unsafe impl<const N: usize> Sync for MethodTable<N> {}
 // `|s| vt::neg(s)`: the generator writes every in-place method's functional form as a closure.
 #[allow(clippy::redundant_closure)]
 mod gen {
-    use super::super::write_out::{check_out_grad, write_out_plan};
+    use super::super::write_out::{self, check_out_grad, write_out_plan};
     #[allow(unused_imports)]
     use super::super::{
         arg_parser::{

@@ -117,7 +117,7 @@ unsafe extern "C" fn fn_squeeze(slf: *mut ffi::PyObject, args: *const *mut ffi::
 /// `max` (function):
 /// `max(Tensor input) -> Tensor`
 /// `max(Tensor input, Tensor other) -> Tensor`
-/// `max(Tensor input, int dim, bool keepdim=False) -> (Tensor values, Tensor indices)`
+/// `max(Tensor input, int dim, bool keepdim=False, *, Tensor[]? out=None) -> (Tensor values, Tensor indices)`
 unsafe extern "C" fn fn_max(slf: *mut ffi::PyObject, args: *const *mut ffi::PyObject, nargs: ffi::Py_ssize_t, kwnames: *mut ffi::PyObject) -> *mut ffi::PyObject {
     static PARSER: PythonArgParser = PythonArgParser::new("max", &[
         FunctionSignature::new("max", false, &[
@@ -131,6 +131,7 @@ unsafe extern "C" fn fn_max(slf: *mut ffi::PyObject, args: *const *mut ffi::PyOb
             FunctionParameter::new(&KW_INPUT, ParamType::Tensor),
             FunctionParameter::new(&KW_DIM, ParamType::Int),
             FunctionParameter::new(&KW_KEEPDIM, ParamType::Bool).default(DefaultValue::Bool(false)),
+            FunctionParameter::new(&KW_OUT, ParamType::TensorList).optional().default(DefaultValue::None).keyword_only(),
         ]),
     ]);
     fn body(r: &ParsedArgs<'_>) -> PyResult<*mut ffi::PyObject> {
@@ -156,12 +157,13 @@ unsafe extern "C" fn fn_max(slf: *mut ffi::PyObject, args: *const *mut ffi::PyOb
                 let mut a0 = r.tensor(0)?;
                 let a1 = r.int(1)?;
                 let a2 = r.bool(2)?;
+                if let Some(o) = r.object(3) { check_out_grad(o, &[&*a0], &[], "max")?; write_out::check_out_tuple(o, 2, "max")?; write_out::check_out_dtype(o, &[write_out::OutDtype::SelfDtype, write_out::OutDtype::Int64], a0.dtype(), "max")?; }
                 // SAFETY: only the core call runs until `unlocked` is dropped (Note [Core calls without the GIL]).
                 let unlocked = unsafe { entry::unlock_for_elements(0, [Some(&mut a0)]) };
                 let ret = vt::max_dim(&a0, a1, a2);
                 drop(unlocked);
                 let (v0, v1) = ret?;
-                entry::ret_named(1, vec![v0, v1])
+                match r.object(3) { None => entry::ret_named(1, vec![v0, v1]), Some(o) => write_out::write_out_named(o, 1, vec![v0, v1], "max") }
             }
             _ => unreachable!("parser returned an unknown overload"),
         }

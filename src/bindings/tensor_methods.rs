@@ -49,6 +49,22 @@ unsafe extern "C" fn get_ndim(slf: *mut ffi::PyObject, _: *mut c_void) -> *mut f
     })
 }
 
+unsafe extern "C" fn get_nbytes(slf: *mut ffi::PyObject, _: *mut c_void) -> *mut ffi::PyObject {
+    crate::handle_errors!({
+        // SAFETY: getter of `_C.Tensor`.
+        let t = unsafe { this(slf) };
+        Ok(convert::py_int((t.numel() * t.dtype().itemsize()) as i64)?.release())
+    })
+}
+
+unsafe extern "C" fn get_itemsize(slf: *mut ffi::PyObject, _: *mut c_void) -> *mut ffi::PyObject {
+    crate::handle_errors!({
+        // SAFETY: getter of `_C.Tensor`.
+        let t = unsafe { this(slf) };
+        Ok(convert::py_int(t.dtype().itemsize() as i64)?.release())
+    })
+}
+
 unsafe extern "C" fn get_t(slf: *mut ffi::PyObject, _: *mut c_void) -> *mut ffi::PyObject {
     crate::handle_errors!({
         // SAFETY: getter of `_C.Tensor`.
@@ -344,6 +360,8 @@ pub fn getset_table() -> Vec<ffi::PyGetSetDef> {
         getter(c"shape", get_shape, c"The sizes of the dims, as a tuple of ints (torch.Tensor.shape; torch returns torch.Size)."),
         getter(c"dtype", get_dtype, c"The element type, one of the _C.dtype singletons (torch.Tensor.dtype)."),
         getter(c"ndim", get_ndim, c"The number of dims, as an int (torch.Tensor.ndim)."),
+        getter(c"nbytes", get_nbytes, c"The bytes the tensor's elements take: numel() * element_size(), an int, whatever the layout (an expanded tensor counts each element; torch.Tensor.nbytes)."),
+        getter(c"itemsize", get_itemsize, c"The size of one element in bytes, an int: element_size() (torch.Tensor.itemsize)."),
         getter(c"T", get_t, c"A view with all dims reversed (torch.Tensor.T)."),
         getter(c"mT", get_mt, c"A view with the last two dims swapped (torch.Tensor.mT). RuntimeError for a 1-D tensor."),
         getter(c"mH", get_mh, c"A view with the last two dims swapped: the conjugate transpose, for real dtypes the same as mT (torch.Tensor.mH)."),

@@ -6,13 +6,13 @@
 //! Layer 2 (calling): see src/bindings/mod.rs.
 
 use super::describe;
-use super::errors::{runtime_error, type_error, PyResult};
+use super::errors::{runtime_error, type_error, value_error, PyResult};
 use super::gil;
-use super::object_ptr::Borrowed;
+use super::object_ptr::{Borrowed, ObjectPtr};
 use super::tensor_object::{tensor_ref, unpack, TensorRef};
 use crate::core::ops::plan::{cast_error, Kernel, Plan};
 use crate::core::promote::can_cast;
-use crate::core::Tensor;
+use crate::core::{DType, Tensor};
 use pyo3_ffi as ffi;
 
 /// `o` as the tensor of an `out=` argument, or torch's TypeError.
@@ -158,4 +158,184 @@ pub fn write_out_plan<K: Kernel>(
     drop(unlocked);
     done?;
     Ok(out.to_owned().release())
+}
+
+/// One rule of the schema's `out_dtype:` key: the dtype an `out=` tensor must have (not merely
+/// one the result can be cast to) and torch's words when it has another. Checked before any
+/// resize, as torch does.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum OutDtype {
+    /// input's dtype (torch's structured kernels: `gather`, `aminmax`).
+    SelfDtype,
+    /// input's dtype (`amax`, `amin`).
+    SelfMatch,
+    /// input's dtype (`kthvalue`'s values).
+    SelfValues,
+    /// int64, in `SelfDtype`'s words (the indices of `max(dim)`, `sort`, `topk`).
+    Int64,
+    /// int64 (`multinomial`).
+    Long,
+    /// int64 (`nonzero`, `nonzero_static`).
+    LongScalarType,
+    /// int64 (`kthvalue`'s indices).
+    LongIndices,
+}
+
+impl OutDtype {
+    /// torch's error for an out tensor of dtype `got` where `want` was needed.
+    fn error(self, want: DType, got: DType, op: &str) -> String {
+        match self {
+            // gather(): Expected out tensor to have dtype float, but got double instead
+            OutDtype::SelfDtype | OutDtype::Int64 => format!(
+                "Expected out tensor to have dtype {}, but got {} instead",
+                want.type_meta_name(),
+                got.type_meta_name()
+            ),
+            // amax(): Expected the dtype for input and out to match, but got Float for input's dtype and Double for out's dtype.
+            OutDtype::SelfMatch => format!(
+                "Expected the dtype for input and out to match, but got {} for input's dtype and {} for out's dtype.",
+                want.scalar_type_name(),
+                got.scalar_type_name()
+            ),
+            OutDtype::SelfValues => "output values must be of same type as input".into(),
+            // multinomial expects Long tensor out, got: Double
+            OutDtype::Long => format!(
+                "{op} expects Long tensor out, got: {}",
+                got.scalar_type_name()
+            ),
+            // nonzero: Expected out tensor to have scalar type Long but got scalar typeFloat
+            OutDtype::LongScalarType => format!(
+                "{op}: Expected out tensor to have scalar type Long but got scalar type{}",
+                got.scalar_type_name()
+            ),
+            OutDtype::LongIndices => "output indices must be of scalar type Long".into(),
+        }
+    }
+}
+
+/// The tensors of an `out=` argument: `out` itself, or the items of a tuple/list
+/// (`out=(values, indices)`), borrowed from it. Anything that is not a tensor is skipped here
+/// (the writes report it).
+fn out_items(o: Borrowed<'_>) -> Vec<Borrowed<'_>> {
+    // SAFETY: type checks of a live object.
+    let seq = unsafe { ffi::PyTuple_Check(o.as_ptr()) != 0 || ffi::PyList_Check(o.as_ptr()) != 0 };
+    if !seq {
+        return vec![o];
+    }
+    // SAFETY: `o` is a live list or tuple; `PySequence_Fast_ITEMS` gives its item array of
+    // `len` borrowed references, read at once (no Python code runs while we hold them).
+    unsafe {
+        let n = ffi::PySequence_Fast_GET_SIZE(o.as_ptr());
+        let items = ffi::PySequence_Fast_ITEMS(o.as_ptr());
+        (0..n as usize)
+            .map(|i| Borrowed::from_ptr(*items.add(i)))
+            .collect()
+    }
+}
+
+/// torch's dtype checks of `out=` (the schema's `out_dtype:`): one rule per out tensor, against
+/// the input's dtype `self_dtype` or int64. RuntimeError with torch's text on the first mismatch.
+pub fn check_out_dtype(
+    o: Borrowed<'_>,
+    rules: &[OutDtype],
+    self_dtype: DType,
+    op: &str,
+) -> PyResult<()> {
+    for (item, &rule) in out_items(o).into_iter().zip(rules) {
+        let Some(t) = unpack(item) else { continue };
+        let want = match rule {
+            OutDtype::SelfDtype | OutDtype::SelfMatch | OutDtype::SelfValues => self_dtype,
+            OutDtype::Int64 | OutDtype::Long | OutDtype::LongScalarType | OutDtype::LongIndices => {
+                DType::Int64
+            }
+        };
+        if t.dtype() != want {
+            return Err(runtime_error(rule.error(want, t.dtype(), op)));
+        }
+    }
+    Ok(())
+}
+
+/// torch's `assert_no_internal_overlap(out)` and `assert_no_overlap(out, input)` for each input
+/// (the schema's `out_overlap: forbid`: `cat`, `index_select`, `masked_select`, `take`): `out`
+/// may not be an input, nor share memory with one, nor be an expanded tensor.
+/// For a named-tuple result, each of its out tensors is checked (`kthvalue`'s values against its
+/// input).
+pub fn check_out_overlap(o: Borrowed<'_>, inputs: &[&Tensor], lists: &[&[Tensor]]) -> PyResult<()> {
+    for item in out_items(o) {
+        let Some(out) = unpack(item) else { continue };
+        out.assert_no_internal_overlap()?;
+        for x in inputs
+            .iter()
+            .copied()
+            .chain(lists.iter().flat_map(|l| l.iter()))
+        {
+            out.assert_no_overlap(x)?;
+        }
+    }
+    Ok(())
+}
+
+/// The schema's `out_overlap: outputs`: the out tensors of a named-tuple result (fields
+/// `fields`) may not overlap one another (torch's ValueError "aminmax(): the `min` and `max`
+/// out= tensors must not overlap.").
+pub fn check_outs_disjoint(o: Borrowed<'_>, fields: &[&str], op: &str) -> PyResult<()> {
+    let items: Vec<_> = out_items(o).into_iter().map(unpack).collect();
+    for (i, a) in items.iter().enumerate() {
+        for (j, b) in items.iter().enumerate().skip(i + 1) {
+            let (Some(a), Some(b)) = (a, b) else { continue };
+            if a.assert_no_overlap(b).is_err() {
+                return Err(value_error(format!(
+                    "{op}(): the `{}` and `{}` out= tensors must not overlap.",
+                    fields.get(i).copied().unwrap_or("?"),
+                    fields.get(j).copied().unwrap_or("?")
+                )));
+            }
+        }
+    }
+    Ok(())
+}
+
+/// The shape checks of `out=(a, b)` for a named-tuple result of `n` tensors, before anything is
+/// computed: a tuple or list (the parser has checked that) of exactly `n` tensors.
+pub fn check_out_tuple(o: Borrowed<'_>, n: usize, op: &str) -> PyResult<()> {
+    let items = out_items(o);
+    if items.len() != n {
+        // kthvalue(): expected tuple of 2 elements but got 3
+        return Err(type_error(format!(
+            "expected tuple of {n} elements but got {}",
+            items.len()
+        )));
+    }
+    for item in items {
+        out_tensor(item, op)?;
+    }
+    Ok(())
+}
+
+/// Finish an op with a named-tuple result called with `out=(a, b)` (checked by
+/// `check_out_tuple`): each result is written into its out tensor as `write_out` does (cast
+/// check, resize with torch's warning), and the out tensors themselves are returned as the
+/// op's named tuple (`_C.return_types.<op>`, the structseq of index `index`).
+pub fn write_out_named(
+    o: Borrowed<'_>,
+    index: usize,
+    results: Vec<Tensor>,
+    op: &str,
+) -> PyResult<*mut ffi::PyObject> {
+    check_out_tuple(o, results.len(), op)?;
+    // Our own references: a resize warning runs Python code, which may change a list `out`.
+    let items: Vec<ObjectPtr> = out_items(o).into_iter().map(Borrowed::to_owned).collect();
+    for (item, result) in items.iter().zip(results) {
+        // SAFETY: `write_out` returns a new reference to `item` (or NULL with an error set, as
+        // `?` reports), owned and dropped here.
+        drop(unsafe { ObjectPtr::steal(write_out(item.as_borrowed(), result, op)?) });
+    }
+    let mut outs = Vec::with_capacity(items.len());
+    for item in &items {
+        // SAFETY: `item` is a live tensor object (checked by `write_out`), which we own; its
+        // handle is read after the writes (a resize replaced it).
+        outs.push(unsafe { tensor_ref(item.as_borrowed()) }.clone());
+    }
+    Ok(super::structseq::new_return(index, outs)?.release())
 }

@@ -141,8 +141,11 @@ impl fmt::Display for DType {
     }
 }
 
-/// A Rust type that can be a tensor element. Conversions follow C++ `static_cast` as torch does,
-/// except that float → int saturates (Rust `as`) where C++ is undefined.
+/// A Rust type that can be a tensor element. `cast_from` (a tensor's elements converted to
+/// another dtype) follows C++ `static_cast` as torch does, and float → integer of values outside
+/// the integer's range (undefined in C++) gives what torch's x86-64 build gives (Note [Float to
+/// integer conversion]); `from_f64` (a Python number made an element: fill values, bounds)
+/// saturates there.
 pub trait Element: Copy + Default + PartialOrd + Send + Sync + 'static + fmt::Debug {
     const DTYPE: DType;
     fn to_f64(self) -> f64;
@@ -151,19 +154,59 @@ pub trait Element: Copy + Default + PartialOrd + Send + Sync + 'static + fmt::De
     fn from_f64(v: f64) -> Self;
     fn from_i64(v: i64) -> Self;
     fn from_bool(v: bool) -> Self;
+    /// A float element converted as torch's x86-64 build converts a tensor's elements (Note
+    /// [Float to integer conversion]); `from_f64` for the float types.
+    fn from_f64_cast(v: f64) -> Self;
     /// Convert from another element type with torch's casting rules.
     #[inline(always)]
     fn cast_from<S: Element>(v: S) -> Self {
         match S::DTYPE.category() {
             Category::Bool => Self::from_bool(v.to_bool()),
             Category::Integral => Self::from_i64(v.to_i64()),
-            Category::Floating => Self::from_f64(v.to_f64()),
+            Category::Floating => Self::from_f64_cast(v.to_f64()),
         }
+    }
+}
+
+// Note [Float to integer conversion]
+// C++ leaves `static_cast<int8_t>(300.7)` undefined; torch's x86-64 build compiles its
+// conversions to `cvttsd2si`/`cvttss2si` (and their vector forms), which truncate towards zero
+// into a 32-bit register for int8, int16 and int32 and a 64-bit one for uint8 and int64, give the
+// "integer indefinite" value (the minimum) for NaN, infinities and anything out of that
+// register's range, and then keep the low bits. So uint8(300.7) is 44, int8(-1.5) is -1,
+// int16(70000.5) is 4464, int8(1e10) is 0, int32(nan) is -2147483648. tensorbind converts a
+// tensor's elements the same way on every CPU (`Element::from_f64_cast`, behind `cast_from`:
+// `to`, `copy_`, `byte()`, ...; Rust's `as` alone would saturate), so results do not depend on
+// the machine. A Python number made an element (`from_f64`: fill values, clamp bounds) still
+// saturates, as torch's own scalar paths compare such bounds without wrapping them.
+
+/// Truncation into a 64-bit register as x86-64's `cvttsd2si` does: `i64::MIN` for NaN and
+/// anything out of range.
+#[inline(always)]
+fn trunc_i64_x86(v: f64) -> i64 {
+    if v > -9.223_372_036_854_778e18 && v < 9.223_372_036_854_776e18 {
+        v as i64
+    } else {
+        i64::MIN
+    }
+}
+
+/// Truncation into a 32-bit register as x86-64's `cvttsd2si` does: `i32::MIN` for NaN and
+/// anything out of range.
+#[inline(always)]
+fn trunc_i32_x86(v: f64) -> i32 {
+    if v > -2_147_483_649.0 && v < 2_147_483_648.0 {
+        v as i32
+    } else {
+        i32::MIN
     }
 }
 
 macro_rules! impl_element_num {
     ($t:ty, $d:ident) => {
+        impl_element_num!($t, $d, |v: f64| v as $t);
+    };
+    ($t:ty, $d:ident, $from_f64_cast:expr) => {
         impl Element for $t {
             const DTYPE: DType = DType::$d;
             #[inline(always)]
@@ -183,6 +226,10 @@ macro_rules! impl_element_num {
                 v as $t
             }
             #[inline(always)]
+            fn from_f64_cast(v: f64) -> Self {
+                ($from_f64_cast)(v)
+            }
+            #[inline(always)]
             fn from_i64(v: i64) -> Self {
                 v as $t
             }
@@ -193,11 +240,12 @@ macro_rules! impl_element_num {
         }
     };
 }
-impl_element_num!(u8, UInt8);
-impl_element_num!(i8, Int8);
-impl_element_num!(i16, Int16);
-impl_element_num!(i32, Int32);
-impl_element_num!(i64, Int64);
+// See Note [Float to integer conversion].
+impl_element_num!(u8, UInt8, |v: f64| trunc_i64_x86(v) as u8);
+impl_element_num!(i8, Int8, |v: f64| trunc_i32_x86(v) as i8);
+impl_element_num!(i16, Int16, |v: f64| trunc_i32_x86(v) as i16);
+impl_element_num!(i32, Int32, trunc_i32_x86);
+impl_element_num!(i64, Int64, trunc_i64_x86);
 impl_element_num!(f32, Float32);
 impl_element_num!(f64, Float64);
 
@@ -217,6 +265,10 @@ impl Element for bool {
     }
     #[inline(always)]
     fn from_f64(v: f64) -> Self {
+        v != 0.0
+    }
+    #[inline(always)]
+    fn from_f64_cast(v: f64) -> Self {
         v != 0.0
     }
     #[inline(always)]

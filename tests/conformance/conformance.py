@@ -205,8 +205,24 @@ class Unconvertible(Exception):
 # ---- torch -> _C ---------------------------------------------------------------------------------
 
 
+# While error inputs are converted (`run_errors`): `(tensors, storages)`, so that aliasing survives
+# the conversion. OpInfo's out= overlap checks pass one tensor as an input and as `out`, or views
+# of one storage: the same torch tensor becomes the same `_C` tensor, and every tensor over one
+# torch storage a view (`as_strided`) of one `_C` tensor over a copy of that whole storage.
+_ALIASING = None
+
+
 def tensor_to_c(x):
     """A `_C` tensor with x's shape, strides, values; over a copy of the storage span x uses."""
+    if _ALIASING is not None:
+        tensors, _ = _ALIASING
+        if id(x) not in tensors:
+            tensors[id(x)] = (x, _tensor_to_c(x))  # x kept alive: its id stays unique
+        return tensors[id(x)][1]
+    return _tensor_to_c(x)
+
+
+def _tensor_to_c(x):
     if x.dtype not in NP_DTYPE:
         raise Unconvertible(f"dtype {x.dtype}")
     if x.layout != torch.strided or x.device.type != "cpu":
@@ -222,6 +238,14 @@ def tensor_to_c(x):
         arr = np.empty(1, NP_DTYPE[x.dtype])
         view = np.lib.stride_tricks.as_strided(arr, shape, tuple(s * arr.itemsize for s in strides))
         return _C.from_numpy(view)
+    if _ALIASING is not None:
+        storages = _ALIASING[1]
+        st = x.untyped_storage()
+        key = (st.data_ptr(), x.dtype)
+        if key not in storages:
+            n = st.nbytes() // x.element_size()
+            storages[key] = _C.from_numpy(torch.as_strided(x, (n,), (1,), 0).clone().numpy())
+        return storages[key].as_strided(shape, strides, x.storage_offset())
     # The storage span the view reads, copied (the `_C` tensor must not alias torch's).
     span = 1 + sum((n - 1) * s for n, s in zip(shape, strides))
     base = torch.as_strided(x, (span,), (1,), x.storage_offset()).clone().numpy()
@@ -646,8 +670,10 @@ def run_errors(op, args, rec, variants):
         errs = list(op.error_inputs("cpu"))[: args.max_samples]
     except Exception:  # noqa: BLE001
         return
+    global _ALIASING
     for ei in errs:
         s = ei.sample_input
+        _ALIASING = ({}, {})  # error inputs keep their aliasing (out= overlap checks)
         try:
             c_in = to_c(s.input)
             c_args = to_c(tuple(s.args))
@@ -655,6 +681,8 @@ def run_errors(op, args, rec, variants):
         except Unconvertible:
             rec["skip"] += 1
             continue
+        finally:
+            _ALIASING = None
         if vname in ("function", "wrapper"):
 
             def tf(s=s):

@@ -186,6 +186,15 @@ pub fn element_size(input: &Tensor) -> Result<i64> {
     Ok(input.dtype().itemsize() as i64)
 }
 
+/// `Tensor.data_ptr()`: the address of the first element, 0 for a tensor over no memory (torch's
+/// null data pointer of an empty storage).
+pub fn data_ptr(input: &Tensor) -> Result<i64> {
+    if input.storage_nbytes() == 0 {
+        return Ok(0);
+    }
+    Ok(crate::dispatch!(input.dtype(), T => input.data_ptr::<T>() as usize as i64))
+}
+
 /// `Tensor.storage_offset()`: the first element's offset in the storage, in elements.
 pub fn storage_offset(input: &Tensor) -> Result<i64> {
     Ok(input.storage_offset() as i64)

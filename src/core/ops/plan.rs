@@ -162,9 +162,14 @@ fn aliases_other(out: &Tensor, x: &Tensor) -> bool {
 }
 
 /// torch's `assert_no_overlap(out, input)` for the ops writing into a copy of
-/// their input (`copy_then`): the written
-/// tensor may share no memory with an input it reads (not even all of it).
+/// their input (`copy_then`), `cat`, `gather`, `index_select`, ...: the written tensor may not
+/// be an input nor share any byte with one (not even all of it). For two dense layouts this is
+/// torch's check (`Tensor::assert_no_overlap`: disjoint parts of one storage are fine); other
+/// layouts, which torch does not check, may share no storage at all.
 pub(crate) fn assert_no_overlap(out: &Tensor, input: &Tensor) -> Result<()> {
+    if out.is_non_overlapping_and_dense() && input.is_non_overlapping_and_dense() {
+        return out.assert_no_overlap(input);
+    }
     if out.shares_storage(input) && out.numel() > 0 && input.numel() > 0 {
         return Err(Error::runtime(
             "unsupported operation: some elements of the input tensor and the written-to tensor refer to a single memory location. Please clone() the tensor before performing the operation.",

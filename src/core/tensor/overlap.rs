@@ -106,4 +106,26 @@ impl Tensor {
         }
         Ok(())
     }
+
+    /// torch's `assert_no_overlap(output, input)` (the `out=` check of `cat`, `index_select`,
+    /// `masked_select`, `take`): `self` (to be written) may not be `input`, nor share any byte
+    /// with it. Like torch, layouts that are not dense and non-overlapping are not checked.
+    pub fn assert_no_overlap(&self, input: &Tensor) -> Result<()> {
+        let overlaps = self.is_same(input)
+            || (self.numel() != 0
+                && input.numel() != 0
+                && self.is_non_overlapping_and_dense()
+                && input.is_non_overlapping_and_dense()
+                && self.shares_storage(input)
+                && {
+                    let ((a0, a1), (b0, b1)) = (self.footprint(), input.footprint());
+                    a0 < b1 && b0 < a1
+                });
+        if overlaps {
+            return Err(Error::runtime(
+                "unsupported operation: some elements of the input tensor and the written-to tensor refer to a single memory location. Please clone() the tensor before performing the operation.",
+            ));
+        }
+        Ok(())
+    }
 }
