@@ -316,8 +316,8 @@ struct Field {
 
 /// Generated kinds whose fields take more than this many bytes are boxed in `Generated`, so
 /// that the enum (and every node, Note [Compact nodes] in src/core/autograd/node.rs) stays
-/// small: inline up to two saved tensors, or a saved tensor and two numbers.
-const INLINE_KIND_BYTES: usize = 32;
+/// small: inline up to one saved tensor, one number, or two words of numbers.
+const INLINE_KIND_BYTES: usize = 16;
 
 /// An upper estimate of the bytes of the fields (`SavedTensor`: 16; a test pins the enum's
 /// size, so an estimate that falls behind the real types fails `cargo test`).

@@ -294,7 +294,9 @@ fn cb_function_backward(
             args.push(match g {
                 Some(t) => wrap(t.clone())?,
                 None if materialize => {
-                    let m = &node.input_meta()[i];
+                    let m = node.input_meta(i).ok_or_else(|| {
+                        Error::runtime("internal error: no metadata for a gradient")
+                    })?;
                     let sizes: Vec<i64> = m.sizes().iter().map(|&s| s as i64).collect();
                     wrap(crate::core::ops::zeros(&sizes, Some(m.dtype()))?)?
                 }

@@ -26,6 +26,7 @@
 // Limits (errors, never a wrong gradient): a base that is not contiguous, and `create_graph`
 // through `as_strided`'s own node (bare kernels) raise NotImplementedError.
 
+use super::formulas::Manual;
 use super::node::{Edge, Node};
 use super::variable_type as vt;
 use super::NodeKind;
@@ -90,12 +91,16 @@ pub(crate) fn finish_inplace(this: &Tensor, f: Option<Arc<Node>>) -> Result<()> 
     }));
     edges.extend(f.next_edges().iter().skip(1).cloned());
     let view_geometry = geometry.clone();
-    let cs = Node::new(NodeKind::CopySlices { geometry, f }, edges, &[base]);
+    let cs = Node::new(
+        NodeKind::from(Manual::CopySlices { geometry, f }),
+        edges,
+        &[base],
+    );
     base.set_grad_fn(cs.clone(), 0);
     let as_strided = Node::new(
-        NodeKind::AsStrided {
+        NodeKind::from(Manual::AsStrided {
             geometry: view_geometry,
-        },
+        }),
         vec![Some(Edge {
             node: cs,
             input_nr: 0,
@@ -113,7 +118,7 @@ pub(crate) fn regenerated_view_node(view: &Tensor, base: &Tensor) -> Option<Arc<
     let edge = base.gradient_edge()?;
     let geometry = ViewGeometry::of(view, base)?;
     Some(Node::new(
-        NodeKind::AsStrided { geometry },
+        NodeKind::from(Manual::AsStrided { geometry }),
         vec![Some(Edge {
             node: edge.node,
             input_nr: edge.input_nr,
@@ -463,12 +468,12 @@ pub fn setitem(t: &Tensor, items: &[IndexItem], value: &Tensor) -> Result<()> {
         _ => "IndexPutBackward0",
     };
     let node = Node::new(
-        NodeKind::IndexPut {
+        NodeKind::from(Manual::IndexPut {
             name,
             items: items.into(),
             value_dim,
             accumulate: false,
-        },
+        }),
         edges,
         &[t],
     );
@@ -491,12 +496,12 @@ pub fn index_put_accumulate(t: &Tensor, indices: &[Tensor], value: &Tensor) -> R
     ops::indexing::index_put_tensors_(t, indices, value, true)?;
     let items: Vec<IndexItem> = indices.iter().cloned().map(IndexItem::Tensor).collect();
     let node = Node::new(
-        NodeKind::IndexPut {
+        NodeKind::from(Manual::IndexPut {
             name: "IndexPutBackward0",
             items: items.into(),
             value_dim,
             accumulate: true,
-        },
+        }),
         edges,
         &[t],
     );

@@ -329,7 +329,7 @@ impl GraphTask {
                 let node = nodes[&k].clone();
                 let mut buffer = buffers
                     .remove(&k)
-                    .unwrap_or_else(|| vec![None; node.input_meta().len().max(1)]);
+                    .unwrap_or_else(|| vec![None; node.num_inputs().max(1)]);
                 let has_hooks = node.has_hooks();
                 let leaf = if node.is_accumulate_grad() {
                     node.variable()
@@ -461,7 +461,7 @@ impl GraphTask {
         producer: &Node,
         index: usize,
     ) -> Result<Tensor> {
-        let Some(meta) = target.input_meta().get(input_nr) else {
+        let Some(meta) = target.input_meta(input_nr) else {
             return Ok(g);
         };
         let g = if g.sizes() != meta.sizes() {
@@ -484,7 +484,7 @@ fn add_to_buffer(
     g: Tensor,
     create_graph: bool,
 ) -> Result<()> {
-    let n = node.input_meta().len().max(i + 1);
+    let n = node.num_inputs().max(i + 1);
     let slot = buffers.entry(key(node)).or_insert_with(|| vec![None; n]);
     match slot[i].take() {
         None => slot[i] = Some(g),

@@ -36,7 +36,9 @@ pub enum LinalgPairOp {
     Slogdet,
 }
 
-/// One node's formula and what it saved.
+/// One node's formula and what it saved. Kept at three words (Note [Compact nodes] in
+/// node.rs): a kind whose values take more than two words is boxed — generated kinds by the
+/// generator, the hand-written ones as `Manual`.
 pub enum NodeKind {
     /// A leaf's gradient sink.
     AccumulateGrad {
@@ -51,6 +53,53 @@ pub enum NodeKind {
     /// The nodes of the multi-output linalg ops (issue 12/13), kept in
     /// src/core/autograd/linalg_formulas.rs.
     Linalg(Box<super::linalg_formulas::LinalgNode>),
+    /// The hand-written kinds that keep more than two words.
+    Manual(Box<Manual>),
+    /// `as_strided(self, size, stride, storage_offset)`: the storage geometries of the input and
+    /// of the result (copy_slices.rs `as_strided_op_apply`).
+    AsStridedOp {
+        geometry: Box<[copy_slices::StorageGeometry; 2]>,
+    },
+    // ---- hand-written formulas (`manual:` entries) ----
+    /// A zero gradient for every input under a name chosen at run time (fill_, zero_, rounded
+    /// div, the random in-place fills, `normal(Tensor, Tensor)`).
+    Zero {
+        name: &'static str,
+    },
+    /// `fill_(value)` with a value tensor that requires grad (torch's `FillBackward3`): zero for
+    /// self's old value, `grad.sum()` for the value.
+    FillValue,
+    /// torch's `NotImplemented` node: the op records history (its results require grad, as
+    /// torch's do) but backward through it raises torch's "derivative for aten::{op} is not
+    /// implemented" (histogram, scatter with `reduce=`).
+    NotImplemented {
+        op: &'static str,
+    },
+    Unsqueeze {
+        dim: i64,
+    },
+    /// clone, contiguous, to/float/double: the gradient passes (the engine casts it).
+    Identity {
+        name: &'static str,
+    },
+    Stack {
+        dim: i64,
+        n: usize,
+    },
+    /// frexp: the mantissa's gradient is `grad / 2^exponent` (the exponent is not
+    /// differentiable).
+    Frexp {
+        exponent: SavedTensor,
+    },
+    /// `copy_(src)`: zero for self's old value, `g` for src.
+    Copy,
+    /// A released node (after `drop`).
+    Released,
+}
+
+/// The hand-written kinds whose values take more than two words: boxed in
+/// `NodeKind::Manual` (Note [Compact nodes]).
+pub enum Manual {
     // ---- in-place writes into views and `t[key] = value` (copy_slices.rs) ----
     /// A base written in place through a view: the view's geometry and the node `f` of the op
     /// applied to the view (Note [CopySlices]).
@@ -61,11 +110,6 @@ pub enum NodeKind {
     /// A view whose base was written in place: its gradient placed into the base's shape.
     AsStrided {
         geometry: ViewGeometry,
-    },
-    /// `as_strided(self, size, stride, storage_offset)`: the storage geometries of the input and
-    /// of the result (copy_slices.rs `as_strided_op_apply`).
-    AsStridedOp {
-        geometry: Box<[copy_slices::StorageGeometry; 2]>,
     },
     /// A linalg op with two outputs of which one is differentiable (`cholesky_ex`, `inv_ex`:
     /// output 0; `slogdet`: `logabsdet`, recorded as this node's output 0), with the one tensor
@@ -89,20 +133,6 @@ pub enum NodeKind {
         self_: SavedTensor,
         other: SavedTensor,
     },
-    /// A zero gradient for every input under a name chosen at run time (fill_, zero_, rounded
-    /// div, the random in-place fills, `normal(Tensor, Tensor)`).
-    Zero {
-        name: &'static str,
-    },
-    /// `fill_(value)` with a value tensor that requires grad (torch's `FillBackward3`): zero for
-    /// self's old value, `grad.sum()` for the value.
-    FillValue,
-    /// torch's `NotImplemented` node: the op records history (its results require grad, as
-    /// torch's do) but backward through it raises torch's "derivative for aten::{op} is not
-    /// implemented" (histogram, scatter with `reduce=`).
-    NotImplemented {
-        op: &'static str,
-    },
     /// reshape, flatten, t of a vector: back to the input's shape.
     Reshape {
         name: &'static str,
@@ -114,25 +144,9 @@ pub enum NodeKind {
         dim0: i64,
         dim1: i64,
     },
-    Unsqueeze {
-        dim: i64,
-    },
-    /// clone, contiguous, to/float/double: the gradient passes (the engine casts it).
-    Identity {
-        name: &'static str,
-    },
     Cat {
         dim: i64,
         sizes: Box<[usize]>,
-    },
-    Stack {
-        dim: i64,
-        n: usize,
-    },
-    /// frexp: the mantissa's gradient is `grad / 2^exponent` (the exponent is not
-    /// differentiable).
-    Frexp {
-        exponent: SavedTensor,
     },
     /// max.dim / min.dim / sort / topk / ...: the gradient goes to the returned index.
     MaxMinDim {
@@ -154,10 +168,12 @@ pub enum NodeKind {
         self_dtype: DType,
         items: Box<[IndexItem]>,
     },
-    /// `copy_(src)`: zero for self's old value, `g` for src.
-    Copy,
-    /// A released node (after `drop`).
-    Released,
+}
+
+impl From<Manual> for NodeKind {
+    fn from(m: Manual) -> NodeKind {
+        NodeKind::Manual(Box::new(m))
+    }
 }
 
 impl NodeKind {
@@ -170,28 +186,15 @@ impl NodeKind {
             PyFunction(f) => f.name,
             Nn(nn) => nn.name(),
             Linalg(l) => l.name(),
-            CopySlices { .. } => "torch::autograd::CopySlices",
-            AsStrided { .. } | AsStridedOp { .. } => "AsStridedBackward0",
-            LinalgPair { op, .. } => match op {
-                LinalgPairOp::CholeskyEx { .. } => "LinalgCholeskyExBackward0",
-                LinalgPairOp::InvEx => "LinalgInvExBackward0",
-                LinalgPairOp::Slogdet => "LinalgSlogdetBackward0",
-            },
-            IndexPut { name, .. } => name,
-            Div { .. } => "DivBackward0",
+            Manual(m) => m.name(),
+            AsStridedOp { .. } => "AsStridedBackward0",
             Zero { name } => name,
             NotImplemented { .. } => "torch::autograd::NotImplemented",
             FillValue => "FillBackward3",
-            Reshape { name, .. } => name,
-            Transpose { name, .. } => name,
             Unsqueeze { .. } => "UnsqueezeBackward0",
             Identity { name } => name,
-            Cat { .. } => "CatBackward0",
             Stack { .. } => "StackBackward0",
-            MaxMinDim { name, .. } => name,
             Frexp { .. } => "FrexpBackward0",
-            Select { .. } => "SelectBackward0",
-            Index { name, .. } => name,
             Copy => "CopyBackwards",
             Released => "Released",
         }
@@ -213,17 +216,8 @@ impl NodeKind {
             Generated(k) => k.saved_tensors(),
             Nn(nn) => nn.saved_tensors(),
             Linalg(l) => l.saved_tensors(),
-            Div { self_, other } => vec![("self", self_), ("other", other)],
-            MaxMinDim { indices, .. } => vec![("indices", indices)],
+            Manual(m) => m.saved_tensors(),
             Frexp { exponent } => vec![("exponent", exponent)],
-            LinalgPair { op, saved } => vec![(
-                match op {
-                    LinalgPairOp::CholeskyEx { .. } => "L",
-                    LinalgPairOp::InvEx => "inverse",
-                    LinalgPairOp::Slogdet => "A",
-                },
-                saved,
-            )],
             _ => Vec::new(),
         }
     }
@@ -233,10 +227,8 @@ impl NodeKind {
         use NodeKind::*;
         match self {
             Generated(k) => k.saved_scalars(),
-            Cat { dim, .. } | Stack { dim, .. } => vec![("dim", Scalar::Int(*dim))],
-            Transpose { dim0, dim1, .. } => {
-                vec![("dim0", Scalar::Int(*dim0)), ("dim1", Scalar::Int(*dim1))]
-            }
+            Manual(m) => m.saved_scalars(),
+            Stack { dim, .. } => vec![("dim", Scalar::Int(*dim))],
             Unsqueeze { dim } => vec![("dim", Scalar::Int(*dim))],
             _ => Vec::new(),
         }
@@ -258,15 +250,8 @@ impl NodeKind {
         use NodeKind::*;
         match self {
             Generated(k) => k.release(&mut out),
-            // The op applied to the view saved its values in its own node.
-            CopySlices { f, .. } => f.release_variables(),
-            Div { self_, other } => {
-                take_saved(self_, &mut out);
-                take_saved(other, &mut out);
-            }
-            MaxMinDim { indices, .. } => take_saved(indices, &mut out),
+            Manual(m) => m.release(&mut out),
             Frexp { exponent } => take_saved(exponent, &mut out),
-            LinalgPair { saved, .. } => take_saved(saved, &mut out),
             _ => {}
         }
         out
@@ -289,6 +274,136 @@ impl NodeKind {
             Generated(k) => return k.apply(node, grads),
             Nn(nn) => return nn.apply(node, grads),
             Linalg(l) => return l.apply(node, grads),
+            Manual(m) => return m.apply(node, grads),
+            AsStridedOp { geometry } => {
+                return copy_slices::as_strided_op_apply(&geometry[0], &geometry[1], grads)
+            }
+            Frexp { exponent } => {
+                // torch: `grad / exponent.exp2()`; only the mantissa is differentiable.
+                let Some(g) = grads[0].as_ref() else {
+                    return Ok(vec![None]);
+                };
+                let e = exponent.unpack(n)?.to_dtype(g.dtype())?;
+                return Ok(vec![Some(vt::div(g, &crate::core::ops::exp2(&e)?, None)?)]);
+            }
+            _ => {}
+        }
+        let g = need(grads)?;
+        Ok(match self {
+            // The engine calls a custom Function's backward itself (engine.rs).
+            AccumulateGrad { .. } | PyFunction(_) | Released => {
+                return Err(Error::runtime("internal error: applying a sink node"))
+            }
+            Generated(_) | Frexp { .. } | Nn(_) | Linalg(_) | Manual(_) | AsStridedOp { .. } => {
+                unreachable!("applied above")
+            }
+            Zero { .. } => (0..node.next_edges().len())
+                .map(|i| one(&|| crate::core::ops::zeros_like(g, None), i))
+                .collect::<Result<Vec<_>>>()?,
+            FillValue => vec![
+                one(&|| crate::core::ops::zeros_like(g, None), 0)?,
+                one(&|| vt::sum_all(g, None), 1)?,
+            ],
+            NotImplemented { op } => {
+                return Err(Error::runtime(format!(
+                    "derivative for aten::{op} is not implemented"
+                )))
+            }
+            Unsqueeze { dim } => vec![one(&|| vt::squeeze_dim(g, *dim), 0)?],
+            Identity { .. } => vec![one(&|| Ok(g.clone()), 0)?],
+            Stack { dim, n: count } => {
+                let mut out = Vec::with_capacity(*count);
+                for i in 0..*count {
+                    out.push(one(&|| vt::select(g, *dim, i as i64), i)?);
+                }
+                out
+            }
+            Copy => vec![
+                one(&|| crate::core::ops::zeros_like(g, None), 0)?,
+                one(&|| Ok(g.clone()), 1)?,
+            ],
+        })
+    }
+}
+
+impl Manual {
+    /// torch's class name of the node.
+    pub fn name(&self) -> &'static str {
+        use Manual::*;
+        match self {
+            CopySlices { .. } => "torch::autograd::CopySlices",
+            AsStrided { .. } => "AsStridedBackward0",
+            LinalgPair { op, .. } => match op {
+                LinalgPairOp::CholeskyEx { .. } => "LinalgCholeskyExBackward0",
+                LinalgPairOp::InvEx => "LinalgInvExBackward0",
+                LinalgPairOp::Slogdet => "LinalgSlogdetBackward0",
+            },
+            IndexPut { name, .. } => name,
+            Div { .. } => "DivBackward0",
+            Reshape { name, .. } => name,
+            Transpose { name, .. } => name,
+            Cat { .. } => "CatBackward0",
+            MaxMinDim { name, .. } => name,
+            Select { .. } => "SelectBackward0",
+            Index { name, .. } => name,
+        }
+    }
+
+    fn saved_tensors(&self) -> Vec<(&'static str, &SavedTensor)> {
+        use Manual::*;
+        match self {
+            Div { self_, other } => vec![("self", self_), ("other", other)],
+            MaxMinDim { indices, .. } => vec![("indices", indices)],
+            LinalgPair { op, saved } => vec![(
+                match op {
+                    LinalgPairOp::CholeskyEx { .. } => "L",
+                    LinalgPairOp::InvEx => "inverse",
+                    LinalgPairOp::Slogdet => "A",
+                },
+                saved,
+            )],
+            _ => Vec::new(),
+        }
+    }
+
+    fn saved_scalars(&self) -> Vec<(&'static str, Scalar)> {
+        use Manual::*;
+        match self {
+            Cat { dim, .. } => vec![("dim", Scalar::Int(*dim))],
+            Transpose { dim0, dim1, .. } => {
+                vec![("dim0", Scalar::Int(*dim0)), ("dim1", Scalar::Int(*dim1))]
+            }
+            _ => Vec::new(),
+        }
+    }
+
+    fn release(&mut self, out: &mut Vec<SavedTensor>) {
+        use Manual::*;
+        match self {
+            // The op applied to the view saved its values in its own node.
+            CopySlices { f, .. } => f.release_variables(),
+            Div { self_, other } => {
+                take_saved(self_, out);
+                take_saved(other, out);
+            }
+            MaxMinDim { indices, .. } => take_saved(indices, out),
+            LinalgPair { saved, .. } => take_saved(saved, out),
+            _ => {}
+        }
+    }
+
+    fn apply(&self, node: &Arc<Node>, grads: &[Option<Tensor>]) -> Result<Vec<Option<Tensor>>> {
+        use Manual::*;
+        let needs = |i: usize| node.next_edges().get(i).is_some_and(|e| e.is_some());
+        let n = Some(node);
+        let one = |f: &dyn Fn() -> Result<Tensor>, i: usize| -> Result<Option<Tensor>> {
+            if needs(i) {
+                f().map(Some)
+            } else {
+                Ok(None)
+            }
+        };
+        match self {
             CopySlices { geometry, f } => {
                 return copy_slices::copy_slices_apply(geometry, f, node, grads)
             }
@@ -312,9 +427,6 @@ impl NodeKind {
                     }
                 };
                 return Ok(vec![Some(ga)]);
-            }
-            AsStridedOp { geometry } => {
-                return copy_slices::as_strided_op_apply(&geometry[0], &geometry[1], grads)
             }
             IndexPut {
                 items,
@@ -354,32 +466,15 @@ impl NodeKind {
                 let z = crate::core::ops::zeros(&sizes_i64(self_sizes), Some(g.dtype()))?;
                 return Ok(vec![Some(vt::scatter_src(&z, *dim, &idx, &g)?)]);
             }
-            Frexp { exponent } => {
-                // torch: `grad / exponent.exp2()`; only the mantissa is differentiable.
-                let Some(g) = grads[0].as_ref() else {
-                    return Ok(vec![None]);
-                };
-                let e = exponent.unpack(n)?.to_dtype(g.dtype())?;
-                return Ok(vec![Some(vt::div(g, &crate::core::ops::exp2(&e)?, None)?)]);
-            }
             _ => {}
         }
         let g = need(grads)?;
         Ok(match self {
-            // The engine calls a custom Function's backward itself (engine.rs).
-            AccumulateGrad { .. } | PyFunction(_) | Released => {
-                return Err(Error::runtime("internal error: applying a sink node"))
-            }
-            Generated(_)
-            | MaxMinDim { .. }
-            | Frexp { .. }
-            | Nn(_)
-            | Linalg(_)
-            | CopySlices { .. }
+            CopySlices { .. }
             | AsStrided { .. }
-            | AsStridedOp { .. }
             | LinalgPair { .. }
-            | IndexPut { .. } => unreachable!("applied above"),
+            | IndexPut { .. }
+            | MaxMinDim { .. } => unreachable!("applied above"),
             Div { self_, other } => vec![
                 one(&|| vt::div(g, &other.unpack(n)?, None), 0)?,
                 one(
@@ -391,35 +486,14 @@ impl NodeKind {
                     1,
                 )?,
             ],
-            Zero { .. } => (0..node.next_edges().len())
-                .map(|i| one(&|| crate::core::ops::zeros_like(g, None), i))
-                .collect::<Result<Vec<_>>>()?,
-            FillValue => vec![
-                one(&|| crate::core::ops::zeros_like(g, None), 0)?,
-                one(&|| vt::sum_all(g, None), 1)?,
-            ],
-            NotImplemented { op } => {
-                return Err(Error::runtime(format!(
-                    "derivative for aten::{op} is not implemented"
-                )))
-            }
             Reshape { self_sizes, .. } => vec![one(&|| vt::reshape(g, &sizes_i64(self_sizes)), 0)?],
             Transpose { dim0, dim1, .. } => vec![one(&|| vt::transpose(g, *dim0, *dim1), 0)?],
-            Unsqueeze { dim } => vec![one(&|| vt::squeeze_dim(g, *dim), 0)?],
-            Identity { .. } => vec![one(&|| Ok(g.clone()), 0)?],
             Cat { dim, sizes } => {
                 let mut out = Vec::with_capacity(sizes.len());
                 let mut start = 0i64;
                 for (i, &s) in sizes.iter().enumerate() {
                     out.push(one(&|| vt::narrow(g, *dim, start, s as i64), i)?);
                     start += s as i64;
-                }
-                out
-            }
-            Stack { dim, n: count } => {
-                let mut out = Vec::with_capacity(*count);
-                for i in 0..*count {
-                    out.push(one(&|| vt::select(g, *dim, i as i64), i)?);
                 }
                 out
             }
@@ -453,10 +527,6 @@ impl NodeKind {
                 },
                 0,
             )?],
-            Copy => vec![
-                one(&|| crate::core::ops::zeros_like(g, None), 0)?,
-                one(&|| Ok(g.clone()), 1)?,
-            ],
         })
     }
 }

@@ -9,6 +9,8 @@ use super::hooks::{Callback, NodeHooks};
 use crate::core::dtype::DType;
 use crate::core::error::{Error, Result};
 use crate::core::tensor::{release_deep, Tensor, WeakTensor};
+use std::mem::ManuallyDrop;
+use std::ptr::NonNull;
 use std::sync::atomic::{AtomicPtr, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 
@@ -29,24 +31,34 @@ pub struct Edge {
 // ~~~~~~~~~~~~~~~~~~~~
 // Recording an op makes one `Node`, and a chain of N ops keeps N of them alive, so the node's
 // layout is the per-op heap cost of autograd (issue 12: <= 128 B beyond saved tensors; torch:
-// 576 B). What most nodes need is stored inline, in the one allocation of the `Arc<Node>`:
-// - the edges of up to two inputs (`Edges`; more inputs — `cat`, `stack`, custom Functions —
-//   spill to a boxed slice);
-// - the shape and dtype of one output's gradient with up to four dimensions (`InputMeta`;
-//   more dimensions or more outputs spill to the heap);
-// - the formula (`NodeKind`): generated kinds whose saved values exceed a few words are boxed
-//   by the generator (build/gen_autograd.rs, `INLINE_KIND_BYTES`), and a saved output's payload
-//   is boxed (`SavedTensor::Output`), so that the enum stays small for the common kinds.
-// - what few nodes have (hooks, outputs that retain their gradient) behind one pointer,
-//   allocated on first use.
-// A node that keeps nothing but its edges (`y + y`) is then one allocation instead of the four
-// (`Arc<Node>`, edges, input metadata, sizes) of the first layout: 224 heap bytes with malloc's
-// header, from 384. What is left: the edges (40 B), the input metadata (40 B), the formula
-// behind its lock (80 B: the enum is as large as its largest hand-written kind), the class
-// name (16 B), sequence number, extras and Python-object words (24 B), and the `Arc` counts
-// (16 B). The sizes are pinned by the test `node_layout_is_compact` (tests.rs).
+// 576 B). A node is one allocation of 120 bytes (the `Arc` counts and a 104-byte `Node`: a
+// 128-byte malloc chunk) for an op with up to two inputs, one output of up to three dimensions
+// below 2^32 or six below 2^16, and a formula that keeps at most two words:
+// - sequence number (8 B);
+// - the class name as a thin pointer (8 B), its length in the header (a name of 255 bytes or
+//   more points to an interned `&'static str` instead);
+// - the header (8 B): the name's length, the number of edges, the output's dtype and number
+//   of dimensions, and its first dimension (or first two);
+// - the rest of the output's shape (8 B: two more 32-bit dimensions or four 16-bit ones), or,
+//   for more dimensions, larger ones or several outputs, a pointer to boxed `InputMeta`s;
+// - the edges of up to two inputs (32 B; more inputs — `cat`, `stack`, custom Functions — in a
+//   boxed slice in the same 32 bytes);
+// - what few nodes have (hooks, outputs that retain their gradient, the Python object of
+//   `grad_fn`) behind one pointer, allocated on first use (8 B);
+// - the formula behind its lock (32 B: `NodeKind` is three words). Generated kinds whose
+//   saved values exceed two words are boxed by the generator (build/gen_autograd.rs,
+//   `INLINE_KIND_BYTES`), hand-written ones are boxed as `NodeKind::Manual`, and a saved
+//   output's payload is boxed (`SavedTensor::Output`). A saved input is a reference to the
+//   tensor and its version (16 B), never a copy of its metadata.
+// So `y + y`, `y.sin()` and `y.exp()` cost one 128-byte chunk (224 before this layout, 384 with
+// the first one); a kind with two saved tensors (`y * y`) adds a 48-byte box. The sizes are
+// pinned at compile time below and by the test `node_layout_is_compact` (tests.rs).
 
-/// The edges of a node: up to two inline, more on the heap (Note [Compact nodes]).
+const _: () = assert!(std::mem::size_of::<Node>() <= 104);
+const _: () = assert!(std::mem::size_of::<NodeKind>() <= 24);
+
+/// The edges of a node as it is made: up to two inline, more on the heap (Note [Compact
+/// nodes]; the node keeps them as `EdgeSlots`).
 pub enum Edges {
     Inline { len: u8, edges: [Option<Edge>; 2] },
     Heap(Box<[Option<Edge>]>),
@@ -58,17 +70,6 @@ impl Edges {
         Edges::Inline {
             len: 0,
             edges: [None, None],
-        }
-    }
-}
-
-impl std::ops::Deref for Edges {
-    type Target = [Option<Edge>];
-    #[inline]
-    fn deref(&self) -> &[Option<Edge>] {
-        match self {
-            Edges::Inline { len, edges } => &edges[..*len as usize],
-            Edges::Heap(b) => b,
         }
     }
 }
@@ -108,16 +109,107 @@ impl From<Vec<Option<Edge>>> for Edges {
     }
 }
 
-/// The number of dimensions an `InputMeta` keeps inline.
-const INLINE_DIMS: usize = 4;
+/// `Header::n_edges` / `Header::meta_len` of a node whose edges / metadata are boxed.
+const SPILLED: u8 = u8::MAX;
 
-/// The shape and dtype a node's incoming gradient must have (one per forward output): up to
-/// four dimensions inline (Note [Compact nodes]).
+/// The most dimensions a node keeps inline: three of up to 32 bits, or six of up to 16 bits
+/// (`Header::dim0` and `MetaSlot::dims`, 12 bytes; `NARROW` in `Header::meta_len`).
+const INLINE_DIMS: usize = 6;
+
+/// The flag of `Header::meta_len` for dimensions stored as 16-bit halves.
+const NARROW: u8 = 0x80;
+
+/// A node's edges: `Header::n_edges` (at most 2) inline, or a boxed slice when it is
+/// `SPILLED`. The node drops the active field.
+union EdgeSlots {
+    inline: ManuallyDrop<[Option<Edge>; 2]>,
+    heap: ManuallyDrop<Box<[Option<Edge>]>>,
+}
+
+/// A node's output metadata past the header: the two words of dimensions after `Header::dim0`
+/// (`Header::meta_len` != `SPILLED`), or the boxed metadata of every output when it is
+/// `SPILLED`. The node drops the active field.
+union MetaSlot {
+    dims: [u32; 2],
+    heap: ManuallyDrop<Box<Box<[InputMeta]>>>,
+}
+
+/// The small fields of a node, in one word.
+#[derive(Clone, Copy)]
+struct Header {
+    /// The length of the class name, or `SPILLED` (the name pointer is to a `&'static str`).
+    name_len: u8,
+    n_edges: u8,
+    /// The output's number of dimensions when inline (with `NARROW` when they are 16-bit
+    /// halves of `dim0` and `MetaSlot::dims`), else `SPILLED`.
+    meta_len: u8,
+    /// The output's dtype (when inline).
+    dtype: DType,
+    /// The output's first dimension, or the first two when `NARROW` (when inline).
+    dim0: u32,
+}
+
+/// A `&'static str`'s address in one word (its length in `Header::name_len`).
+#[derive(Clone, Copy)]
+struct NamePtr(NonNull<u8>);
+
+// SAFETY: the pointer is to immutable data that lives as long as the program (a string
+// literal, an interned name, or an interned `&'static str`); sharing it between threads is
+// sharing a `&'static str`.
+unsafe impl Send for NamePtr {}
+// SAFETY: as for `Send`.
+unsafe impl Sync for NamePtr {}
+
+impl NamePtr {
+    /// `name` as a pointer and the length for `Header::name_len`.
+    fn new(name: &'static str) -> (NamePtr, u8) {
+        match u8::try_from(name.len()) {
+            Ok(len) if len != SPILLED => (NamePtr(NonNull::from(name.as_bytes()).cast()), len),
+            _ => (NamePtr(NonNull::from(long_name(name)).cast()), SPILLED),
+        }
+    }
+
+    /// The name this pointer was made from with length `len`.
+    fn get(self, len: u8) -> &'static str {
+        if len == SPILLED {
+            // SAFETY: `new` made the pointer from a `&'static &'static str` (`long_name`).
+            unsafe { *self.0.cast::<&'static str>().as_ptr() }
+        } else {
+            // SAFETY: `new` made the pointer from a `&'static str` of `len` bytes: valid UTF-8,
+            // never freed or written.
+            unsafe {
+                std::str::from_utf8_unchecked(std::slice::from_raw_parts(
+                    self.0.as_ptr(),
+                    len as usize,
+                ))
+            }
+        }
+    }
+}
+
+/// A name of 255 bytes or more as a `&'static &'static str`, one leaked copy per distinct name
+/// (custom Function class names: a bounded set).
+#[cold]
+fn long_name(name: &'static str) -> &'static &'static str {
+    use std::collections::HashMap;
+    static NAMES: Mutex<Option<HashMap<&'static str, &'static &'static str>>> = Mutex::new(None);
+    let mut g = lock(&NAMES);
+    g.get_or_insert_with(HashMap::new)
+        .entry(name)
+        .or_insert_with(|| Box::leak(Box::new(name)))
+}
+
+/// The number of dimensions an `InputMeta` keeps inline.
+const META_DIMS: usize = 4;
+
+/// The shape and dtype a node's incoming gradient must have, for an output the node does not
+/// keep inline (several outputs, many or large dimensions: Note [Compact nodes]): up to four
+/// dimensions inline.
 pub enum InputMeta {
     Inline {
         dtype: DType,
         len: u8,
-        dims: [usize; INLINE_DIMS],
+        dims: [usize; META_DIMS],
     },
     Heap {
         dtype: DType,
@@ -130,8 +222,8 @@ impl InputMeta {
     pub fn of(t: &Tensor) -> InputMeta {
         let sizes = t.sizes();
         let dtype = t.dtype();
-        if sizes.len() <= INLINE_DIMS {
-            let mut dims = [0; INLINE_DIMS];
+        if sizes.len() <= META_DIMS {
+            let mut dims = [0; META_DIMS];
             dims[..sizes.len()].copy_from_slice(sizes);
             InputMeta::Inline {
                 dtype,
@@ -164,36 +256,140 @@ impl InputMeta {
     }
 }
 
-/// A node's `InputMeta`s: one inline (single-output ops), else boxed.
-enum Metas {
-    One(InputMeta),
-    Many(Box<[InputMeta]>),
+/// The shape and dtype a node's incoming gradient must have (one per forward output), as
+/// `Node::input_meta` reads them.
+pub enum MetaRef<'a> {
+    Inline {
+        dtype: DType,
+        len: u8,
+        dims: [usize; INLINE_DIMS],
+    },
+    Heap(&'a InputMeta),
+}
+
+impl MetaRef<'_> {
+    /// The gradient's shape.
+    #[inline]
+    pub fn sizes(&self) -> &[usize] {
+        match self {
+            MetaRef::Inline { len, dims, .. } => &dims[..*len as usize],
+            MetaRef::Heap(m) => m.sizes(),
+        }
+    }
+
+    /// The gradient's dtype.
+    #[inline]
+    pub fn dtype(&self) -> DType {
+        match self {
+            MetaRef::Inline { dtype, .. } => *dtype,
+            MetaRef::Heap(m) => m.dtype(),
+        }
+    }
+}
+
+/// `sizes` as the inline dimensions of a node (`Header::meta_len`, the three words), if they
+/// fit: up to three of 32 bits, or up to six of 16 bits.
+#[inline]
+fn inline_dims(sizes: &[usize]) -> Option<(u8, [u32; 3])> {
+    let mut words = [0u32; 3];
+    if sizes.len() <= 3 {
+        for (w, &s) in words.iter_mut().zip(sizes) {
+            *w = u32::try_from(s).ok()?;
+        }
+        return Some((sizes.len() as u8, words));
+    }
+    if sizes.len() > INLINE_DIMS {
+        return None;
+    }
+    for (i, &s) in sizes.iter().enumerate() {
+        words[i / 2] |= u32::from(u16::try_from(s).ok()?) << (16 * (i % 2));
+    }
+    Some((sizes.len() as u8 | NARROW, words))
+}
+
+/// The dimensions `inline_dims` stored.
+#[inline]
+fn read_inline_dims(meta_len: u8, words: [u32; 3]) -> (u8, [usize; INLINE_DIMS]) {
+    let mut dims = [0usize; INLINE_DIMS];
+    if meta_len & NARROW == 0 {
+        for (d, w) in dims.iter_mut().zip(words) {
+            *d = w as usize;
+        }
+        (meta_len, dims)
+    } else {
+        let len = meta_len & !NARROW;
+        for (i, d) in dims.iter_mut().enumerate() {
+            *d = ((words[i / 2] >> (16 * (i % 2))) & 0xffff) as usize;
+        }
+        (len, dims)
+    }
+}
+
+/// The output metadata of a node being made: the header's fields and the slot.
+struct OutputMeta {
+    len: u8,
+    dtype: DType,
+    dim0: u32,
+    slot: MetaSlot,
+}
+
+impl OutputMeta {
+    /// Inline for one output whose shape fits (`inline_dims`), else boxed.
+    #[inline]
+    fn of(outputs: &[&Tensor]) -> OutputMeta {
+        if let [one] = outputs {
+            let sizes = one.sizes();
+            if let Some((len, [dim0, d1, d2])) = inline_dims(sizes) {
+                return OutputMeta {
+                    len,
+                    dtype: one.dtype(),
+                    dim0,
+                    slot: MetaSlot { dims: [d1, d2] },
+                };
+            }
+        }
+        OutputMeta {
+            len: SPILLED,
+            dtype: DType::Float32,
+            dim0: 0,
+            slot: MetaSlot {
+                heap: ManuallyDrop::new(Box::new(
+                    outputs.iter().map(|t| InputMeta::of(t)).collect(),
+                )),
+            },
+        }
+    }
 }
 
 /// A node of the backward graph (torch's `Node`). Shared (`Arc`) by the tensors it made and the
 /// edges of later nodes; dropped iteratively (core Note [Deep drops]). Laid out to be one
-/// allocation for most ops (Note [Compact nodes]).
+/// 128-byte allocation for most ops (Note [Compact nodes]).
 pub struct Node {
     seq_nr: u64,
-    next_edges: Edges,
-    input_meta: Metas,
     /// The formula's class name (kept outside the lock: messages name it while it is applied).
-    name: &'static str,
+    name: NamePtr,
+    hdr: Header,
+    meta: MetaSlot,
+    edges: EdgeSlots,
+    /// Tensors made by this node that `retain_grad()`, its hooks and its Python object:
+    /// allocated on first use (few nodes have them; a NULL word for the others), then never
+    /// replaced until the node dies.
+    extras: AtomicPtr<Extras>,
     /// The formula and what it saved; locked while the engine applies it.
     kind: Mutex<NodeKind>,
-    /// Tensors made by this node that `retain_grad()`, and the node's hooks: allocated on first
-    /// use (few nodes have them; a NULL word for the others), then never replaced until the
-    /// node dies.
-    extras: AtomicPtr<Mutex<Extras>>,
-    /// The opaque Python object of this node (`grad_fn`), as the tensor's slot (core Note
-    /// [PyObject slot]): set and read by the bindings only.
-    pyobj: AtomicUsize,
 }
 
-/// What few nodes have: the outputs that retain their gradient (output number, tensor), and
-/// hooks (hooks.rs).
+/// What few nodes have: the opaque Python object of the node (`grad_fn`, as the tensor's slot,
+/// core Note [PyObject slot]: set and read by the bindings only), and under a lock the outputs
+/// that retain their gradient (output number, tensor) and hooks (hooks.rs).
 #[derive(Default)]
 struct Extras {
+    pyobj: AtomicUsize,
+    locked: Mutex<LockedExtras>,
+}
+
+#[derive(Default)]
+struct LockedExtras {
     retains: Vec<(u32, WeakTensor)>,
     hooks: NodeHooks,
 }
@@ -210,32 +406,57 @@ impl Node {
     /// A node for `kind` with edges `next_edges` (a `Vec` or `Edges`) whose forward outputs
     /// are `outputs`.
     pub fn new(kind: NodeKind, next_edges: impl Into<Edges>, outputs: &[&Tensor]) -> Arc<Node> {
-        let input_meta = match outputs {
-            [one] => Metas::One(InputMeta::of(one)),
-            _ => Metas::Many(outputs.iter().map(|t| InputMeta::of(t)).collect()),
-        };
-        Arc::new(Node {
-            seq_nr: NEXT_SEQ.fetch_add(1, Ordering::Relaxed),
-            next_edges: next_edges.into(),
-            input_meta,
-            name: kind.name(),
-            kind: Mutex::new(kind),
-            extras: AtomicPtr::new(std::ptr::null_mut()),
-            pyobj: AtomicUsize::new(0),
-        })
+        Node::make(
+            NEXT_SEQ.fetch_add(1, Ordering::Relaxed),
+            kind,
+            next_edges.into(),
+            OutputMeta::of(outputs),
+        )
     }
 
     /// A leaf's `AccumulateGrad` (holds the leaf strongly; runs as soon as it is ready: torch
     /// gives it the highest sequence number).
     pub fn new_accumulate(leaf: Tensor) -> Arc<Node> {
+        let meta = OutputMeta::of(&[&leaf]);
+        Node::make(
+            u64::MAX,
+            NodeKind::AccumulateGrad { variable: leaf },
+            Edges::empty(),
+            meta,
+        )
+    }
+
+    #[inline]
+    fn make(seq_nr: u64, kind: NodeKind, edges: Edges, meta: OutputMeta) -> Arc<Node> {
+        let (name, name_len) = NamePtr::new(kind.name());
+        let (n_edges, edges) = match edges {
+            Edges::Inline { len, edges } => (
+                len,
+                EdgeSlots {
+                    inline: ManuallyDrop::new(edges),
+                },
+            ),
+            Edges::Heap(b) => (
+                SPILLED,
+                EdgeSlots {
+                    heap: ManuallyDrop::new(b),
+                },
+            ),
+        };
         Arc::new(Node {
-            seq_nr: u64::MAX,
-            next_edges: Edges::empty(),
-            input_meta: Metas::One(InputMeta::of(&leaf)),
-            name: "AccumulateGrad",
-            kind: Mutex::new(NodeKind::AccumulateGrad { variable: leaf }),
+            seq_nr,
+            name,
+            hdr: Header {
+                name_len,
+                n_edges,
+                meta_len: meta.len,
+                dtype: meta.dtype,
+                dim0: meta.dim0,
+            },
+            meta: meta.slot,
+            edges,
             extras: AtomicPtr::new(std::ptr::null_mut()),
-            pyobj: AtomicUsize::new(0),
+            kind: Mutex::new(kind),
         })
     }
 
@@ -243,20 +464,50 @@ impl Node {
         self.seq_nr
     }
 
+    #[inline]
     pub fn next_edges(&self) -> &[Option<Edge>] {
-        &self.next_edges
+        if self.hdr.n_edges == SPILLED {
+            // SAFETY: `n_edges == SPILLED` says `heap` is the active field (`make`).
+            unsafe { &self.edges.heap }
+        } else {
+            // SAFETY: otherwise `inline` is the active field, with `n_edges` <= 2 edges.
+            unsafe { &self.edges.inline[..self.hdr.n_edges as usize] }
+        }
     }
 
-    pub fn input_meta(&self) -> &[InputMeta] {
-        match &self.input_meta {
-            Metas::One(m) => std::slice::from_ref(m),
-            Metas::Many(b) => b,
+    /// The boxed output metadata, if the node's is not inline.
+    #[inline]
+    fn spilled_meta(&self) -> Option<&[InputMeta]> {
+        // SAFETY: `meta_len == SPILLED` says `heap` is the active field (`make`).
+        (self.hdr.meta_len == SPILLED).then(|| unsafe { &***self.meta.heap })
+    }
+
+    /// The number of the node's inputs (its forward's outputs), each with its `input_meta`.
+    pub fn num_inputs(&self) -> usize {
+        self.spilled_meta().map_or(1, |m| m.len())
+    }
+
+    /// The shape and dtype of the node's input `i` (its forward's output `i`).
+    pub fn input_meta(&self, i: usize) -> Option<MetaRef<'_>> {
+        if let Some(m) = self.spilled_meta() {
+            return m.get(i).map(MetaRef::Heap);
         }
+        if i != 0 {
+            return None;
+        }
+        // SAFETY: `meta_len != SPILLED` says `dims` is the active field (`make`).
+        let [d1, d2] = unsafe { self.meta.dims };
+        let (len, dims) = read_inline_dims(self.hdr.meta_len, [self.hdr.dim0, d1, d2]);
+        Some(MetaRef::Inline {
+            dtype: self.hdr.dtype,
+            len,
+            dims,
+        })
     }
 
     /// The formula's class name (`MulBackward0`, `AccumulateGrad`).
     pub fn name(&self) -> &'static str {
-        self.name
+        self.name.get(self.hdr.name_len)
     }
 
     /// True for a leaf's `AccumulateGrad`.
@@ -265,16 +516,22 @@ impl Node {
     }
 
     /// The node's extras, if it has any.
-    fn extras(&self) -> Option<std::sync::MutexGuard<'_, Extras>> {
+    #[inline]
+    fn extras_ref(&self) -> Option<&Extras> {
         let p = self.extras.load(Ordering::Acquire);
         // SAFETY: a non-NULL pointer is a box this node owns, published once by
         // `extras_or_init` and freed only in `drop`.
-        (!p.is_null()).then(|| lock(unsafe { &*p }))
+        (!p.is_null()).then(|| unsafe { &*p })
+    }
+
+    /// The node's locked extras, if it has any.
+    fn extras(&self) -> Option<std::sync::MutexGuard<'_, LockedExtras>> {
+        self.extras_ref().map(|x| lock(&x.locked))
     }
 
     /// The node's extras, allocated now if it has none.
-    fn extras_or_init(&self) -> std::sync::MutexGuard<'_, Extras> {
-        if let Some(x) = self.extras() {
+    fn extras_or_init(&self) -> &Extras {
+        if let Some(x) = self.extras_ref() {
             return x;
         }
         let fresh = Box::into_raw(Box::default());
@@ -292,12 +549,12 @@ impl Node {
             }
         };
         // SAFETY: published (by us or the winner) and owned by this node until `drop`.
-        lock(unsafe { &*p })
+        unsafe { &*p }
     }
 
     /// Remember that output `output_nr` (the tensor `t`) retains its gradient.
     pub(crate) fn add_retained(&self, output_nr: u32, t: &Tensor) {
-        self.extras_or_init()
+        lock(&self.extras_or_init().locked)
             .retains
             .push((output_nr, t.downgrade()));
     }
@@ -315,9 +572,8 @@ impl Node {
     /// Read or change the node's hooks (the lock is held during `f`: `f` must not call back
     /// into Python or the engine).
     pub fn with_hooks<R>(&self, f: impl FnOnce(&mut NodeHooks) -> R) -> R {
-        f(&mut self.extras_or_init().hooks)
+        f(&mut lock(&self.extras_or_init().locked).hooks)
     }
-
     /// True when the node has any hook (one load for a node without extras).
     pub fn has_hooks(&self) -> bool {
         self.extras().is_some_and(|x| {
@@ -410,12 +666,16 @@ impl Node {
 
     /// The Python object slot (opaque; 0 if none).
     pub fn pyobj(&self) -> usize {
-        self.pyobj.load(Ordering::Acquire)
+        self.extras_ref()
+            .map_or(0, |x| x.pyobj.load(Ordering::Acquire))
     }
 
     /// Record the Python object (bindings only, with the GIL held).
     pub fn set_pyobj(&self, p: usize) {
-        self.pyobj.store(p, Ordering::Release);
+        if p == 0 && self.extras_ref().is_none() {
+            return;
+        }
+        self.extras_or_init().pyobj.store(p, Ordering::Release);
     }
 }
 
@@ -437,22 +697,37 @@ pub(crate) fn packed_of(kind: &NodeKind) -> Vec<&super::hooks::PackedSaved> {
 
 impl Drop for Node {
     fn drop(&mut self) {
-        let p = *self.pyobj.get_mut();
-        if p != 0 {
-            if let Some(hook) = NODE_PYOBJ_RELEASE.get() {
-                hook(p);
-            }
-        }
         let extras = std::mem::replace(self.extras.get_mut(), std::ptr::null_mut());
         // SAFETY: a non-NULL pointer is the box `extras_or_init` published, owned by this node.
         let extras = (!extras.is_null()).then(|| unsafe { Box::from_raw(extras) });
+        if let Some(x) = &extras {
+            let p = x.pyobj.load(Ordering::Acquire);
+            if p != 0 {
+                if let Some(hook) = NODE_PYOBJ_RELEASE.get() {
+                    hook(p);
+                }
+            }
+        }
         // Core Note [Deep drops]: the edges own the rest of the graph.
-        let edges = std::mem::replace(&mut self.next_edges, Edges::empty());
+        let edges = if self.hdr.n_edges == SPILLED {
+            // SAFETY: `heap` is the active field (`make`); taken once, here.
+            Edges::Heap(unsafe { ManuallyDrop::take(&mut self.edges.heap) })
+        } else {
+            Edges::Inline {
+                len: self.hdr.n_edges,
+                // SAFETY: `inline` is the active field (`make`); taken once, here.
+                edges: unsafe { ManuallyDrop::take(&mut self.edges.inline) },
+            }
+        };
+        let meta = (self.hdr.meta_len == SPILLED)
+            // SAFETY: `heap` is the active field (`make`); taken once, here.
+            .then(|| unsafe { ManuallyDrop::take(&mut self.meta.heap) });
         let kind = std::mem::replace(
             self.kind.get_mut().unwrap_or_else(|e| e.into_inner()),
             NodeKind::Released,
         );
         release_deep((edges, kind, extras));
+        drop(meta);
     }
 }
 

@@ -9,7 +9,7 @@
 //! `ops::op` otherwise, after `check_pending` for `pending:` ops; in-place methods go through
 //! `inplace` (Note [In-place ops and history]).
 
-use super::formulas::{LinalgPairOp, NodeKind};
+use super::formulas::{LinalgPairOp, Manual, NodeKind};
 // The generated wrappers (`formula:` entries of src/derivatives.yaml) and `NO_SELF_CLONE`.
 pub use super::generated::*;
 use super::node::{Edge, Node, SavedTensor};
@@ -153,10 +153,10 @@ pub fn div(a: &Tensor, b: &Tensor, rounding_mode: Option<&str>) -> Result<Tensor
                 },
             );
         } else {
-            let kind = NodeKind::Div {
+            let kind = NodeKind::from(Manual::Div {
                 self_: SavedTensor::input_if(a, b.requires_grad())?,
                 other: SavedTensor::input(b)?,
-            };
+            });
             record(&out, &[a, b], kind);
         }
     }
@@ -266,13 +266,13 @@ fn max_min_dim(
     keepdim: bool,
 ) -> Result<(Tensor, Tensor)> {
     if should_record(&[a]) && values.dtype().is_floating_point() {
-        let kind = NodeKind::MaxMinDim {
+        let kind = NodeKind::from(Manual::MaxMinDim {
             name,
             self_sizes: sizes_of(a),
             dim,
             keepdim,
             indices: SavedTensor::input(&indices)?,
-        };
+        });
         let node = Node::new(kind, collect_edges(&[a]), &[&values]);
         values.set_grad_fn(node, 0);
     }
@@ -306,10 +306,10 @@ fn reshape_like(a: &Tensor, out: Tensor, name: &'static str) -> Tensor {
         record(
             &out,
             &[a],
-            NodeKind::Reshape {
+            NodeKind::from(Manual::Reshape {
                 name,
                 self_sizes: sizes_of(a),
-            },
+            }),
         );
     }
     out
@@ -317,7 +317,7 @@ fn reshape_like(a: &Tensor, out: Tensor, name: &'static str) -> Tensor {
 
 /// Record the differentiable output `out` of a two-output linalg op (`NodeKind::LinalgPair`).
 fn record_pair(out: &Tensor, a: &Tensor, op: LinalgPairOp, saved: SavedTensor) {
-    record(out, &[a], NodeKind::LinalgPair { op, saved });
+    record(out, &[a], NodeKind::from(Manual::LinalgPair { op, saved }));
 }
 
 /// `linalg.cholesky_ex(A, *, upper=False, check_errors=False)` recorded as torch's
@@ -405,7 +405,11 @@ pub fn unsqueeze(a: &Tensor, dim: i64) -> Result<Tensor> {
 
 fn transpose_like(a: &Tensor, out: Tensor, name: &'static str, dim0: i64, dim1: i64) -> Tensor {
     if should_record(&[a]) {
-        record(&out, &[a], NodeKind::Transpose { name, dim0, dim1 });
+        record(
+            &out,
+            &[a],
+            NodeKind::from(Manual::Transpose { name, dim0, dim1 }),
+        );
     }
     out
 }
@@ -518,11 +522,11 @@ pub fn double(a: &Tensor) -> Result<Tensor> {
 pub fn select(a: &Tensor, dim: i64, index: i64) -> Result<Tensor> {
     let out = ops::select(a, dim, index)?;
     if should_record(&[a]) {
-        let kind = NodeKind::Select {
+        let kind = NodeKind::from(Manual::Select {
             self_sizes: sizes_of(a),
             dim,
             index,
-        };
+        });
         record(&out, &[a], kind);
     }
     Ok(out)
@@ -543,7 +547,7 @@ pub fn cat(tensors: &[Tensor], dim: i64) -> Result<Tensor> {
                 }
             })
             .collect();
-        record(&out, &refs, NodeKind::Cat { dim, sizes });
+        record(&out, &refs, NodeKind::from(Manual::Cat { dim, sizes }));
     }
     Ok(out)
 }
@@ -567,12 +571,12 @@ pub fn stack(tensors: &[Tensor], dim: i64) -> Result<Tensor> {
 pub fn index(a: &Tensor, items: &[Item]) -> Result<Tensor> {
     let out = ops::indexing::index(a, items)?;
     if should_record(&[a]) {
-        let kind = NodeKind::Index {
+        let kind = NodeKind::from(Manual::Index {
             name: index_node_name(items),
             self_sizes: sizes_of(a),
             self_dtype: a.dtype(),
             items: items.into(),
-        };
+        });
         record(&out, &[a], kind);
     }
     Ok(out)
@@ -605,11 +609,11 @@ fn index_node_name(items: &[Item]) -> &'static str {
 pub fn index_int(a: &Tensor, i: i64) -> Result<Tensor> {
     let out = ops::indexing::index_int(a, i)?;
     if should_record(&[a]) {
-        let kind = NodeKind::Select {
+        let kind = NodeKind::from(Manual::Select {
             self_sizes: sizes_of(a),
             dim: 0,
             index: i,
-        };
+        });
         record(&out, &[a], kind);
     }
     Ok(out)
@@ -630,12 +634,12 @@ pub fn index_put_accumulate(z: &Tensor, items: &[Item], g: &Tensor) -> Result<Te
     ops::indexing::index_put_accumulate(z, items, g)?;
     if z.dtype().is_floating_point() {
         let node = Node::new(
-            NodeKind::IndexPut {
+            NodeKind::from(Manual::IndexPut {
                 name: "IndexPutBackward0",
                 items: items.into(),
                 value_dim,
                 accumulate: true,
-            },
+            }),
             edges,
             &[z],
         );
