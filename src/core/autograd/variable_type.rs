@@ -114,15 +114,24 @@ pub fn check_pending(name: &str, inputs: &[&Tensor]) -> Result<()> {
 
 /// `t` with `requires_grad` set as a factory's `requires_grad=` asks (torch's text for a
 /// non-floating dtype).
+/// Inline, with the `requires_grad=True` work out of line: a factory call without it pays one
+/// test (Note [Recording wrapper split] in build/gen_autograd.rs).
+#[inline(always)]
 pub fn with_requires_grad(t: Tensor, requires_grad: bool) -> Result<Tensor> {
     if requires_grad {
-        if !t.dtype().is_floating_point() {
-            return Err(Error::runtime(
-                "Only Tensors of floating point and complex dtype can require gradients",
-            ));
-        }
-        t.set_requires_grad(true)?;
+        return factory_requires_grad(t);
     }
+    Ok(t)
+}
+
+#[inline(never)]
+fn factory_requires_grad(t: Tensor) -> Result<Tensor> {
+    if !t.dtype().is_floating_point() {
+        return Err(Error::runtime(
+            "Only Tensors of floating point and complex dtype can require gradients",
+        ));
+    }
+    t.set_requires_grad(true)?;
     Ok(t)
 }
 
@@ -519,17 +528,25 @@ pub fn double(a: &Tensor) -> Result<Tensor> {
     Ok(identity_like(a, ops::double(a)?, "ToCopyBackward0"))
 }
 
+/// `select` (inline, Note [Recording wrapper split] in build/gen_autograd.rs).
+#[inline(always)]
 pub fn select(a: &Tensor, dim: i64, index: i64) -> Result<Tensor> {
     let out = ops::select(a, dim, index)?;
     if should_record(&[a]) {
-        let kind = NodeKind::from(Manual::Select {
-            self_sizes: sizes_of(a),
-            dim,
-            index,
-        });
-        record(&out, &[a], kind);
+        record_select(&out, a, dim, index);
     }
     Ok(out)
+}
+
+/// Records `SelectBackward0` for `select` and `t[i]`.
+#[inline(never)]
+fn record_select(out: &Tensor, a: &Tensor, dim: i64, index: i64) {
+    let kind = NodeKind::from(Manual::Select {
+        self_sizes: sizes_of(a),
+        dim,
+        index,
+    });
+    record(out, &[a], kind);
 }
 
 pub fn cat(tensors: &[Tensor], dim: i64) -> Result<Tensor> {
@@ -606,15 +623,11 @@ fn index_node_name(items: &[Item]) -> &'static str {
 }
 
 /// `t[i]` for an int `i` (the bindings' fast path).
+#[inline(always)]
 pub fn index_int(a: &Tensor, i: i64) -> Result<Tensor> {
     let out = ops::indexing::index_int(a, i)?;
     if should_record(&[a]) {
-        let kind = NodeKind::from(Manual::Select {
-            self_sizes: sizes_of(a),
-            dim: 0,
-            index: i,
-        });
-        record(&out, &[a], kind);
+        record_select(&out, a, 0, i);
     }
     Ok(out)
 }
