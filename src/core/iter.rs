@@ -28,7 +28,7 @@ pub fn strided_for_each<const N: usize>(
     strided_rows(
         sizes,
         strides,
-        &mut |mut off: [isize; N], len: usize, step: [isize; N]| {
+        |mut off: [isize; N], len: usize, step: [isize; N]| {
             for _ in 0..len {
                 f(off);
                 for k in 0..N {
@@ -43,19 +43,55 @@ pub fn strided_for_each<const N: usize>(
 /// position of the outer dims (all but the last), in row-major order, where `base` holds the
 /// operands' offsets of the row's first element, `len` is the innermost size and `step` the
 /// operands' innermost strides. Zero-size shapes call nothing; a 0-dim shape is one row of one
-/// element (`len` 1, `step` 0). `row` is `dyn` so this loop exists once per `N`.
-#[inline(never)]
+/// element (`len` 1, `step` 0). `row` is called through `dyn RowFn` so this loop exists once
+/// per `N`.
+#[inline(always)]
 pub fn strided_rows<const N: usize>(
     sizes: &[usize],
     strides: [&[isize]; N],
-    row: &mut dyn FnMut([isize; N], usize, [isize; N]),
+    mut row: impl FnMut([isize; N], usize, [isize; N]),
+) {
+    strided_rows_dyn(sizes, strides, &mut row)
+}
+
+// Note [One-method traits for dyn callbacks]
+// ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
+// A closure passed as `&dyn Fn(..)` / `&mut dyn FnMut(..)` gets a vtable holding every method
+// of the `Fn` traits: `call`, `call_mut` and a `call_once` shim. Each entry is a function with
+// the closure's body inlined, and nothing can drop the unused ones (the vtable names them), so
+// each kernel body passed as `dyn` was compiled two or three times: 1,564 `call_once` shims,
+// 447 KB of the 9.7 MB `.text` (BENCHMARKS.md, wheel size). The shared drivers take a
+// one-method trait instead (`RowFn` here, `ElemFn`/`ElemFn2` below, `ChunkFn` in
+// core/parallel.rs, `BinFn` in ops/binary.rs), implemented for every closure of the right
+// signature: its vtable has the one method, so the body exists once. The call is the same
+// indirect call as before.
+
+/// The row body of `strided_rows`: see Note [One-method traits for dyn callbacks].
+pub trait RowFn<const N: usize> {
+    /// One row: operands' offsets of its first element, its length, the innermost strides.
+    fn row(&mut self, base: [isize; N], len: usize, step: [isize; N]);
+}
+
+impl<const N: usize, F: FnMut([isize; N], usize, [isize; N])> RowFn<N> for F {
+    #[inline(always)]
+    fn row(&mut self, base: [isize; N], len: usize, step: [isize; N]) {
+        self(base, len, step)
+    }
+}
+
+/// `strided_rows`' loop, once per `N`.
+#[inline(never)]
+fn strided_rows_dyn<const N: usize>(
+    sizes: &[usize],
+    strides: [&[isize]; N],
+    row: &mut dyn RowFn<N>,
 ) {
     let nd = sizes.len();
     if sizes.contains(&0) {
         return;
     }
     if nd == 0 {
-        row([0; N], 1, [0; N]);
+        row.row([0; N], 1, [0; N]);
         return;
     }
     let inner = sizes[nd - 1];
@@ -65,7 +101,7 @@ pub fn strided_rows<const N: usize>(
     // Copies and strided loops over huge tensors stay interruptible (core/interrupt.rs).
     let mut ticker = super::interrupt::Ticker::new();
     loop {
-        row(base, inner, inner_strides);
+        row.row(base, inner, inner_strides);
         ticker.tick(inner);
         // Advance the outer index (all dims but the last), carrying like an odometer.
         let mut d = nd - 1;
@@ -158,6 +194,32 @@ unsafe fn dense_map<T: Element, R: Element>(
     }
 }
 
+/// A unary element function behind `dyn`: see Note [One-method traits for dyn callbacks].
+pub(crate) trait ElemFn<T, R> {
+    /// `f(x)`.
+    fn apply(&self, x: T) -> R;
+}
+
+impl<T, R, F: Fn(T) -> R> ElemFn<T, R> for F {
+    #[inline(always)]
+    fn apply(&self, x: T) -> R {
+        self(x)
+    }
+}
+
+/// A binary element function behind `dyn`: see Note [One-method traits for dyn callbacks].
+pub(crate) trait ElemFn2<T, R> {
+    /// `f(x, y)`.
+    fn apply2(&self, x: T, y: T) -> R;
+}
+
+impl<T, R, F: Fn(T, T) -> R> ElemFn2<T, R> for F {
+    #[inline(always)]
+    fn apply2(&self, x: T, y: T) -> R {
+        self(x, y)
+    }
+}
+
 /// `dense_map`'s loop for operands that partially overlap (rare: e.g. `out=` a shifted view of
 /// the input): element by element in index order. Written once per dtype pair with `f` behind
 /// `dyn`, instead of a runtime-checked vectorised loop inside every op's kernel.
@@ -169,11 +231,11 @@ unsafe fn map_overlapping<T: Element, R: Element>(
     po: *mut R,
     px: *const T,
     n: usize,
-    f: &dyn Fn(T) -> R,
+    f: &dyn ElemFn<T, R>,
 ) {
     for i in 0..n {
         // SAFETY: `i < n`; plain reads and writes through raw pointers, no references.
-        unsafe { *po.add(i) = f(*px.add(i)) };
+        unsafe { *po.add(i) = f.apply(*px.add(i)) };
     }
 }
 
@@ -188,11 +250,11 @@ unsafe fn map2_overlapping<T: Element, R: Element>(
     pa: *const T,
     pb: *const T,
     n: usize,
-    f: &dyn Fn(T, T) -> R,
+    f: &dyn ElemFn2<T, R>,
 ) {
     for i in 0..n {
         // SAFETY: `i < n`; plain reads and writes through raw pointers, no references.
-        unsafe { *po.add(i) = f(*pa.add(i), *pb.add(i)) };
+        unsafe { *po.add(i) = f.apply2(*pa.add(i), *pb.add(i)) };
     }
 }
 
@@ -584,7 +646,7 @@ fn binary_strided<T: Element, R: Element>(
     strided_rows(
         out.sizes(),
         strides,
-        &mut move |[mut o, mut x, mut y], len, [so, sx, sy]| {
+        move |[mut o, mut x, mut y], len, [so, sx, sy]| {
             ticker.tick(len);
             for _ in 0..len {
                 // SAFETY: each offset comes from its operand's own (broadcast) geometry over
@@ -676,19 +738,15 @@ pub(crate) fn unary_into<S: Element, R: Element>(
         // As in `binary_into`: rows, with a `move` closure.
         let strides = [out.strides(), a.strides()];
         let mut ticker = Ticker::new();
-        strided_rows(
-            a.sizes(),
-            strides,
-            &mut move |[mut o, mut x], len, [so, sx]| {
-                ticker.tick(len);
-                for _ in 0..len {
-                    // SAFETY: offsets come from each tensor's own geometry over the same shape;
-                    // when `out` is `a`, each element is read before it is written.
-                    unsafe { *po.offset(o) = f(*pa.offset(x)) };
-                    (o, x) = (o + so, x + sx);
-                }
-            },
-        );
+        strided_rows(a.sizes(), strides, move |[mut o, mut x], len, [so, sx]| {
+            ticker.tick(len);
+            for _ in 0..len {
+                // SAFETY: offsets come from each tensor's own geometry over the same shape;
+                // when `out` is `a`, each element is read before it is written.
+                unsafe { *po.offset(o) = f(*pa.offset(x)) };
+                (o, x) = (o + so, x + sx);
+            }
+        });
     }
     Ok(())
 }

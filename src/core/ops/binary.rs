@@ -9,7 +9,7 @@ use super::plan::{Kernel, Plan};
 use crate::core::dtype::{Category, DType};
 use crate::core::error::{Error, Result};
 use crate::core::iter::{
-    binary_into_par, binary_kernel, broadcast_shape_of, operand_as, unary_into, Input,
+    binary_into_par, binary_kernel, broadcast_shape_of, operand_as, unary_into, ElemFn2, Input,
 };
 use crate::core::promote::{promote_types, result_type};
 use crate::core::scalar::Scalar;
@@ -93,9 +93,9 @@ fn binary_into_par_dyn<T: Arith>(
     out: &Tensor,
     a: &Input<'_, T>,
     b: &Input<'_, T>,
-    f: &(dyn Fn(T, T) -> T + Sync),
+    f: &(dyn ElemFn2<T, T> + Sync),
 ) -> Result<()> {
-    binary_into_par(out, a, b, f)
+    binary_into_par(out, a, b, |x, y| f.apply2(x, y))
 }
 
 /// `result_type(&[a, b])`, with the common cases first: equal dtypes promote to themselves
