@@ -332,27 +332,6 @@ fn par_grain(n: usize) -> Option<usize> {
 /// The longest chunk of a split dense loop: a few milliseconds of work at most.
 const PAR_MAX_GRAIN: usize = 1 << 22;
 
-/// `dense_map` split across threads in chunks of `grain` (disjoint subranges: Note [Storage
-/// aliasing]). Only the parallel form lives here, so the kernel is not instantiated twice.
-///
-/// # Safety
-/// As `dense_map`, and `mode` is not `Alias::Other`.
-unsafe fn dense_map_par<T: Element, R: Element>(
-    po: *mut R,
-    px: *const T,
-    n: usize,
-    grain: usize,
-    mode: Alias,
-    f: impl Fn(T) -> R + Sync,
-) {
-    let (po, px) = (SendPtr(po), SendPtr(px as *mut T));
-    parallel::parallel_for(n, grain, |s, e| {
-        // SAFETY: `[s, e)` is inside the `n` elements of both operands (caller's contract);
-        // chunks are disjoint, and `mode` (Distinct or Same) holds for matching subranges too.
-        unsafe { dense_map(po.get().add(s), px.get().add(s), e - s, mode, &f) }
-    });
-}
-
 /// `dense_map2` split across threads in chunks of `grain` (disjoint subranges).
 ///
 /// # Safety
@@ -372,7 +351,7 @@ unsafe fn dense_map2_par<T: Element, R: Element>(
         // contract); chunks are disjoint, and `modes` (Distinct or Same) hold for matching
         // subranges too.
         unsafe {
-            dense_map2(
+            dense_map2_shared(
                 po.get().add(s),
                 pa.get().add(s),
                 pb.get().add(s),
@@ -382,6 +361,59 @@ unsafe fn dense_map2_par<T: Element, R: Element>(
             )
         }
     });
+}
+
+/// `dense_map2` out of line: the one copy of a binary kernel's dense loops, run by the serial
+/// path of `binary_into` and by every chunk of `binary_into_par` (inlined into both, they were
+/// compiled twice per op and dtype).
+///
+/// # Safety
+/// As `dense_map2`.
+#[inline(never)]
+unsafe fn dense_map2_shared<T: Element, R: Element, F: Fn(T, T) -> R>(
+    po: *mut R,
+    pa: *const T,
+    pb: *const T,
+    n: usize,
+    modes: (Alias, Alias),
+    f: &F,
+) {
+    // SAFETY: the caller's contract, passed on.
+    unsafe { dense_map2(po, pa, pb, n, modes, f) }
+}
+
+/// `dense_map` of `f(x, b[i])` out of line (see `dense_map2_shared`).
+///
+/// # Safety
+/// As `dense_map`.
+#[inline(never)]
+unsafe fn dense_map_left_shared<T: Element, R: Element, F: Fn(T, T) -> R>(
+    po: *mut R,
+    pb: *const T,
+    n: usize,
+    mode: Alias,
+    x: T,
+    f: &F,
+) {
+    // SAFETY: the caller's contract, passed on.
+    unsafe { dense_map(po, pb, n, mode, |y| f(x, y)) }
+}
+
+/// `dense_map` of `f(a[i], y)` out of line (see `dense_map2_shared`).
+///
+/// # Safety
+/// As `dense_map`.
+#[inline(never)]
+unsafe fn dense_map_right_shared<T: Element, R: Element, F: Fn(T, T) -> R>(
+    po: *mut R,
+    pa: *const T,
+    n: usize,
+    mode: Alias,
+    y: T,
+    f: &F,
+) {
+    // SAFETY: the caller's contract, passed on.
+    unsafe { dense_map(po, pa, n, mode, |x| f(x, y)) }
 }
 
 // ----- operands -----------------------------------------------------------------------------
@@ -530,7 +562,14 @@ pub(crate) fn binary_into_par<T: Element, R: Element>(
                 let pb = tb.data_ptr::<T>() as *const T;
                 // SAFETY: `out` and `b` are contiguous with `n` elements; `mode` is not `Other`;
                 // `a`'s one value was read before any write.
-                unsafe { dense_map_par(po, pb, n, grain, mode, |y| f(x, y)) };
+                let (po, pb) = (SendPtr(po), SendPtr(pb as *mut T));
+                parallel::parallel_for(n, grain, |s, e| {
+                    // SAFETY: `[s, e)` is inside the `n` elements of both operands; chunks are
+                    // disjoint, and `mode` (Distinct or Same) holds for matching subranges too.
+                    unsafe {
+                        dense_map_left_shared(po.get().add(s), pb.get().add(s), e - s, mode, x, &f)
+                    }
+                });
                 return Ok(());
             }
         }
@@ -540,7 +579,14 @@ pub(crate) fn binary_into_par<T: Element, R: Element>(
                 let pa = ta.data_ptr::<T>() as *const T;
                 // SAFETY: `out` and `a` are contiguous with `n` elements; `mode` is not `Other`;
                 // `b`'s one value was read before any write.
-                unsafe { dense_map_par(po, pa, n, grain, mode, |x| f(x, y)) };
+                let (po, pa) = (SendPtr(po), SendPtr(pa as *mut T));
+                parallel::parallel_for(n, grain, |s, e| {
+                    // SAFETY: `[s, e)` is inside the `n` elements of both operands; chunks are
+                    // disjoint, and `mode` (Distinct or Same) holds for matching subranges too.
+                    unsafe {
+                        dense_map_right_shared(po.get().add(s), pa.get().add(s), e - s, mode, y, &f)
+                    }
+                });
                 return Ok(());
             }
         }
@@ -596,8 +642,15 @@ fn binary_into_impl<T: Element, R: Element, const FRESH: bool>(
                     tb.data_ptr::<T>() as *const T,
                 );
                 // SAFETY: all three are contiguous with `n` elements; `modes` describe the
-                // aliasing.
-                unsafe { dense_map2(po, pa, pb, n, modes, f) };
+                // aliasing. A fresh output inlines its loops (Distinct only); any other shares
+                // `binary_into_par`'s copy.
+                unsafe {
+                    if FRESH {
+                        dense_map2(po, pa, pb, n, modes, f)
+                    } else {
+                        dense_map2_shared(po, pa, pb, n, modes, &f)
+                    }
+                };
                 return Ok(());
             }
             (None, Some(tb)) => {
@@ -605,7 +658,13 @@ fn binary_into_impl<T: Element, R: Element, const FRESH: bool>(
                     let pb = tb.data_ptr::<T>() as *const T;
                     // SAFETY: `out` and `b` are contiguous with `n` elements; `a`'s one value
                     // was read before any write.
-                    unsafe { dense_map(po, pb, n, mode_of(out, tb), |y| f(x, y)) };
+                    unsafe {
+                        if FRESH {
+                            dense_map(po, pb, n, Alias::Distinct, |y| f(x, y))
+                        } else {
+                            dense_map_left_shared(po, pb, n, mode_of(out, tb), x, &f)
+                        }
+                    };
                     return Ok(());
                 }
             }
@@ -614,7 +673,13 @@ fn binary_into_impl<T: Element, R: Element, const FRESH: bool>(
                     let pa = ta.data_ptr::<T>() as *const T;
                     // SAFETY: `out` and `a` are contiguous with `n` elements; `b`'s one value
                     // was read before any write.
-                    unsafe { dense_map(po, pa, n, mode_of(out, ta), |x| f(x, y)) };
+                    unsafe {
+                        if FRESH {
+                            dense_map(po, pa, n, Alias::Distinct, |x| f(x, y))
+                        } else {
+                            dense_map_right_shared(po, pa, n, mode_of(out, ta), y, &f)
+                        }
+                    };
                     return Ok(());
                 }
             }
@@ -681,6 +746,22 @@ pub(crate) fn binary_kernel<T: Element, R: Element>(
     }
 }
 
+/// `binary_kernel` with the element function behind `dyn`: one kernel per dtype pair shared by
+/// the cold binary ops (special functions, `fmod`, `fmax`, `heaviside`, `gcd`, shifts, ...),
+/// whose element functions cost more than the indirect call, instead of one kernel per op and
+/// dtype (~11 KB each). The hot ops (arithmetic, comparisons, logical and bitwise masks) keep
+/// `binary_kernel` with their function inlined.
+#[inline(never)]
+pub(crate) fn binary_kernel_dyn<T: Element, R: Element>(
+    out: &Tensor,
+    a: &Tensor,
+    b: &Tensor,
+    fresh: bool,
+    f: &dyn ElemFn2<T, R>,
+) -> Result<()> {
+    binary_kernel::<T, R>(out, a, b, fresh, |x, y| f.apply2(x, y))
+}
+
 /// A new tensor of `f(a, b)` over the broadcast shape of `a` and `b`, computed in `T` (operands
 /// of another dtype are converted first; 0-dim ones are read as values) with result dtype `R`.
 pub(crate) fn binary_op<T: Element, R: Element>(
@@ -703,6 +784,19 @@ pub(crate) fn unary_op<S: Element, R: Element>(a: &Tensor, f: impl Fn(S) -> R) -
     let out = unsafe { Tensor::empty_uninit(a.sizes(), R::DTYPE)? };
     unary_into(&out, a, true, f)?;
     Ok(out)
+}
+
+/// `unary_into` with the element function behind `dyn`: one kernel per dtype pair shared by the
+/// cold unary ops (libm calls, special functions), whose element functions cost more than the
+/// indirect call (see `binary_kernel_dyn`).
+#[inline(never)]
+pub(crate) fn unary_into_dyn<S: Element, R: Element>(
+    out: &Tensor,
+    a: &Tensor,
+    fresh: bool,
+    f: &dyn ElemFn<S, R>,
+) -> Result<()> {
+    unary_into(out, a, fresh, |x| f.apply(x))
 }
 
 /// Write `f(a)` into `out` (`a`'s shape, dtype `R`; `a` has dtype `S`): the kernel of every

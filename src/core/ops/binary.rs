@@ -9,7 +9,8 @@ use super::plan::{Kernel, Plan};
 use crate::core::dtype::{Category, DType};
 use crate::core::error::{Error, Result};
 use crate::core::iter::{
-    binary_into_par, binary_kernel, broadcast_shape_of, operand_as, unary_into, ElemFn2, Input,
+    binary_into_par, binary_kernel, binary_kernel_dyn, broadcast_shape_of, operand_as, unary_into,
+    ElemFn2, Input,
 };
 use crate::core::promote::{promote_types, result_type};
 use crate::core::scalar::Scalar;
@@ -548,8 +549,8 @@ pub(super) fn float_binary_plan<'a>(
 ) -> Result<Plan<'a, impl Kernel + 'a>> {
     let dtype = float_result_type(input, other);
     binary_plan(input, other, dtype, move |out, fresh| match dtype {
-        DType::Float64 => binary_kernel::<f64, f64>(out, input, other, fresh, &f64f),
-        _ => binary_kernel::<f32, f32>(out, input, other, fresh, &f32f),
+        DType::Float64 => binary_kernel_dyn::<f64, f64>(out, input, other, fresh, &f64f),
+        _ => binary_kernel_dyn::<f32, f32>(out, input, other, fresh, &f32f),
     })
 }
 
@@ -568,8 +569,8 @@ fn floats_only_binary_plan<'a>(
         return Err(not_implemented(kernel, dtype));
     }
     binary_plan(input, other, dtype, move |out, fresh| match dtype {
-        DType::Float64 => binary_kernel::<f64, f64>(out, input, other, fresh, &f64f),
-        _ => binary_kernel::<f32, f32>(out, input, other, fresh, &f32f),
+        DType::Float64 => binary_kernel_dyn::<f64, f64>(out, input, other, fresh, &f64f),
+        _ => binary_kernel_dyn::<f32, f32>(out, input, other, fresh, &f32f),
     })
 }
 
@@ -800,7 +801,7 @@ fn fmaxmin_plan<'a>(
     binary_plan(input, other, dtype, move |out, fresh| match dtype {
         // f64::max/min return the other operand when one is NaN: fmax/fmin exactly.
         DType::Float64 => {
-            binary_kernel::<f64, f64>(out, input, other, fresh, move |a: f64, b: f64| {
+            binary_kernel_dyn::<f64, f64>(out, input, other, fresh, &move |a: f64, b: f64| {
                 if max {
                     a.max(b)
                 } else {
@@ -809,7 +810,7 @@ fn fmaxmin_plan<'a>(
             })
         }
         DType::Float32 => {
-            binary_kernel::<f32, f32>(out, input, other, fresh, move |a: f32, b: f32| {
+            binary_kernel_dyn::<f32, f32>(out, input, other, fresh, &move |a: f32, b: f32| {
                 if max {
                     a.max(b)
                 } else {
@@ -818,7 +819,7 @@ fn fmaxmin_plan<'a>(
             })
         }
         _ => {
-            crate::dispatch!(dtype, T => binary_kernel::<T, T>(out, input, other, fresh, move |a: T, b: T| {
+            crate::dispatch!(dtype, T => binary_kernel_dyn::<T, T>(out, input, other, fresh, &move |a: T, b: T| {
                 if (a < b) == max { b } else { a }
             }))
         }
@@ -1059,7 +1060,7 @@ pub fn fmod_plan<'a>(input: &'a Tensor, other: &'a Tensor) -> Result<Plan<'a, im
             if dtype.is_integral() && out.numel() > 0 && Input::<T>::of(other)?.any_zero() {
                 return Err(Error::runtime("ZeroDivisionError"));
             }
-            binary_kernel::<T, T>(out, input, other, fresh, |x: T, y: T| x.fmod(y))
+            binary_kernel_dyn::<T, T>(out, input, other, fresh, &|x: T, y: T| x.fmod(y))
         })
     })
 }
@@ -1093,7 +1094,7 @@ logical_ops! {
 }
 
 macro_rules! integer_binary_ops {
-    ($($(#[$doc:meta])* $name:ident, $plan:ident, $kernel:literal, $reject_bool:literal, $m:ident;)*) => {$(
+    ($($(#[$doc:meta])* $name:ident, $plan:ident, $kernel:literal, $reject_bool:literal, $m:ident, $run:ident;)*) => {$(
         $(#[$doc])*
         pub fn $name(input: &Tensor, other: &Tensor) -> Result<Tensor> {
             $plan(input, other)?.run()
@@ -1106,7 +1107,7 @@ macro_rules! integer_binary_ops {
                 return Err(not_implemented($kernel, dtype));
             }
             binary_plan(input, other, dtype, move |out, fresh| {
-                crate::dispatch!(dtype, T => binary_kernel::<T, T>(out, input, other, fresh, |x: T, y: T| x.$m(y)))
+                crate::dispatch!(dtype, T => $run::<T, T>(out, input, other, fresh, &|x: T, y: T| x.$m(y)))
             })
         }
     )*};
@@ -1116,20 +1117,20 @@ integer_binary_ops! {
     /// `bitwise_and(input, other)` (`&`): integers and bools, promoted dtype, broadcast. Floats
     /// are torch's NotImplementedError `"bitwise_and_cpu" not implemented for 'Float'`.
     /// Mirrors `torch.bitwise_and`.
-    bitwise_and, bitwise_and_plan, "bitwise_and_cpu", false, band;
+    bitwise_and, bitwise_and_plan, "bitwise_and_cpu", false, band, binary_kernel;
     /// `bitwise_or(input, other)` (`|`): as `bitwise_and`. Mirrors `torch.bitwise_or`.
-    bitwise_or, bitwise_or_plan, "bitwise_or_cpu", false, bor;
+    bitwise_or, bitwise_or_plan, "bitwise_or_cpu", false, bor, binary_kernel;
     /// `bitwise_xor(input, other)` (`^`): as `bitwise_and`. Mirrors `torch.bitwise_xor`.
-    bitwise_xor, bitwise_xor_plan, "bitwise_xor_cpu", false, bxor;
+    bitwise_xor, bitwise_xor_plan, "bitwise_xor_cpu", false, bxor, binary_kernel;
     /// `bitwise_left_shift(input, other)` (`<<`): integers only, promoted dtype, broadcast; a
     /// negative shift or one of at least the bit width gives 0. Floats and bools are a
     /// NotImplementedError (`"lshift_cpu" not implemented for 'Float'`). Mirrors
     /// `torch.bitwise_left_shift`.
-    bitwise_left_shift, bitwise_left_shift_plan, "lshift_cpu", true, shl;
+    bitwise_left_shift, bitwise_left_shift_plan, "lshift_cpu", true, shl, binary_kernel_dyn;
     /// `bitwise_right_shift(input, other)` (`>>`): arithmetic shift for signed integers, integers
     /// only; a negative or too large shift fills with the sign (0 for uint8). Mirrors
     /// `torch.bitwise_right_shift`.
-    bitwise_right_shift, bitwise_right_shift_plan, "rshift_cpu", true, shr;
+    bitwise_right_shift, bitwise_right_shift_plan, "rshift_cpu", true, shr, binary_kernel_dyn;
 }
 
 // ----- lerp -----------------------------------------------------------------------------------
@@ -1280,7 +1281,7 @@ pub fn heaviside_plan<'a>(
     }
     let dtype = input.dtype();
     binary_plan(input, values, dtype, move |out, fresh| {
-        crate::dispatch!(dtype, T => binary_kernel::<T, T>(out, input, values, fresh, |x: T, v: T| {
+        crate::dispatch!(dtype, T => binary_kernel_dyn::<T, T>(out, input, values, fresh, &|x: T, v: T| {
             if x == T::from_i64(0) {
                 v
             } else {
@@ -1316,7 +1317,7 @@ fn gcd_lcm_plan<'a>(
         return Err(not_implemented(kernel, dtype));
     }
     binary_plan(input, other, dtype, move |out, fresh| {
-        crate::dispatch!(dtype, T => binary_kernel::<T, T>(out, input, other, fresh, |x: T, y: T| {
+        crate::dispatch!(dtype, T => binary_kernel_dyn::<T, T>(out, input, other, fresh, &|x: T, y: T| {
             let (a, b) = (x.to_i64(), y.to_i64());
             // Computed in the dtype, as torch's kernel: `abs` and the casts wrap like C++'s
             // (`gcd(-128, 0)` is -128 in int8).
