@@ -747,10 +747,10 @@ pub(crate) fn binary_kernel<T: Element, R: Element>(
 }
 
 /// `binary_kernel` with the element function behind `dyn`: one kernel per dtype pair shared by
-/// the cold binary ops (special functions, `fmod`, `fmax`, `heaviside`, `gcd`, shifts, ...),
-/// whose element functions cost more than the indirect call, instead of one kernel per op and
-/// dtype (~11 KB each). The hot ops (arithmetic, comparisons, logical and bitwise masks) keep
-/// `binary_kernel` with their function inlined.
+/// the cold binary ops whose element functions cost more than the indirect call (special
+/// functions, `fmod`, `gcd`/`lcm`), instead of one kernel per op and dtype (~11 KB each). Every
+/// op with a cheap, vectorisable element function keeps `binary_kernel` with it inlined: behind
+/// `dyn`, `fmax`, `copysign` and the shifts ran 2.6-3.2x slower on 1M float32.
 #[inline(never)]
 pub(crate) fn binary_kernel_dyn<T: Element, R: Element>(
     out: &Tensor,

@@ -549,8 +549,8 @@ pub(super) fn float_binary_plan<'a>(
 ) -> Result<Plan<'a, impl Kernel + 'a>> {
     let dtype = float_result_type(input, other);
     binary_plan(input, other, dtype, move |out, fresh| match dtype {
-        DType::Float64 => binary_kernel_dyn::<f64, f64>(out, input, other, fresh, &f64f),
-        _ => binary_kernel_dyn::<f32, f32>(out, input, other, fresh, &f32f),
+        DType::Float64 => binary_kernel::<f64, f64>(out, input, other, fresh, &f64f),
+        _ => binary_kernel::<f32, f32>(out, input, other, fresh, &f32f),
     })
 }
 
@@ -558,6 +558,41 @@ pub(super) fn float_binary_plan<'a>(
 /// 'Long'` otherwise, as torch), in the promoted dtype.
 #[inline(always)]
 fn floats_only_binary_plan<'a>(
+    input: &'a Tensor,
+    other: &'a Tensor,
+    kernel: &str,
+    f32f: impl Fn(f32, f32) -> f32 + Sync + 'a,
+    f64f: impl Fn(f64, f64) -> f64 + Sync + 'a,
+) -> Result<Plan<'a, impl Kernel + 'a>> {
+    let dtype = result_type(&[input, other]);
+    if !dtype.is_floating_point() {
+        return Err(not_implemented(kernel, dtype));
+    }
+    binary_plan(input, other, dtype, move |out, fresh| match dtype {
+        DType::Float64 => binary_kernel::<f64, f64>(out, input, other, fresh, &f64f),
+        _ => binary_kernel::<f32, f32>(out, input, other, fresh, &f32f),
+    })
+}
+
+/// `float_binary_plan` for the cold ops (special functions, whose element functions cost more
+/// than an indirect call): one shared kernel per dtype (`binary_kernel_dyn`).
+#[inline(always)]
+pub(super) fn float_binary_plan_dyn<'a>(
+    input: &'a Tensor,
+    other: &'a Tensor,
+    f32f: impl Fn(f32, f32) -> f32 + Sync + 'a,
+    f64f: impl Fn(f64, f64) -> f64 + Sync + 'a,
+) -> Result<Plan<'a, impl Kernel + 'a>> {
+    let dtype = float_result_type(input, other);
+    binary_plan(input, other, dtype, move |out, fresh| match dtype {
+        DType::Float64 => binary_kernel_dyn::<f64, f64>(out, input, other, fresh, &f64f),
+        _ => binary_kernel_dyn::<f32, f32>(out, input, other, fresh, &f32f),
+    })
+}
+
+/// `floats_only_binary_plan` for the cold ops: one shared kernel per dtype (`binary_kernel_dyn`).
+#[inline(always)]
+fn floats_only_binary_plan_dyn<'a>(
     input: &'a Tensor,
     other: &'a Tensor,
     kernel: &str,
@@ -592,7 +627,7 @@ pub fn xlogy_plan<'a>(input: &'a Tensor, other: &'a Tensor) -> Result<Plan<'a, i
             x * y.ln()
         }
     }
-    float_binary_plan(input, other, f::<f32>, f::<f64>)
+    float_binary_plan_dyn(input, other, f::<f32>, f::<f64>)
 }
 
 /// `special.xlog1py(input, other)`: `input * log1p(other)`, 0 where `input` is 0 (unless
@@ -606,7 +641,7 @@ pub fn special_xlog1py_plan<'a>(
     input: &'a Tensor,
     other: &'a Tensor,
 ) -> Result<Plan<'a, impl Kernel + 'a>> {
-    float_binary_plan(
+    float_binary_plan_dyn(
         input,
         other,
         |x: f32, y: f32| super::special::xlog1py(x as f64, y as f64) as f32,
@@ -625,7 +660,7 @@ pub fn special_zeta_plan<'a>(
     input: &'a Tensor,
     other: &'a Tensor,
 ) -> Result<Plan<'a, impl Kernel + 'a>> {
-    float_binary_plan(
+    float_binary_plan_dyn(
         input,
         other,
         |x: f32, q: f32| super::special::zeta(x as f64, q as f64) as f32,
@@ -643,7 +678,7 @@ pub fn igamma(input: &Tensor, other: &Tensor) -> Result<Tensor> {
 
 /// `igamma` checked and ready to run (Note [One kernel per op]).
 pub fn igamma_plan<'a>(input: &'a Tensor, other: &'a Tensor) -> Result<Plan<'a, impl Kernel + 'a>> {
-    floats_only_binary_plan(
+    floats_only_binary_plan_dyn(
         input,
         other,
         "igamma_cpu",
@@ -664,7 +699,7 @@ pub fn igammac_plan<'a>(
     input: &'a Tensor,
     other: &'a Tensor,
 ) -> Result<Plan<'a, impl Kernel + 'a>> {
-    floats_only_binary_plan(
+    floats_only_binary_plan_dyn(
         input,
         other,
         "igammac_cpu",
@@ -738,7 +773,7 @@ pub fn logaddexp_plan<'a>(
             }
         }
     }
-    floats_only_binary_plan(input, other, "logaddexp_cpu", f::<f32>, f::<f64>)
+    floats_only_binary_plan_dyn(input, other, "logaddexp_cpu", f::<f32>, f::<f64>)
 }
 
 /// `logaddexp2(input, other)`: `log2(2^input + 2^other)` without overflow, broadcast; floats
@@ -765,7 +800,7 @@ pub fn logaddexp2_plan<'a>(
             }
         }
     }
-    floats_only_binary_plan(input, other, "logaddexp2_cpu", f::<f32>, f::<f64>)
+    floats_only_binary_plan_dyn(input, other, "logaddexp2_cpu", f::<f32>, f::<f64>)
 }
 
 /// `fmax(input, other)`: the elementwise maximum, ignoring NaN (NaN only where both are NaN),
@@ -801,7 +836,7 @@ fn fmaxmin_plan<'a>(
     binary_plan(input, other, dtype, move |out, fresh| match dtype {
         // f64::max/min return the other operand when one is NaN: fmax/fmin exactly.
         DType::Float64 => {
-            binary_kernel_dyn::<f64, f64>(out, input, other, fresh, &move |a: f64, b: f64| {
+            binary_kernel::<f64, f64>(out, input, other, fresh, move |a: f64, b: f64| {
                 if max {
                     a.max(b)
                 } else {
@@ -810,7 +845,7 @@ fn fmaxmin_plan<'a>(
             })
         }
         DType::Float32 => {
-            binary_kernel_dyn::<f32, f32>(out, input, other, fresh, &move |a: f32, b: f32| {
+            binary_kernel::<f32, f32>(out, input, other, fresh, move |a: f32, b: f32| {
                 if max {
                     a.max(b)
                 } else {
@@ -819,7 +854,7 @@ fn fmaxmin_plan<'a>(
             })
         }
         _ => {
-            crate::dispatch!(dtype, T => binary_kernel_dyn::<T, T>(out, input, other, fresh, &move |a: T, b: T| {
+            crate::dispatch!(dtype, T => binary_kernel::<T, T>(out, input, other, fresh, move |a: T, b: T| {
                 if (a < b) == max { b } else { a }
             }))
         }
@@ -1126,11 +1161,11 @@ integer_binary_ops! {
     /// negative shift or one of at least the bit width gives 0. Floats and bools are a
     /// NotImplementedError (`"lshift_cpu" not implemented for 'Float'`). Mirrors
     /// `torch.bitwise_left_shift`.
-    bitwise_left_shift, bitwise_left_shift_plan, "lshift_cpu", true, shl, binary_kernel_dyn;
+    bitwise_left_shift, bitwise_left_shift_plan, "lshift_cpu", true, shl, binary_kernel;
     /// `bitwise_right_shift(input, other)` (`>>`): arithmetic shift for signed integers, integers
     /// only; a negative or too large shift fills with the sign (0 for uint8). Mirrors
     /// `torch.bitwise_right_shift`.
-    bitwise_right_shift, bitwise_right_shift_plan, "rshift_cpu", true, shr, binary_kernel_dyn;
+    bitwise_right_shift, bitwise_right_shift_plan, "rshift_cpu", true, shr, binary_kernel;
 }
 
 // ----- lerp -----------------------------------------------------------------------------------
@@ -1281,7 +1316,7 @@ pub fn heaviside_plan<'a>(
     }
     let dtype = input.dtype();
     binary_plan(input, values, dtype, move |out, fresh| {
-        crate::dispatch!(dtype, T => binary_kernel_dyn::<T, T>(out, input, values, fresh, &|x: T, v: T| {
+        crate::dispatch!(dtype, T => binary_kernel::<T, T>(out, input, values, fresh, |x: T, v: T| {
             if x == T::from_i64(0) {
                 v
             } else {
