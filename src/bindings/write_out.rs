@@ -131,33 +131,41 @@ pub fn write_out_plan<K: Kernel>(
     op: &str,
 ) -> PyResult<*mut ffi::PyObject> {
     let t = out_tensor(out, op)?;
+    // Set when `out` must be resized but the plan reads it: the result is computed into this
+    // new tensor first (resizing replaces `out`'s tensor, which the plan borrows), then copied.
+    // One `run_into` call below for both cases: each call site inlines the op's whole kernel.
+    let mut computed_first = None;
     if t.sizes() != plan.shape() {
         if !can_cast(plan.dtype(), t.dtype()) {
             return Err(cast_error(plan.dtype(), t.dtype()).into());
         }
         if plan.reads(&t) {
-            // Resizing replaces `out`'s tensor, which the plan reads: compute first.
-            return write_out(out, plan.run()?, op);
+            computed_first = Some(Tensor::zeros(plan.shape(), plan.dtype())?);
+        } else {
+            resize_out(out, plan.shape())?;
         }
-        resize_out(out, plan.shape())?;
     }
     // SAFETY: `out` is a live tensor object (unpacked above), borrowed from our caller.
     let t = unsafe { tensor_ref(out) };
+    let target: &Tensor = computed_first.as_ref().unwrap_or(&t);
     // `plan` may borrow `t` itself (out=input): both are shared borrows, and the kernel handles
     // that aliasing; nothing replaces `out`'s tensor from here on. A large output is written
     // without the GIL: the plan's inputs and `t` are borrowed handles, which stay valid while
     // this call runs even if another thread replaces them (Note [Borrowed tensors and replaced
     // handles]), and only the core runs meanwhile.
     let work: usize = plan.shape().iter().product();
-    let unlocked = gil::elementwise_worth(work).then(|| {
+    let unlocked = (computed_first.is_none() && gil::elementwise_worth(work)).then(|| {
         // SAFETY: the GIL is held; until `unlocked` is dropped only `run_into` runs, on handles
         // that stay valid for this call (see above).
         unsafe { gil::Unlocked::new() }
     });
-    let done = plan.run_into(&t);
+    let done = plan.run_into(target);
     drop(unlocked);
     done?;
-    Ok(out.to_owned().release())
+    match computed_first {
+        Some(result) => write_out(out, result, op),
+        None => Ok(out.to_owned().release()),
+    }
 }
 
 /// One rule of the schema's `out_dtype:` key: the dtype an `out=` tensor must have (not merely

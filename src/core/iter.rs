@@ -28,7 +28,7 @@ pub fn strided_for_each<const N: usize>(
     strided_rows(
         sizes,
         strides,
-        &mut |mut off: [isize; N], len: usize, step: [isize; N]| {
+        |mut off: [isize; N], len: usize, step: [isize; N]| {
             for _ in 0..len {
                 f(off);
                 for k in 0..N {
@@ -43,19 +43,55 @@ pub fn strided_for_each<const N: usize>(
 /// position of the outer dims (all but the last), in row-major order, where `base` holds the
 /// operands' offsets of the row's first element, `len` is the innermost size and `step` the
 /// operands' innermost strides. Zero-size shapes call nothing; a 0-dim shape is one row of one
-/// element (`len` 1, `step` 0). `row` is `dyn` so this loop exists once per `N`.
-#[inline(never)]
+/// element (`len` 1, `step` 0). `row` is called through `dyn RowFn` so this loop exists once
+/// per `N`.
+#[inline(always)]
 pub fn strided_rows<const N: usize>(
     sizes: &[usize],
     strides: [&[isize]; N],
-    row: &mut dyn FnMut([isize; N], usize, [isize; N]),
+    mut row: impl FnMut([isize; N], usize, [isize; N]),
+) {
+    strided_rows_dyn(sizes, strides, &mut row)
+}
+
+// Note [One-method traits for dyn callbacks]
+// ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
+// A closure passed as `&dyn Fn(..)` / `&mut dyn FnMut(..)` gets a vtable holding every method
+// of the `Fn` traits: `call`, `call_mut` and a `call_once` shim. Each entry is a function with
+// the closure's body inlined, and nothing can drop the unused ones (the vtable names them), so
+// each kernel body passed as `dyn` was compiled two or three times: 1,564 `call_once` shims,
+// 447 KB of the 9.7 MB `.text` (BENCHMARKS.md, wheel size). The shared drivers take a
+// one-method trait instead (`RowFn` here, `ElemFn`/`ElemFn2` below, `ChunkFn` in
+// core/parallel.rs, `BinFn` in ops/binary.rs), implemented for every closure of the right
+// signature: its vtable has the one method, so the body exists once. The call is the same
+// indirect call as before.
+
+/// The row body of `strided_rows`: see Note [One-method traits for dyn callbacks].
+pub trait RowFn<const N: usize> {
+    /// One row: operands' offsets of its first element, its length, the innermost strides.
+    fn row(&mut self, base: [isize; N], len: usize, step: [isize; N]);
+}
+
+impl<const N: usize, F: FnMut([isize; N], usize, [isize; N])> RowFn<N> for F {
+    #[inline(always)]
+    fn row(&mut self, base: [isize; N], len: usize, step: [isize; N]) {
+        self(base, len, step)
+    }
+}
+
+/// `strided_rows`' loop, once per `N`.
+#[inline(never)]
+fn strided_rows_dyn<const N: usize>(
+    sizes: &[usize],
+    strides: [&[isize]; N],
+    row: &mut dyn RowFn<N>,
 ) {
     let nd = sizes.len();
     if sizes.contains(&0) {
         return;
     }
     if nd == 0 {
-        row([0; N], 1, [0; N]);
+        row.row([0; N], 1, [0; N]);
         return;
     }
     let inner = sizes[nd - 1];
@@ -65,7 +101,7 @@ pub fn strided_rows<const N: usize>(
     // Copies and strided loops over huge tensors stay interruptible (core/interrupt.rs).
     let mut ticker = super::interrupt::Ticker::new();
     loop {
-        row(base, inner, inner_strides);
+        row.row(base, inner, inner_strides);
         ticker.tick(inner);
         // Advance the outer index (all dims but the last), carrying like an odometer.
         let mut d = nd - 1;
@@ -158,6 +194,32 @@ unsafe fn dense_map<T: Element, R: Element>(
     }
 }
 
+/// A unary element function behind `dyn`: see Note [One-method traits for dyn callbacks].
+pub(crate) trait ElemFn<T, R> {
+    /// `f(x)`.
+    fn apply(&self, x: T) -> R;
+}
+
+impl<T, R, F: Fn(T) -> R> ElemFn<T, R> for F {
+    #[inline(always)]
+    fn apply(&self, x: T) -> R {
+        self(x)
+    }
+}
+
+/// A binary element function behind `dyn`: see Note [One-method traits for dyn callbacks].
+pub(crate) trait ElemFn2<T, R> {
+    /// `f(x, y)`.
+    fn apply2(&self, x: T, y: T) -> R;
+}
+
+impl<T, R, F: Fn(T, T) -> R> ElemFn2<T, R> for F {
+    #[inline(always)]
+    fn apply2(&self, x: T, y: T) -> R {
+        self(x, y)
+    }
+}
+
 /// `dense_map`'s loop for operands that partially overlap (rare: e.g. `out=` a shifted view of
 /// the input): element by element in index order. Written once per dtype pair with `f` behind
 /// `dyn`, instead of a runtime-checked vectorised loop inside every op's kernel.
@@ -169,11 +231,11 @@ unsafe fn map_overlapping<T: Element, R: Element>(
     po: *mut R,
     px: *const T,
     n: usize,
-    f: &dyn Fn(T) -> R,
+    f: &dyn ElemFn<T, R>,
 ) {
     for i in 0..n {
         // SAFETY: `i < n`; plain reads and writes through raw pointers, no references.
-        unsafe { *po.add(i) = f(*px.add(i)) };
+        unsafe { *po.add(i) = f.apply(*px.add(i)) };
     }
 }
 
@@ -188,11 +250,11 @@ unsafe fn map2_overlapping<T: Element, R: Element>(
     pa: *const T,
     pb: *const T,
     n: usize,
-    f: &dyn Fn(T, T) -> R,
+    f: &dyn ElemFn2<T, R>,
 ) {
     for i in 0..n {
         // SAFETY: `i < n`; plain reads and writes through raw pointers, no references.
-        unsafe { *po.add(i) = f(*pa.add(i), *pb.add(i)) };
+        unsafe { *po.add(i) = f.apply2(*pa.add(i), *pb.add(i)) };
     }
 }
 
@@ -270,27 +332,6 @@ fn par_grain(n: usize) -> Option<usize> {
 /// The longest chunk of a split dense loop: a few milliseconds of work at most.
 const PAR_MAX_GRAIN: usize = 1 << 22;
 
-/// `dense_map` split across threads in chunks of `grain` (disjoint subranges: Note [Storage
-/// aliasing]). Only the parallel form lives here, so the kernel is not instantiated twice.
-///
-/// # Safety
-/// As `dense_map`, and `mode` is not `Alias::Other`.
-unsafe fn dense_map_par<T: Element, R: Element>(
-    po: *mut R,
-    px: *const T,
-    n: usize,
-    grain: usize,
-    mode: Alias,
-    f: impl Fn(T) -> R + Sync,
-) {
-    let (po, px) = (SendPtr(po), SendPtr(px as *mut T));
-    parallel::parallel_for(n, grain, |s, e| {
-        // SAFETY: `[s, e)` is inside the `n` elements of both operands (caller's contract);
-        // chunks are disjoint, and `mode` (Distinct or Same) holds for matching subranges too.
-        unsafe { dense_map(po.get().add(s), px.get().add(s), e - s, mode, &f) }
-    });
-}
-
 /// `dense_map2` split across threads in chunks of `grain` (disjoint subranges).
 ///
 /// # Safety
@@ -310,7 +351,7 @@ unsafe fn dense_map2_par<T: Element, R: Element>(
         // contract); chunks are disjoint, and `modes` (Distinct or Same) hold for matching
         // subranges too.
         unsafe {
-            dense_map2(
+            dense_map2_shared(
                 po.get().add(s),
                 pa.get().add(s),
                 pb.get().add(s),
@@ -320,6 +361,59 @@ unsafe fn dense_map2_par<T: Element, R: Element>(
             )
         }
     });
+}
+
+/// `dense_map2` out of line: the one copy of a binary kernel's dense loops, run by the serial
+/// path of `binary_into` and by every chunk of `binary_into_par` (inlined into both, they were
+/// compiled twice per op and dtype).
+///
+/// # Safety
+/// As `dense_map2`.
+#[inline(never)]
+unsafe fn dense_map2_shared<T: Element, R: Element, F: Fn(T, T) -> R>(
+    po: *mut R,
+    pa: *const T,
+    pb: *const T,
+    n: usize,
+    modes: (Alias, Alias),
+    f: &F,
+) {
+    // SAFETY: the caller's contract, passed on.
+    unsafe { dense_map2(po, pa, pb, n, modes, f) }
+}
+
+/// `dense_map` of `f(x, b[i])` out of line (see `dense_map2_shared`).
+///
+/// # Safety
+/// As `dense_map`.
+#[inline(never)]
+unsafe fn dense_map_left_shared<T: Element, R: Element, F: Fn(T, T) -> R>(
+    po: *mut R,
+    pb: *const T,
+    n: usize,
+    mode: Alias,
+    x: T,
+    f: &F,
+) {
+    // SAFETY: the caller's contract, passed on.
+    unsafe { dense_map(po, pb, n, mode, |y| f(x, y)) }
+}
+
+/// `dense_map` of `f(a[i], y)` out of line (see `dense_map2_shared`).
+///
+/// # Safety
+/// As `dense_map`.
+#[inline(never)]
+unsafe fn dense_map_right_shared<T: Element, R: Element, F: Fn(T, T) -> R>(
+    po: *mut R,
+    pa: *const T,
+    n: usize,
+    mode: Alias,
+    y: T,
+    f: &F,
+) {
+    // SAFETY: the caller's contract, passed on.
+    unsafe { dense_map(po, pa, n, mode, |x| f(x, y)) }
 }
 
 // ----- operands -----------------------------------------------------------------------------
@@ -468,7 +562,14 @@ pub(crate) fn binary_into_par<T: Element, R: Element>(
                 let pb = tb.data_ptr::<T>() as *const T;
                 // SAFETY: `out` and `b` are contiguous with `n` elements; `mode` is not `Other`;
                 // `a`'s one value was read before any write.
-                unsafe { dense_map_par(po, pb, n, grain, mode, |y| f(x, y)) };
+                let (po, pb) = (SendPtr(po), SendPtr(pb as *mut T));
+                parallel::parallel_for(n, grain, |s, e| {
+                    // SAFETY: `[s, e)` is inside the `n` elements of both operands; chunks are
+                    // disjoint, and `mode` (Distinct or Same) holds for matching subranges too.
+                    unsafe {
+                        dense_map_left_shared(po.get().add(s), pb.get().add(s), e - s, mode, x, &f)
+                    }
+                });
                 return Ok(());
             }
         }
@@ -478,7 +579,14 @@ pub(crate) fn binary_into_par<T: Element, R: Element>(
                 let pa = ta.data_ptr::<T>() as *const T;
                 // SAFETY: `out` and `a` are contiguous with `n` elements; `mode` is not `Other`;
                 // `b`'s one value was read before any write.
-                unsafe { dense_map_par(po, pa, n, grain, mode, |x| f(x, y)) };
+                let (po, pa) = (SendPtr(po), SendPtr(pa as *mut T));
+                parallel::parallel_for(n, grain, |s, e| {
+                    // SAFETY: `[s, e)` is inside the `n` elements of both operands; chunks are
+                    // disjoint, and `mode` (Distinct or Same) holds for matching subranges too.
+                    unsafe {
+                        dense_map_right_shared(po.get().add(s), pa.get().add(s), e - s, mode, y, &f)
+                    }
+                });
                 return Ok(());
             }
         }
@@ -534,8 +642,15 @@ fn binary_into_impl<T: Element, R: Element, const FRESH: bool>(
                     tb.data_ptr::<T>() as *const T,
                 );
                 // SAFETY: all three are contiguous with `n` elements; `modes` describe the
-                // aliasing.
-                unsafe { dense_map2(po, pa, pb, n, modes, f) };
+                // aliasing. A fresh output inlines its loops (Distinct only); any other shares
+                // `binary_into_par`'s copy.
+                unsafe {
+                    if FRESH {
+                        dense_map2(po, pa, pb, n, modes, f)
+                    } else {
+                        dense_map2_shared(po, pa, pb, n, modes, &f)
+                    }
+                };
                 return Ok(());
             }
             (None, Some(tb)) => {
@@ -543,7 +658,13 @@ fn binary_into_impl<T: Element, R: Element, const FRESH: bool>(
                     let pb = tb.data_ptr::<T>() as *const T;
                     // SAFETY: `out` and `b` are contiguous with `n` elements; `a`'s one value
                     // was read before any write.
-                    unsafe { dense_map(po, pb, n, mode_of(out, tb), |y| f(x, y)) };
+                    unsafe {
+                        if FRESH {
+                            dense_map(po, pb, n, Alias::Distinct, |y| f(x, y))
+                        } else {
+                            dense_map_left_shared(po, pb, n, mode_of(out, tb), x, &f)
+                        }
+                    };
                     return Ok(());
                 }
             }
@@ -552,7 +673,13 @@ fn binary_into_impl<T: Element, R: Element, const FRESH: bool>(
                     let pa = ta.data_ptr::<T>() as *const T;
                     // SAFETY: `out` and `a` are contiguous with `n` elements; `b`'s one value
                     // was read before any write.
-                    unsafe { dense_map(po, pa, n, mode_of(out, ta), |x| f(x, y)) };
+                    unsafe {
+                        if FRESH {
+                            dense_map(po, pa, n, Alias::Distinct, |x| f(x, y))
+                        } else {
+                            dense_map_right_shared(po, pa, n, mode_of(out, ta), y, &f)
+                        }
+                    };
                     return Ok(());
                 }
             }
@@ -584,7 +711,7 @@ fn binary_strided<T: Element, R: Element>(
     strided_rows(
         out.sizes(),
         strides,
-        &mut move |[mut o, mut x, mut y], len, [so, sx, sy]| {
+        move |[mut o, mut x, mut y], len, [so, sx, sy]| {
             ticker.tick(len);
             for _ in 0..len {
                 // SAFETY: each offset comes from its operand's own (broadcast) geometry over
@@ -619,6 +746,22 @@ pub(crate) fn binary_kernel<T: Element, R: Element>(
     }
 }
 
+/// `binary_kernel` with the element function behind `dyn`: one kernel per dtype pair shared by
+/// the cold binary ops whose element functions cost more than the indirect call (special
+/// functions, `fmod`, `gcd`/`lcm`), instead of one kernel per op and dtype (~11 KB each). Every
+/// op with a cheap, vectorisable element function keeps `binary_kernel` with it inlined: behind
+/// `dyn`, `fmax`, `copysign` and the shifts ran 2.6-3.2x slower on 1M float32.
+#[inline(never)]
+pub(crate) fn binary_kernel_dyn<T: Element, R: Element>(
+    out: &Tensor,
+    a: &Tensor,
+    b: &Tensor,
+    fresh: bool,
+    f: &dyn ElemFn2<T, R>,
+) -> Result<()> {
+    binary_kernel::<T, R>(out, a, b, fresh, |x, y| f.apply2(x, y))
+}
+
 /// A new tensor of `f(a, b)` over the broadcast shape of `a` and `b`, computed in `T` (operands
 /// of another dtype are converted first; 0-dim ones are read as values) with result dtype `R`.
 pub(crate) fn binary_op<T: Element, R: Element>(
@@ -641,6 +784,19 @@ pub(crate) fn unary_op<S: Element, R: Element>(a: &Tensor, f: impl Fn(S) -> R) -
     let out = unsafe { Tensor::empty_uninit(a.sizes(), R::DTYPE)? };
     unary_into(&out, a, true, f)?;
     Ok(out)
+}
+
+/// `unary_into` with the element function behind `dyn`: one kernel per dtype pair shared by the
+/// cold unary ops (libm calls, special functions), whose element functions cost more than the
+/// indirect call (see `binary_kernel_dyn`).
+#[inline(never)]
+pub(crate) fn unary_into_dyn<S: Element, R: Element>(
+    out: &Tensor,
+    a: &Tensor,
+    fresh: bool,
+    f: &dyn ElemFn<S, R>,
+) -> Result<()> {
+    unary_into(out, a, fresh, |x| f.apply(x))
 }
 
 /// Write `f(a)` into `out` (`a`'s shape, dtype `R`; `a` has dtype `S`): the kernel of every
@@ -676,19 +832,15 @@ pub(crate) fn unary_into<S: Element, R: Element>(
         // As in `binary_into`: rows, with a `move` closure.
         let strides = [out.strides(), a.strides()];
         let mut ticker = Ticker::new();
-        strided_rows(
-            a.sizes(),
-            strides,
-            &mut move |[mut o, mut x], len, [so, sx]| {
-                ticker.tick(len);
-                for _ in 0..len {
-                    // SAFETY: offsets come from each tensor's own geometry over the same shape;
-                    // when `out` is `a`, each element is read before it is written.
-                    unsafe { *po.offset(o) = f(*pa.offset(x)) };
-                    (o, x) = (o + so, x + sx);
-                }
-            },
-        );
+        strided_rows(a.sizes(), strides, move |[mut o, mut x], len, [so, sx]| {
+            ticker.tick(len);
+            for _ in 0..len {
+                // SAFETY: offsets come from each tensor's own geometry over the same shape;
+                // when `out` is `a`, each element is read before it is written.
+                unsafe { *po.offset(o) = f(*pa.offset(x)) };
+                (o, x) = (o + so, x + sx);
+            }
+        });
     }
     Ok(())
 }

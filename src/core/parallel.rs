@@ -97,7 +97,7 @@ type CaughtPanic = (Box<dyn Any + Send>, Option<String>);
 /// picked it up has left it before returning (see `parallel_for_dyn`).
 struct Job {
     /// The chunk body, called with `(start, end)` of one chunk.
-    call: *const (dyn Fn(usize, usize) + Sync),
+    call: *const dyn ChunkFn,
     n: usize,
     grain: usize,
     n_chunks: usize,
@@ -136,7 +136,7 @@ impl Job {
             }
             let start = i * self.grain;
             // SAFETY: `call` is alive while any thread is inside the job (see `Job`).
-            unsafe { (*self.call)(start, (start + self.grain).min(self.n)) };
+            unsafe { (*self.call).run_chunk(start, (start + self.grain).min(self.n)) };
         }
     }
 }
@@ -335,8 +335,22 @@ pub fn parallel_for(n: usize, grain: usize, f: impl Fn(usize, usize) + Sync) {
     parallel_for_dyn(n, grain, get_num_threads(), &f)
 }
 
+/// The body of a parallel region: `run_chunk(start, end)` computes one chunk. A one-method
+/// trait instead of `dyn Fn(usize, usize)`: see Note [One-method traits for dyn callbacks].
+pub(crate) trait ChunkFn: Sync {
+    /// Compute the chunk `[start, end)`.
+    fn run_chunk(&self, start: usize, end: usize);
+}
+
+impl<F: Fn(usize, usize) + Sync> ChunkFn for F {
+    #[inline(always)]
+    fn run_chunk(&self, start: usize, end: usize) {
+        self(start, end)
+    }
+}
+
 /// `parallel_for` with up to `threads` threads (the tests pass their own count).
-fn parallel_for_dyn(n: usize, grain: usize, threads: usize, f: &(dyn Fn(usize, usize) + Sync)) {
+fn parallel_for_dyn(n: usize, grain: usize, threads: usize, f: &dyn ChunkFn) {
     let grain = grain.max(1);
     let n_chunks = n.div_ceil(grain);
     let threads = threads.min(n_chunks);
@@ -351,7 +365,7 @@ fn parallel_for_dyn(n: usize, grain: usize, threads: usize, f: &(dyn Fn(usize, u
         for i in 0..n_chunks {
             interrupt::checkpoint();
             let start = i * grain;
-            f(start, (start + grain).min(n));
+            f.run_chunk(start, (start + grain).min(n));
         }
         return;
     };
@@ -359,12 +373,7 @@ fn parallel_for_dyn(n: usize, grain: usize, threads: usize, f: &(dyn Fn(usize, u
     let job = Job {
         // SAFETY: only erases the lifetime; the job is withdrawn and every helper has left it
         // before `f` can go out of scope (below).
-        call: unsafe {
-            std::mem::transmute::<
-                *const (dyn Fn(usize, usize) + Sync + '_),
-                *const (dyn Fn(usize, usize) + Sync),
-            >(f)
-        },
+        call: unsafe { std::mem::transmute::<*const (dyn ChunkFn + '_), *const dyn ChunkFn>(f) },
         n,
         grain,
         n_chunks,
@@ -512,16 +521,13 @@ mod tests {
     /// Runs `f` as a region of 16 chunks on 3 threads until one of its chunks ran on a pool
     /// worker (a concurrent test may hold the pool, which makes a region run serially); returns
     /// what `catch_unwind` gave for that region.
-    fn region_with_workers(
-        f: &(dyn Fn(usize, usize) + Sync),
-        ran_on_worker: &AtomicBool,
-    ) -> std::thread::Result<()> {
+    fn region_with_workers(f: &dyn ChunkFn, ran_on_worker: &AtomicBool) -> std::thread::Result<()> {
         region_with_workers_reset(f, ran_on_worker, &|| {})
     }
 
     /// `region_with_workers`, calling `reset` before each attempt.
     fn region_with_workers_reset(
-        f: &(dyn Fn(usize, usize) + Sync),
+        f: &dyn ChunkFn,
         ran_on_worker: &AtomicBool,
         reset: &dyn Fn(),
     ) -> std::thread::Result<()> {

@@ -1363,7 +1363,7 @@ impl Tensor {
                 // Row by row, with a `move` closure so the row loop keeps both pointers in
                 // registers (the outer walk is `strided_rows`, shared).
                 let strides = [self.strides(), &src_strides[..]];
-                strided_rows(self.sizes(), strides, &mut move |[mut d, mut s], len, [sd, ss]| {
+                strided_rows(self.sizes(), strides, move |[mut d, mut s], len, [sd, ss]| {
                     for _ in 0..len {
                         // SAFETY: offsets come from each tensor's own (broadcast) geometry.
                         unsafe { *dst_ptr.offset(d) = D::cast_from(*src_ptr.offset(s)) };

@@ -9,7 +9,8 @@ use super::plan::{Kernel, Plan};
 use crate::core::dtype::{Category, DType};
 use crate::core::error::{Error, Result};
 use crate::core::iter::{
-    binary_into_par, binary_kernel, broadcast_shape_of, operand_as, unary_into, Input,
+    binary_into_par, binary_kernel, binary_kernel_dyn, broadcast_shape_of, operand_as, unary_into,
+    ElemFn2, Input,
 };
 use crate::core::promote::{promote_types, result_type};
 use crate::core::scalar::Scalar;
@@ -93,9 +94,9 @@ fn binary_into_par_dyn<T: Arith>(
     out: &Tensor,
     a: &Input<'_, T>,
     b: &Input<'_, T>,
-    f: &(dyn Fn(T, T) -> T + Sync),
+    f: &(dyn ElemFn2<T, T> + Sync),
 ) -> Result<()> {
-    binary_into_par(out, a, b, f)
+    binary_into_par(out, a, b, |x, y| f.apply2(x, y))
 }
 
 /// `result_type(&[a, b])`, with the common cases first: equal dtypes promote to themselves
@@ -573,6 +574,41 @@ fn floats_only_binary_plan<'a>(
     })
 }
 
+/// `float_binary_plan` for the cold ops (special functions, whose element functions cost more
+/// than an indirect call): one shared kernel per dtype (`binary_kernel_dyn`).
+#[inline(always)]
+pub(super) fn float_binary_plan_dyn<'a>(
+    input: &'a Tensor,
+    other: &'a Tensor,
+    f32f: impl Fn(f32, f32) -> f32 + Sync + 'a,
+    f64f: impl Fn(f64, f64) -> f64 + Sync + 'a,
+) -> Result<Plan<'a, impl Kernel + 'a>> {
+    let dtype = float_result_type(input, other);
+    binary_plan(input, other, dtype, move |out, fresh| match dtype {
+        DType::Float64 => binary_kernel_dyn::<f64, f64>(out, input, other, fresh, &f64f),
+        _ => binary_kernel_dyn::<f32, f32>(out, input, other, fresh, &f32f),
+    })
+}
+
+/// `floats_only_binary_plan` for the cold ops: one shared kernel per dtype (`binary_kernel_dyn`).
+#[inline(always)]
+fn floats_only_binary_plan_dyn<'a>(
+    input: &'a Tensor,
+    other: &'a Tensor,
+    kernel: &str,
+    f32f: impl Fn(f32, f32) -> f32 + Sync + 'a,
+    f64f: impl Fn(f64, f64) -> f64 + Sync + 'a,
+) -> Result<Plan<'a, impl Kernel + 'a>> {
+    let dtype = result_type(&[input, other]);
+    if !dtype.is_floating_point() {
+        return Err(not_implemented(kernel, dtype));
+    }
+    binary_plan(input, other, dtype, move |out, fresh| match dtype {
+        DType::Float64 => binary_kernel_dyn::<f64, f64>(out, input, other, fresh, &f64f),
+        _ => binary_kernel_dyn::<f32, f32>(out, input, other, fresh, &f32f),
+    })
+}
+
 /// `xlogy(input, other)`: `input * log(other)`, 0 where `input` is 0 (unless `other` is NaN),
 /// broadcast; the promoted float dtype (float32 for integers and bools). Mirrors `torch.xlogy`
 /// (`torch.special.xlogy`).
@@ -591,7 +627,7 @@ pub fn xlogy_plan<'a>(input: &'a Tensor, other: &'a Tensor) -> Result<Plan<'a, i
             x * y.ln()
         }
     }
-    float_binary_plan(input, other, f::<f32>, f::<f64>)
+    float_binary_plan_dyn(input, other, f::<f32>, f::<f64>)
 }
 
 /// `special.xlog1py(input, other)`: `input * log1p(other)`, 0 where `input` is 0 (unless
@@ -605,7 +641,7 @@ pub fn special_xlog1py_plan<'a>(
     input: &'a Tensor,
     other: &'a Tensor,
 ) -> Result<Plan<'a, impl Kernel + 'a>> {
-    float_binary_plan(
+    float_binary_plan_dyn(
         input,
         other,
         |x: f32, y: f32| super::special::xlog1py(x as f64, y as f64) as f32,
@@ -624,7 +660,7 @@ pub fn special_zeta_plan<'a>(
     input: &'a Tensor,
     other: &'a Tensor,
 ) -> Result<Plan<'a, impl Kernel + 'a>> {
-    float_binary_plan(
+    float_binary_plan_dyn(
         input,
         other,
         |x: f32, q: f32| super::special::zeta(x as f64, q as f64) as f32,
@@ -642,7 +678,7 @@ pub fn igamma(input: &Tensor, other: &Tensor) -> Result<Tensor> {
 
 /// `igamma` checked and ready to run (Note [One kernel per op]).
 pub fn igamma_plan<'a>(input: &'a Tensor, other: &'a Tensor) -> Result<Plan<'a, impl Kernel + 'a>> {
-    floats_only_binary_plan(
+    floats_only_binary_plan_dyn(
         input,
         other,
         "igamma_cpu",
@@ -663,7 +699,7 @@ pub fn igammac_plan<'a>(
     input: &'a Tensor,
     other: &'a Tensor,
 ) -> Result<Plan<'a, impl Kernel + 'a>> {
-    floats_only_binary_plan(
+    floats_only_binary_plan_dyn(
         input,
         other,
         "igammac_cpu",
@@ -737,7 +773,7 @@ pub fn logaddexp_plan<'a>(
             }
         }
     }
-    floats_only_binary_plan(input, other, "logaddexp_cpu", f::<f32>, f::<f64>)
+    floats_only_binary_plan_dyn(input, other, "logaddexp_cpu", f::<f32>, f::<f64>)
 }
 
 /// `logaddexp2(input, other)`: `log2(2^input + 2^other)` without overflow, broadcast; floats
@@ -764,7 +800,7 @@ pub fn logaddexp2_plan<'a>(
             }
         }
     }
-    floats_only_binary_plan(input, other, "logaddexp2_cpu", f::<f32>, f::<f64>)
+    floats_only_binary_plan_dyn(input, other, "logaddexp2_cpu", f::<f32>, f::<f64>)
 }
 
 /// `fmax(input, other)`: the elementwise maximum, ignoring NaN (NaN only where both are NaN),
@@ -1059,7 +1095,7 @@ pub fn fmod_plan<'a>(input: &'a Tensor, other: &'a Tensor) -> Result<Plan<'a, im
             if dtype.is_integral() && out.numel() > 0 && Input::<T>::of(other)?.any_zero() {
                 return Err(Error::runtime("ZeroDivisionError"));
             }
-            binary_kernel::<T, T>(out, input, other, fresh, |x: T, y: T| x.fmod(y))
+            binary_kernel_dyn::<T, T>(out, input, other, fresh, &|x: T, y: T| x.fmod(y))
         })
     })
 }
@@ -1093,7 +1129,7 @@ logical_ops! {
 }
 
 macro_rules! integer_binary_ops {
-    ($($(#[$doc:meta])* $name:ident, $plan:ident, $kernel:literal, $reject_bool:literal, $m:ident;)*) => {$(
+    ($($(#[$doc:meta])* $name:ident, $plan:ident, $kernel:literal, $reject_bool:literal, $m:ident, $run:ident;)*) => {$(
         $(#[$doc])*
         pub fn $name(input: &Tensor, other: &Tensor) -> Result<Tensor> {
             $plan(input, other)?.run()
@@ -1106,7 +1142,7 @@ macro_rules! integer_binary_ops {
                 return Err(not_implemented($kernel, dtype));
             }
             binary_plan(input, other, dtype, move |out, fresh| {
-                crate::dispatch!(dtype, T => binary_kernel::<T, T>(out, input, other, fresh, |x: T, y: T| x.$m(y)))
+                crate::dispatch!(dtype, T => $run::<T, T>(out, input, other, fresh, &|x: T, y: T| x.$m(y)))
             })
         }
     )*};
@@ -1116,20 +1152,20 @@ integer_binary_ops! {
     /// `bitwise_and(input, other)` (`&`): integers and bools, promoted dtype, broadcast. Floats
     /// are torch's NotImplementedError `"bitwise_and_cpu" not implemented for 'Float'`.
     /// Mirrors `torch.bitwise_and`.
-    bitwise_and, bitwise_and_plan, "bitwise_and_cpu", false, band;
+    bitwise_and, bitwise_and_plan, "bitwise_and_cpu", false, band, binary_kernel;
     /// `bitwise_or(input, other)` (`|`): as `bitwise_and`. Mirrors `torch.bitwise_or`.
-    bitwise_or, bitwise_or_plan, "bitwise_or_cpu", false, bor;
+    bitwise_or, bitwise_or_plan, "bitwise_or_cpu", false, bor, binary_kernel;
     /// `bitwise_xor(input, other)` (`^`): as `bitwise_and`. Mirrors `torch.bitwise_xor`.
-    bitwise_xor, bitwise_xor_plan, "bitwise_xor_cpu", false, bxor;
+    bitwise_xor, bitwise_xor_plan, "bitwise_xor_cpu", false, bxor, binary_kernel;
     /// `bitwise_left_shift(input, other)` (`<<`): integers only, promoted dtype, broadcast; a
     /// negative shift or one of at least the bit width gives 0. Floats and bools are a
     /// NotImplementedError (`"lshift_cpu" not implemented for 'Float'`). Mirrors
     /// `torch.bitwise_left_shift`.
-    bitwise_left_shift, bitwise_left_shift_plan, "lshift_cpu", true, shl;
+    bitwise_left_shift, bitwise_left_shift_plan, "lshift_cpu", true, shl, binary_kernel;
     /// `bitwise_right_shift(input, other)` (`>>`): arithmetic shift for signed integers, integers
     /// only; a negative or too large shift fills with the sign (0 for uint8). Mirrors
     /// `torch.bitwise_right_shift`.
-    bitwise_right_shift, bitwise_right_shift_plan, "rshift_cpu", true, shr;
+    bitwise_right_shift, bitwise_right_shift_plan, "rshift_cpu", true, shr, binary_kernel;
 }
 
 // ----- lerp -----------------------------------------------------------------------------------
@@ -1316,7 +1352,7 @@ fn gcd_lcm_plan<'a>(
         return Err(not_implemented(kernel, dtype));
     }
     binary_plan(input, other, dtype, move |out, fresh| {
-        crate::dispatch!(dtype, T => binary_kernel::<T, T>(out, input, other, fresh, |x: T, y: T| {
+        crate::dispatch!(dtype, T => binary_kernel_dyn::<T, T>(out, input, other, fresh, &|x: T, y: T| {
             let (a, b) = (x.to_i64(), y.to_i64());
             // Computed in the dtype, as torch's kernel: `abs` and the casts wrap like C++'s
             // (`gcd(-128, 0)` is -128 in int8).

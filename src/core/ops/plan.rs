@@ -101,11 +101,17 @@ impl<'a, K: Kernel> Plan<'a, K> {
     #[inline]
     pub fn run_into(self, out: &Tensor) -> Result<()> {
         out.check_inference_write()?;
-        if check_output(out, &self.shape, self.dtype, &self.inputs)? {
-            (self.kernel)(out, false)?;
+        // One call of the kernel for both cases: each call site inlines the op's whole kernel.
+        let temporary = if check_output(out, &self.shape, self.dtype, &self.inputs)? {
+            None
         } else {
-            let tmp = self.run()?;
-            out.copy_from(&tmp)?;
+            // SAFETY: the kernel writes every element of the temporary when it returns `Ok`
+            // (its contract); on an error the temporary is dropped unread.
+            Some(unsafe { Tensor::empty_uninit(&self.shape, self.dtype)? })
+        };
+        (self.kernel)(temporary.as_ref().unwrap_or(out), temporary.is_some())?;
+        if let Some(tmp) = &temporary {
+            out.copy_from(tmp)?;
         }
         // An in-place write (core Note [Version counter]), also under no_grad.
         out.bump_version();

@@ -9,7 +9,7 @@
 //! to an integer as C++'s `static_cast<int64_t>` does on x86-64: NaN, infinities and values
 //! outside int64's range become `i64::MIN` (a negative degree: the result is 0).
 
-use super::binary::float_binary_plan;
+use super::binary::float_binary_plan_dyn;
 use super::nn::Float;
 use super::plan::{Kernel, Plan};
 use crate::core::error::Result;
@@ -409,7 +409,7 @@ macro_rules! polynomial_ops {
 
         #[doc = concat!("`", stringify!($name), "` checked and ready to run (Note [One kernel per op]).")]
         pub fn $plan<'a>(x: &'a Tensor, n: &'a Tensor) -> Result<Plan<'a, impl Kernel + 'a>> {
-            float_binary_plan(x, n, $f::<f32>, $f::<f64>)
+            float_binary_plan_dyn(x, n, $f::<f32>, $f::<f64>)
         }
     )*};
 }

@@ -8,7 +8,7 @@ use super::arith::{not_implemented, reject_bool, Arith, MathElem};
 use super::plan::{Kernel, Plan};
 use crate::core::dtype::DType;
 use crate::core::error::{Error, Result};
-use crate::core::iter::{unary_into, unary_op};
+use crate::core::iter::{unary_into, unary_into_dyn, unary_op};
 use crate::core::scalar::Scalar;
 use crate::core::tensor::Tensor;
 use crate::core::vecmath::{self, Func};
@@ -200,6 +200,26 @@ fn float_unary_plan<'a>(
     })
 }
 
+/// `float_unary_plan` for the cold ops (libm calls and special functions, whose element
+/// functions cost more than an indirect call): the element function behind `dyn`, so the
+/// loops exist once per dtype (`unary_into_dyn`) instead of once per op and dtype.
+#[inline(always)]
+fn float_unary_plan_dyn<'a>(
+    input: &'a Tensor,
+    f32f: impl Fn(f32) -> f32 + 'a,
+    f64f: impl Fn(f64) -> f64 + 'a,
+) -> Result<Plan<'a, impl Kernel + 'a>> {
+    let dtype = match input.dtype() {
+        DType::Float64 => DType::Float64,
+        _ => DType::Float32,
+    };
+    unary_plan(input, dtype, move |out, fresh| match input.dtype() {
+        DType::Float64 => unary_into_dyn::<f64, f64>(out, input, fresh, &f64f),
+        DType::Float32 => unary_into_dyn::<f32, f32>(out, input, fresh, &f32f),
+        _ => unary_into_dyn::<f32, f32>(out, &input.to_dtype(DType::Float32)?, true, &f32f),
+    })
+}
+
 /// The elementwise table of the float unary ops (numpy's ufunc loop tables are the model): one
 /// line per op — its doc, its name and plan's name, and its element function for `f32` and for
 /// `f64`. Each line gives `op(input)` (a new tensor) and `op_plan(input)`, which the schema's
@@ -207,7 +227,7 @@ fn float_unary_plan<'a>(
 /// `Tensor.op_` and `out=` (Note [One kernel per op]; ARCHITECTURE.md, "Adding a unary
 /// elementwise op").
 macro_rules! float_unary_ops {
-    ($($(#[$doc:meta])* $name:ident, $plan:ident => $f32f:expr, $f64f:expr;)*) => {$(
+    ($plan_fn:ident; $($(#[$doc:meta])* $name:ident, $plan:ident => $f32f:expr, $f64f:expr;)*) => {$(
         $(#[$doc])*
         ///
         /// Float dtypes are kept (float32 computed in f32, float64 in f64); integer and bool
@@ -218,12 +238,25 @@ macro_rules! float_unary_ops {
 
         #[doc = concat!("`", stringify!($name), "` checked and ready to run (Note [One kernel per op]).")]
         pub fn $plan(input: &Tensor) -> Result<Plan<'_, impl Kernel + '_>> {
-            float_unary_plan(input, $f32f, $f64f)
+            $plan_fn(input, $f32f, $f64f)
         }
     )*};
 }
 
+// The cheap, vectorisable ops: their loops inlined with the element function.
 float_unary_ops! {
+    float_unary_plan;
+    /// `reciprocal(input)`: `1 / input` (±inf at ±0). Mirrors `torch.reciprocal`.
+    reciprocal, reciprocal_plan => |x: f32| 1.0 / x, |x: f64| 1.0 / x;
+    /// `deg2rad(input)`: degrees to radians, `input * pi / 180`. Mirrors `torch.deg2rad`.
+    deg2rad, deg2rad_plan => |x: f32| x * (std::f32::consts::PI / 180.0), |x: f64| x * (std::f64::consts::PI / 180.0);
+    /// `rad2deg(input)`: radians to degrees, `input * 180 / pi`. Mirrors `torch.rad2deg`.
+    rad2deg, rad2deg_plan => |x: f32| x * (180.0 / std::f32::consts::PI), |x: f64| x * (180.0 / std::f64::consts::PI);
+}
+
+// The ops calling libm or a special function: one shared loop per dtype.
+float_unary_ops! {
+    float_unary_plan_dyn;
     /// `tan(input)`: the tangent of each element (radians). Mirrors `torch.tan`.
     tan, tan_plan => f32::tan, f64::tan;
     /// `asin(input)`: the arcsine (NaN outside [-1, 1]). Mirrors `torch.asin`.
@@ -240,8 +273,6 @@ float_unary_ops! {
     exp2, exp2_plan => f32::exp2, f64::exp2;
     /// `log10(input)`: the base-10 logarithm (-inf at 0, NaN below). Mirrors `torch.log10`.
     log10, log10_plan => f32::log10, f64::log10;
-    /// `reciprocal(input)`: `1 / input` (±inf at ±0). Mirrors `torch.reciprocal`.
-    reciprocal, reciprocal_plan => |x: f32| 1.0 / x, |x: f64| 1.0 / x;
     /// `asinh(input)`: the inverse hyperbolic sine. Mirrors `torch.asinh` (alias `arcsinh`).
     asinh, asinh_plan => f32::asinh, f64::asinh;
     /// `acosh(input)`: the inverse hyperbolic cosine (NaN below 1). Mirrors `torch.acosh`
@@ -251,10 +282,6 @@ float_unary_ops! {
     /// Mirrors `torch.atanh` (alias `arctanh`). float32 is computed in f64 and rounded once:
     /// Rust's f32 `atanh` loses ~2e-5 relative near ±1, where torch's (libm's `atanhf`) does not.
     atanh, atanh_plan => |x: f32| (x as f64).atanh() as f32, f64::atanh;
-    /// `deg2rad(input)`: degrees to radians, `input * pi / 180`. Mirrors `torch.deg2rad`.
-    deg2rad, deg2rad_plan => |x: f32| x * (std::f32::consts::PI / 180.0), |x: f64| x * (std::f64::consts::PI / 180.0);
-    /// `rad2deg(input)`: radians to degrees, `input * 180 / pi`. Mirrors `torch.rad2deg`.
-    rad2deg, rad2deg_plan => |x: f32| x * (180.0 / std::f32::consts::PI), |x: f64| x * (180.0 / std::f64::consts::PI);
     /// `erfc(input)`: `1 - erf(input)`, accurate where it is tiny (large inputs). Mirrors
     /// `torch.erfc` (`torch.special.erfc`).
     erfc, erfc_plan => |x: f32| super::special::erfc(x as f64) as f32, super::special::erfc;
@@ -383,7 +410,7 @@ pub fn polygamma_plan(n: i64, input: &Tensor) -> Result<Plan<'_, impl Kernel + '
             "polygamma(n, x) does not support negative n.",
         ));
     }
-    float_unary_plan(
+    float_unary_plan_dyn(
         input,
         move |x: f32| super::bessel::polygamma(n, x as f64) as f32,
         move |x: f64| super::bessel::polygamma(n, x),
@@ -413,7 +440,7 @@ pub fn logit_plan(input: &Tensor, eps: Option<f64>) -> Result<Plan<'_, impl Kern
         };
         (p / (1.0 - p)).ln()
     };
-    float_unary_plan(
+    float_unary_plan_dyn(
         input,
         move |x: f32| {
             let p = match eps {
