@@ -636,6 +636,12 @@ else:
               t10=np.ones(10, np.float32), t48=np.ones((4, 8), np.float32))
 stmt = {stmt!r}
 n = {n}
+# Heap state: glibc malloc serves a freed block of a per-call size from its tcache or through
+# the slow path (_int_malloc / _int_free / unlink_chunk, ~200 instructions more per call)
+# depending on what lies around the block, which moves with anything allocated before the loop
+# (a larger extension image, one more tensor). `pre` small blocks allocated first make each
+# repeat of a pair sample another layout (bench.py, run_callgrind).
+_pre = [bytearray(16 + 16 * i) for i in range({pre})] + [ns["b"] * 1 for _ in range({pre})]
 src = "def _loop(n):\n    for _ in range(n):\n" + "".join("        " + l + "\n" for l in stmt.split("\n"))
 exec(src, ns)
 ns["_loop"](50)   # warm up: specialisation, first-call caches
@@ -657,10 +663,10 @@ CG_ENV = dict(os.environ, PYTHONHASHSEED="0", OPENBLAS_NUM_THREADS="1", OMP_NUM_
               MKL_NUM_THREADS="1", TENSORBIND_NUM_THREADS="1")
 
 
-def _callgrind_instr(lib, stmt, n):
+def _callgrind_instr(lib, stmt, n, pre=0):
     with tempfile.TemporaryDirectory() as d:
         out = os.path.join(d, "cg.out")
-        code = CG_DRIVER.format(path=sys.path[:3], lib=lib, stmt=stmt, n=n)
+        code = CG_DRIVER.format(path=sys.path[:3], lib=lib, stmt=stmt, n=n, pre=pre)
         env = CG_ENV
         p = subprocess.run(
             ["valgrind", "--tool=callgrind", f"--callgrind-out-file={out}",
@@ -682,10 +688,14 @@ def _callgrind_instr(lib, stmt, n):
 def run_callgrind(calls, profile_out, repeat=3):
     """Instructions per call: (I(n2) - I(n1)) / (n2 - n1) minus the same for `pass`.
 
-    Each figure is the median of `repeat` independent pairs of runs. A one-off event in one run
-    of a pair (a dict or free-list resize, an allocator arena being mapped) moves that pair's
-    difference by hundreds of instructions per call, in either direction depending on which run
-    it fell in; the median of three discards one such pair."""
+    Each figure is the median of `repeat` pairs of runs, pair `k` with `k` blocks allocated
+    before the loop. A one-off event in one run of a pair (a dict or free-list resize, an
+    allocator arena being mapped) moves that pair's difference by hundreds of instructions per
+    call, in either direction depending on which run it fell in; and glibc's malloc takes its
+    ~200-instruction slow path on every call or on none depending on the heap's layout around
+    the result's block (CG_DRIVER), which any change to the extension can flip. Identical runs
+    would repeat the same layout; shifted ones sample several, and the median discards the
+    outlier."""
     if shutil.which("valgrind") is None:
         print("valgrind not found")
         return
@@ -695,9 +705,9 @@ def run_callgrind(calls, profile_out, repeat=3):
 
     def per_call(lib, stmt):
         pairs = []
-        for _ in range(repeat):
-            i1 = _callgrind_instr(lib, stmt, n1)
-            i2 = _callgrind_instr(lib, stmt, n2)
+        for k in range(repeat):
+            i1 = _callgrind_instr(lib, stmt, n1, pre=k)
+            i2 = _callgrind_instr(lib, stmt, n2, pre=k)
             pairs.append((i2 - i1) / (n2 - n1))
         return statistics.median(pairs)
 
@@ -739,7 +749,7 @@ def profile_per_call(stmt, n1, n2, prefix):
     profs = []
     for n in (n1, n2):
         out = f"{prefix}.{n}"
-        code = CG_DRIVER.format(path=sys.path[:3], lib="_C", stmt=stmt, n=n)
+        code = CG_DRIVER.format(path=sys.path[:3], lib="_C", stmt=stmt, n=n, pre=0)
         subprocess.run(
             ["valgrind", "--tool=callgrind", f"--callgrind-out-file={out}",
              sys.executable, "-c", code],
