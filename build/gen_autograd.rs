@@ -228,6 +228,13 @@ fn arg_ty(ty: &crate::schema::Type) -> Option<ArgTy> {
             bind: "{}.as_deref()",
             scalar: None,
         },
+        (BaseTy::Float, true, true) => ArgTy {
+            param: "Option<&[f64]>",
+            field: "Option<Box<[f64]>>",
+            save: "{}.map(Into::into)",
+            bind: "{}.as_deref()",
+            scalar: None,
+        },
         (BaseTy::Str, false, false) => ArgTy {
             param: "&str",
             field: "Box<str>",

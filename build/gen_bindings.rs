@@ -26,6 +26,7 @@ fn param_type(ty: &Type) -> &'static str {
         (BaseTy::Tensor, false) => "Tensor",
         (BaseTy::Tensor, true) => "TensorList",
         (BaseTy::Int, true) => "IntList",
+        (BaseTy::Float, true) => "FloatList",
         (BaseTy::Scalar, _) => "Scalar",
         (BaseTy::Int, _) => "Int",
         (BaseTy::Float, _) => "Float",
@@ -153,6 +154,8 @@ fn arg_code(i: usize, ty: &Type) -> ArgCode {
         (BaseTy::Tensor, true, false) => ("tensor_list", by_ref, None, true),
         (BaseTy::Int, true, false) => ("int_list", by_ref, None, false),
         (BaseTy::Int, true, true) => ("optional_int_list", deref, None, false),
+        (BaseTy::Float, true, false) => ("float_list", by_ref, None, false),
+        (BaseTy::Float, true, true) => ("optional_float_list", deref, None, false),
         (BaseTy::Scalar, _, false) => ("scalar", by_value, None, false),
         (BaseTy::Scalar, _, true) => ("optional_scalar", by_value, None, false),
         (BaseTy::Int, _, false) => ("int", by_value, None, false),
@@ -350,7 +353,7 @@ fn overload_body(sig: &PySignature<'_>, structseqs: &[(String, Vec<String>)], in
                 e.name
             );
         }
-        if !e.out_dtype.is_empty() {
+        if !e.out_dtype.is_empty() && !e.out_dtype_after {
             let rules: Vec<&str> = e.out_dtype.iter().map(|r| r.rust()).collect();
             let _ = write!(
                 out_check_stmt,
@@ -534,6 +537,16 @@ fn overload_body(sig: &PySignature<'_>, structseqs: &[(String, Vec<String>)], in
             out.push_str(&pre);
             let names: Vec<String> = (0..fields.len()).map(|k| format!("v{k}")).collect();
             let _ = writeln!(out, "{ind}let ({}) = {call}?;", names.join(", "));
+            if e.out_dtype_after {
+                // `out_dtype: ..., after`: the op's own errors come first.
+                let rules: Vec<&str> = e.out_dtype.iter().map(|r| r.rust()).collect();
+                let _ = writeln!(
+                    out,
+                    "{ind}if let Some(o) = r.object({oi}) {{ write_out::check_out_dtype(o, &[{}], a0.dtype(), {:?})?; }}",
+                    rules.join(", "),
+                    e.name
+                );
+            }
             let _ = writeln!(
                 out,
                 "{ind}match r.object({oi}) {{ None => entry::ret_named({idx}, vec![{n}]), Some(o) => write_out::write_out_named(o, {idx}, vec![{n}], {:?}) }}",

@@ -77,7 +77,8 @@ pub(crate) struct Alias {
 #[derive(Clone, Debug, PartialEq)]
 pub(crate) struct Type {
     pub(crate) base: BaseTy,
-    /// `[]` (`Some(None)`) or `[N]` (`Some(Some(N))`): a list; only of `int` and `Tensor`.
+    /// `[]` (`Some(None)`) or `[N]` (`Some(Some(N))`): a list; only of `int` and `Tensor`, and
+    /// `float[]` (no fixed size: torch's `float[]?` of `histogram`'s `range=`).
     pub(crate) list: Option<Option<usize>>,
     /// `?`: `None` is accepted.
     pub(crate) optional: bool,
@@ -134,9 +135,14 @@ impl Type {
             None => (s, None),
         };
         let base = BaseTy::parse(s).ok_or_else(|| format!("unknown type {s:?}"))?;
-        if list.is_some() && !matches!(base, BaseTy::Int | BaseTy::Tensor) {
+        if list.is_some() && !matches!(base, BaseTy::Int | BaseTy::Tensor | BaseTy::Float) {
             return Err(format!(
-                "lists of {s} are not supported (only int[] and Tensor[])"
+                "lists of {s} are not supported (only int[], float[] and Tensor[])"
+            ));
+        }
+        if base == BaseTy::Float && matches!(list, Some(Some(_))) {
+            return Err(format!(
+                "{s}[N]: a fixed size is only meaningful for int[N], N > 0"
             ));
         }
         if list == Some(Some(0)) || (base == BaseTy::Tensor && matches!(list, Some(Some(_)))) {
@@ -538,6 +544,37 @@ pub(crate) enum OutDtype {
     LongScalarType,
     /// `long_indices`: int64, "output indices must be of scalar type Long" (`kthvalue`).
     LongIndices,
+    /// `self_output`: input's dtype, "expected scalar type 'Float' but got 'Double' for values
+    /// output" (`mode`).
+    SelfOutput,
+    /// `long_output`: int64, "expected scalar type 'Long' but got 'Int' for indices output"
+    /// (`mode`).
+    LongOutput,
+    /// `self_same_type`: input's dtype, "Expected tensor for 'values' to have the same type as
+    /// tensor for argument #2 'self'; but type torch.DoubleTensor does not equal
+    /// torch.FloatTensor (while checking arguments for median)" (`median`, `nanmedian`).
+    SelfSameType,
+    /// `long_checked`: int64, "Expected tensor for argument #1 'indices' to have scalar type
+    /// Long; but got torch.IntTensor instead (while checking arguments for median)"; torch checks
+    /// it before the values' rule (`median`, `nanmedian`).
+    LongChecked,
+    /// `self_found`: input's dtype, "expected scalar_type Float but found Double" (`cummax`).
+    SelfFound,
+    /// `long_found`: int64, "expected scalar_type Long but found Int" (`cummax`, `cummin`).
+    LongFound,
+    /// `int32`: int32, in `self`'s words ("Expected out tensor to have dtype int, but got long
+    /// int instead": the `info` and `pivots` of the linalg `_ex` functions).
+    Int32,
+    /// `self_hist` / `self_bin_edges`: input's dtype, "torch.histogram: input tensor and hist
+    /// tensor should have the same dtype, but got input float and hist double" (`histogram`).
+    SelfHist,
+    SelfBinEdges,
+    /// `self_mantissa`: input's dtype, "torch.frexp() expects mantissa to have dtype float but
+    /// got double" (`frexp`).
+    SelfMantissa,
+    /// `int32_exponent`: int32, "torch.frexp() expects exponent to have int dtype but got long
+    /// int" (`frexp`).
+    Int32Exponent,
 }
 
 impl OutDtype {
@@ -551,6 +588,17 @@ impl OutDtype {
             OutDtype::Long => "write_out::OutDtype::Long",
             OutDtype::LongScalarType => "write_out::OutDtype::LongScalarType",
             OutDtype::LongIndices => "write_out::OutDtype::LongIndices",
+            OutDtype::SelfOutput => "write_out::OutDtype::SelfOutput",
+            OutDtype::LongOutput => "write_out::OutDtype::LongOutput",
+            OutDtype::SelfSameType => "write_out::OutDtype::SelfSameType",
+            OutDtype::LongChecked => "write_out::OutDtype::LongChecked",
+            OutDtype::SelfFound => "write_out::OutDtype::SelfFound",
+            OutDtype::LongFound => "write_out::OutDtype::LongFound",
+            OutDtype::Int32 => "write_out::OutDtype::Int32",
+            OutDtype::SelfHist => "write_out::OutDtype::SelfHist",
+            OutDtype::SelfBinEdges => "write_out::OutDtype::SelfBinEdges",
+            OutDtype::SelfMantissa => "write_out::OutDtype::SelfMantissa",
+            OutDtype::Int32Exponent => "write_out::OutDtype::Int32Exponent",
         }
     }
 }
@@ -588,6 +636,9 @@ pub(crate) struct Entry {
     /// `out_dtype: self, long`: torch's dtype check on each `out=` tensor (one rule per
     /// returned tensor), made before any resize; empty when `out` casts as usual.
     pub(crate) out_dtype: Vec<OutDtype>,
+    /// `out_dtype: ..., after`: the dtype rules are checked once the op has run (torch's linalg
+    /// functions and `frexp` check their input first), before anything is written.
+    pub(crate) out_dtype_after: bool,
     /// `out_overlap: forbid`: `out=` may share no memory with an input, nor overlap itself
     /// (torch's `assert_no_internal_overlap` and `assert_no_overlap`).
     pub(crate) out_overlap: bool,
@@ -854,11 +905,15 @@ fn entry_from_map(line: usize, m: RawEntry) -> Result<Vec<Entry>, String> {
         Some("copy") => (true, true),
         Some(other) => return Err(format!("out: {other:?} is not True, copy or False")),
     };
+    let out_dtype_after = m
+        .get("out_dtype")
+        .is_some_and(|v| v.split(',').map(str::trim).any(|r| r == "after"));
     let out_dtype = match m.get("out_dtype") {
         None => Vec::new(),
         Some(v) => v
             .split(',')
             .map(str::trim)
+            .filter(|r| *r != "after")
             .map(|r| match r {
                 "self" => Ok(OutDtype::SelfDtype),
                 "self_match" => Ok(OutDtype::SelfMatch),
@@ -867,8 +922,19 @@ fn entry_from_map(line: usize, m: RawEntry) -> Result<Vec<Entry>, String> {
                 "long" => Ok(OutDtype::Long),
                 "long_scalar_type" => Ok(OutDtype::LongScalarType),
                 "long_indices" => Ok(OutDtype::LongIndices),
+                "self_output" => Ok(OutDtype::SelfOutput),
+                "long_output" => Ok(OutDtype::LongOutput),
+                "self_same_type" => Ok(OutDtype::SelfSameType),
+                "long_checked" => Ok(OutDtype::LongChecked),
+                "self_found" => Ok(OutDtype::SelfFound),
+                "long_found" => Ok(OutDtype::LongFound),
+                "int32" => Ok(OutDtype::Int32),
+                "self_hist" => Ok(OutDtype::SelfHist),
+                "self_bin_edges" => Ok(OutDtype::SelfBinEdges),
+                "self_mantissa" => Ok(OutDtype::SelfMantissa),
+                "int32_exponent" => Ok(OutDtype::Int32Exponent),
                 other => Err(format!(
-                    "out_dtype: {other:?} is not self, self_match, self_values, int64, long, long_scalar_type or long_indices"
+                    "out_dtype: {other:?} is not self, self_match, self_values, int64, long, long_scalar_type, long_indices, self_output, long_output, self_same_type, long_checked, self_found, long_found, int32, self_hist, self_bin_edges, self_mantissa or int32_exponent"
                 )),
             })
             .collect::<Result<Vec<_>, String>>()?,
@@ -933,6 +999,7 @@ fn entry_from_map(line: usize, m: RawEntry) -> Result<Vec<Entry>, String> {
         out,
         out_copy,
         out_dtype,
+        out_dtype_after,
         out_overlap,
         out_overlap_outputs,
         inplace,
@@ -1003,6 +1070,7 @@ fn derive_inplace(base: &Entry, operators: Vec<Operator>) -> Result<Entry, Strin
         out: false,
         out_copy: false,
         out_dtype: Vec::new(),
+        out_dtype_after: false,
         out_overlap: false,
         out_overlap_outputs: false,
         inplace: false,

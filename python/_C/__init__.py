@@ -72,8 +72,8 @@ from . import signal  # noqa: E402,F401  (`_C.signal.windows.hann`, as `torch.si
 
 
 # torch.functional's Python-level functions (`broadcast_shapes`, `unravel_index`), `gradient`,
-# `histogram` (its `range=` keyword), `histogramdd` and the function `resize_as_`.
-from .functional import broadcast_shapes, gradient, histogram, histogramdd, resize_as_, unravel_index  # noqa: E402,F401
+# `histogramdd` and the function `resize_as_`.
+from .functional import broadcast_shapes, gradient, histogramdd, resize_as_, unravel_index  # noqa: E402,F401
 # torch's top-level linalg functions `_C` writes in Python (python/_C/linalg.py): the deprecated
 # `lu` / `lu_solve` / `triangular_solve`, `lu_unpack`, `pinverse`, `matrix_exp`, `orgqr` and
 # `cholesky_inverse`, `geqrf`, `ormqr`, `svd_lowrank` and `pca_lowrank`.

@@ -1,6 +1,7 @@
 """_C.functional: the functions torch writes in Python in ``torch/functional.py`` that ``_C``
-lacked — ``broadcast_shapes`` and ``unravel_index`` — and ``gradient`` and ``histogram``'s
-``range=``, ``histogramdd`` and the function ``resize_as_`` (torch's C++ overloads take float and number lists, which the schema grammar lacks), over ``_C``'s ops, re-exported at
+lacked — ``broadcast_shapes`` and ``unravel_index`` — and ``gradient``, ``histogramdd`` and the
+function ``resize_as_`` (torch's C++ overloads take number lists and lists of tensors, which the
+schema grammar lacks), over ``_C``'s ops, re-exported at
 the top level (``_C.broadcast_shapes``, as ``torch.broadcast_shapes``).
 """
 
@@ -11,7 +12,7 @@ from collections.abc import Sequence
 
 from . import _C as _ext
 
-__all__ = ["broadcast_shapes", "gradient", "histogram", "histogramdd", "resize_as_", "unravel_index"]
+__all__ = ["broadcast_shapes", "gradient", "histogramdd", "resize_as_", "unravel_index"]
 
 
 def broadcast_shapes(*shapes):
@@ -179,29 +180,6 @@ def gradient(input, *, spacing=1, dim=None, edge_order=1):
                 append = (_slice(f, d, -3, -2) * 0.5 - _slice(f, d, -2, -1) * 2 + _slice(f, d, -1) * 1.5) / h
             out.append(_ext.cat([prepend, center / 2, append], d))
     return tuple(out)
-
-
-def histogram(input, bins=100, *, range=None, weight=None, density=False):
-    """histogram(input, bins=100, *, range=None, weight=None, density=False) -> (hist, bin_edges):
-    the histogram of input's elements (float dtypes, any shape) over ``bins`` equal bins (an int;
-    over ``range=(min, max)`` or the data's range) or over the edges of a 1-D tensor ``bins``; a
-    named tuple ``_C.return_types.histogram``. ``weight`` (input's dtype and size) sums weights
-    instead of counting; ``density=True`` normalises to a probability density. Errors: torch's
-    (see ``_C.Tensor.histogram``); TypeError for a ``range`` that is not two numbers, or given with
-    a tensor of edges. ``Tensor.histogram`` is the same without ``range=``, and neither takes
-    ``out=`` (differences from torch). Mirrors torch.histogram."""
-    if range is None or isinstance(bins, _ext.Tensor):
-        kw = {} if range is None else {"range": range}
-        return _ext.histogram(input, bins, weight=weight, density=density, **kw)
-    try:
-        lo, hi = range
-        lo, hi = float(lo), float(hi)
-    except (TypeError, ValueError):
-        raise TypeError(
-            f"histogram(): argument 'range' must be tuple of 2 floats, not {type(range).__name__}"
-        ) from None
-    r = _ext._histogram_range(input, bins, lo, hi, weight=weight, density=density)
-    return _ext.return_types.histogram(r)
 
 
 class _HistogramddResult(tuple):

@@ -716,7 +716,8 @@ def matrix_sqrth(A):
     return _ext.matmul(V * root.unsqueeze(-2), V.mT)
 
 
-_GeqrfResult = _named_tuple("geqrf", ("a", "tau"))
+# `_C.return_types.geqrf`, the structseq of the `Tensor.geqrf` schema entry (torch.return_types.geqrf).
+_GeqrfResult = _ext.return_types.geqrf
 
 
 def _geqrf(input, *, out=None):
@@ -762,7 +763,7 @@ def _geqrf(input, *, out=None):
     r = (R.to(input.dtype), tau.to(input.dtype))
     if out is not None:
         r = _write_out(out, r)
-    return _GeqrfResult(*r)
+    return _GeqrfResult(r)
 
 
 def _ormqr(input, tau, other, left=True, transpose=False, *, out=None):

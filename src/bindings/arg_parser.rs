@@ -51,6 +51,8 @@ pub enum ParamType {
     Bool,
     Str,
     IntList,
+    /// `float[]`: a tuple or list whose first item is a number (torch's `FloatList`).
+    FloatList,
     ScalarType,
     TensorList,
     /// `PyObject*`: any object, converted by hand-written code.
@@ -74,6 +76,7 @@ impl ParamType {
             ParamType::Bool => "bool",
             ParamType::Str => "str",
             ParamType::IntList => "tuple of ints",
+            ParamType::FloatList => "tuple of floats",
             ParamType::ScalarType => "_C.dtype",
             ParamType::TensorList => "tuple of Tensors",
             ParamType::Object => "object",
@@ -685,6 +688,23 @@ fn check_type(
                 }
                 true
             }
+        }
+        ParamType::FloatList => {
+            // torch's `is_float_or_complex_list`: a list or tuple, empty or with a number first
+            // (complex included: it binds, and fails when read); the other items are checked
+            // when read (`ParsedArgs::optional_float_list`).
+            // SAFETY: type checks of a live object.
+            let seq = unsafe {
+                ffi::PyList_Check(o.as_ptr()) != 0 || ffi::PyTuple_Check(o.as_ptr()) != 0
+            };
+            seq && sequence_items(o).first().is_none_or(|&item| {
+                // SAFETY: a borrowed item of the live sequence.
+                let item = unsafe { Borrowed::from_ptr(item) };
+                // SAFETY: type check of a live object.
+                is_number(item)
+                    || numpy::is_numpy_scalar(item)
+                    || unsafe { ffi::PyComplex_Check(item.as_ptr()) != 0 }
+            })
         }
         ParamType::TensorList => {
             // SAFETY: type checks of a live object.
@@ -1499,6 +1519,48 @@ impl<'a> ParsedArgs<'a> {
                 _ => Ok(None),
             },
         }
+    }
+
+    /// `float[]` parameter `i`.
+    pub fn float_list(&self, i: usize) -> PyResult<Vec<f64>> {
+        match self.optional_float_list(i)? {
+            Some(v) => Ok(v),
+            None => Err(self.bad_default(i, &self.param(i).default)),
+        }
+    }
+
+    /// `float[]?` parameter `i`: the items of a list or tuple, each a number, a numpy scalar or a
+    /// one-element tensor (torch's `doublelist`); TypeError "histogram(): argument 'range' must
+    /// be tuple of floats, but found element of type str at pos 2" (1-based) for another item.
+    pub fn optional_float_list(&self, i: usize) -> PyResult<Option<Vec<f64>>> {
+        let Some(o) = self.slot(i) else {
+            return Ok(None);
+        };
+        // Our own references: reading a numpy scalar or a tensor may run Python code.
+        let items: Vec<_> = sequence_items(o)
+            .iter()
+            // SAFETY: borrowed items of a live list/tuple, each taken as a new reference.
+            .map(|&p| unsafe { Borrowed::from_ptr(p) }.to_owned())
+            .collect();
+        let mut values = Vec::with_capacity(items.len());
+        for (k, item) in items.iter().enumerate() {
+            let item = item.as_borrowed();
+            let v = if let Some(t) = unpack(item) {
+                t.item()?.to_f64()
+            } else if is_number(item) || numpy::is_numpy_scalar(item) {
+                scalar_of(item)?.to_f64()
+            } else {
+                return Err(type_error(format!(
+                    "{}(): argument '{}' must be tuple of floats, but found element of type {} at pos {}",
+                    self.sig.name,
+                    self.param(i).name(),
+                    describe::type_name(item),
+                    k + 1
+                )));
+            };
+            values.push(v);
+        }
+        Ok(Some(values))
     }
 
     /// `ScalarType` parameter `i`.

@@ -48,6 +48,7 @@ pub mod interop;
 pub mod mapping;
 pub mod module_functions;
 pub mod number;
+pub mod python_methods;
 pub mod resize;
 pub mod tensor_methods;
 pub mod tensor_new;

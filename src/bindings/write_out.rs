@@ -187,6 +187,28 @@ pub enum OutDtype {
     LongScalarType,
     /// int64 (`kthvalue`'s indices).
     LongIndices,
+    /// input's dtype (`mode`'s values).
+    SelfOutput,
+    /// int64 (`mode`'s indices).
+    LongOutput,
+    /// input's dtype (`median(dim)`'s and `nanmedian(dim)`'s values).
+    SelfSameType,
+    /// int64 (`median(dim)`'s and `nanmedian(dim)`'s indices), checked before the other rules.
+    LongChecked,
+    /// input's dtype (`cummax`'s and `cummin`'s values).
+    SelfFound,
+    /// int64 (`cummax`'s and `cummin`'s indices).
+    LongFound,
+    /// int32, in `SelfDtype`'s words (the linalg `_ex` functions' `info`, `pivots`).
+    Int32,
+    /// input's dtype (`histogram`'s `hist`).
+    SelfHist,
+    /// input's dtype (`histogram`'s `bin_edges`).
+    SelfBinEdges,
+    /// input's dtype (`frexp`'s mantissa).
+    SelfMantissa,
+    /// int32 (`frexp`'s exponent).
+    Int32Exponent,
 }
 
 impl OutDtype {
@@ -194,7 +216,7 @@ impl OutDtype {
     fn error(self, want: DType, got: DType, op: &str) -> String {
         match self {
             // gather(): Expected out tensor to have dtype float, but got double instead
-            OutDtype::SelfDtype | OutDtype::Int64 => format!(
+            OutDtype::SelfDtype | OutDtype::Int64 | OutDtype::Int32 => format!(
                 "Expected out tensor to have dtype {}, but got {} instead",
                 want.type_meta_name(),
                 got.type_meta_name()
@@ -217,7 +239,61 @@ impl OutDtype {
                 got.scalar_type_name()
             ),
             OutDtype::LongIndices => "output indices must be of scalar type Long".into(),
+            // mode(): expected scalar type 'Float' but got 'Double' for values output
+            OutDtype::SelfOutput | OutDtype::LongOutput => format!(
+                "expected scalar type '{}' but got '{}' for {} output",
+                want.scalar_type_name(),
+                got.scalar_type_name(),
+                if self == OutDtype::SelfOutput { "values" } else { "indices" }
+            ),
+            // median(): Expected tensor for 'values' to have the same type as tensor for
+            // argument #2 'self'; but type torch.DoubleTensor does not equal torch.FloatTensor
+            // (while checking arguments for median) — nanmedian's text says median too.
+            OutDtype::SelfSameType => format!(
+                "Expected tensor for 'values' to have the same type as tensor for argument #2 'self'; but type torch.{}Tensor does not equal torch.{}Tensor (while checking arguments for median)",
+                got.scalar_type_name(),
+                want.scalar_type_name()
+            ),
+            // median(): Expected tensor for argument #1 'indices' to have scalar type Long; but
+            // got torch.IntTensor instead (while checking arguments for median)
+            OutDtype::LongChecked => format!(
+                "Expected tensor for argument #1 'indices' to have scalar type Long; but got torch.{}Tensor instead (while checking arguments for median)",
+                got.scalar_type_name()
+            ),
+            // cummax(): expected scalar_type Float but found Double
+            OutDtype::SelfFound | OutDtype::LongFound => format!(
+                "expected scalar_type {} but found {}",
+                want.scalar_type_name(),
+                got.scalar_type_name()
+            ),
+            // histogram(): torch.histogram: input tensor and hist tensor should have the same
+            // dtype, but got input float and hist double
+            OutDtype::SelfHist => format!(
+                "torch.histogram: input tensor and hist tensor should have the same dtype, but got input {} and hist {}",
+                want.type_meta_name(),
+                got.type_meta_name()
+            ),
+            OutDtype::SelfBinEdges => format!(
+                "torch.histogram: input tensor and bin_edges tensor should have the same dtype, but got input {} and bin_edges {} for dimension 0",
+                want.type_meta_name(),
+                got.type_meta_name()
+            ),
+            // frexp(): torch.frexp() expects mantissa to have dtype float but got double
+            OutDtype::SelfMantissa => format!(
+                "torch.frexp() expects mantissa to have dtype {} but got {}",
+                want.type_meta_name(),
+                got.type_meta_name()
+            ),
+            OutDtype::Int32Exponent => format!(
+                "torch.frexp() expects exponent to have int dtype but got {}",
+                got.type_meta_name()
+            ),
         }
+    }
+
+    /// Whether torch checks this rule before the others (`median`'s indices before its values).
+    fn checked_first(self) -> bool {
+        self == OutDtype::LongChecked
     }
 }
 
@@ -249,13 +325,32 @@ pub fn check_out_dtype(
     self_dtype: DType,
     op: &str,
 ) -> PyResult<()> {
-    for (item, &rule) in out_items(o).into_iter().zip(rules) {
+    let items = out_items(o);
+    let pairs = || items.iter().copied().zip(rules.iter().copied());
+    // The rules torch checks first, then the others, each group in the results' order.
+    let ordered = pairs()
+        .filter(|(_, r)| r.checked_first())
+        .chain(pairs().filter(|(_, r)| !r.checked_first()));
+    for (item, rule) in ordered {
         let Some(t) = unpack(item) else { continue };
         let want = match rule {
-            OutDtype::SelfDtype | OutDtype::SelfMatch | OutDtype::SelfValues => self_dtype,
-            OutDtype::Int64 | OutDtype::Long | OutDtype::LongScalarType | OutDtype::LongIndices => {
-                DType::Int64
-            }
+            OutDtype::SelfDtype
+            | OutDtype::SelfMatch
+            | OutDtype::SelfValues
+            | OutDtype::SelfOutput
+            | OutDtype::SelfSameType
+            | OutDtype::SelfFound
+            | OutDtype::SelfHist
+            | OutDtype::SelfBinEdges
+            | OutDtype::SelfMantissa => self_dtype,
+            OutDtype::Int32 | OutDtype::Int32Exponent => DType::Int32,
+            OutDtype::Int64
+            | OutDtype::Long
+            | OutDtype::LongScalarType
+            | OutDtype::LongIndices
+            | OutDtype::LongOutput
+            | OutDtype::LongChecked
+            | OutDtype::LongFound => DType::Int64,
         };
         if t.dtype() != want {
             return Err(runtime_error(rule.error(want, t.dtype(), op)));

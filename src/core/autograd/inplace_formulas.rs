@@ -234,28 +234,15 @@ pub fn histogram_bins_tensor(
     Ok((h, e))
 }
 
-/// `histogram(input, bins: int)`: torch's `NotImplemented` node on both results.
+/// `histogram(input, bins: int, range=)`: torch's `NotImplemented` node on both results.
 pub fn histogram_bin_ct(
     input: &Tensor,
     bins: i64,
+    range: Option<&[f64]>,
     weight: Option<&Tensor>,
     density: bool,
 ) -> Result<(Tensor, Tensor)> {
-    let (h, e) = ops::histogram_bin_ct(input, bins, weight, density)?;
-    record_not_implemented("histogram", &with_weight(input, weight), &[&h, &e]);
-    Ok((h, e))
-}
-
-/// `_histogram_range`: torch's `NotImplemented` node on both results.
-pub fn _histogram_range(
-    input: &Tensor,
-    bins: i64,
-    min: f64,
-    max: f64,
-    weight: Option<&Tensor>,
-    density: bool,
-) -> Result<(Tensor, Tensor)> {
-    let (h, e) = ops::_histogram_range(input, bins, min, max, weight, density)?;
+    let (h, e) = ops::histogram_bin_ct(input, bins, range, weight, density)?;
     record_not_implemented("histogram", &with_weight(input, weight), &[&h, &e]);
     Ok((h, e))
 }

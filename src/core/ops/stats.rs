@@ -998,32 +998,54 @@ pub fn histogram_bins_tensor(
     histogram_over_edges(input, bins.clone_data()?, weight, density)
 }
 
-/// `histogram(input, bins=100, *, weight=None, density=False)`: `bins` equal bins over the
-/// data's range (`[min, max]`, widened by 0.5 on each side when it is one point; `[0, 1]` for no
-/// data). Errors: "torch.histogram(): bins must be > 0, ..."; "torch.histogramdd: dimension 0's
-/// range [1, inf] is not finite" (a NaN or inf in the data) (torch: `torch.histogram.bin_ct`).
+/// `histogram(input, bins=100, *, range=None, weight=None, density=False)`: `bins` equal bins
+/// over `range` (`[min, max]`) or the data's range (widened by 0.5 on each side when it is one
+/// point; `[0, 1]` for no data). Errors, in torch's order: "torch.histogram(): bins must be > 0,
+/// ..."; with a `range`, "torch.histogramdd: for a 1-dimensional histogram range should have 2
+/// elements, but got 3", "torch.histogramdd: dimension 0's range [1, inf] is not finite" (or
+/// a NaN or inf in the data), "torch.histogramdd: min should not exceed max, but got min 3 max 1
+/// for dimension 0", all before the dtype and weight checks (torch: `torch.histogram.bin_ct`).
 pub fn histogram_bin_ct(
     input: &Tensor,
     bins: i64,
+    range: Option<&[f64]>,
     weight: Option<&Tensor>,
     density: bool,
 ) -> Result<(Tensor, Tensor)> {
-    histogram_range_impl(input, bins, None, weight, density)
+    let range = match range {
+        None => None,
+        Some(r) => {
+            histogram_bins_positive(bins)?;
+            let &[lo, hi] = r else {
+                return Err(Error::runtime(format!(
+                    "torch.histogramdd: for a 1-dimensional histogram range should have 2 elements, but got {}",
+                    r.len()
+                )));
+            };
+            histogram_check_range(lo, hi)?;
+            Some((lo, hi))
+        }
+    };
+    histogram_range_impl(input, bins, range, weight, density)
 }
 
-/// `histogram(input, bins, *, range=(min, max), ...)`: `bins` equal bins over `[min, max]` (the
-/// binding behind `_C.histogram`'s `range=`, which the schema's types cannot spell). Errors as
-/// `histogram_bin_ct`, and "torch.histogramdd: min should not exceed max, but got min 3 max 1 for
-/// dimension 0" (torch: `torch.histogram.bin_ct`).
-pub fn _histogram_range(
-    input: &Tensor,
-    bins: i64,
-    min: f64,
-    max: f64,
-    weight: Option<&Tensor>,
-    density: bool,
-) -> Result<(Tensor, Tensor)> {
-    histogram_range_impl(input, bins, Some((min, max)), weight, density)
+/// A histogram's `[lo, hi]`: finite, `lo <= hi` (torch's histogramdd texts).
+fn histogram_check_range(lo: f64, hi: f64) -> Result<()> {
+    if !(lo.is_finite() && hi.is_finite()) {
+        return Err(Error::runtime(format!(
+            "torch.histogramdd: dimension 0's range [{}, {}] is not finite",
+            fmt_g(lo),
+            fmt_g(hi)
+        )));
+    }
+    if lo > hi {
+        return Err(Error::runtime(format!(
+            "torch.histogramdd: min should not exceed max, but got min {} max {} for dimension 0",
+            fmt_g(lo),
+            fmt_g(hi)
+        )));
+    }
+    Ok(())
 }
 
 fn histogram_range_impl(
@@ -1043,20 +1065,7 @@ fn histogram_range_impl(
         }
         None => (0.0, 1.0),
     };
-    if !(lo.is_finite() && hi.is_finite()) {
-        return Err(Error::runtime(format!(
-            "torch.histogramdd: dimension 0's range [{}, {}] is not finite",
-            fmt_g(lo),
-            fmt_g(hi)
-        )));
-    }
-    if lo > hi {
-        return Err(Error::runtime(format!(
-            "torch.histogramdd: min should not exceed max, but got min {} max {} for dimension 0",
-            fmt_g(lo),
-            fmt_g(hi)
-        )));
-    }
+    histogram_check_range(lo, hi)?;
     if lo == hi {
         lo -= 0.5;
         hi += 0.5;
