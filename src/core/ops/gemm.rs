@@ -319,7 +319,7 @@ x86_micro_kernel!(ukr_f64_avx512, f64, "avx512f,avx2,fma", __m512d, 12, 2, 8,
 /// The unpacked kernel for small products at one x86 level (`is_small_product`): tiles of `$r`
 /// rows × `$nv` vectors of `$lanes` columns with the accumulators in registers, `a`'s elements
 /// broadcast from where they are and `b`'s rows loaded in place; the columns right of the last
-/// full tile element by element. Each element's sum starts from zero, adds its `k` products in
+/// full tile one vector at a time, masked past `n` (`x86_masked_edge!`). Each element's sum starts from zero, adds its `k` products in
 /// order with fused multiply-adds and is then added to `c` once: what the micro-kernels compute
 /// for a single `KC` slice, so the result equals the packed kernel's bit for bit (Note [GEMM
 /// results across levels]). Below ~64³ the packing, its buffers and the padded edge tiles cost
