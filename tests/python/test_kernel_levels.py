@@ -13,15 +13,21 @@ import sys
 
 import pytest
 
+# The Iris step's products (forward with a transposed `b`, backward's `g @ w`, `h.t() @ g`,
+# `x.t() @ g`) and widths around the small kernel's vector edge (masked past `n`).
+MM_SHAPES = [(1, 1, 1), (3, 5, 2), (13, 17, 35), (25, 70, 33), (40, 1100, 9), (150, 4, 16),
+             (150, 16, 3), (150, 3, 16), (16, 150, 3), (4, 150, 16), (9, 7, 20), (7, 5, 40)]
+
 CHILD = r"""
 import json
 import _C
 out = {}
+MM_SHAPES = @MM_SHAPES@
 def mat(r, c, seed):
     return [[((i * c + j) * seed % 101 - 50) / 16.0 for j in range(c)] for i in range(r)]
 for dt in ("float32", "float64"):
     D = getattr(_C, dt)
-    for (m, k, n) in [(1, 1, 1), (3, 5, 2), (13, 17, 35), (25, 70, 33), (40, 1100, 9)]:
+    for (m, k, n) in MM_SHAPES:
         a, b = mat(m, k, 7), mat(k, n, 13)
         ta, tb = _C.tensor(a, dtype=D), _C.tensor(b, dtype=D)
         out[f"mm {dt} {m} {k} {n}"] = _C.matmul(ta, tb).tolist()
@@ -30,6 +36,16 @@ for dt in ("float32", "float64"):
         assert _C.matmul(ta, tbt).tolist() == out[f"mm {dt} {m} {k} {n}"]
         tat = _C.tensor([list(r) for r in zip(*a)], dtype=D).t()
         assert _C.matmul(tat, tb).tolist() == out[f"mm {dt} {m} {k} {n}"]
+    # Rows shorter than a vector (the class scores of a small classifier): the same values as
+    # one row at a time (the one-row kernel).
+    xs = [[(i * 13 + j * 5) % 17 / 2.0 - 4.0 for j in range(3)] for i in range(37)]
+    xs[1][2] = float("nan")
+    xs[2] = [float("-inf")] * 3
+    xs[3][0] = float("inf")
+    ts = _C.tensor(xs, dtype=D)
+    for f in ("softmax", "log_softmax", "logsumexp"):
+        out[f"{f} {dt} s"] = getattr(_C, f)(ts, 1).tolist()
+        out[f"{f} {dt} s1"] = [getattr(_C, f)(ts[i : i + 1], 1).tolist()[0] for i in range(37)]
     x = [[(i * 31 + j * 7) % 23 / 3.0 - 3.0 for j in range(37)] for i in range(5)]
     x[1][4] = float("nan")
     x[2] = [float("-inf")] * 37
@@ -52,7 +68,7 @@ for dt in ("float32", "float64"):
     dv, di = _C.sort(_C.tensor(s, dtype=D), descending=True, stable=True)
     out[f"sort {dt}"] = [si.tolist(), di.tolist()]
 print(json.dumps({"out": out}))
-"""
+""".replace("@MM_SHAPES@", repr(MM_SHAPES))
 
 
 def _run(level):
@@ -113,7 +129,7 @@ def levels():
 def test_gemm_levels(levels, level):
     r = levels[level]
     for dt, eps in (("float32", 2.0**-24), ("float64", 2.0**-53)):
-        for (m, k, n) in [(1, 1, 1), (3, 5, 2), (13, 17, 35), (25, 70, 33), (40, 1100, 9)]:
+        for (m, k, n) in MM_SHAPES:
             a, b = _mat(m, k, 7), _mat(k, n, 13)
             got = r[f"mm {dt} {m} {k} {n}"]
             for i in range(m):
@@ -145,6 +161,19 @@ def test_softmax_levels(levels, level):
                     else:
                         for g, w in zip(got[li], want):
                             assert _close(g, w, tol), (op, dt, key, li, g, w)
+            xs = [[(i * 13 + j * 5) % 17 / 2.0 - 4.0 for j in range(3)] for i in range(37)]
+            xs[1][2] = math.nan
+            xs[2] = [-math.inf] * 3
+            xs[3][0] = math.inf
+            got_s = r[f"{op} {dt} s"]
+            assert got_s == r[f"{op} {dt} s1"], (op, dt)
+            for li, line in enumerate(xs):
+                want = _softmax_ref(line, op)
+                if op == "logsumexp":
+                    assert _close(got_s[li], want, tol), (op, dt, "s", li, got_s[li], want)
+                else:
+                    for g, w in zip(got_s[li], want):
+                        assert _close(g, w, tol), (op, dt, "s", li, g, w)
             got0 = r[f"{op} {dt} 0"]
             for j, col in enumerate(cols):
                 want = _softmax_ref(col, op)

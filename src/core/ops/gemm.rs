@@ -319,7 +319,7 @@ x86_micro_kernel!(ukr_f64_avx512, f64, "avx512f,avx2,fma", __m512d, 12, 2, 8,
 /// The unpacked kernel for small products at one x86 level (`is_small_product`): tiles of `$r`
 /// rows × `$nv` vectors of `$lanes` columns with the accumulators in registers, `a`'s elements
 /// broadcast from where they are and `b`'s rows loaded in place; the columns right of the last
-/// full tile element by element. Each element's sum starts from zero, adds its `k` products in
+/// full tile one vector at a time, masked past `n` (`x86_masked_edge!`). Each element's sum starts from zero, adds its `k` products in
 /// order with fused multiply-adds and is then added to `c` once: what the micro-kernels compute
 /// for a single `KC` slice, so the result equals the packed kernel's bit for bit (Note [GEMM
 /// results across levels]). Below ~64³ the packing, its buffers and the padded edge tiles cost
@@ -329,7 +329,8 @@ macro_rules! x86_small_kernel {
     (
         $name:ident, $t:ty, $feat:literal, $vt:ty, $r:literal, $nv:literal, $lanes:literal,
         zero: $zero:ident, load: $load:ident, store: $store:ident, set1: $set1:ident,
-        fmadd: $fmadd:ident, add: $add:ident
+        fmadd: $fmadd:ident, add: $add:ident, mask: $mask:ident, mload: $mload:ident,
+        mstore: $mstore:ident
     ) => {
         /// # Safety
         /// As `gemm_float`, with `b.cs == 1`; the CPU has the features named in
@@ -381,33 +382,29 @@ macro_rules! x86_small_kernel {
                     }
                     j0 += NR;
                 }
-                let tail = n - full_n;
-                if tail > 0 {
-                    for r in 0..rows {
-                        // One partial sum per column (independent chains, not one latency-bound
-                        // chain per element), each in `p` order as in the tiles.
-                        let mut acc = [0.0 as $t; NR];
+                // Columns right of the last full tile: one vector of `$lanes` columns at a
+                // time, the lanes past `n` masked off (never read or written), the same sums
+                // in the same order as in the full tiles.
+                while j0 < n {
+                    let mask = $mask(n - j0);
+                    // SAFETY: (the tile) rows `ri` < m and columns p < k of `a`; row p < k of
+                    // `b`, columns j0.. up to n, contiguous (b.cs == 1), the lanes past n
+                    // masked; rows i0..i0+rows of `c`, columns j0.. up to n, likewise masked;
+                    // the features are this function's.
+                    unsafe {
+                        let mut acc: [$vt; $r] = [$zero(); $r];
                         for p in 0..k {
-                            // SAFETY: (i0 + r, p) is inside `a`; row p, columns
-                            // full_n..n of `b` are inside it and contiguous.
-                            let (ar, brow) = unsafe {
-                                (
-                                    a.at(i0 + r, p),
-                                    std::slice::from_raw_parts(
-                                        b.ptr.offset(p as isize * b.rs).add(full_n),
-                                        tail,
-                                    ),
-                                )
-                            };
-                            for (s, &bv) in acc.iter_mut().zip(brow) {
-                                *s = ar.mul_add(bv, *s);
+                            let bv = $mload(b.ptr.offset(p as isize * b.rs).add(j0), mask);
+                            for r in 0..$r {
+                                acc[r] = $fmadd($set1(a.at(ri[r], p)), bv, acc[r]);
                             }
                         }
-                        let crow = &mut c[(i0 + r) * n + full_n..(i0 + r + 1) * n];
-                        for (cv, &s) in crow.iter_mut().zip(&acc) {
-                            *cv += s;
+                        for (r, &accr) in acc.iter().enumerate().take(rows) {
+                            let q = cp.add((i0 + r) * n + j0);
+                            $mstore(q, mask, $add($mload(q, mask), accr));
                         }
                     }
+                    j0 += $lanes;
                 }
                 i0 += $r;
             }
@@ -415,18 +412,126 @@ macro_rules! x86_small_kernel {
     };
 }
 
+/// Masked loads and stores for the small kernel's right edge: `tail_mask_*(w)` enables the
+/// first `min(w, lanes)` lanes; `mask_load_*` reads only those lanes (the others are zero) and
+/// `mask_store_*` writes only those, so a vector may straddle the end of a row or of the matrix.
+macro_rules! x86_masked_edge {
+    (
+        $t:ty, $feat:literal, $vt:ty, $lanes:literal, $mt:ty,
+        $mask:ident = |$w:ident| $mk:expr,
+        $mload:ident = |$lp:ident, $lm:ident| $ld:expr,
+        $mstore:ident = |$sp:ident, $sm:ident, $sv:ident| $st:expr
+    ) => {
+        /// The lane mask for the first `min(w, lanes)` lanes.
+        #[cfg(target_arch = "x86_64")]
+        #[target_feature(enable = $feat)]
+        #[inline]
+        fn $mask($w: usize) -> $mt {
+            #[allow(unused_imports)]
+            use std::arch::x86_64::*;
+            let $w = $w.min($lanes);
+            $mk
+        }
+        /// The masked lanes of `p`, zero elsewhere.
+        ///
+        /// # Safety
+        /// The masked lanes of `p` are readable; the CPU has the features.
+        #[cfg(target_arch = "x86_64")]
+        #[target_feature(enable = $feat)]
+        #[inline]
+        unsafe fn $mload($lp: *const $t, $lm: $mt) -> $vt {
+            use std::arch::x86_64::*;
+            // SAFETY: only the masked lanes are read (contract).
+            unsafe { $ld }
+        }
+        /// Store the masked lanes of `v` to `p`.
+        ///
+        /// # Safety
+        /// The masked lanes of `p` are writable; the CPU has the features.
+        #[cfg(target_arch = "x86_64")]
+        #[target_feature(enable = $feat)]
+        #[inline]
+        unsafe fn $mstore($sp: *mut $t, $sm: $mt, $sv: $vt) {
+            use std::arch::x86_64::*;
+            // SAFETY: only the masked lanes are written (contract).
+            unsafe { $st }
+        }
+    };
+}
+
+/// Lane masks for AVX2's `maskload`/`maskstore`: the 8 (or 4) words from offset `lanes - w`
+/// have their sign bit set in the first `w` lanes.
+#[cfg(target_arch = "x86_64")]
+static AVX2_MASK32: [i32; 16] = [-1, -1, -1, -1, -1, -1, -1, -1, 0, 0, 0, 0, 0, 0, 0, 0];
+#[cfg(target_arch = "x86_64")]
+static AVX2_MASK64: [i64; 8] = [-1, -1, -1, -1, 0, 0, 0, 0];
+
+#[cfg(target_arch = "x86_64")]
+use std::arch::x86_64::{__m256, __m256d, __m256i, __m512, __m512d, __mmask16, __mmask8};
+
+x86_masked_edge!(
+    f32,
+    "avx2,fma",
+    __m256,
+    8,
+    __m256i,
+    tail_mask_f32_avx2 = |w| {
+        // SAFETY: 8 - w + 8 <= 16 words of the table.
+        unsafe { _mm256_loadu_si256(AVX2_MASK32.as_ptr().add(8 - w) as *const __m256i) }
+    },
+    mask_load_f32_avx2 = |p, m| _mm256_maskload_ps(p, m),
+    mask_store_f32_avx2 = |p, m, v| _mm256_maskstore_ps(p, m, v)
+);
+x86_masked_edge!(
+    f64,
+    "avx2,fma",
+    __m256d,
+    4,
+    __m256i,
+    tail_mask_f64_avx2 = |w| {
+        // SAFETY: 4 - w + 4 <= 8 words of the table.
+        unsafe { _mm256_loadu_si256(AVX2_MASK64.as_ptr().add(4 - w) as *const __m256i) }
+    },
+    mask_load_f64_avx2 = |p, m| _mm256_maskload_pd(p, m),
+    mask_store_f64_avx2 = |p, m, v| _mm256_maskstore_pd(p, m, v)
+);
+x86_masked_edge!(
+    f32,
+    "avx512f,avx2,fma",
+    __m512,
+    16,
+    __mmask16,
+    tail_mask_f32_avx512 = |w| ((1u32 << w) - 1) as __mmask16,
+    mask_load_f32_avx512 = |p, m| _mm512_maskz_loadu_ps(m, p),
+    mask_store_f32_avx512 = |p, m, v| _mm512_mask_storeu_ps(p, m, v)
+);
+x86_masked_edge!(
+    f64,
+    "avx512f,avx2,fma",
+    __m512d,
+    8,
+    __mmask8,
+    tail_mask_f64_avx512 = |w| ((1u32 << w) - 1) as __mmask8,
+    mask_load_f64_avx512 = |p, m| _mm512_maskz_loadu_pd(m, p),
+    mask_store_f64_avx512 = |p, m, v| _mm512_mask_storeu_pd(p, m, v)
+);
+
 x86_small_kernel!(small_f32_avx2, f32, "avx2,fma", __m256, 6, 2, 8,
     zero: _mm256_setzero_ps, load: _mm256_loadu_ps, store: _mm256_storeu_ps,
-    set1: _mm256_set1_ps, fmadd: _mm256_fmadd_ps, add: _mm256_add_ps);
+    set1: _mm256_set1_ps, fmadd: _mm256_fmadd_ps, add: _mm256_add_ps,
+    mask: tail_mask_f32_avx2, mload: mask_load_f32_avx2, mstore: mask_store_f32_avx2);
 x86_small_kernel!(small_f64_avx2, f64, "avx2,fma", __m256d, 6, 2, 4,
     zero: _mm256_setzero_pd, load: _mm256_loadu_pd, store: _mm256_storeu_pd,
-    set1: _mm256_set1_pd, fmadd: _mm256_fmadd_pd, add: _mm256_add_pd);
+    set1: _mm256_set1_pd, fmadd: _mm256_fmadd_pd, add: _mm256_add_pd,
+    mask: tail_mask_f64_avx2, mload: mask_load_f64_avx2, mstore: mask_store_f64_avx2);
 x86_small_kernel!(small_f32_avx512, f32, "avx512f,avx2,fma", __m512, 8, 2, 16,
     zero: _mm512_setzero_ps, load: _mm512_loadu_ps, store: _mm512_storeu_ps,
-    set1: _mm512_set1_ps, fmadd: _mm512_fmadd_ps, add: _mm512_add_ps);
+    set1: _mm512_set1_ps, fmadd: _mm512_fmadd_ps, add: _mm512_add_ps,
+    mask: tail_mask_f32_avx512, mload: mask_load_f32_avx512, mstore: mask_store_f32_avx512);
 x86_small_kernel!(small_f64_avx512, f64, "avx512f,avx2,fma", __m512d, 8, 2, 8,
     zero: _mm512_setzero_pd, load: _mm512_loadu_pd, store: _mm512_storeu_pd,
-    set1: _mm512_set1_pd, fmadd: _mm512_fmadd_pd, add: _mm512_add_pd);
+    set1: _mm512_set1_pd, fmadd: _mm512_fmadd_pd, add: _mm512_add_pd,
+    mask: tail_mask_f64_avx512, mload: mask_load_f64_avx512, mstore: mask_store_f64_avx512);
 
 /// `FloatElem` for one float type, with its AVX2 + FMA and AVX-512F instances of the blocked
 /// kernel. `#[target_feature]` needs a named function per instantiation, so each type gets
@@ -476,10 +581,10 @@ macro_rules! impl_float_elem {
         #[cfg(target_arch = "x86_64")]
         #[target_feature(enable = "avx2,fma")]
         unsafe fn $avx2(m: usize, n: usize, k: usize, a: MatRef<$t>, b: MatRef<$t>, c: &mut [$t]) {
-            if is_small_product::<$t>(m, n, k, b) {
-                // SAFETY: forwarded operand contract; `b` has contiguous rows; the small
-                // kernel's features are this function's.
-                return unsafe { $small2(m, n, k, a, b, c) };
+            if is_small_product::<$t>(m, n, k) {
+                // SAFETY: forwarded operand contract; `with_contiguous_rows` gives the small
+                // kernel a `b` with contiguous rows; its features are this function's.
+                return unsafe { with_contiguous_rows(k, n, b, |b| $small2(m, n, k, a, b, c)) };
             }
             // SAFETY: forwarded operand contract; the micro-kernel's features are this
             // function's.
@@ -499,10 +604,10 @@ macro_rules! impl_float_elem {
             b: MatRef<$t>,
             c: &mut [$t],
         ) {
-            if is_small_product::<$t>(m, n, k, b) {
-                // SAFETY: forwarded operand contract; `b` has contiguous rows; the small
-                // kernel's features are this function's.
-                return unsafe { $small512(m, n, k, a, b, c) };
+            if is_small_product::<$t>(m, n, k) {
+                // SAFETY: forwarded operand contract; `with_contiguous_rows` gives the small
+                // kernel a `b` with contiguous rows; its features are this function's.
+                return unsafe { with_contiguous_rows(k, n, b, |b| $small512(m, n, k, a, b, c)) };
             }
             // SAFETY: forwarded operand contract; the micro-kernel's features are this
             // function's.
@@ -731,11 +836,39 @@ unsafe fn gemm_blocked_at<T: FloatElem>(
 const SMALL_GEMM_FLOPS: usize = 64 * 64 * 64;
 
 /// Whether the unpacked small-product kernel (`x86_small_kernel!`) serves an m×n×k product:
-/// small, one `KC`-deep slice, and `b`'s rows contiguous (read in place where the packed
-/// kernel would read its copy).
+/// small and one `KC`-deep slice. A `b` without contiguous rows (a transposed view, as in
+/// `x @ w.t()`) is copied first (`with_contiguous_rows`), as the packed kernel would copy it
+/// into its panels.
 #[inline(always)]
-fn is_small_product<T>(m: usize, n: usize, k: usize, b: MatRef<T>) -> bool {
-    b.cs == 1 && k <= kc_block::<T>() && m.saturating_mul(n).saturating_mul(k) <= SMALL_GEMM_FLOPS
+fn is_small_product<T>(m: usize, n: usize, k: usize) -> bool {
+    k <= kc_block::<T>() && m.saturating_mul(n).saturating_mul(k) <= SMALL_GEMM_FLOPS
+}
+
+/// Run `f` on the k×n matrix `b` with contiguous rows: `b` itself when its columns are
+/// contiguous, else a row-major copy (at most `SMALL_GEMM_FLOPS` elements for a small product).
+///
+/// # Safety
+/// `b` addresses a valid k×n matrix of `T`.
+#[inline(always)]
+unsafe fn with_contiguous_rows<T: FloatElem, R>(
+    k: usize,
+    n: usize,
+    b: MatRef<T>,
+    f: impl FnOnce(MatRef<T>) -> R,
+) -> R {
+    if b.cs == 1 {
+        return f(b);
+    }
+    let mut rows = Vec::with_capacity(k * n);
+    for p in 0..k {
+        // SAFETY: (p, j) is inside `b` (contract).
+        rows.extend((0..n).map(|j| unsafe { b.at(p, j) }));
+    }
+    f(MatRef {
+        ptr: rows.as_ptr(),
+        rs: n as isize,
+        cs: 1,
+    })
 }
 
 /// The packed, cache-blocked GEMM (BLIS loop order): for each `NC`-column block of `b` and

@@ -15,6 +15,13 @@
 //! - logsumexp: `log(sum(exp(x - m))) + m` with `m` the max, replaced by 0 when it is ±inf
 //!   (torch's `logsumexp`: all -inf gives -inf, a +inf gives inf).
 //!
+//! - rows shorter than `LANES` (`inner == 1`, `d < LANES`, as the class scores of a small
+//!   classifier): `LANES` rows at a time through a transposed stack tile, one row per lane,
+//!   by the `inner > 1` kernel. A row's max and sum then take its elements in the same order
+//!   as the one-row kernel (which sums a single partial vector lane by lane from lane 0, the
+//!   -inf padding adding 0), and the same `exp`/`log`: the same values, for a fraction of the
+//!   work (no partial loads, horizontal reductions or full-width `exp` per row).
+//!
 //! Tails (fewer than `LANES` elements) go through a stack buffer padded with -inf, which
 //! adds nothing to the max or the sum.
 
@@ -316,6 +323,10 @@ pub(crate) unsafe fn block<V: Simd, const OP: u8>(
 ) where
     V::E: Real,
 {
+    if inner == 1 && d < V::LANES && outer > 1 {
+        // SAFETY: the contract.
+        return unsafe { short_rows::<V, OP>(src, dst, outer, d) };
+    }
     for o in 0..outer {
         // SAFETY: line `o` of the block and its output are in range (contract).
         unsafe {
@@ -332,5 +343,53 @@ pub(crate) unsafe fn block<V: Simd, const OP: u8>(
                 }
             }
         }
+    }
+}
+
+/// `block` for rows shorter than `LANES` (`inner == 1`, `d < LANES`): `LANES` rows at a time,
+/// transposed into a stack tile (lanes past the last row hold zeros, computed and dropped), by
+/// `cols`; see Note [Fused softmax].
+///
+/// # Safety
+/// As `block` with `inner == 1` and `d < LANES <= 16`.
+#[inline(always)]
+unsafe fn short_rows<V: Simd, const OP: u8>(
+    src: *const V::E,
+    dst: *mut V::E,
+    outer: usize,
+    d: usize,
+) where
+    V::E: Real,
+{
+    let lanes = V::LANES;
+    debug_assert!(d < lanes && lanes <= 16);
+    let mut tin = [V::E::default(); 256];
+    let mut tout = [V::E::default(); 256];
+    let mut o = 0;
+    while o < outer {
+        let w = lanes.min(outer - o);
+        if w < lanes {
+            tin[..d * lanes].fill(V::E::default());
+        }
+        for r in 0..w {
+            for c in 0..d {
+                // SAFETY: row o + r < outer, column c < d of the contiguous block (contract).
+                tin[c * lanes + r] = unsafe { *src.add((o + r) * d + c) };
+            }
+        }
+        // SAFETY: the tiles hold d·lanes <= 256 elements at row stride `lanes`; full width.
+        unsafe { cols::<V, OP>(tin.as_ptr(), tout.as_mut_ptr(), d, lanes, lanes) };
+        for r in 0..w {
+            if OP == 2 {
+                // SAFETY: logsumexp writes one element per row; row o + r < outer.
+                unsafe { *dst.add(o + r) = tout[r] };
+            } else {
+                for c in 0..d {
+                    // SAFETY: row o + r < outer, column c < d of the output (contract).
+                    unsafe { *dst.add((o + r) * d + c) = tout[c * lanes + r] };
+                }
+            }
+        }
+        o += w;
     }
 }
